@@ -1,0 +1,16 @@
+// Test runner configuration: every package's and example's `test/**/*.test.ts`, plus the
+// repository scripts' own tests. Workspace packages resolve to their TypeScript sources through
+// the `@kopf/source` export condition, so no build is needed before testing.
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  resolve: { conditions: ["@kopf/source"] },
+  ssr: { resolve: { conditions: ["@kopf/source"] } },
+  test: {
+    include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "scripts/test/**/*.test.ts"],
+    exclude: ["**/node_modules/**", "**/*.integration.test.ts", "**/*.bench.test.ts"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    pool: "forks",
+  },
+});
