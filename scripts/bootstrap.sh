@@ -15,7 +15,9 @@ if [ "$("$TOOLS/node_modules/.bin/pnpm" --version 2>/dev/null || true)" != "$PNP
 fi
 export PATH="$ROOT/node_modules/.bin:$TOOLS/node_modules/.bin:$PATH"
 STAMP="$ROOT/node_modules/.kopf-install-stamp"
-WANT="$(cat pnpm-lock.yaml package.json packages/*/package.json examples/*/package.json 2>/dev/null | sha256sum | cut -d' ' -f1)"
+shopt -s nullglob
+MANIFESTS=(pnpm-lock.yaml pnpm-workspace.yaml package.json packages/*/package.json examples/*/package.json)
+WANT="$(cat "${MANIFESTS[@]}" | sha256sum | cut -d' ' -f1)"
 if [ ! -x "$ROOT/node_modules/.bin/node" ] || [ "$(cat "$STAMP" 2>/dev/null || true)" != "$WANT" ]; then
   echo "bootstrap: pnpm install --frozen-lockfile" >&2
   pnpm install --frozen-lockfile --reporter=append-only >&2
