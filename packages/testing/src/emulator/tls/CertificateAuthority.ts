@@ -1,0 +1,191 @@
+/**
+ * The emulator's own certificate authority: generated at start, it signs the serving certificate
+ * of the HTTPS server (127.0.0.1, ::1, localhost and any extra names) and client certificates for
+ * tests that authenticate with a certificate instead of a token (user = CN, groups = O, as a real
+ * API server reads them).
+ *
+ * Keys come from Node's native crypto (fast); certificates are built and signed with node-forge.
+ * Certificates are checked by real TLS clients against the wall clock, while the emulator's own
+ * time may be a `TestClock` at 1970; so the validity window is a fixed, wide one (2000–2099) that
+ * depends on neither clock.
+ */
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { isIP } from "node:net";
+import { Data, Effect } from "effect";
+import forge from "node-forge";
+
+/** A PEM certificate with its PEM private key. */
+export interface KeyPair {
+  readonly certPem: string;
+  readonly keyPem: string;
+}
+
+/** What a client certificate asserts: the user name (CN) and groups (O). */
+export interface ClientIdentity {
+  readonly username: string;
+  readonly groups?: ReadonlyArray<string>;
+}
+
+/** Why a certificate operation failed. */
+export class TlsError extends Data.TaggedError("TlsError")<{
+  readonly reason: "KeyGeneration" | "Signing" | "InvalidName";
+  readonly message: string;
+}> {}
+
+/**
+ * A certificate authority able to issue serving and client certificates.
+ *
+ * @example
+ * ```ts
+ * const ca = yield* CertificateAuthority.make();
+ * const serving = yield* ca.issueServing(["my-host.local"]);
+ * https.createServer({ cert: serving.certPem, key: serving.keyPem, ca: ca.certPem });
+ * ```
+ */
+export interface CertificateAuthority {
+  /** The CA certificate (what a kubeconfig's `certificate-authority-data` carries). */
+  readonly certPem: string;
+  /** Issues a serving certificate for 127.0.0.1, ::1, localhost and the given extra names/IPs. */
+  readonly issueServing: (extraNames?: ReadonlyArray<string>) => Effect.Effect<KeyPair, TlsError>;
+  /** Issues a client certificate for the given user and groups. */
+  readonly issueClient: (identity: ClientIdentity) => Effect.Effect<KeyPair, TlsError>;
+}
+
+const NOT_BEFORE = new Date(Date.UTC(2000, 0, 1));
+const NOT_AFTER = new Date(Date.UTC(2099, 11, 31, 23, 59, 59));
+
+/** The names every serving certificate covers. */
+export const defaultServingNames: ReadonlyArray<string> = ["127.0.0.1", "::1", "localhost"];
+
+const generateKeys = Effect.try({
+  try: () => {
+    const { privateKey, publicKey } = generateKeyPairSync("rsa", {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: "spki", format: "pem" },
+      privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    });
+    return {
+      keyPem: privateKey,
+      privateKey: forge.pki.privateKeyFromPem(privateKey) as forge.pki.rsa.PrivateKey,
+      publicKey: forge.pki.publicKeyFromPem(publicKey) as forge.pki.rsa.PublicKey,
+    };
+  },
+  catch: (cause) =>
+    new TlsError({ reason: "KeyGeneration", message: `cannot generate an RSA key: ${String(cause)}` }),
+});
+
+/** A positive serial number of 16 random bytes (RFC 5280 allows up to 20 octets). */
+const serialNumber = (): string => {
+  const bytes = randomBytes(16);
+  bytes[0] = (bytes[0] ?? 0) & 0x7f;
+  return bytes.toString("hex");
+};
+
+/** Splits names into subjectAltName entries: IP addresses (type 7) and DNS names (type 2). */
+const altNames = (
+  names: ReadonlyArray<string>,
+): ReadonlyArray<{ type: number; value?: string; ip?: string }> =>
+  names.map((name) => (isIP(name) === 0 ? { type: 2, value: name } : { type: 7, ip: name }));
+
+const isValidName = (name: string): boolean =>
+  isIP(name) !== 0 || /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(name);
+
+interface SignRequest {
+  readonly subject: ReadonlyArray<forge.pki.CertificateField>;
+  readonly extensions: ReadonlyArray<object>;
+  readonly publicKey: forge.pki.rsa.PublicKey;
+}
+
+const sign = (
+  issuer: ReadonlyArray<forge.pki.CertificateField>,
+  issuerKey: forge.pki.rsa.PrivateKey,
+  request: SignRequest,
+): Effect.Effect<string, TlsError> =>
+  Effect.try({
+    try: () => {
+      const cert = forge.pki.createCertificate();
+      cert.publicKey = request.publicKey;
+      cert.serialNumber = serialNumber();
+      cert.validity.notBefore = NOT_BEFORE;
+      cert.validity.notAfter = NOT_AFTER;
+      cert.setSubject([...request.subject]);
+      cert.setIssuer([...issuer]);
+      cert.setExtensions([...request.extensions, { name: "subjectKeyIdentifier" }]);
+      cert.sign(issuerKey, forge.md.sha256.create());
+      return forge.pki.certificateToPem(cert);
+    },
+    catch: (cause) =>
+      new TlsError({ reason: "Signing", message: `cannot sign a certificate: ${String(cause)}` }),
+  });
+
+/**
+ * Generates a new certificate authority (a 2048-bit RSA key and a self-signed CA certificate).
+ *
+ * @example
+ * ```ts
+ * const ca = yield* CertificateAuthority.make({ commonName: "my-emulator-ca" });
+ * ```
+ */
+export const make = Effect.fnUntraced(function* (options?: { readonly commonName?: string }) {
+  const keys = yield* generateKeys;
+  const subject: ReadonlyArray<forge.pki.CertificateField> = [
+    { name: "commonName", value: options?.commonName ?? "kopf-emulator-ca" },
+    { name: "organizationName", value: "kopf" },
+  ];
+  const certPem = yield* sign(subject, keys.privateKey, {
+    subject,
+    publicKey: keys.publicKey,
+    extensions: [
+      { name: "basicConstraints", cA: true, critical: true },
+      { name: "keyUsage", keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
+    ],
+  });
+
+  const issueServing = Effect.fnUntraced(function* (extraNames: ReadonlyArray<string> = []) {
+    const invalid = extraNames.filter((name) => !isValidName(name));
+    if (invalid.length > 0) {
+      return yield* new TlsError({
+        reason: "InvalidName",
+        message: `not a DNS name or IP address: ${invalid.map((name) => JSON.stringify(name)).join(", ")}`,
+      });
+    }
+    const names = [...new Set([...defaultServingNames, ...extraNames])];
+    const leaf = yield* generateKeys;
+    const cert = yield* sign(subject, keys.privateKey, {
+      subject: [{ name: "commonName", value: "kopf-emulator" }],
+      publicKey: leaf.publicKey,
+      extensions: [
+        { name: "basicConstraints", cA: false },
+        { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
+        { name: "extKeyUsage", serverAuth: true },
+        { name: "subjectAltName", altNames: altNames(names) },
+      ],
+    });
+    return { certPem: cert, keyPem: leaf.keyPem } satisfies KeyPair;
+  });
+
+  const issueClient = Effect.fnUntraced(function* (identity: ClientIdentity) {
+    if (identity.username.length === 0) {
+      return yield* new TlsError({
+        reason: "InvalidName",
+        message: "a client certificate needs a non-empty user name",
+      });
+    }
+    const leaf = yield* generateKeys;
+    const cert = yield* sign(subject, keys.privateKey, {
+      subject: [
+        { name: "commonName", value: identity.username },
+        ...(identity.groups ?? []).map((group) => ({ name: "organizationName", value: group })),
+      ],
+      publicKey: leaf.publicKey,
+      extensions: [
+        { name: "basicConstraints", cA: false },
+        { name: "keyUsage", digitalSignature: true, keyEncipherment: true, critical: true },
+        { name: "extKeyUsage", clientAuth: true },
+      ],
+    });
+    return { certPem: cert, keyPem: leaf.keyPem } satisfies KeyPair;
+  });
+
+  return { certPem, issueServing, issueClient } satisfies CertificateAuthority;
+});
