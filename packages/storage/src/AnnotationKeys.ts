@@ -5,6 +5,7 @@
  * byte-identical to Python Kopf's, so both can read each other's state.
  */
 import { blake2b } from "@noble/hashes/blake2.js";
+import { utf8ToBytes } from "@noble/hashes/utils.js";
 import { Result } from "effect";
 import * as Base64 from "./internal/base64.ts";
 import { StorageConfigError } from "./StorageError.ts";
@@ -58,7 +59,7 @@ export const safeName = (key: string): string =>
  * ```
  */
 export const hashSuffix = (key: string): string => {
-  const digest = blake2b(new TextEncoder().encode(key), { dkLen: 4 });
+  const digest = blake2b(utf8ToBytes(key), { dkLen: 4 });
   return `-${Base64.encode(digest, "-", ".")}`.replace(/[=.-]+$/, "");
 };
 
@@ -110,12 +111,11 @@ const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
  * ```
  */
 export const markKey = (key: string, body: unknown): string => {
-  if (!isRecord(body) || body["kind"] !== "ReplicaSet") return key;
-  const meta = body["metadata"];
-  const owners = isRecord(meta) ? meta["ownerReferences"] : undefined;
+  if (!isRecord(body) || body.kind !== "ReplicaSet") return key;
+  const meta = body.metadata;
+  const owners = isRecord(meta) ? meta.ownerReferences : undefined;
   const ownedByDeployment =
-    Array.isArray(owners) &&
-    owners.some((owner: unknown) => isRecord(owner) && owner["kind"] === "Deployment");
+    Array.isArray(owners) && owners.some((owner: unknown) => isRecord(owner) && owner.kind === "Deployment");
   return ownedByDeployment ? `${key}-ofDRS` : key;
 };
 
