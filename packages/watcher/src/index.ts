@@ -1,2 +1,2 @@
-/** Public API of this package. */
-export {};
+/** Public API of @kopf/watcher: the watch state machine, the watcher stream, discovery and namespaces. */
+export * as WatchState from "./WatchState.ts";
