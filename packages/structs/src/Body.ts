@@ -1,0 +1,137 @@
+/**
+ * Kubernetes object bodies as they arrive from the API (`RawBody`), raw watch events, and
+ * read-only accessors that treat absent sections as empty and never create keys.
+ */
+import { isObject, type JsonObject, type JsonValue } from "./Json.ts";
+
+/** A reference from an object to its owner (`metadata.ownerReferences[]`). */
+export interface OwnerReference {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly name: string;
+  readonly uid: string;
+  readonly controller?: boolean;
+  readonly blockOwnerDeletion?: boolean;
+  readonly [key: string]: JsonValue | undefined;
+}
+
+/** A reference to any object, as used in Kubernetes events (`involvedObject`). */
+export interface ObjectReference {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly name?: string;
+  readonly uid?: string;
+  readonly namespace?: string;
+  readonly resourceVersion?: string;
+  readonly fieldPath?: string;
+  readonly [key: string]: JsonValue | undefined;
+}
+
+/** `metadata` of an object; every field may be absent. */
+export interface ObjectMeta {
+  readonly name?: string;
+  readonly generateName?: string;
+  readonly namespace?: string | null;
+  readonly uid?: string;
+  readonly resourceVersion?: string;
+  readonly generation?: number;
+  readonly labels?: Readonly<Record<string, string>>;
+  readonly annotations?: Readonly<Record<string, string>>;
+  readonly finalizers?: ReadonlyArray<string>;
+  readonly ownerReferences?: ReadonlyArray<OwnerReference>;
+  readonly creationTimestamp?: string | null;
+  readonly deletionTimestamp?: string | null;
+  readonly deletionGracePeriodSeconds?: number | null;
+  readonly managedFields?: ReadonlyArray<JsonValue>;
+  readonly [key: string]: JsonValue | undefined;
+}
+
+/** A Kubernetes object as received from the API: any top-level field besides the usual ones. */
+export interface RawBody {
+  readonly apiVersion?: string;
+  readonly kind?: string;
+  readonly metadata?: ObjectMeta;
+  readonly spec?: JsonObject;
+  readonly status?: JsonObject;
+  readonly [key: string]: JsonValue | undefined;
+}
+
+/** The type of a watch event. */
+export type RawEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
+
+/** A watch event; `type` is `null` for an object of the initial listing. */
+export interface RawEvent {
+  readonly type: RawEventType | null;
+  readonly object: RawBody;
+}
+
+const EMPTY: JsonObject = Object.freeze({});
+const EMPTY_LIST: ReadonlyArray<string> = Object.freeze([]);
+const section = (obj: unknown, key: string): JsonObject => {
+  if (!isObject(obj) || !Object.hasOwn(obj, key)) return EMPTY;
+  const value = obj[key];
+  return isObject(value) ? (value as JsonObject) : EMPTY;
+};
+
+const text = (obj: unknown, key: string): string | undefined => {
+  if (!isObject(obj) || !Object.hasOwn(obj, key)) return undefined;
+  const value = obj[key];
+  return typeof value === "string" ? value : undefined;
+};
+
+/**
+ * The body's `metadata`, or a frozen `{}` when absent.
+ *
+ * @example
+ * meta({ metadata: { name: "x" } }).name // "x"
+ */
+export const meta = (body: RawBody): ObjectMeta => section(body, "metadata") as ObjectMeta;
+
+/** The body's `spec`, or a frozen `{}` when absent. */
+export const spec = (body: RawBody): JsonObject => section(body, "spec");
+
+/** The body's `status`, or a frozen `{}` when absent. */
+export const status = (body: RawBody): JsonObject => section(body, "status");
+
+/**
+ * `metadata.labels`, or a frozen `{}` when absent.
+ *
+ * @example
+ * labels({ metadata: { labels: { app: "web" } } }).app // "web"
+ */
+export const labels = (body: RawBody): Readonly<Record<string, string>> =>
+  section(meta(body), "labels") as Readonly<Record<string, string>>;
+
+/** `metadata.annotations`, or a frozen `{}` when absent. */
+export const annotations = (body: RawBody): Readonly<Record<string, string>> =>
+  section(meta(body), "annotations") as Readonly<Record<string, string>>;
+
+/** `metadata.uid`, or `undefined` when absent or null. */
+export const uid = (body: RawBody): string | undefined => text(meta(body), "uid");
+
+/** `metadata.name`, or `undefined` when absent or null. */
+export const name = (body: RawBody): string | undefined => text(meta(body), "name");
+
+/** `metadata.namespace`, or `undefined` when absent or null (cluster-scoped objects). */
+export const namespace = (body: RawBody): string | undefined => text(meta(body), "namespace");
+
+/** `metadata.resourceVersion`, or `undefined` when absent or null. */
+export const resourceVersion = (body: RawBody): string | undefined => text(meta(body), "resourceVersion");
+
+/** `metadata.creationTimestamp`, or `undefined` when absent or null. */
+export const creationTimestamp = (body: RawBody): string | undefined => text(meta(body), "creationTimestamp");
+
+/**
+ * `metadata.deletionTimestamp`, or `undefined` when absent or null.
+ *
+ * @example
+ * deletionTimestamp({ metadata: { deletionTimestamp: "2020-01-01T00:00:00Z" } }) // "2020-01-01T00:00:00Z"
+ */
+export const deletionTimestamp = (body: RawBody): string | undefined => text(meta(body), "deletionTimestamp");
+
+/** `metadata.finalizers`, or a frozen `[]` when absent (non-string entries are skipped). */
+export const finalizers = (body: RawBody): ReadonlyArray<string> => {
+  const value = meta(body).finalizers;
+  if (!Array.isArray(value)) return EMPTY_LIST;
+  return value.filter((f): f is string => typeof f === "string");
+};

@@ -1,0 +1,143 @@
+// Json: plain-object detection, deep equality and copies, and Python-compatible `pyDumps`.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { deepCopy, deepEqual, isObject, type JsonValue, pyDumps } from "../src/Json.ts";
+
+describe("isObject", () => {
+  it.each([
+    [{}, true],
+    [{ a: 1 }, true],
+    [Object.create(null), true],
+    [[], false],
+    [null, false],
+    [undefined, false],
+    ["x", false],
+    [1, false],
+    [new Date(0), false],
+  ])("isObject(%j) is %s", (x, expected) => {
+    expect(isObject(x)).toBe(expected);
+  });
+});
+
+describe("deepEqual", () => {
+  it.each([
+    [1, 1, true],
+    [1, 2, false],
+    ["a", "a", true],
+    [null, null, true],
+    [null, undefined, false],
+    [[1, 2], [1, 2], true],
+    [[1, 2], [2, 1], false],
+    [[1], [1, 2], false],
+    [{ a: 1, b: 2 }, { b: 2, a: 1 }, true],
+    [{ a: 1 }, { a: 1, b: 2 }, false],
+    [{ a: 1, b: undefined }, { a: 1 }, true],
+    [{ a: { b: [1, { c: 2 }] } }, { a: { b: [1, { c: 2 }] } }, true],
+    [{ a: { b: [1, { c: 2 }] } }, { a: { b: [1, { c: 3 }] } }, false],
+    [{}, [], false],
+    [[], {}, false],
+    [Number.NaN, Number.NaN, true],
+    [{ toString: 1 }, {}, false],
+  ])("deepEqual(%j, %j) is %s", (a, b, expected) => {
+    expect(deepEqual(a, b)).toBe(expected);
+    expect(deepEqual(b, a)).toBe(expected);
+  });
+
+  it("does not consider inherited keys as present", () => {
+    expect(deepEqual({}, { constructor: Object })).toBe(false);
+  });
+});
+
+describe("deepCopy", () => {
+  it("copies nested objects and arrays without sharing them", () => {
+    const original = { a: { b: [1, { c: 2 }] } };
+    const copy = deepCopy(original);
+    expect(copy).toEqual(original);
+    expect(copy.a).not.toBe(original.a);
+    expect(copy.a.b).not.toBe(original.a.b);
+    expect(copy.a.b[1]).not.toBe(original.a.b[1]);
+  });
+
+  it("keeps a __proto__ key as data, not as a prototype", () => {
+    const original = JSON.parse('{"__proto__": {"x": 1}}');
+    const copy = deepCopy(original);
+    expect(Object.keys(copy)).toEqual(["__proto__"]);
+    expect(Object.getPrototypeOf(copy)).toBe(Object.prototype);
+    expect((copy as { x?: number }).x).toBeUndefined();
+  });
+
+  it("drops keys holding undefined", () => {
+    expect(Object.keys(deepCopy({ a: 1, b: undefined }))).toEqual(["a"]);
+  });
+});
+
+describe("pyDumps", () => {
+  // Expected strings produced by CPython's json.dumps(v, separators=(",", ":")).
+  it.each<[string, JsonValue, string]>([
+    ["an object with non-ASCII", { a: "é", b: [1, 2.5] }, '{"a":"\\u00e9","b":[1,2.5]}'],
+    [
+      "control characters",
+      '\u0000\u001f\u007f\b\f\n\r\t"\\/',
+      '"\\u0000\\u001f\\u007f\\b\\f\\n\\r\\t\\"\\\\/"',
+    ],
+    ["an astral character", "😀", '"\\ud83d\\ude00"'],
+    ["a lone surrogate", "\ud800x", '"\\ud800x"'],
+    ["CJK", "日本", '"\\u65e5\\u672c"'],
+    [
+      "floats",
+      [1e-5, 0.0001, 123456789.123, -2.5e-7, 0.1, 5e-324, 1.5e-300],
+      "[1e-05,0.0001,123456789.123,-2.5e-07,0.1,5e-324,1.5e-300]",
+    ],
+    ["integers", [0, -1, 42, 9007199254740991], "[0,-1,42,9007199254740991]"],
+    ["empty containers", { a: {}, b: [] }, '{"a":{},"b":[]}'],
+    ["scalars", [true, false, null, ""], '[true,false,null,""]'],
+    [
+      "a Kopf progress record",
+      { "kopf.zalando.org/x": { started: "2020", retries: 0, success: true, failure: false, message: null } },
+      '{"kopf.zalando.org/x":{"started":"2020","retries":0,"success":true,"failure":false,"message":null}}',
+    ],
+    ["non-ASCII keys", { ключ: 1 }, '{"\\u043a\\u043b\\u044e\\u0447":1}'],
+  ])("renders %s like Python", (_, value, expected) => {
+    expect(pyDumps(value)).toBe(expected);
+  });
+
+  it("keeps insertion order of keys", () => {
+    expect(pyDumps({ z: 1, a: 2, m: 3 })).toBe('{"z":1,"a":2,"m":3}');
+  });
+
+  it("skips undefined values in objects and nulls them in arrays, like JSON.stringify", () => {
+    const value = { a: undefined, b: [undefined, 1] } as unknown as JsonValue;
+    expect(pyDumps(value)).toBe('{"b":[null,1]}');
+  });
+
+  it("writes non-finite numbers as Python does", () => {
+    expect(pyDumps([Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY])).toBe(
+      "[NaN,Infinity,-Infinity]",
+    );
+  });
+
+  it("writes integers beyond 2^53 as integer digits", () => {
+    expect(pyDumps(1e22)).toBe("10000000000000000000000");
+  });
+
+  it("produces pure ASCII that parses back to the same value", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const text = pyDumps(value as JsonValue);
+        expect(/^[\x20-\x7e]*$/.test(text)).toBe(true);
+        expect(deepEqual(JSON.parse(text), value)).toBe(true);
+      }),
+    );
+  });
+
+  it("equals JSON.stringify for printable-ASCII strings", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ unit: fc.constantFrom(..." !#$%&'()*+,-./09:;<=>?@AZ[]^_`az{|}~".split("")) }),
+        (s) => {
+          expect(pyDumps(s)).toBe(JSON.stringify(s));
+        },
+      ),
+    );
+  });
+});
