@@ -1,0 +1,264 @@
+/**
+ * Operator settings: Kopf's defaults, validated construction from user overrides, and the
+ * `OperatorSettings` reference through which the runtime reads them inside Effect.
+ *
+ * Settings are immutable values. Where Kopf lets startup handlers mutate `settings`, the port
+ * builds a new tree with {@link make} (on top of the current one) and provides it.
+ */
+import { Context, Effect, Layer, Result, Schema, SchemaIssue } from "effect";
+import { prepare, type SettingsWarning } from "./internal/overrides.ts";
+import { OperatorSettingsSchema } from "./internal/schema.ts";
+import { fromIssues, type Issue, type SettingsError } from "./SettingsError.ts";
+import type * as Tree from "./SettingsTree.ts";
+
+export type { SettingsWarning } from "./internal/overrides.ts";
+export type {
+  AdmissionSettings,
+  BackgroundSettings,
+  ExecutionSettings,
+  NetworkingSettings,
+  PeeringSettings,
+  PersistenceSettings,
+  PostingSettings,
+  ProcessSettings,
+  QueueingSettings,
+  ScanningSettings,
+  WatchingSettings,
+} from "./SettingsTree.ts";
+
+/** The whole settings tree of one operator (see each group for fields, units and defaults). */
+export type OperatorSettings = Tree.OperatorSettings;
+
+type Loose<T> = { readonly [K in keyof T]?: T[K] | undefined };
+
+/**
+ * Partial settings to put over the defaults (or over another tree): any group, any field.
+ * Also accepts Kopf's deprecated `batching` alias of `queueing`, `peering.namespaced` (the
+ * inverse of `clusterwide`), and a single number for `networking.errorBackoffs`.
+ */
+export interface Overrides {
+  readonly process?: Loose<Tree.ProcessSettings> | undefined;
+  readonly posting?: Loose<Tree.PostingSettings> | undefined;
+  readonly peering?:
+    | (Loose<Tree.PeeringSettings> & { readonly namespaced?: boolean | undefined })
+    | undefined;
+  readonly watching?: Loose<Tree.WatchingSettings> | undefined;
+  readonly queueing?: Loose<Tree.QueueingSettings> | undefined;
+  /** @deprecated Batching settings are now queueing settings: use `queueing`. */
+  readonly batching?: Loose<Tree.QueueingSettings> | undefined;
+  readonly scanning?: Loose<Tree.ScanningSettings> | undefined;
+  readonly admission?: Loose<Tree.AdmissionSettings> | undefined;
+  readonly execution?: Loose<Tree.ExecutionSettings> | undefined;
+  readonly networking?:
+    | (Loose<Omit<Tree.NetworkingSettings, "errorBackoffs">> & {
+        readonly errorBackoffs?: number | ReadonlyArray<number> | undefined;
+      })
+    | undefined;
+  readonly persistence?: Loose<Tree.PersistenceSettings> | undefined;
+  readonly background?: Loose<Tree.BackgroundSettings> | undefined;
+}
+
+/** A validated tree plus the deprecation warnings its overrides caused. */
+export interface Made {
+  readonly settings: OperatorSettings;
+  readonly warnings: ReadonlyArray<SettingsWarning>;
+}
+
+/**
+ * Kopf's defaults (`kopf.OperatorSettings()`), camelCased; durations in seconds.
+ *
+ * @example
+ * ```ts
+ * import { Settings } from "@kopf/settings";
+ * Settings.defaults.watching.inactivityTimeout; // 70
+ * ```
+ */
+export const defaults: OperatorSettings = {
+  process: { ultimateExitingTimeout: 600 },
+  posting: {
+    enabled: true,
+    loggers: false,
+    level: "Info",
+    reportingComponent: "kopf",
+    reportingInstance: "dev",
+    eventNamePrefix: "kopf-event-",
+  },
+  peering: {
+    name: "default",
+    stealth: false,
+    priority: 0,
+    lifetime: 60,
+    mandatory: false,
+    standalone: false,
+    clusterwide: false,
+  },
+  watching: {
+    serverTimeout: null,
+    clientTimeout: null,
+    connectTimeout: null,
+    reconnectBackoff: 0.1,
+    inactivityTimeout: 70,
+  },
+  queueing: {
+    workerLimit: null,
+    idleTimeout: 5,
+    exitTimeout: 2,
+    errorDelays: [1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610],
+    batchWindow: 0.1,
+  },
+  scanning: { disabled: false },
+  admission: { server: null, managed: null },
+  execution: { defaultBackoff: 60, maxWorkers: null },
+  networking: {
+    requestTimeout: 300,
+    connectTimeout: null,
+    errorBackoffs: [1, 1, 2, 3, 5, 8, 13, 21],
+    enforceRetryAfter: false,
+    trustEnv: false,
+  },
+  persistence: {
+    finalizer: "kopf.zalando.org/KopfFinalizerMarker",
+    consistencyTimeout: 5,
+  },
+  background: {
+    cancellationPolling: 60,
+    instantExitTimeout: null,
+    instantExitZeroTimeCycles: 10,
+  },
+};
+
+const decode = Schema.decodeUnknownResult(OperatorSettingsSchema);
+
+const UNKNOWN_SETTING = "unknown setting";
+
+const formatter = SchemaIssue.makeFormatterStandardSchemaV1({
+  leafHook: (issue) =>
+    issue._tag === "UnexpectedKey" ? UNKNOWN_SETTING : SchemaIssue.defaultLeafHook(issue),
+});
+
+const formatPath = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }>): string => {
+  let text = "";
+  for (const segment of path) {
+    const key = typeof segment === "object" ? segment.key : segment;
+    text += typeof key === "number" ? `[${key}]` : text === "" ? String(key) : `.${String(key)}`;
+  }
+  return text === "" ? "settings" : text;
+};
+
+const toIssues = (issue: SchemaIssue.Issue): Array<Issue> => {
+  const seen = new Set<string>();
+  const issues: Array<Issue> = [];
+  for (const { path, message } of formatter(issue).issues) {
+    const entry: Issue = {
+      path: formatPath(path ?? []),
+      reason: message === UNKNOWN_SETTING ? "UnknownSetting" : "InvalidValue",
+      problem: message,
+    };
+    const key = `${entry.path}\u0000${entry.problem}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      issues.push(entry);
+    }
+  }
+  return issues;
+};
+
+/**
+ * Validates `overrides` merged over `base` (the defaults unless given) and returns the tree with
+ * the deprecation warnings, or every problem found. Groups merge field by field; lists and
+ * objects inside a field are replaced, not merged.
+ *
+ * @example
+ * ```ts
+ * import { Result } from "effect";
+ * import { Settings } from "@kopf/settings";
+ *
+ * const made = Settings.makeWithWarnings({ batching: { idleTimeout: 1 } });
+ * // Result.succeed({ settings: {… queueing.idleTimeout: 1 …}, warnings: [{ path: "batching", … }] })
+ * ```
+ */
+export const makeWithWarnings = (
+  overrides?: Overrides,
+  base: OperatorSettings = defaults,
+): Result.Result<Made, SettingsError> => {
+  const prepared = prepare(overrides, base);
+  const decoded = decode(prepared.candidate, { errors: "all", onExcessProperty: "error" });
+  const issues = [...prepared.issues, ...(Result.isFailure(decoded) ? toIssues(decoded.failure.issue) : [])];
+  const [first, ...rest] = issues;
+  if (first !== undefined) return Result.fail(fromIssues([first, ...rest]));
+  if (Result.isFailure(decoded)) {
+    return Result.fail(
+      fromIssues([{ path: "settings", reason: "InvalidValue", problem: "invalid settings" }]),
+    );
+  }
+  const settings: OperatorSettings = decoded.success;
+  return Result.succeed({ settings, warnings: prepared.warnings });
+};
+
+/**
+ * Like {@link makeWithWarnings}, dropping the warnings (use {@link makeEffect} to log them).
+ *
+ * @example
+ * ```ts
+ * import { Settings } from "@kopf/settings";
+ * const made = Settings.make({ peering: { standalone: true }, persistence: { consistencyTimeout: 0 } });
+ * ```
+ */
+export const make = (
+  overrides?: Overrides,
+  base: OperatorSettings = defaults,
+): Result.Result<OperatorSettings, SettingsError> =>
+  Result.map(makeWithWarnings(overrides, base), (made) => made.settings);
+
+/**
+ * Validates overrides inside Effect: logs each deprecation warning with `Effect.logWarning` and
+ * fails with the `SettingsError` when rejected.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect";
+ * import { Settings } from "@kopf/settings";
+ * const program = Settings.makeEffect({ posting: { loggers: true } });
+ * ```
+ */
+export const makeEffect = Effect.fnUntraced(function* (overrides?: Overrides, base?: OperatorSettings) {
+  const made = yield* Effect.fromResult(makeWithWarnings(overrides, base));
+  for (const warning of made.warnings) {
+    yield* Effect.logWarning(`${warning.path}: ${warning.message}`);
+  }
+  return made.settings;
+});
+
+/**
+ * The settings the runtime reads; {@link defaults} unless provided.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect";
+ * import { OperatorSettings } from "@kopf/settings";
+ * const program = Effect.gen(function* () {
+ *   const settings = yield* OperatorSettings;
+ *   return settings.persistence.finalizer;
+ * });
+ * ```
+ */
+export const OperatorSettings: Context.Reference<OperatorSettings> = Context.Reference<OperatorSettings>(
+  "@kopf/settings/OperatorSettings",
+  { defaultValue: () => defaults },
+);
+
+/**
+ * A layer providing the defaults with `overrides` applied (warnings logged), or failing with
+ * the `SettingsError`.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect";
+ * import { OperatorSettings, Settings } from "@kopf/settings";
+ * const program = Effect.gen(function* () {
+ *   return (yield* OperatorSettings).peering.name; // "mine"
+ * }).pipe(Effect.provide(Settings.layer({ peering: { name: "mine" } })));
+ * ```
+ */
+export const layer = (overrides?: Overrides): Layer.Layer<never, SettingsError> =>
+  Layer.effect(OperatorSettings, makeEffect(overrides));
