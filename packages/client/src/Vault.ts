@@ -1,0 +1,235 @@
+/**
+ * The credentials vault (Kopf's `Vault`, spec §12.4): the connection infos currently believed
+ * valid, keyed by the login handler that produced them, shared by every API call.
+ *
+ * - Each call takes one item of the highest priority, chosen at random among equals.
+ * - A 401 invalidates the item used; the call is retried with another one. Invalidating the last
+ *   item makes the vault "not ready": every caller blocks until re-authentication (the `login`
+ *   effect given at construction) has repopulated it.
+ * - Credentials equal to one of the last 3 invalidated for the same key are not accepted again,
+ *   so a login that keeps returning rejected credentials cannot loop forever.
+ * - Expired items (by `expiration`, on `Clock`) are dropped before use; when all have expired,
+ *   re-authentication runs as well (expired ones are not remembered as invalid).
+ */
+import { Clock, Context, Deferred, Effect, Exit, Layer, Random } from "effect";
+import * as ConnectionInfo from "./ConnectionInfo.ts";
+import type { KubeApiError } from "./KubeApiError.ts";
+import { LoginError, OUT_OF_CREDENTIALS } from "./LoginError.ts";
+
+/** One credential as handed out by the vault; `id` tells re-added equal items apart. @category models */
+export interface VaultItem {
+  readonly key: string;
+  readonly id: number;
+  readonly info: ConnectionInfo.ConnectionInfo;
+}
+
+/** Credentials as produced by a login: keyed by the login handler id. @category models */
+export type Credentials =
+  | Readonly<Record<string, ConnectionInfo.ConnectionInfo>>
+  | ReadonlyMap<string, ConnectionInfo.ConnectionInfo>;
+
+/** How the vault is built. @category models */
+export interface VaultOptions {
+  /** Credentials to start with (the vault is ready at once when non-empty and unexpired). */
+  readonly initial?: Credentials | undefined;
+  /**
+   * The login activity: run whenever the vault runs dry (initially empty, all invalidated, all
+   * expired). Failures are logged and count as "no credentials".
+   */
+  readonly login?: Effect.Effect<Credentials, LoginError> | undefined;
+}
+
+/**
+ * The vault service.
+ *
+ * @example
+ * ```ts
+ * import { Effect } from "effect"
+ * import { CredentialsVault } from "@kopf/client"
+ * const program = Effect.gen(function* () {
+ *   const vault = yield* CredentialsVault
+ *   return yield* vault.withCredentials((item) => Effect.succeed(item.info.server))
+ * })
+ * ```
+ * @category services
+ */
+export class CredentialsVault extends Context.Service<
+  CredentialsVault,
+  {
+    /** One item of the top priority; blocks while re-authenticating; fails when none are left. */
+    readonly select: Effect.Effect<VaultItem, LoginError>;
+    /** Drop an item that the server rejected; blocks for re-authentication if it was the last. */
+    readonly invalidate: (item: VaultItem) => Effect.Effect<void, LoginError>;
+    /** Add credentials (e.g. from login handlers run elsewhere) and wake up blocked callers. */
+    readonly populate: (credentials: Credentials) => Effect.Effect<void>;
+    /** The current items, unfiltered (for diagnostics and for exporting credentials). */
+    readonly items: Effect.Effect<ReadonlyArray<VaultItem>>;
+    /**
+     * Run `f` with credentials; on `Unauthorized` invalidate them and run it again with the next
+     * ones (Kopf's `@authenticated`). Other errors pass through.
+     */
+    readonly withCredentials: <A, E, R>(
+      f: (item: VaultItem) => Effect.Effect<A, E | KubeApiError, R>,
+    ) => Effect.Effect<A, E | KubeApiError | LoginError, R>;
+  }
+>()("@kopf/client/CredentialsVault") {
+  /** A vault whose login activity is given; scoped (the login fiber lives in the layer's scope). */
+  static readonly layer = (options: VaultOptions): Layer.Layer<CredentialsVault> =>
+    Layer.effect(CredentialsVault, make(options));
+  /** A vault with fixed credentials and no re-authentication (tests, embedded use). */
+  static readonly layerStatic = (credentials: Credentials): Layer.Layer<CredentialsVault> =>
+    Layer.effect(CredentialsVault, make({ initial: credentials }));
+}
+
+const isUnauthorized = (error: unknown): error is KubeApiError =>
+  typeof error === "object" &&
+  error !== null &&
+  (error as { _tag?: unknown })._tag === "KubeApiError" &&
+  (error as { reason?: unknown }).reason === "Unauthorized";
+
+const entriesOf = (
+  credentials: Credentials,
+): ReadonlyArray<readonly [string, ConnectionInfo.ConnectionInfo]> =>
+  credentials instanceof Map
+    ? [...(credentials as ReadonlyMap<string, ConnectionInfo.ConnectionInfo>).entries()]
+    : Object.entries(credentials as Readonly<Record<string, ConnectionInfo.ConnectionInfo>>);
+
+/** How many invalidated credentials per key are remembered and refused. */
+export const INVALID_HISTORY_SIZE = 3;
+
+/**
+ * Build a vault. Requires a `Scope`: re-authentication runs in a fiber of that scope, so that
+ * callers being interrupted never leave the others waiting forever.
+ */
+export const make = Effect.fnUntraced(function* (options: VaultOptions) {
+  const scope = yield* Effect.scope;
+  const current = new Map<string, VaultItem>();
+  const invalid = new Map<string, Array<ConnectionInfo.ConnectionInfo>>();
+  let nextId = 0;
+  // Present while re-authenticating: callers wait on it; resolved when the login has finished.
+  let gate: Deferred.Deferred<void> | undefined;
+
+  const add = (credentials: Credentials): void => {
+    for (const [key, info] of entriesOf(credentials)) {
+      if ((invalid.get(key) ?? []).some((old) => ConnectionInfo.equals(old, info))) continue;
+      const existing = current.get(key);
+      if (existing !== undefined && ConnectionInfo.equals(existing.info, info)) continue;
+      current.set(key, { key, id: nextId++, info });
+    }
+  };
+
+  const populate = (credentials: Credentials): Effect.Effect<void> =>
+    Effect.sync(() => {
+      add(credentials);
+      const waiting = gate;
+      gate = undefined;
+      if (waiting !== undefined) Deferred.doneUnsafe(waiting, Exit.void);
+    });
+
+  /** Start re-authentication unless it is running; give the gate to wait on, if any. */
+  const reauthenticate: Effect.Effect<Deferred.Deferred<void> | undefined> = Effect.suspend(() => {
+    if (gate !== undefined) return Effect.succeed(gate);
+    if (options.login === undefined) return Effect.succeed(undefined);
+    const opened = Deferred.makeUnsafe<void>();
+    gate = opened;
+    const login = options.login;
+    return Effect.logInfo("Re-authentication has been initiated.").pipe(
+      Effect.andThen(login),
+      Effect.catchCause((cause) =>
+        Effect.logError("Re-authentication has failed.", cause).pipe(Effect.as({} as Credentials)),
+      ),
+      Effect.flatMap((credentials) =>
+        Effect.suspend(() =>
+          entriesOf(credentials).length === 0
+            ? Effect.logWarning("Re-authentication has failed: no credentials were retrieved.")
+            : Effect.logInfo("Re-authentication has finished."),
+        ).pipe(Effect.andThen(populate(credentials))),
+      ),
+      Effect.onInterrupt(() => populate({})),
+      Effect.forkIn(scope),
+      Effect.as(opened),
+    );
+  });
+
+  const outOfCredentials = (cause?: unknown) =>
+    new LoginError({ reason: "OutOfCredentials", message: OUT_OF_CREDENTIALS, ...(cause ? { cause } : {}) });
+
+  /** Drop expired items; say whether any were dropped. */
+  const expire = (now: number): boolean => {
+    let expired = false;
+    for (const [key, item] of current) {
+      if (ConnectionInfo.isExpired(item.info, now)) {
+        current.delete(key);
+        expired = true;
+      }
+    }
+    return expired;
+  };
+
+  const pick = Effect.suspend(() => {
+    let top = Number.NEGATIVE_INFINITY;
+    for (const item of current.values()) top = Math.max(top, item.info.priority);
+    const candidates = [...current.values()].filter((item) => item.info.priority === top);
+    return Random.nextIntBetween(0, candidates.length, { halfOpen: true }).pipe(
+      Effect.map((index) => candidates[index]!),
+    );
+  });
+
+  const select: Effect.Effect<VaultItem, LoginError> = Effect.gen(function* () {
+    let reauthenticated = false;
+    while (true) {
+      if (gate !== undefined) {
+        yield* Deferred.await(gate);
+        reauthenticated = true;
+        continue;
+      }
+      expire(yield* Clock.currentTimeMillis);
+      if (current.size > 0) return yield* pick;
+      if (reauthenticated) return yield* outOfCredentials();
+      const waiting = yield* reauthenticate;
+      if (waiting === undefined) return yield* outOfCredentials();
+    }
+  });
+
+  const invalidate = (item: VaultItem): Effect.Effect<void, LoginError> =>
+    Effect.gen(function* () {
+      if (current.get(item.key)?.id === item.id) {
+        current.delete(item.key);
+        const history = invalid.get(item.key) ?? [];
+        invalid.set(item.key, [...history, item.info].slice(-INVALID_HISTORY_SIZE));
+      }
+      if (current.size > 0) return;
+      const waiting = yield* reauthenticate;
+      if (waiting !== undefined) yield* Deferred.await(waiting);
+      if (current.size === 0) return yield* outOfCredentials();
+    });
+
+  const withCredentials = <A, E, R>(
+    f: (item: VaultItem) => Effect.Effect<A, E | KubeApiError, R>,
+  ): Effect.Effect<A, E | KubeApiError | LoginError, R> =>
+    Effect.gen(function* () {
+      while (true) {
+        const item = yield* select;
+        const outcome = yield* f(item).pipe(
+          Effect.map((value) => ({ accepted: true as const, value })),
+          Effect.catchIf(isUnauthorized, () => Effect.succeed({ accepted: false as const })),
+        );
+        if (outcome.accepted) return outcome.value;
+        yield* Effect.logWarning(`Credentials were rejected: ${ConnectionInfo.describe(item.info)}`);
+        yield* invalidate(item);
+      }
+    });
+
+  if (options.initial !== undefined) add(options.initial);
+  const now = yield* Clock.currentTimeMillis;
+  expire(now);
+  if (current.size === 0 && options.login !== undefined) yield* reauthenticate;
+
+  return CredentialsVault.of({
+    select,
+    invalidate,
+    populate,
+    items: Effect.sync(() => [...current.values()]),
+    withCredentials,
+  });
+});
