@@ -9,5 +9,6 @@ export {
   type StatusDetails,
 } from "./KubeApiError.ts";
 export { LoginError, type LoginErrorReason } from "./LoginError.ts";
+export * as Retries from "./Retries.ts";
 export * as Vault from "./Vault.ts";
 export { type Credentials, CredentialsVault, type VaultItem, type VaultOptions } from "./Vault.ts";
