@@ -1,2 +1,4 @@
 /** Public API of @kopf/watcher: the watch state machine, the watcher stream, discovery and namespaces. */
+
+export * as Watcher from "./Watcher.ts";
 export * as WatchState from "./WatchState.ts";

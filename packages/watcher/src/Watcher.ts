@@ -1,0 +1,295 @@
+/**
+ * The list-then-watch stream of one resource in one namespace (or cluster-wide): a never-ending
+ * `Stream` of the objects' events, a `Listed` marker after every (re)listing, and `Problem`
+ * values for everything that went wrong — errors never end the stream.
+ *
+ * The decisions (resume, relist, reconnect, backoff) are made by the pure {@link WatchState}
+ * machine; this module only performs them: paginated listings, watch requests with bookmarks
+ * and the server's `timeoutSeconds`, an inactivity watchdog on `Clock` that reconnects a stream
+ * gone quiet, and per-watch metrics (see `internal/watchMetrics.ts`).
+ */
+import type { RawBody } from "@kopf/structs";
+import { Cause, Clock, Effect, Option, Queue, Result, Stream } from "effect";
+import * as WatchMetrics from "./internal/watchMetrics.ts";
+import * as WatchState from "./WatchState.ts";
+
+/** What the watcher emits: events (`type: null` while listing), `Listed` markers, `Problem`s. */
+export type Item = WatchState.Output<RawBody>;
+
+/** A list/watch failure as the watcher sees it (a `KubeApiError` is one). */
+export interface ApiFailure {
+  readonly reason: string;
+  readonly message: string;
+  readonly status?: number | undefined;
+}
+
+/** One page of a list response. */
+export interface ListPage {
+  readonly kind?: string | undefined;
+  readonly apiVersion?: string | undefined;
+  readonly metadata?: {
+    readonly resourceVersion?: string | undefined;
+    readonly continue?: string | undefined;
+  };
+  readonly items?: ReadonlyArray<RawBody> | undefined;
+}
+
+/** A raw watch event as decoded from the stream's JSON lines. */
+export interface RawWatchEvent {
+  readonly type: string;
+  readonly object: RawBody;
+}
+
+/** Query options of a list request, already bound to a resource and namespace. */
+export interface ListRequest {
+  readonly limit?: number | undefined;
+  readonly continue?: string | undefined;
+  readonly labelSelector?: string | undefined;
+  readonly fieldSelector?: string | undefined;
+}
+
+/** Query options of a watch request, already bound to a resource and namespace. */
+export interface WatchRequest {
+  readonly resourceVersion?: string | undefined;
+  readonly allowWatchBookmarks: boolean;
+  readonly timeoutSeconds?: number | undefined;
+  readonly labelSelector?: string | undefined;
+  readonly fieldSelector?: string | undefined;
+}
+
+/** The two API calls a watcher makes, bound to one resource and namespace. */
+export interface ListWatch<E extends ApiFailure = ApiFailure> {
+  readonly list: (request: ListRequest) => Effect.Effect<ListPage, E>;
+  readonly watch: (request: WatchRequest) => Stream.Stream<RawWatchEvent, E>;
+}
+
+/** How a watcher behaves. Durations are in seconds, like Kopf's settings. */
+export interface Options {
+  /** `settings.watching.inactivityTimeout`: reconnect after this much silence; `null` disables. Default 70. */
+  readonly inactivityTimeout?: number | null | undefined;
+  /** `settings.watching.serverTimeout`: the `timeoutSeconds` of watch requests; `null`: none. */
+  readonly serverTimeout?: number | null | undefined;
+  /** `settings.watching.reconnectBackoff`: the first pause after a failure. Default 0.1. */
+  readonly reconnectBackoff?: number | undefined;
+  /** The longest pause between attempts when failures repeat. Default 30. */
+  readonly maxBackoff?: number | undefined;
+  /** Items per list page (`limit`); `null` lists in one request as Kopf does. Default 500. */
+  readonly pageSize?: number | null | undefined;
+  readonly labelSelector?: string | undefined;
+  readonly fieldSelector?: string | undefined;
+  /** How many items may wait for a slow consumer before the watcher pauses. Default 1024. */
+  readonly bufferSize?: number | undefined;
+  /** How often the `last event age` gauge is refreshed. Default 5. */
+  readonly ageRefresh?: number | undefined;
+}
+
+/** Names for metrics and logs: the resource (e.g. `kopfexamples.v1.kopf.dev`) and namespace. */
+export interface Target {
+  readonly resource: string;
+  readonly namespace: string | null;
+}
+
+/**
+ * Fills `kind` and `apiVersion` of a listed item from its list when missing (Kubernetes omits
+ * them in list items): `kind` is the list's kind without the `List` suffix.
+ *
+ * @example
+ * fillKind({ metadata: { name: "x" } }, "KopfExampleList", "kopf.dev/v1")
+ * // { kind: "KopfExample", apiVersion: "kopf.dev/v1", metadata: { name: "x" } }
+ */
+export const fillKind = (
+  item: RawBody,
+  listKind: string | undefined,
+  apiVersion: string | undefined,
+): RawBody => {
+  const kind = listKind?.endsWith("List") ? listKind.slice(0, -"List".length) : undefined;
+  const needsKind = item.kind === undefined && kind !== undefined && kind !== "";
+  const needsVersion = item.apiVersion === undefined && apiVersion !== undefined;
+  if (!needsKind && !needsVersion) return item;
+  return {
+    ...(needsKind ? { kind } : {}),
+    ...(needsVersion ? { apiVersion } : {}),
+    ...item,
+  };
+};
+
+/** Turns one raw watch event into the state machine's input. */
+export const toInput = (event: RawWatchEvent): WatchState.Input<RawBody> => {
+  const rv = event.object?.metadata?.resourceVersion;
+  switch (event.type) {
+    case "ADDED":
+    case "MODIFIED":
+    case "DELETED":
+      return { _tag: "Event", type: event.type, object: event.object, resourceVersion: rv };
+    case "BOOKMARK":
+      return { _tag: "Bookmark", resourceVersion: rv };
+    case "ERROR": {
+      const status = (event.object ?? {}) as { code?: unknown; reason?: unknown; message?: unknown };
+      return {
+        _tag: "ErrorEvent",
+        status: {
+          code: typeof status.code === "number" ? status.code : undefined,
+          reason: typeof status.reason === "string" ? status.reason : undefined,
+          message: typeof status.message === "string" ? status.message : undefined,
+        },
+      };
+    }
+    default:
+      return { _tag: "UnknownEvent", type: String(event.type) };
+  }
+};
+
+const failureOf = (error: ApiFailure): WatchState.Failure => ({
+  reason: error.reason,
+  message: error.message,
+  status: error.status,
+});
+
+const seconds = (value: number | null | undefined, fallback: number | null): number | null =>
+  value === undefined ? fallback : value;
+
+/**
+ * The never-ending stream of one watch over the given list/watch calls (the `KubeApi`-bound
+ * form is {@link stream}). Interrupting the consumer closes the open request.
+ *
+ * @example
+ * const items = Watcher.fromListWatch(api, { resource: "kopfexamples.v1.kopf.dev", namespace: "ns1" }, {})
+ * // Stream<Item>: { _tag: "Event", type: null, object } …, { _tag: "Listed" }, { _tag: "Event", type: "ADDED", … }
+ */
+export const fromListWatch = <E extends ApiFailure>(
+  api: ListWatch<E>,
+  target: Target,
+  options: Options,
+): Stream.Stream<Item> =>
+  Stream.callback<Item>(
+    (queue) =>
+      Effect.gen(function* () {
+        const config: WatchState.Config = {
+          reconnectBackoffMillis: (options.reconnectBackoff ?? 0.1) * 1000,
+          maxBackoffMillis: (options.maxBackoff ?? 30) * 1000,
+        };
+        const inactivity = seconds(options.inactivityTimeout, 70);
+        const serverTimeout = seconds(options.serverTimeout, null);
+        const pageSize = seconds(options.pageSize, 500);
+        const metrics = WatchMetrics.bind({ resource: target.resource, namespace: target.namespace ?? "" });
+        const where = target.namespace === null ? "cluster-wide" : `in ${JSON.stringify(target.namespace)}`;
+        let state = WatchState.initial;
+        let lastSeen = yield* Clock.currentTimeMillis;
+
+        yield* Effect.forkScoped(
+          Effect.forever(
+            Effect.gen(function* () {
+              yield* Effect.sleep(Math.max(0.001, options.ageRefresh ?? 5) * 1000);
+              const now = yield* Clock.currentTimeMillis;
+              yield* metrics.age((now - lastSeen) / 1000);
+            }),
+          ),
+        );
+
+        const report = (problem: WatchState.Problem) =>
+          Effect.gen(function* () {
+            yield* metrics.problem(problem.reason);
+            if (problem.reason === "Gone") yield* metrics.gone;
+            if (problem.reason === "Inactive") yield* metrics.watchdog;
+            const line = `Watcher for ${target.resource} ${where}: ${problem.message}`;
+            yield* problem.reason === "Gone" || problem.reason === "Inactive"
+              ? Effect.logInfo(line)
+              : Effect.logWarning(line);
+          });
+
+        const feed = (input: WatchState.Input<RawBody>) =>
+          Effect.gen(function* () {
+            const result = WatchState.step(state, input, config);
+            state = result.state;
+            for (const output of result.emit) {
+              if (output._tag === "Problem") yield* report(output);
+              yield* Queue.offer(queue, output);
+            }
+            return result.action;
+          });
+
+        const noted = (type: string) =>
+          Effect.gen(function* () {
+            lastSeen = yield* Clock.currentTimeMillis;
+            yield* metrics.event(type);
+            yield* metrics.seen(lastSeen);
+          });
+
+        const listing = Effect.gen(function* () {
+          let token: string | undefined;
+          let resourceVersion: string | undefined;
+          do {
+            const page = yield* Effect.result(
+              api.list({
+                limit: pageSize ?? undefined,
+                continue: token,
+                labelSelector: options.labelSelector,
+                fieldSelector: options.fieldSelector,
+              }),
+            );
+            if (Result.isFailure(page))
+              return yield* feed({ _tag: "ListFailed", failure: failureOf(page.failure) });
+            const { kind, apiVersion, metadata, items } = page.success;
+            for (const item of items ?? []) {
+              yield* noted("LIST");
+              yield* feed({ _tag: "ListItem", object: fillKind(item, kind, apiVersion) });
+            }
+            resourceVersion = metadata?.resourceVersion ?? resourceVersion;
+            token = metadata?.continue === "" ? undefined : metadata?.continue;
+          } while (token !== undefined);
+          return yield* feed({ _tag: "Listed", resourceVersion });
+        });
+
+        const watching = (resourceVersion: string | undefined) =>
+          Effect.scoped(
+            Effect.gen(function* () {
+              const pull = yield* Stream.toPull(
+                api.watch({
+                  resourceVersion,
+                  allowWatchBookmarks: true,
+                  timeoutSeconds: serverTimeout ?? undefined,
+                  labelSelector: options.labelSelector,
+                  fieldSelector: options.fieldSelector,
+                }),
+              );
+              const next =
+                inactivity === null
+                  ? Effect.map(Effect.result(pull), Option.some)
+                  : Effect.timeoutOption(Effect.result(pull), inactivity * 1000);
+              while (true) {
+                const pulled = yield* next;
+                if (Option.isNone(pulled)) return yield* feed({ _tag: "Inactive", seconds: inactivity ?? 0 });
+                const chunk = pulled.value;
+                if (Result.isFailure(chunk)) {
+                  const error = chunk.failure;
+                  if (Cause.isDone(error)) return yield* feed({ _tag: "StreamEnded" });
+                  return yield* feed({ _tag: "StreamFailed", failure: failureOf(error as E) });
+                }
+                for (const event of chunk.success) {
+                  yield* noted(event.type);
+                  const action = yield* feed(toInput(event));
+                  if (action._tag !== "Continue") return action;
+                }
+              }
+            }),
+          );
+
+        let action: WatchState.Action = WatchState.start;
+        let afterListing = true;
+        while (true) {
+          if (action._tag !== "Continue" && action.delayMillis > 0) yield* Effect.sleep(action.delayMillis);
+          if (action._tag === "Relist") {
+            yield* metrics.relist;
+            action = yield* listing;
+            afterListing = true;
+          } else if (action._tag === "Watch") {
+            if (!afterListing) yield* metrics.reconnect;
+            afterListing = false;
+            action = yield* watching(action.resourceVersion);
+          } else {
+            action = { _tag: "Watch", resourceVersion: state.resourceVersion, delayMillis: 0 };
+          }
+        }
+      }),
+    { bufferSize: options.bufferSize ?? 1024 },
+  );

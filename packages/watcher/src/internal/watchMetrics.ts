@@ -1,0 +1,77 @@
+/**
+ * The per-watch Effect metrics (events received by type, reconnects, relists, 410s, watchdog
+ * firings, problems, last event time and age), each tagged with the watched resource and
+ * namespace ("" for cluster-wide watches). An exporter reads them from Effect's metric registry.
+ */
+import { Effect, Metric } from "effect";
+
+/** Events received, by `type` (`ADDED`, `MODIFIED`, `DELETED`, `BOOKMARK`, `ERROR`, `LIST` for listed items). */
+export const events = Metric.counter("kopf_watch_events_total", {
+  description: "Watch events received, by type (LIST for items of a listing)",
+  incremental: true,
+});
+/** Watch requests opened after the first one of a listing (resumptions). */
+export const reconnects = Metric.counter("kopf_watch_reconnects_total", {
+  description: "Watch requests re-opened from the last resourceVersion",
+  incremental: true,
+});
+/** Full listings, including the first one. */
+export const relists = Metric.counter("kopf_watch_relists_total", {
+  description: "Full listings of a watched resource (the first one included)",
+  incremental: true,
+});
+/** `410 Gone` answers (as `ERROR` events or statuses). */
+export const gone = Metric.counter("kopf_watch_gone_total", {
+  description: "Watches answered with 410 Gone (resourceVersion too old)",
+  incremental: true,
+});
+/** Reconnections forced by the inactivity watchdog. */
+export const watchdog = Metric.counter("kopf_watch_watchdog_total", {
+  description: "Watch streams reconnected by the inactivity watchdog",
+  incremental: true,
+});
+/** Problems reported on the stream, by `reason`. */
+export const problems = Metric.counter("kopf_watch_problems_total", {
+  description: "Problems of list/watch requests, by reason",
+  incremental: true,
+});
+/** Epoch seconds of the last event or bookmark received. */
+export const lastEventTimestamp = Metric.gauge("kopf_watch_last_event_timestamp_seconds", {
+  description: "When the last watch event or bookmark was received (epoch seconds)",
+});
+/** Seconds since the last event or bookmark, refreshed periodically while the watch runs. */
+export const lastEventAge = Metric.gauge("kopf_watch_last_event_age_seconds", {
+  description: "Seconds since the last watch event or bookmark was received",
+});
+
+/** The metrics of one watch, bound to its attributes. */
+export interface WatchMetrics {
+  readonly event: (type: string) => Effect.Effect<void>;
+  readonly reconnect: Effect.Effect<void>;
+  readonly relist: Effect.Effect<void>;
+  readonly gone: Effect.Effect<void>;
+  readonly watchdog: Effect.Effect<void>;
+  readonly problem: (reason: string) => Effect.Effect<void>;
+  readonly seen: (nowMillis: number) => Effect.Effect<void>;
+  readonly age: (seconds: number) => Effect.Effect<void>;
+}
+
+/** Binds the metrics to one watch's `resource` and `namespace` attributes. */
+export const bind = (attributes: { readonly resource: string; readonly namespace: string }): WatchMetrics => {
+  const tag = <I, S>(metric: Metric.Metric<I, S>) => Metric.withAttributes(metric, attributes);
+  const one = <S>(metric: Metric.Metric<number, S>) => Metric.update(tag(metric), 1);
+  return {
+    event: (type) => Metric.update(Metric.withAttributes(events, { ...attributes, type }), 1),
+    reconnect: one(reconnects),
+    relist: one(relists),
+    gone: one(gone),
+    watchdog: one(watchdog),
+    problem: (reason) => Metric.update(Metric.withAttributes(problems, { ...attributes, reason }), 1),
+    seen: (nowMillis) =>
+      Effect.andThen(
+        Metric.update(tag(lastEventTimestamp), nowMillis / 1000),
+        Metric.update(tag(lastEventAge), 0),
+      ),
+    age: (seconds) => Metric.update(tag(lastEventAge), seconds),
+  };
+};

@@ -1,0 +1,364 @@
+// Covers the watcher stream in virtual time against a scripted list/watch backend: list then
+// watch from the list's resourceVersion with bookmarks; pagination; item kinds filled in;
+// dropped and broken streams resume from the last resourceVersion without a relist and without
+// losing or duplicating events; 410 Gone gives exactly one relist; a quiet stream is reconnected
+// by the watchdog (and bookmarks keep it alive); other ERROR events, unknown event types and
+// failed listings are values on the stream; backoff of repeated failures; metrics.
+
+import { assert, describe, it } from "@effect/vitest";
+import type { RawBody } from "@kopf/structs";
+import { Effect, Fiber, Metric, Stream } from "effect";
+import { TestClock } from "effect/testing";
+import * as Watcher from "../src/Watcher.ts";
+import * as FakeCluster from "./fixtures/FakeCluster.ts";
+
+const target = { resource: "kopfexamples.v1.kopf.dev", namespace: "ns1" };
+
+const settle = Effect.gen(function* () {
+  for (let i = 0; i < 100; i++) yield* Effect.yieldNow;
+});
+
+/** Runs the watcher in the background, collecting what it emits. */
+const start = (fake: FakeCluster.FakeCluster, options: Watcher.Options = {}, name = target) =>
+  Effect.gen(function* () {
+    const seen: Array<Watcher.Item> = [];
+    const fiber = yield* Effect.forkChild(
+      Stream.runForEach(Watcher.fromListWatch(fake, name, options), (item) =>
+        Effect.sync(() => seen.push(item)),
+      ),
+    );
+    yield* settle;
+    return { seen, fiber };
+  });
+
+const events = (items: ReadonlyArray<Watcher.Item>) =>
+  items.flatMap((item) =>
+    item._tag === "Event"
+      ? [`${item.type ?? "LIST"} ${item.object.metadata?.name} ${JSON.stringify(item.object.spec)}`]
+      : [],
+  );
+const problems = (items: ReadonlyArray<Watcher.Item>) =>
+  items.flatMap((item) => (item._tag === "Problem" ? [`${item.reason}:${item.recovery}`] : []));
+const serverEvents = (fake: FakeCluster.FakeCluster, after = 0) =>
+  fake.history
+    .slice(after)
+    .map((e) => `${e.type} ${e.object.metadata?.name} ${JSON.stringify(e.object.spec)}`);
+
+describe("Watcher.fromListWatch", () => {
+  it.effect("lists, emits Listed, then watches from the list's resourceVersion with bookmarks", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      yield* fake.create("a", { x: 1 });
+      yield* fake.create("b", { x: 2 });
+      const { seen } = yield* start(fake, { serverTimeout: 300 });
+      assert.deepStrictEqual(events(seen), ['LIST a {"x":1}', 'LIST b {"x":2}']);
+      assert.deepStrictEqual(seen[2], { _tag: "Listed", resourceVersion: "102" });
+      assert.deepStrictEqual(fake.watches, [
+        {
+          resourceVersion: "102",
+          allowWatchBookmarks: true,
+          timeoutSeconds: 300,
+          labelSelector: undefined,
+          fieldSelector: undefined,
+        },
+      ]);
+      const first = seen[0];
+      assert.strictEqual(first?._tag === "Event" ? first.object.kind : undefined, "KopfExample");
+      assert.strictEqual(first?._tag === "Event" ? first.object.apiVersion : undefined, "kopf.dev/v1");
+      yield* fake.update("a", { x: 3 });
+      yield* fake.remove("b");
+      yield* settle;
+      assert.deepStrictEqual(events(seen).slice(2), ['MODIFIED a {"x":3}', 'DELETED b {"x":2}']);
+    }),
+  );
+
+  it.effect("an empty listing still emits Listed", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      const { seen } = yield* start(fake);
+      assert.deepStrictEqual(seen, [{ _tag: "Listed", resourceVersion: "100" }]);
+    }),
+  );
+
+  it.effect("follows continue tokens page by page and emits one Listed", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      for (const name of ["a", "b", "c", "d", "e"]) yield* fake.create(name);
+      const { seen } = yield* start(fake, { pageSize: 2 });
+      assert.strictEqual(fake.lists.length, 3);
+      assert.deepStrictEqual(
+        fake.lists.map((l) => l.limit),
+        [2, 2, 2],
+      );
+      assert.deepStrictEqual(events(seen), ["LIST a {}", "LIST b {}", "LIST c {}", "LIST d {}", "LIST e {}"]);
+      assert.strictEqual(seen.filter((i) => i._tag === "Listed").length, 1);
+    }),
+  );
+
+  it.effect(
+    "dropped streams resume from the last resourceVersion without relisting, losing or duplicating",
+    () =>
+      Effect.gen(function* () {
+        const fake = yield* FakeCluster.make;
+        yield* fake.create("a");
+        const { seen } = yield* start(fake);
+        for (let round = 0; round < 5; round++) {
+          yield* fake.update("a", { round });
+          yield* fake.create(`n${round}`);
+          yield* fake.dropWatches;
+          yield* fake.update("a", { round, after: "drop" }); // happens while disconnected
+          yield* TestClock.adjust("1 second");
+          yield* settle;
+        }
+        assert.strictEqual(fake.lists.length, 1);
+        assert.deepStrictEqual(events(seen).slice(1), serverEvents(fake, 1));
+        assert.strictEqual(problems(seen).length, 0);
+        const requested = fake.watches.map((w) => w.resourceVersion);
+        assert.deepStrictEqual(requested, ["101", "103", "106", "109", "112", "115"]);
+      }),
+  );
+
+  it.effect("broken streams (transport errors) resume without relisting and report a problem", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      const { seen } = yield* start(fake);
+      yield* fake.create("a");
+      yield* settle;
+      yield* fake.breakWatches(FakeCluster.failure("TransportError", "connection reset"));
+      yield* fake.create("b");
+      yield* settle;
+      assert.strictEqual(fake.lists.length, 1);
+      assert.deepStrictEqual(events(seen), ["ADDED a {}", "ADDED b {}"]);
+      assert.deepStrictEqual(problems(seen), ["WatchFailed:resume"]);
+      assert.deepStrictEqual(
+        fake.watches.map((w) => w.resourceVersion),
+        ["100", "101"],
+      );
+    }),
+  );
+
+  it.effect("a 410 Gone gives exactly one relist and a new Listed marker", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      yield* fake.create("a");
+      const { seen } = yield* start(fake);
+      yield* fake.dropWatches;
+      yield* fake.create("b");
+      yield* fake.compact;
+      yield* settle;
+      yield* TestClock.adjust("100 millis"); // the quiet stream's end: resume after the backoff
+      yield* settle;
+      assert.strictEqual(fake.lists.length, 1);
+      yield* TestClock.adjust("100 millis"); // 410 Gone: relist after the backoff
+      yield* settle;
+      assert.strictEqual(fake.lists.length, 2);
+      assert.deepStrictEqual(problems(seen), ["Gone:relist"]);
+      assert.deepStrictEqual(events(seen), ["LIST a {}", "LIST a {}", "LIST b {}"]);
+      assert.strictEqual(seen.filter((i) => i._tag === "Listed").length, 2);
+      yield* fake.create("c");
+      yield* TestClock.adjust("10 seconds");
+      yield* settle;
+      assert.strictEqual(fake.lists.length, 2);
+      assert.deepStrictEqual(events(seen).slice(3), ["ADDED c {}"]);
+    }),
+  );
+
+  it.effect("a watch request answered with 410 status relists once", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      fake.failNext("watch", FakeCluster.failure("Gone", "too old", 410));
+      const { seen } = yield* start(fake);
+      yield* TestClock.adjust("100 millis");
+      yield* settle;
+      assert.strictEqual(fake.lists.length, 2);
+      assert.deepStrictEqual(problems(seen), ["Gone:relist"]);
+    }),
+  );
+
+  it.effect("the watchdog reconnects a quiet stream after the inactivity timeout, without relisting", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      const { seen } = yield* start(fake, { inactivityTimeout: 70 });
+      yield* TestClock.adjust("69 seconds");
+      yield* settle;
+      assert.strictEqual(fake.watches.length, 1);
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      assert.strictEqual(fake.watches.length, 2);
+      assert.strictEqual(fake.lists.length, 1);
+      assert.deepStrictEqual(problems(seen), ["Inactive:resume"]);
+      assert.strictEqual(fake.openWatches(), 1);
+      yield* fake.create("late");
+      yield* settle;
+      assert.deepStrictEqual(events(seen), ["ADDED late {}"]);
+    }),
+  );
+
+  it.effect("bookmarks keep a quiet stream alive, advance the resourceVersion, and are never emitted", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      const { seen } = yield* start(fake, { inactivityTimeout: 70 });
+      for (let i = 0; i < 5; i++) {
+        yield* TestClock.adjust("60 seconds");
+        yield* fake.bookmark;
+        yield* settle;
+      }
+      assert.strictEqual(fake.watches.length, 1);
+      yield* fake.create("x");
+      yield* fake.remove("x");
+      yield* fake.bookmark;
+      yield* settle;
+      yield* fake.dropWatches;
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      assert.strictEqual(fake.watches.at(-1)?.resourceVersion, "102");
+      assert.deepStrictEqual(events(seen), ["ADDED x {}", "DELETED x {}"]);
+      assert.strictEqual(
+        seen.filter((i) => i._tag === "Event" && i.type === ("BOOKMARK" as never)).length,
+        0,
+      );
+    }),
+  );
+
+  it.effect("other ERROR events and unknown types are values; the stream goes on", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      const { seen } = yield* start(fake);
+      yield* fake.send({ type: "WEIRD", object: {} as RawBody });
+      yield* fake.send({
+        type: "ERROR",
+        object: { kind: "Status", code: 500, message: "etcd hiccup" } as RawBody,
+      });
+      yield* settle;
+      yield* TestClock.adjust("100 millis");
+      yield* settle;
+      assert.deepStrictEqual(problems(seen), ["UnknownEvent:continue", "ErrorEvent:relist"]);
+      assert.strictEqual(fake.lists.length, 2);
+      yield* fake.create("a");
+      yield* settle;
+      assert.deepStrictEqual(events(seen), ["ADDED a {}"]);
+    }),
+  );
+
+  it.effect("failed listings are retried after a growing backoff", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      fake.failNext("list", FakeCluster.failure("ServerError", "boom", 500), 3);
+      const { seen } = yield* start(fake, { reconnectBackoff: 1, maxBackoff: 10 });
+      assert.strictEqual(fake.lists.length, 1);
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      assert.strictEqual(fake.lists.length, 2);
+      yield* TestClock.adjust("1999 millis");
+      yield* settle;
+      assert.strictEqual(fake.lists.length, 2);
+      yield* TestClock.adjust("1 millis");
+      yield* settle;
+      assert.strictEqual(fake.lists.length, 3);
+      yield* TestClock.adjust("4 seconds");
+      yield* settle;
+      assert.strictEqual(fake.lists.length, 4);
+      assert.deepStrictEqual(problems(seen), ["ListFailed:relist", "ListFailed:relist", "ListFailed:relist"]);
+      assert.deepStrictEqual(seen.at(-1), { _tag: "Listed", resourceVersion: "100" });
+    }),
+  );
+
+  it.effect("watch requests that keep failing back off and then resume", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      fake.failNext("watch", FakeCluster.failure("TransportError", "refused"), 3);
+      yield* start(fake, { reconnectBackoff: 1, maxBackoff: 2 });
+      assert.strictEqual(fake.watches.length, 1);
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      assert.strictEqual(fake.watches.length, 2);
+      yield* TestClock.adjust("2 seconds");
+      yield* settle;
+      assert.strictEqual(fake.watches.length, 3);
+      yield* TestClock.adjust("2 seconds");
+      yield* settle;
+      assert.strictEqual(fake.watches.length, 4);
+      assert.strictEqual(fake.openWatches(), 1);
+      assert.strictEqual(fake.lists.length, 1);
+    }),
+  );
+
+  it.effect("interrupting the consumer closes the open watch and stops all requests", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      const { fiber } = yield* start(fake);
+      assert.strictEqual(fake.openWatches(), 1);
+      yield* Fiber.interrupt(fiber);
+      assert.strictEqual(fake.openWatches(), 0);
+      yield* TestClock.adjust("10 minutes");
+      yield* settle;
+      assert.strictEqual(fake.watches.length, 1);
+    }),
+  );
+
+  it.effect("counts events, reconnects, relists, 410s and watchdog firings per resource and namespace", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      const name = { resource: "metrics-test.v1.kopf.dev", namespace: "m1" };
+      yield* fake.create("a");
+      yield* start(fake, { inactivityTimeout: 70 }, name);
+      yield* fake.create("b");
+      yield* fake.bookmark;
+      yield* settle;
+      yield* fake.dropWatches;
+      yield* settle;
+      yield* TestClock.adjust("70 seconds");
+      yield* settle;
+      yield* fake.dropWatches;
+      yield* fake.create("c"); // while disconnected, then the history is lost
+      yield* fake.compact;
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      const attrs = { resource: name.resource, namespace: name.namespace };
+      const count = (metric: Metric.Metric<number, Metric.CounterState<number>>, extra = {}) =>
+        Metric.value(Metric.withAttributes(metric, { ...attrs, ...extra })).pipe(Effect.map((s) => s.count));
+      const {
+        events: ev,
+        reconnects,
+        relists,
+        gone,
+        watchdog,
+        lastEventAge,
+      } = yield* Effect.promise(() => import("../src/internal/watchMetrics.ts"));
+      assert.strictEqual(yield* count(ev, { type: "LIST" }), 4);
+      assert.strictEqual(yield* count(ev, { type: "ADDED" }), 1);
+      assert.strictEqual(yield* count(ev, { type: "BOOKMARK" }), 1);
+      assert.strictEqual(yield* count(relists), 2);
+      assert.strictEqual(yield* count(gone), 1);
+      assert.strictEqual(yield* count(watchdog), 1);
+      assert.strictEqual(yield* count(reconnects), 3);
+      const age = yield* Metric.value(Metric.withAttributes(lastEventAge, attrs));
+      assert.isAtLeast(age.value, 0);
+    }),
+  );
+});
+
+describe("Watcher.fillKind", () => {
+  it.each([
+    [
+      { metadata: { name: "x" } },
+      { kind: "KopfExample", apiVersion: "kopf.dev/v1", metadata: { name: "x" } },
+    ],
+    [
+      { kind: "Other", apiVersion: "v9", metadata: {} },
+      { kind: "Other", apiVersion: "v9", metadata: {} },
+    ],
+  ] as const)("fills what is missing from the list", (item, expected) => {
+    assert.deepStrictEqual(
+      Watcher.fillKind(item as RawBody, "KopfExampleList", "kopf.dev/v1"),
+      expected as RawBody,
+    );
+  });
+  it("leaves items alone when the list kind has no List suffix", () => {
+    assert.deepStrictEqual(Watcher.fillKind({ metadata: {} }, "Weird", undefined), { metadata: {} });
+  });
+});
