@@ -8,6 +8,7 @@
  * and the server's `timeoutSeconds`, an inactivity watchdog on `Clock` that reconnects a stream
  * gone quiet, and per-watch metrics (see `internal/watchMetrics.ts`).
  */
+import type { OperatorSettings } from "@kopf/settings";
 import type { RawBody } from "@kopf/structs";
 import { Cause, Clock, Effect, Option, Queue, Result, Stream } from "effect";
 import * as WatchMetrics from "./internal/watchMetrics.ts";
@@ -82,6 +83,19 @@ export interface Options {
   /** How often the `last event age` gauge is refreshed. Default 5. */
   readonly ageRefresh?: number | undefined;
 }
+
+/**
+ * The watcher options of the operator's settings (`settings.watching.*`): inactivity timeout
+ * (a non-positive value disables the watchdog), server timeout and reconnect backoff.
+ *
+ * @example
+ * const options = Watcher.optionsFromSettings(yield* OperatorSettings)
+ */
+export const optionsFromSettings = (settings: OperatorSettings): Options => ({
+  inactivityTimeout: settings.watching.inactivityTimeout > 0 ? settings.watching.inactivityTimeout : null,
+  serverTimeout: settings.watching.serverTimeout,
+  reconnectBackoff: settings.watching.reconnectBackoff,
+});
 
 /** Names for metrics and logs: the resource (e.g. `kopfexamples.v1.kopf.dev`) and namespace. */
 export interface Target {
@@ -168,7 +182,8 @@ export const fromListWatch = <E extends ApiFailure>(
           reconnectBackoffMillis: (options.reconnectBackoff ?? 0.1) * 1000,
           maxBackoffMillis: (options.maxBackoff ?? 30) * 1000,
         };
-        const inactivity = seconds(options.inactivityTimeout, 70);
+        const inactivitySetting = seconds(options.inactivityTimeout, 70);
+        const inactivity = inactivitySetting !== null && inactivitySetting > 0 ? inactivitySetting : null;
         const serverTimeout = seconds(options.serverTimeout, null);
         const pageSize = seconds(options.pageSize, 500);
         const metrics = WatchMetrics.bind({ resource: target.resource, namespace: target.namespace ?? "" });

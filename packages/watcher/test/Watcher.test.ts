@@ -6,6 +6,7 @@
 // failed listings are values on the stream; backoff of repeated failures; metrics.
 
 import { assert, describe, it } from "@effect/vitest";
+import { Settings } from "@kopf/settings";
 import type { RawBody } from "@kopf/structs";
 import { Effect, Fiber, Metric, Stream } from "effect";
 import { TestClock } from "effect/testing";
@@ -340,6 +341,24 @@ describe("Watcher.fromListWatch", () => {
       assert.isAtLeast(age.value, 0);
     }),
   );
+});
+
+describe("Watcher.optionsFromSettings", () => {
+  it("takes Kopf's watching settings (70 s watchdog, 0.1 s backoff, no server timeout)", () => {
+    assert.deepStrictEqual(Watcher.optionsFromSettings(Settings.defaults), {
+      inactivityTimeout: 70,
+      serverTimeout: null,
+      reconnectBackoff: 0.1,
+    });
+  });
+  it("disables the watchdog for a non-positive inactivity timeout", () => {
+    const settings = { ...Settings.defaults, watching: { ...Settings.defaults.watching, inactivityTimeout: 0, serverTimeout: 60 } };
+    assert.deepStrictEqual(Watcher.optionsFromSettings(settings), {
+      inactivityTimeout: null,
+      serverTimeout: 60,
+      reconnectBackoff: 0.1,
+    });
+  });
 });
 
 describe("Watcher.fillKind", () => {
