@@ -1,0 +1,60 @@
+/**
+ * Several progress storages used as one (Kopf's `MultiProgressStorage`, spec §4.2): records are
+ * read from the first storage that has them, and written, purged and touched in all of them.
+ */
+import { Result } from "effect";
+import type { ProgressStorage } from "./internal/progressStorageApi.ts";
+import type { ProgressRecord } from "./ProgressRecord.ts";
+import type { StorageDecodeError } from "./StorageError.ts";
+
+/** A multi-storage and the storages it combines, in reading order. */
+export interface MultiProgressStorage extends ProgressStorage {
+  readonly _tag: "MultiProgressStorage" | "SmartProgressStorage";
+  readonly storages: ReadonlyArray<ProgressStorage>;
+}
+
+/** Combine storages under the given tag (used by `SmartProgressStorage` too). */
+export const combine = (
+  tag: MultiProgressStorage["_tag"],
+  storages: ReadonlyArray<ProgressStorage>,
+): MultiProgressStorage => ({
+  _tag: tag,
+  storages,
+  fetch: (args) => {
+    for (const storage of storages) {
+      const content = storage.fetch(args);
+      if (Result.isFailure(content) || content.success !== undefined) return content;
+    }
+    return Result.succeed<ProgressRecord | undefined>(undefined) as Result.Result<
+      ProgressRecord | undefined,
+      StorageDecodeError
+    >;
+  },
+  store: (args) => {
+    for (const storage of storages) storage.store(args);
+  },
+  purge: (args) => {
+    for (const storage of storages) storage.purge(args);
+  },
+  touch: (args) => {
+    for (const storage of storages) storage.touch(args);
+  },
+  clear: ({ essence }) => storages.reduce((acc, storage) => storage.clear({ essence: acc }), essence),
+  flush: () => {
+    for (const storage of storages) storage.flush();
+  },
+});
+
+/**
+ * Use several progress storages as one.
+ *
+ * @example
+ * ```ts
+ * const storage = MultiProgressStorage.make([
+ *   AnnotationsProgressStorage.makeDefault(),
+ *   StatusProgressStorage.make(),
+ * ])
+ * ```
+ */
+export const make = (storages: ReadonlyArray<ProgressStorage>): MultiProgressStorage =>
+  combine("MultiProgressStorage", storages);

@@ -1,0 +1,88 @@
+/**
+ * Outcomes: the in-memory result of one attempt of one handler (success, temporary or
+ * permanent failure, the delay before the next attempt, the returned value), and the delivery
+ * of handler results into the object's status (spec §2.2).
+ */
+import { Json } from "@kopf/structs";
+import { isMutableObject, type MutableObject } from "./internal/dicts.ts";
+
+/** What the state needs of a handler error: its message (Python's `str(exception)`). */
+export interface OutcomeError {
+  readonly message: string;
+}
+
+/**
+ * The outcome of one handler attempt.
+ *
+ * - `final`: no more attempts (a success or a permanent failure);
+ * - `delay`: seconds until the next attempt (temporary failures, retries);
+ * - `result`: the handler's return value (ignored when `error` is set);
+ * - `error`: the failure of this attempt, if any;
+ * - `subrefs`: ids of the sub-handlers this handler used (any depth).
+ */
+export interface Outcome {
+  readonly final: boolean;
+  readonly delay?: number | null | undefined;
+  readonly result?: unknown;
+  readonly error?: OutcomeError | null | undefined;
+  readonly subrefs?: ReadonlyArray<string> | undefined;
+}
+
+/**
+ * A successful outcome with the handler's result.
+ *
+ * @example
+ * ```ts
+ * Outcome.success({ message: "done" }) // { final: true, result: { message: "done" } }
+ * ```
+ */
+export const success = (result?: unknown, subrefs?: ReadonlyArray<string>): Outcome => ({
+  final: true,
+  result,
+  ...(subrefs === undefined ? {} : { subrefs }),
+});
+
+/**
+ * A failed attempt: permanent when `delay` is absent, retried after `delay` seconds otherwise.
+ *
+ * @example
+ * ```ts
+ * Outcome.failure({ message: "not ready" }, 10) // { final: false, delay: 10, error: ... }
+ * ```
+ */
+export const failure = (error: OutcomeError, delay?: number | null): Outcome =>
+  delay === undefined || delay === null ? { final: true, error } : { final: false, delay, error };
+
+/**
+ * Write the handlers' results into the patch's `status` (spec §2.2): a mapping is merged one
+ * level deep into `status[handlerId]`; any other non-null value replaces `status[handlerId]`
+ * (deep-copied). Results of failed attempts and `null`/`undefined` results are skipped.
+ *
+ * @example
+ * ```ts
+ * const patch = {}
+ * Outcome.deliverResults(new Map([["fn", Outcome.success("ok")]]), patch)
+ * // patch is { status: { fn: "ok" } }
+ * ```
+ */
+export const deliverResults = (
+  outcomes: ReadonlyMap<string, Outcome> | Readonly<Record<string, Outcome>>,
+  patch: MutableObject,
+): void => {
+  const entries = outcomes instanceof Map ? [...outcomes.entries()] : Object.entries(outcomes);
+  for (const [handlerId, outcome] of entries) {
+    if (outcome.error !== undefined && outcome.error !== null) continue;
+    if (outcome.result === undefined || outcome.result === null) continue;
+    if (!isMutableObject(patch.status)) patch.status = {};
+    const status = patch.status as MutableObject;
+    if (Json.isObject(outcome.result)) {
+      if (!isMutableObject(status[handlerId])) status[handlerId] = {};
+      const target = status[handlerId] as MutableObject;
+      for (const [key, value] of Object.entries(outcome.result)) {
+        if (value !== undefined) target[key] = value;
+      }
+    } else {
+      status[handlerId] = Json.deepCopy(outcome.result);
+    }
+  }
+};

@@ -1,0 +1,143 @@
+/**
+ * Progress records: the per-handler state Kopf persists between processing cycles (spec §4.1),
+ * with Kopf's field names and JSON encoding, so records written by Python Kopf and by this port
+ * are interchangeable byte for byte.
+ */
+import { Json } from "@kopf/structs";
+import { Result } from "effect";
+import { parseJson } from "./internal/parseJson.ts";
+import { StorageDecodeError } from "./StorageError.ts";
+
+/**
+ * One handler's persisted progress. Timestamps are ISO-8601 strings
+ * (`2020-12-31T23:59:59.123456+00:00`); `null` and absent fields mean the same.
+ */
+export interface ProgressRecord {
+  /** When the first attempt started. */
+  readonly started?: string | null;
+  /** When the handler reached its final outcome (success or permanent failure). */
+  readonly stopped?: string | null;
+  /** Not before this moment should the handler run again. */
+  readonly delayed?: string | null;
+  /** The cause reason the handler runs for: `create`, `update`, `delete`, `resume`. */
+  readonly purpose?: string | null;
+  /** Attempts so far, counting the successful one. */
+  readonly retries?: number | null;
+  readonly success?: boolean | null;
+  readonly failure?: boolean | null;
+  /** The error message of the last failed attempt. */
+  readonly message?: string | null;
+  /** All sub-handler ids used by this handler (any depth), sorted; for purging. */
+  readonly subrefs?: ReadonlyArray<string> | null;
+}
+
+/** The record fields in Kopf's order, which is also the order of keys in the JSON. */
+export const FIELDS = [
+  "started",
+  "stopped",
+  "delayed",
+  "purpose",
+  "retries",
+  "success",
+  "failure",
+  "message",
+  "subrefs",
+] as const;
+
+type FieldCheck = (value: unknown) => boolean;
+const isString: FieldCheck = (value) => typeof value === "string";
+const CHECKS: Readonly<Record<(typeof FIELDS)[number], readonly [FieldCheck, string]>> = {
+  started: [isString, "a string"],
+  stopped: [isString, "a string"],
+  delayed: [isString, "a string"],
+  purpose: [isString, "a string"],
+  retries: [(value) => typeof value === "number" && Number.isInteger(value), "an integer"],
+  success: [(value) => typeof value === "boolean", "a boolean"],
+  failure: [(value) => typeof value === "boolean", "a boolean"],
+  message: [isString, "a string"],
+  subrefs: [(value) => Array.isArray(value) && value.every(isString), "a list of strings"],
+};
+
+/**
+ * Check that a decoded JSON value is a progress record: an object whose known fields have the
+ * right types (or are null). Unknown fields are tolerated, as in Kopf.
+ *
+ * @example
+ * ```ts
+ * ProgressRecord.validate({ started: "2020-12-31T23:59:59.123456+00:00", retries: 1 }, "fn")
+ * // Result.succeed({ started: ..., retries: 1 })
+ * ```
+ */
+export const validate = (value: unknown, key: string): Result.Result<ProgressRecord, StorageDecodeError> => {
+  if (!Json.isObject(value)) {
+    return Result.fail(
+      new StorageDecodeError({
+        reason: "NotAnObject",
+        key,
+        message: `The progress record in ${key} is not a JSON object: ${JSON.stringify(value)}`,
+      }),
+    );
+  }
+  for (const field of FIELDS) {
+    const fieldValue = value[field];
+    const [check, expected] = CHECKS[field];
+    if (fieldValue !== undefined && fieldValue !== null && !check(fieldValue)) {
+      return Result.fail(
+        new StorageDecodeError({
+          reason: "InvalidField",
+          key,
+          message: `The progress record in ${key} has ${field}=${JSON.stringify(fieldValue)}, expected ${expected}.`,
+        }),
+      );
+    }
+  }
+  return Result.succeed(value as ProgressRecord);
+};
+
+/**
+ * Parse a JSON text (an annotation value) into a record. The text `null` means "no record",
+ * as in Kopf (which then looks at the next key).
+ *
+ * @example
+ * ```ts
+ * ProgressRecord.decode('{"started":"2020-12-31T23:59:59.123456+00:00","retries":0}', "fn")
+ * ```
+ */
+export const decode = (
+  text: string,
+  key: string,
+): Result.Result<ProgressRecord | undefined, StorageDecodeError> =>
+  Result.flatMap(parseJson(text, key, "progress record"), (value) =>
+    value === null ? Result.succeed(undefined) : validate(value, key),
+  );
+
+/**
+ * The record as a JSON object with Kopf's key order; null fields are left out unless `verbose`
+ * (an all-null record is `{}`). Unknown fields are not kept.
+ *
+ * @example
+ * ```ts
+ * ProgressRecord.toJson({ retries: 1, message: null }, false) // { retries: 1 }
+ * ```
+ */
+export const toJson = (record: ProgressRecord, verbose: boolean): Json.JsonObject => {
+  const out: Record<string, Json.JsonValue> = {};
+  for (const field of FIELDS) {
+    const value = record[field];
+    if (value !== undefined && value !== null) out[field] = value as Json.JsonValue;
+    else if (verbose) out[field] = null;
+  }
+  return out;
+};
+
+/**
+ * The record as Kopf writes it into an annotation: compact JSON from Python's `json.dumps`.
+ *
+ * @example
+ * ```ts
+ * ProgressRecord.encode({ started: "2020-12-31T23:59:59.123456+00:00", retries: 0 }, false)
+ * // '{"started":"2020-12-31T23:59:59.123456+00:00","retries":0}'
+ * ```
+ */
+export const encode = (record: ProgressRecord, verbose: boolean): string =>
+  Json.pyDumps(toJson(record, verbose));

@@ -1,0 +1,257 @@
+/**
+ * The progress of all handlers of one object for one cause (Kopf's `progression.State`, spec
+ * §4.4 and §5.3): loaded from storage as passive states, activated for the handlers of the
+ * cause, advanced by outcomes, summarised (`done`, `delays`, `counts`, `extras`), and stored
+ * or purged. States are immutable values; every transition returns a new one.
+ */
+import type { RawBody } from "@kopf/structs";
+import { Data, Result } from "effect";
+import * as HandlerState from "./HandlerState.ts";
+import type { PatchLike, ProgressStorage } from "./internal/progressStorageApi.ts";
+import type { Outcome } from "./Outcome.ts";
+import type { StorageDecodeError } from "./StorageError.ts";
+
+/** Anything with a handler id (registry handlers qualify). */
+export interface HandlerRef {
+  readonly id: string;
+}
+
+/** The states of the object's handlers by id (in insertion order) and the cycle's purpose. */
+export interface State {
+  readonly purpose: string | null;
+  readonly handlers: ReadonlyMap<string, HandlerState.HandlerState>;
+}
+
+/** Handler tallies: finished successfully, failed permanently, still running. */
+export interface Counters {
+  readonly success: number;
+  readonly failure: number;
+  readonly running: number;
+}
+
+/** Outcomes were given for handlers the state does not know (a framework bug). */
+export class StateError extends Data.TaggedError("StateError")<{
+  readonly reason: "UnknownHandlers";
+  readonly handlerIds: ReadonlyArray<string>;
+  readonly message: string;
+}> {}
+
+const MICROS_PER_SECOND = 1_000_000;
+
+const make = (handlers: ReadonlyMap<string, HandlerState.HandlerState>, purpose: string | null): State => ({
+  purpose,
+  handlers,
+});
+
+/** A state with no handlers and no purpose. */
+export const empty = (): State => make(new Map(), null);
+
+/**
+ * Load the records of the given (owned) handlers as passive states; records of other handlers
+ * are not looked at.
+ *
+ * @example
+ * ```ts
+ * const state = State.fromStorage({ body, storage, handlers: [{ id: "create_fn" }], now })
+ * ```
+ */
+export const fromStorage = (args: {
+  readonly body: RawBody;
+  readonly storage: ProgressStorage;
+  readonly handlers: Iterable<HandlerRef>;
+  readonly now: number;
+}): Result.Result<State, StorageDecodeError> =>
+  Result.gen(function* () {
+    const states = new Map<string, HandlerState.HandlerState>();
+    for (const { id } of args.handlers) {
+      if (states.has(id)) continue;
+      const record = yield* args.storage.fetch({ key: id, body: args.body });
+      if (record !== undefined) {
+        states.set(id, yield* HandlerState.fromStorage(record, args.now, id));
+      }
+    }
+    return make(states, null);
+  });
+
+/**
+ * Set the cycle's purpose; the given handlers (if present in the state) are re-purposed too.
+ *
+ * @example
+ * ```ts
+ * State.withPurpose(state, "update", [{ id: "fn" }])
+ * ```
+ */
+export const withPurpose = (
+  state: State,
+  purpose: string | null,
+  handlers: Iterable<HandlerRef> = [],
+): State => {
+  const states = new Map(state.handlers);
+  for (const { id } of handlers) {
+    const current = states.get(id);
+    if (current !== undefined) states.set(id, HandlerState.withPurpose(current, purpose));
+  }
+  return make(states, purpose);
+};
+
+/**
+ * Activate the given handlers: known ones become active, new ones start now with the cycle's
+ * purpose.
+ *
+ * @example
+ * ```ts
+ * State.withHandlers(State.withPurpose(state, "create"), [{ id: "fn" }], now)
+ * ```
+ */
+export const withHandlers = (state: State, handlers: Iterable<HandlerRef>, now: number): State => {
+  const states = new Map(state.handlers);
+  for (const { id } of handlers) {
+    const current = states.get(id);
+    states.set(
+      id,
+      current === undefined ? HandlerState.fromScratch(now, state.purpose) : HandlerState.asActive(current),
+    );
+  }
+  return make(states, state.purpose);
+};
+
+/**
+ * Apply the outcomes of this cycle's attempts. Outcomes for unknown handlers are an error.
+ *
+ * @example
+ * ```ts
+ * State.withOutcomes(state, new Map([["fn", Outcome.success()]]), now)
+ * ```
+ */
+export const withOutcomes = (
+  state: State,
+  outcomes: ReadonlyMap<string, Outcome> | Readonly<Record<string, Outcome>>,
+  now: number,
+): Result.Result<State, StateError> => {
+  const byId: ReadonlyMap<string, Outcome> =
+    outcomes instanceof Map ? outcomes : new Map(Object.entries(outcomes));
+  const unknown = [...byId.keys()].filter((id) => !state.handlers.has(id));
+  if (unknown.length > 0) {
+    return Result.fail(
+      new StateError({
+        reason: "UnknownHandlers",
+        handlerIds: unknown,
+        message: `Unexpected outcomes for unknown handlers: ${JSON.stringify(unknown)}`,
+      }),
+    );
+  }
+  const states = new Map<string, HandlerState.HandlerState>();
+  for (const [id, current] of state.handlers) {
+    const outcome = byId.get(id);
+    states.set(id, outcome === undefined ? current : HandlerState.withOutcome(current, outcome, now));
+  }
+  return Result.succeed(make(states, state.purpose));
+};
+
+/**
+ * Drop succeeded handlers (used by indexing). As in Kopf, the result has no purpose.
+ *
+ * @example
+ * ```ts
+ * State.withoutSuccesses(state)
+ * ```
+ */
+export const withoutSuccesses = (state: State): State =>
+  make(new Map([...state.handlers].filter(([, handler]) => !handler.success)), null);
+
+const active = (state: State): Array<HandlerState.HandlerState> =>
+  [...state.handlers.values()].filter((handler) => handler.active);
+
+/** All active handlers are finished (no active handlers counts as done). */
+export const isDone = (state: State): boolean => active(state).every(HandlerState.isFinished);
+
+/**
+ * Seconds to wait for each active unfinished handler: until its `delayed` time (never
+ * negative), or 0 if not delayed.
+ */
+export const delays = (state: State, now: number): ReadonlyArray<number> =>
+  active(state)
+    .filter((handler) => !HandlerState.isFinished(handler))
+    .map((handler) =>
+      handler.delayed === null ? 0 : Math.max(0, (handler.delayed - now) / MICROS_PER_SECOND),
+    );
+
+/** The shortest of {@link delays}, or `null` when nothing waits. */
+export const delay = (state: State, now: number): number | null => {
+  const all = delays(state, now);
+  return all.length === 0 ? null : Math.min(...all);
+};
+
+const tally = (handlers: ReadonlyArray<HandlerState.HandlerState>): Counters => ({
+  success: handlers.filter((handler) => handler.success).length,
+  failure: handlers.filter((handler) => handler.failure).length,
+  running: handlers.filter((handler) => !HandlerState.isFinished(handler)).length,
+});
+
+/**
+ * Tallies over the handlers of the current purpose (and those with no purpose); over all
+ * handlers when the state has no purpose.
+ */
+export const counts = (state: State): Counters =>
+  tally(
+    [...state.handlers.values()].filter(
+      (handler) => state.purpose === null || handler.purpose === null || handler.purpose === state.purpose,
+    ),
+  );
+
+/**
+ * Tallies per foreign purpose: handlers left over from a cause that another cause superseded
+ * (e.g. an unfinished creation when a deletion arrives).
+ */
+export const extras = (state: State): Readonly<Record<string, Counters>> => {
+  const byPurpose = new Map<string, Array<HandlerState.HandlerState>>();
+  for (const handler of state.handlers.values()) {
+    if (handler.purpose === null || handler.purpose === state.purpose) continue;
+    byPurpose.set(handler.purpose, [...(byPurpose.get(handler.purpose) ?? []), handler]);
+  }
+  return Object.fromEntries([...byPurpose].map(([purpose, handlers]) => [purpose, tally(handlers)]));
+};
+
+/**
+ * Write the records that differ from what was loaded (new states always), then flush. Records
+ * loaded and left unchanged are not rewritten.
+ */
+export const store = (
+  state: State,
+  args: { readonly body: RawBody; readonly patch: PatchLike; readonly storage: ProgressStorage },
+): void => {
+  for (const [id, handler] of state.handlers) {
+    if (HandlerState.isChanged(handler)) {
+      args.storage.store({
+        key: id,
+        record: HandlerState.forStorage(handler),
+        body: args.body,
+        patch: args.patch,
+      });
+    }
+  }
+  args.storage.flush();
+};
+
+/**
+ * Purge the records of the owned handlers, of every other handler in the state, and of all
+ * their sub-handlers (subrefs), then flush. Other operators' records are left alone.
+ */
+export const purge = (
+  state: State,
+  args: {
+    readonly body: RawBody;
+    readonly patch: PatchLike;
+    readonly storage: ProgressStorage;
+    readonly handlers: Iterable<HandlerRef>;
+  },
+): void => {
+  const { body, patch, storage } = args;
+  const owned = new Set([...args.handlers].map(({ id }) => id));
+  for (const id of owned) storage.purge({ key: id, body, patch });
+  for (const [id, handler] of state.handlers) {
+    if (!owned.has(id)) storage.purge({ key: id, body, patch });
+    for (const subref of handler.subrefs) storage.purge({ key: subref, body, patch });
+  }
+  storage.flush();
+};

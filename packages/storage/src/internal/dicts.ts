@@ -1,0 +1,68 @@
+/**
+ * Kopf's in-place dictionary operations (`dicts.ensure`, `dicts.remove`, `cherrypick`) on
+ * mutable JSON-like objects, with Kopf's exact semantics: `remove` also drops already-empty
+ * parents along the path, which @kopf/structs' immutable `FieldPath.remove` deliberately does
+ * not; essences must match Kopf's byte for byte, so the storages use these.
+ */
+import { FieldPath, Json } from "@kopf/structs";
+
+/** A mutable JSON-like object (a deep copy owned by the caller, or a merge-patch dict). */
+export type MutableObject = { [key: string]: unknown };
+
+export const isMutableObject = (value: unknown): value is MutableObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** Set `value` at `path`, creating missing (or non-object) parents as empty objects. */
+export const ensure = (target: MutableObject, path: FieldPath.FieldPath, value: unknown): void => {
+  const last = path[path.length - 1];
+  if (last === undefined) return;
+  let current = target;
+  for (const key of path.slice(0, -1)) {
+    let next = Object.hasOwn(current, key) ? current[key] : undefined;
+    if (!isMutableObject(next)) {
+      current[key] = {};
+      next = current[key];
+    }
+    current = next as MutableObject;
+  }
+  current[last] = value;
+};
+
+/**
+ * Remove the key at `path` and every parent on the path that is (or becomes) empty. A missing
+ * key is fine; a non-object on the way stops quietly (Kopf's callers swallow that TypeError).
+ */
+export const remove = (target: MutableObject, path: FieldPath.FieldPath): void => {
+  const [head, ...tail] = path;
+  if (head === undefined || !Object.hasOwn(target, head)) return;
+  if (tail.length === 0) {
+    delete target[head];
+    return;
+  }
+  const child = target[head];
+  if (!isMutableObject(child)) return;
+  remove(child, tail);
+  if (Object.keys(child).length === 0) delete target[head];
+};
+
+/** Copy (deeply) each field present in `source` into `target` at the same path. */
+export const cherrypick = (
+  source: unknown,
+  target: MutableObject,
+  fields: Iterable<FieldPath.FieldPath>,
+): void => {
+  for (const path of fields) {
+    if (path.length === 0) continue;
+    const value = FieldPath.resolve(source, path);
+    if (value !== undefined) ensure(target, path, Json.deepCopy(value));
+  }
+};
+
+/**
+ * Delete the field at `path`: via the patch (`null`) if the object has it, else from the
+ * pending patch if only the patch has it; otherwise nothing (Kopf's storage `purge`).
+ */
+export const purgeField = (body: unknown, patch: MutableObject, path: FieldPath.FieldPath): void => {
+  if (FieldPath.resolve(body, path) !== undefined) ensure(patch, path, null);
+  else if (FieldPath.resolve(patch, path) !== undefined) remove(patch, path);
+};
