@@ -1,4 +1,5 @@
 /** Public API of @kopf/watcher: the watch state machine, the watcher stream, discovery and namespaces. */
 
+export * as NamespaceRevision from "./NamespaceRevision.ts";
 export * as Watcher from "./Watcher.ts";
 export * as WatchState from "./WatchState.ts";

@@ -352,7 +352,10 @@ describe("Watcher.optionsFromSettings", () => {
     });
   });
   it("disables the watchdog for a non-positive inactivity timeout", () => {
-    const settings = { ...Settings.defaults, watching: { ...Settings.defaults.watching, inactivityTimeout: 0, serverTimeout: 60 } };
+    const settings = {
+      ...Settings.defaults,
+      watching: { ...Settings.defaults.watching, inactivityTimeout: 0, serverTimeout: 60 },
+    };
     assert.deepStrictEqual(Watcher.optionsFromSettings(settings), {
       inactivityTimeout: null,
       serverTimeout: 60,
