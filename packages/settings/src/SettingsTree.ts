@@ -3,6 +3,7 @@
  * read-only data. Durations are numbers of seconds, as in Kopf; `null` means "not set" where
  * Kopf allows `None`. The defaults live in `Settings.defaults()`.
  */
+import type { ProgressStorage } from "@kopf/storage";
 import type { LogLevel } from "effect";
 
 /** Settings of the operator's OS process (used by the CLI's signal handling). */
@@ -132,6 +133,8 @@ export interface NetworkingSettings {
 export interface PersistenceSettings {
   /** The finalizer that blocks deletion while handlers need it. Default `"kopf.zalando.org/KopfFinalizerMarker"`. */
   readonly finalizer: string;
+  /** Where handler progress is kept between cycles (§4.2). Default `SmartProgressStorage.makeDefault()`. */
+  readonly progressStorage: ProgressStorage.ProgressStorage;
   /** Seconds to wait for the resource version of our own patch to arrive; `0` disables. Default `5`. */
   readonly consistencyTimeout: number;
 }

@@ -69,6 +69,13 @@ describe("defaults (§11)", () => {
     assert.deepStrictEqual(pick(made({}), path), expected);
   });
 
+  it("persistence.progressStorage is a SmartProgressStorage", () => {
+    assert.strictEqual(
+      (Settings.defaults.persistence.progressStorage as { _tag?: string })._tag,
+      "SmartProgressStorage",
+    );
+  });
+
   it("make() without overrides is valid and equal to the defaults", () => {
     assert.deepStrictEqual(made(undefined), Settings.defaults);
   });
@@ -123,6 +130,14 @@ describe("overrides", () => {
   it("accept a webhook server object as is", () => {
     const server = { url: "https://example" };
     assert.strictEqual(made({ admission: { server } }).admission.server, server);
+  });
+
+  it("accept a custom progress storage as is", () => {
+    const storage = { ...Settings.defaults.persistence.progressStorage };
+    assert.strictEqual(
+      made({ persistence: { progressStorage: storage } }).persistence.progressStorage,
+      storage,
+    );
   });
 
   it("do not mutate the defaults", () => {
@@ -189,6 +204,10 @@ describe("validation names the field's full path and the problem", () => {
       "process.ultimateExitingTimeout: expected a non-negative number or null",
     ],
     [{ watching: 5 }, "watching: expected an object of watching settings"],
+    [
+      { persistence: { progressStorage: { fetch: () => undefined } } },
+      "persistence.progressStorage: expected a progress storage (with fetch, store, purge, touch, clear, flush)",
+    ],
     [5, "settings: expected an object of settings"],
   ])("%j ⇒ %s", (overrides, message) => {
     const error = rejected(overrides);

@@ -3,6 +3,7 @@
  * it expects, so a rejected value is reported as `path: expected …` whatever made it invalid
  * (a wrong type, NaN, a negative number, an empty string).
  */
+import type { ProgressStorage } from "@kopf/storage";
 import { Schema } from "effect";
 
 const expecting = (what: string) => ({ message: `expected ${what}` });
@@ -34,6 +35,15 @@ const delays = (what: string) =>
 
 const group = <F extends Schema.Struct.Fields>(name: string, fields: F) =>
   Schema.Struct(fields).annotate(expecting(`an object of ${name} settings`));
+
+const hasMethods =
+  <T extends object>(methods: ReadonlyArray<string>) =>
+  (u: unknown): u is T =>
+    isObjectLike(u) &&
+    methods.every((method) => typeof (u as Record<string, unknown>)[method] === "function");
+
+const storage = <T extends object>(kind: string, methods: ReadonlyArray<string>) =>
+  Schema.declare(hasMethods<T>(methods), expecting(`a ${kind} storage (with ${methods.join(", ")})`));
 
 const logLevels = ["All", "Trace", "Debug", "Info", "Warn", "Error", "Fatal", "None"] as const;
 
@@ -100,6 +110,14 @@ export const OperatorSettingsSchema = Schema.Struct({
   }),
   persistence: group("persistence", {
     finalizer: nonEmptyString(),
+    progressStorage: storage<ProgressStorage.ProgressStorage>("progress", [
+      "fetch",
+      "store",
+      "purge",
+      "touch",
+      "clear",
+      "flush",
+    ]),
     consistencyTimeout: nonNegative(),
   }),
   background: group("background", {
