@@ -1,0 +1,108 @@
+/**
+ * The bridge between Node's HTTP objects and the emulator's `ApiRequest`/`ApiResponse`: reading a
+ * request body up to a limit (refusing larger ones early, without buffering them), collecting
+ * lower-cased headers, and writing complete or streaming responses (one flushed chunk per stream
+ * element, honouring back-pressure).
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Effect, Stream } from "effect";
+import type { ApiResponse } from "./apiContract.ts";
+
+/** The outcome of reading a request body. */
+export type BodyRead =
+  | { readonly _tag: "Read"; readonly body: Uint8Array | undefined }
+  | { readonly _tag: "TooLarge" }
+  | { readonly _tag: "Aborted" };
+
+/** Reads the body of `request`, stopping as soon as it is known to exceed `limit` bytes. */
+export const readBody = (request: IncomingMessage, limit: number): Effect.Effect<BodyRead> =>
+  Effect.callback<BodyRead>((resume) => {
+    const declared = request.headers["content-length"];
+    if (declared !== undefined && Number(declared) > limit) {
+      resume(Effect.succeed({ _tag: "TooLarge" }));
+      return;
+    }
+    const chunks: Array<Buffer> = [];
+    let size = 0;
+    let done = false;
+    const finish = (outcome: BodyRead) => {
+      if (done) return;
+      done = true;
+      request.off("data", onData);
+      request.off("end", onEnd);
+      request.off("error", onError);
+      request.off("aborted", onError);
+      resume(Effect.succeed(outcome));
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        request.pause();
+        finish({ _tag: "TooLarge" });
+      } else chunks.push(chunk);
+    };
+    const onEnd = () =>
+      finish({
+        _tag: "Read",
+        body: size === 0 ? undefined : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks),
+      });
+    const onError = () => finish({ _tag: "Aborted" });
+    request.on("data", onData);
+    request.on("end", onEnd);
+    request.on("error", onError);
+    request.on("aborted", onError);
+  });
+
+/** The request's headers with lower-case names, repeated headers joined by ", ". */
+export const headersOf = (request: IncomingMessage): Record<string, string> => {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return headers;
+};
+
+const waitForDrain = (response: ServerResponse): Effect.Effect<void> =>
+  Effect.callback<void>((resume) => {
+    const onDone = () => {
+      response.off("drain", onDone);
+      response.off("close", onDone);
+      resume(Effect.void);
+    };
+    response.on("drain", onDone);
+    response.on("close", onDone);
+  });
+
+/**
+ * Writes an `ApiResponse`. Streaming bodies are sent chunked, each element written (and flushed)
+ * as it comes; the effect ends when the stream ends or the client goes away.
+ */
+export const writeResponse = (
+  response: ServerResponse,
+  apiResponse: ApiResponse,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): Effect.Effect<void> => {
+  if (response.destroyed) return Effect.void;
+  if (apiResponse._tag === "Complete") {
+    return Effect.sync(() => {
+      response.writeHead(apiResponse.status, {
+        ...apiResponse.headers,
+        ...extraHeaders,
+        "content-length": String(apiResponse.body.byteLength),
+      });
+      response.end(apiResponse.body);
+    });
+  }
+  return Effect.sync(() => {
+    response.writeHead(apiResponse.status, { ...apiResponse.headers, ...extraHeaders });
+    response.flushHeaders();
+  }).pipe(
+    Effect.andThen(
+      Stream.runForEach(apiResponse.body, (chunk) =>
+        response.destroyed ? Effect.interrupt : response.write(chunk) ? Effect.void : waitForDrain(response),
+      ),
+    ),
+    Effect.andThen(Effect.sync(() => response.end())),
+  );
+};
