@@ -1,6 +1,25 @@
 /** Public API of @kopf/client: the Kubernetes API client of the operator. */
 
+export type { APIGroup, APIResource, GroupVersionResources } from "./ApiResources.ts";
+export * as ApiResources from "./ApiResources.ts";
 export * as ConnectionInfo from "./ConnectionInfo.ts";
+export type { EventSpec } from "./Events.ts";
+export * as Events from "./Events.ts";
+export {
+  type ApiError,
+  type ApiResource,
+  type ClientOptions,
+  type DeleteOptions,
+  KubeApi,
+  type ListBody,
+  type ListOptions,
+  type ObjectLocation,
+  type PatchSpec,
+  type RawRequest,
+  type WatchEvent,
+  type WatchOptions,
+  type WriteOptions,
+} from "./KubeApi.ts";
 export {
   KubeApiError,
   type Reason as KubeApiErrorReason,
@@ -8,7 +27,16 @@ export {
   type StatusBody,
   type StatusDetails,
 } from "./KubeApiError.ts";
+export {
+  KubeTransport,
+  type Method,
+  type StreamingResponse,
+  type TransportRequest,
+  type TransportResponse,
+} from "./KubeTransport.ts";
 export { LoginError, type LoginErrorReason } from "./LoginError.ts";
+export type { RateLimit } from "./RateLimiter.ts";
+export * as RateLimiter from "./RateLimiter.ts";
 export * as Retries from "./Retries.ts";
 export * as Vault from "./Vault.ts";
 export { type Credentials, CredentialsVault, type VaultItem, type VaultOptions } from "./Vault.ts";
