@@ -1,0 +1,67 @@
+/**
+ * The essence of an object (spec §3.4): the part of its body that handlers care about and that
+ * the diff-base storages persist as the last-handled configuration. System metadata, status and
+ * other Kopf-based operators' annotations are left out, so their changes cause no handling.
+ */
+import { FieldPath, type FieldSpec, Json, type RawBody } from "@kopf/structs";
+import { detectMarkedPrefixes, removeEmptyStanzas } from "./internal/conventions.ts";
+import { cherrypick, isMutableObject, type MutableObject, remove } from "./internal/dicts.ts";
+
+/** kubectl's own last-applied state: never part of the essence. */
+export const KUBECTL_LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
+
+/** What to add back to, and take out of, the default essence. */
+export interface BuildOptions {
+  /** Fields to keep even if normally dropped (e.g. `status.phase` watched by a handler). */
+  readonly extraFields?: Iterable<FieldSpec> | undefined;
+  /** Fields to drop (the storage's `ignoredFields`), with emptied parents. */
+  readonly ignoredFields?: Iterable<FieldSpec> | undefined;
+}
+
+const TRACKED_METADATA: ReadonlyArray<FieldPath.FieldPath> = [
+  ["metadata", "labels"],
+  ["metadata", "annotations"],
+];
+
+/**
+ * Build the essence of a body, as Kopf's base `DiffBaseStorage.build`: a deep copy without
+ * `apiVersion`, `kind`, `metadata` and `status`; labels and annotations copied back, except the
+ * annotations of Kopf-marked prefixes and kubectl's last-applied configuration; extra fields
+ * copied back; empty stanzas removed; ignored fields removed. The body is never modified.
+ *
+ * @example
+ * ```ts
+ * Essence.build({ apiVersion: "v1", kind: "ConfigMap", metadata: { name: "x" }, data: { a: "1" } })
+ * // { data: { a: "1" } }
+ * ```
+ */
+export const build = (body: RawBody, options: BuildOptions = {}): Json.JsonObject => {
+  const essence = Json.deepCopy(body) as MutableObject;
+  delete essence.apiVersion;
+  delete essence.kind;
+  delete essence.metadata;
+  delete essence.status;
+
+  cherrypick(body, essence, TRACKED_METADATA);
+
+  const metadata = essence.metadata;
+  const annotations = isMutableObject(metadata) ? metadata.annotations : undefined;
+  if (isMutableObject(annotations)) {
+    const ignoredPrefixes = detectMarkedPrefixes(Object.keys(annotations));
+    for (const key of Object.keys(annotations)) {
+      const slash = key.indexOf("/");
+      const marked = slash >= 0 && ignoredPrefixes.has(key.slice(0, slash));
+      if (marked || key === KUBECTL_LAST_APPLIED) delete annotations[key];
+    }
+  }
+
+  cherrypick(
+    body,
+    essence,
+    [...(options.extraFields ?? [])].map((spec) => FieldPath.parse(spec)),
+  );
+  removeEmptyStanzas(essence);
+
+  for (const spec of options.ignoredFields ?? []) remove(essence, FieldPath.parse(spec));
+  return essence as Json.JsonObject;
+};
