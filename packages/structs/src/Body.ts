@@ -56,6 +56,19 @@ export interface RawBody {
   readonly [key: string]: JsonValue | undefined;
 }
 
+/**
+ * A body being transformed in place, as patch functions receive it (a private deep copy, so
+ * mutating it is safe).
+ */
+export interface MutableBody {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { [key: string]: any };
+  spec?: { [key: string]: any };
+  status?: { [key: string]: any };
+  [key: string]: any;
+}
+
 /** The type of a watch event. */
 export type RawEventType = "ADDED" | "MODIFIED" | "DELETED" | "BOOKMARK" | "ERROR";
 

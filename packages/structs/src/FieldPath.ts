@@ -88,10 +88,10 @@ export const set = <A extends object>(obj: A, path: FieldPath, value: unknown): 
 };
 
 /**
- * A new object without the key at `path`. Parents emptied by the removal are removed too, up to
- * the root (Kopf's cascading removal); parents that were already empty are left alone when there
- * was nothing to remove. Missing keys and non-object intermediates leave `obj` unchanged (the
- * same reference is returned), as does an empty path.
+ * A new object without the key at `path`, as Kopf's `dicts.remove`: every object along the path
+ * that is empty afterwards is removed too, up to the root, even if the key itself was already
+ * absent (`remove({ a: {} }, ["a", "b"])` ⇒ `{}`). A missing branch, a non-object intermediate
+ * or an empty path leave `obj` unchanged (the same reference is returned). `obj` is never mutated.
  *
  * @example
  * remove({ a: { b: { c: 1 } }, x: 1 }, ["a", "b", "c"]) // { x: 1 }
@@ -108,8 +108,8 @@ export const remove = <A extends object>(obj: A, path: FieldPath): A => {
   const child = getOwn(obj, head);
   if (!isObject(child)) return obj;
   const reduced = remove(child, tail);
-  if (reduced === child) return obj;
   if (Object.keys(reduced).length === 0) delete out[head];
+  else if (reduced === child) return obj;
   else setOwn(out, head, reduced);
   return out as A;
 };

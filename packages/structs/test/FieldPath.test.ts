@@ -148,7 +148,14 @@ describe("remove", () => {
     ["a whole branch", { a: { b: { c: 1 } }, x: 1 }, ["a"], { x: 1 }],
     ["a key holding null", { a: { b: null } }, ["a", "b"], {}],
     ["under a non-object intermediate", { a: "text" }, ["a", "b"], { a: "text" }],
-    ["an already empty parent when the key is missing", { a: {} }, ["a", "b"], { a: {} }],
+    ["an already empty parent when the key is missing", { a: {} }, ["a", "b"], {}],
+    [
+      "already empty parents deeper than the missing key",
+      { a: { b: {} }, x: 1 },
+      ["a", "b", "c", "d"],
+      { x: 1 },
+    ],
+    ["nothing when a non-empty parent misses the key", { a: { y: 1 } }, ["a", "b", "c"], { a: { y: 1 } }],
     ["the root path", { a: 1 }, [], { a: 1 }],
   ])("removes %s", (_, obj, path, expected) => {
     const before = structuredClone(obj);
@@ -156,7 +163,7 @@ describe("remove", () => {
     expect(obj).toEqual(before);
   });
 
-  it("returns the same object when there was nothing to remove", () => {
+  it("returns the same object when there was nothing to remove or clean", () => {
     const obj = { a: { b: 1 } };
     expect(FieldPath.remove(obj, ["a", "c"])).toBe(obj);
   });
