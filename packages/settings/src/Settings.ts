@@ -5,7 +5,7 @@
  * Settings are immutable values. Where Kopf lets startup handlers mutate `settings`, the port
  * builds a new tree with {@link make} (on top of the current one) and provides it.
  */
-import { SmartProgressStorage } from "@kopf/storage";
+import { AnnotationsDiffBaseStorage, SmartProgressStorage } from "@kopf/storage";
 import { Context, Effect, Layer, Result, Schema, SchemaIssue } from "effect";
 import { prepare, type SettingsWarning } from "./internal/overrides.ts";
 import { OperatorSettingsSchema } from "./internal/schema.ts";
@@ -120,6 +120,7 @@ export const defaults: OperatorSettings = {
   persistence: {
     finalizer: "kopf.zalando.org/KopfFinalizerMarker",
     progressStorage: SmartProgressStorage.makeDefault(),
+    diffbaseStorage: AnnotationsDiffBaseStorage.makeDefault(),
     consistencyTimeout: 5,
   },
   background: {

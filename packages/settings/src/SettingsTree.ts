@@ -3,7 +3,7 @@
  * read-only data. Durations are numbers of seconds, as in Kopf; `null` means "not set" where
  * Kopf allows `None`. The defaults live in `Settings.defaults()`.
  */
-import type { ProgressStorage } from "@kopf/storage";
+import type { DiffBaseStorage, ProgressStorage } from "@kopf/storage";
 import type { LogLevel } from "effect";
 
 /** Settings of the operator's OS process (used by the CLI's signal handling). */
@@ -135,6 +135,8 @@ export interface PersistenceSettings {
   readonly finalizer: string;
   /** Where handler progress is kept between cycles (§4.2). Default `SmartProgressStorage.makeDefault()`. */
   readonly progressStorage: ProgressStorage.ProgressStorage;
+  /** Where the last handled essence is kept (§3.8). Default `AnnotationsDiffBaseStorage.makeDefault()`. */
+  readonly diffbaseStorage: DiffBaseStorage.DiffBaseStorage;
   /** Seconds to wait for the resource version of our own patch to arrive; `0` disables. Default `5`. */
   readonly consistencyTimeout: number;
 }

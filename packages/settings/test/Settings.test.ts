@@ -205,6 +205,10 @@ describe("validation names the field's full path and the problem", () => {
     ],
     [{ watching: 5 }, "watching: expected an object of watching settings"],
     [
+      { persistence: { diffbaseStorage: {} } },
+      "persistence.diffbaseStorage: expected a diff-base storage (with build, fetch, store)",
+    ],
+    [
       { persistence: { progressStorage: { fetch: () => undefined } } },
       "persistence.progressStorage: expected a progress storage (with fetch, store, purge, touch, clear, flush)",
     ],

@@ -3,7 +3,7 @@
  * it expects, so a rejected value is reported as `path: expected …` whatever made it invalid
  * (a wrong type, NaN, a negative number, an empty string).
  */
-import type { ProgressStorage } from "@kopf/storage";
+import type { DiffBaseStorage, ProgressStorage } from "@kopf/storage";
 import { Schema } from "effect";
 
 const expecting = (what: string) => ({ message: `expected ${what}` });
@@ -118,6 +118,7 @@ export const OperatorSettingsSchema = Schema.Struct({
       "clear",
       "flush",
     ]),
+    diffbaseStorage: storage<DiffBaseStorage.DiffBaseStorage>("diff-base", ["build", "fetch", "store"]),
     consistencyTimeout: nonNegative(),
   }),
   background: group("background", {
