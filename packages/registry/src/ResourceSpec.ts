@@ -1,0 +1,144 @@
+/**
+ * The resource notations registration calls accept, turned into `Selector`s (Kopf §1.4):
+ * a string (`"kopfexamples"`, `"kopfexamples.kopf.dev"`, `"kex.v1.kopf.dev"`), an array of two
+ * or three strings (`["kopf.dev/v1", "kopfexamples"]`, `["kopf.dev", "v1", "kopfexamples"]`),
+ * an object of names (`{ group, version, plural | kind | singular | shortcut | category }`),
+ * `EVERYTHING`, a predicate over resources (optionally `{ group, version, predicate }`), or a
+ * model class resolved by a `ModelResolver` (the `kopf` facade resolves kubernetes-fluent-client
+ * kinds).
+ */
+import { type Resource, Selector } from "@kopf/structs";
+import { Result } from "effect";
+import { RegistrationError } from "./Errors.ts";
+
+/** Resource names, as keyword arguments of Kopf's selectors. */
+export interface ResourceNames {
+  readonly group?: string;
+  readonly version?: string;
+  readonly kind?: string;
+  readonly plural?: string;
+  readonly singular?: string;
+  readonly shortcut?: string;
+  readonly category?: string;
+}
+
+/** A predicate choosing resources (core and `events.k8s.io` events are never chosen). */
+export type ResourcePredicate = (resource: Resource.Resource) => boolean;
+
+/** A predicate restricted to a group and/or version. */
+export interface PredicateSpec {
+  readonly group?: string;
+  readonly version?: string;
+  readonly predicate: ResourcePredicate;
+}
+
+/** A model class whose instances are the objects' bodies (e.g. `kind.Pod`). */
+export type ModelClass<B> = abstract new (...args: never) => B;
+
+/** Resolves a model class to resource names, or `undefined` when it does not know the class. */
+export type ModelResolver = (model: Function) => ResourceNames | undefined;
+
+/**
+ * Any resource notation; `B` is the body type a model class carries.
+ *
+ * @example
+ * const specs: Array<ResourceSpec> = [
+ *   "kopfexamples.kopf.dev",
+ *   ["kopf.dev", "v1", "kopfexamples"],
+ *   { group: "kopf.dev", version: "v1", kind: "KopfExample" },
+ *   Selector.EVERYTHING,
+ * ]
+ */
+export type ResourceSpec<B = unknown> =
+  | string
+  | readonly [string, string]
+  | readonly [string, string, string]
+  | ResourceNames
+  | typeof Selector.EVERYTHING
+  | ResourcePredicate
+  | PredicateSpec
+  | ModelClass<B>;
+
+const fail = (reason: RegistrationError["reason"], message: string) =>
+  Result.fail(new RegistrationError({ reason, message }));
+
+const isClass = (fn: Function): boolean => /^class[\s{]/.test(Function.prototype.toString.call(fn));
+
+const NAME_KEYS = ["group", "version", "kind", "plural", "singular", "shortcut", "category"] as const;
+
+const fromSelectorError = (error: { readonly message: string }) =>
+  new RegistrationError({ reason: "InvalidResource", message: error.message });
+
+const parse = (
+  positional: ReadonlyArray<unknown>,
+  names: ResourceNames & { readonly fn?: ResourcePredicate },
+): Result.Result<Selector.Selector, RegistrationError> =>
+  Result.mapError(Selector.parse(positional as never, names as never), fromSelectorError);
+
+/**
+ * Turns a resource notation into a selector, validated as Kopf does (one name, no empty names,
+ * at most three positional parts).
+ *
+ * @example
+ * toSelector("kopfexamples.kopf.dev") // Result.succeed(Selector { group: "kopf.dev", anyName: "kopfexamples" })
+ * toSelector({ plural: "kex", kind: "KopfExample" }) // Result.fail(RegistrationError { reason: "InvalidResource" })
+ */
+export const toSelector = (
+  spec: unknown,
+  resolveModel?: ModelResolver,
+): Result.Result<Selector.Selector, RegistrationError> => {
+  if (typeof spec === "string" || spec === Selector.EVERYTHING) return parse([spec], {});
+  if (Array.isArray(spec)) {
+    if (
+      spec.length < 1 ||
+      spec.length > 3 ||
+      !spec.every((p) => typeof p === "string" || p === Selector.EVERYTHING)
+    ) {
+      return fail(
+        "InvalidResource",
+        "A resource array must hold 1 to 3 strings: [group/version, name] or [group, version, name].",
+      );
+    }
+    return parse(spec, {});
+  }
+  if (typeof spec === "function") {
+    const names = resolveModel?.(spec);
+    if (names !== undefined) return toSelector(names);
+    if (isClass(spec)) {
+      return fail(
+        "UnresolvedModel",
+        `The model class ${spec.name || "(anonymous)"} cannot be resolved to a resource: ` +
+          "register its kind (kubernetes-fluent-client's RegisterKind) and use the kopf facade, " +
+          "or pass { group, version, kind }.",
+      );
+    }
+    return parse([spec], {});
+  }
+  if (typeof spec === "object" && spec !== null) {
+    const record = spec as Readonly<Record<string, unknown>>;
+    const unknown = Object.keys(record).filter(
+      (k) =>
+        !(NAME_KEYS as ReadonlyArray<string>).includes(k) && k !== "predicate" && record[k] !== undefined,
+    );
+    if (unknown.length > 0) {
+      return fail(
+        "InvalidResource",
+        `Unknown resource fields: ${unknown.join(", ")}; accepted: ${NAME_KEYS.join(", ")}, predicate.`,
+      );
+    }
+    for (const key of NAME_KEYS) {
+      if (record[key] !== undefined && typeof record[key] !== "string") {
+        return fail("InvalidResource", `The resource field ${key} must be a string.`);
+      }
+    }
+    const { predicate, ...names } = record as ResourceNames & { readonly predicate?: unknown };
+    if (predicate !== undefined && typeof predicate !== "function") {
+      return fail("InvalidResource", "The resource predicate must be a function.");
+    }
+    return predicate === undefined ? parse([], names) : parse([predicate], names);
+  }
+  return fail("InvalidResource", `Cannot interpret ${String(spec)} as a resource.`);
+};
+
+/** A key identifying equal selectors (for de-duplication). */
+export const selectorKey = (selector: Selector.Selector): unknown => Selector.format(selector);
