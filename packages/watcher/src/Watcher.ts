@@ -8,61 +8,17 @@
  * and the server's `timeoutSeconds`, an inactivity watchdog on `Clock` that reconnects a stream
  * gone quiet, and per-watch metrics (see `internal/watchMetrics.ts`).
  */
-import type { OperatorSettings } from "@kopf/settings";
+import { type ApiResource, KubeApi } from "@kopf/client";
+import { OperatorSettings } from "@kopf/settings";
 import type { RawBody } from "@kopf/structs";
 import { Cause, Clock, Effect, Option, Queue, Result, Stream } from "effect";
 import * as WatchMetrics from "./internal/watchMetrics.ts";
+import type { ApiFailure, RawWatchEvent } from "./ListWatch.ts";
+import * as ListWatch from "./ListWatch.ts";
 import * as WatchState from "./WatchState.ts";
 
 /** What the watcher emits: events (`type: null` while listing), `Listed` markers, `Problem`s. */
 export type Item = WatchState.Output<RawBody>;
-
-/** A list/watch failure as the watcher sees it (a `KubeApiError` is one). */
-export interface ApiFailure {
-  readonly reason: string;
-  readonly message: string;
-  readonly status?: number | undefined;
-}
-
-/** One page of a list response. */
-export interface ListPage {
-  readonly kind?: string | undefined;
-  readonly apiVersion?: string | undefined;
-  readonly metadata?: {
-    readonly resourceVersion?: string | undefined;
-    readonly continue?: string | undefined;
-  };
-  readonly items?: ReadonlyArray<RawBody> | undefined;
-}
-
-/** A raw watch event as decoded from the stream's JSON lines. */
-export interface RawWatchEvent {
-  readonly type: string;
-  readonly object: RawBody;
-}
-
-/** Query options of a list request, already bound to a resource and namespace. */
-export interface ListRequest {
-  readonly limit?: number | undefined;
-  readonly continue?: string | undefined;
-  readonly labelSelector?: string | undefined;
-  readonly fieldSelector?: string | undefined;
-}
-
-/** Query options of a watch request, already bound to a resource and namespace. */
-export interface WatchRequest {
-  readonly resourceVersion?: string | undefined;
-  readonly allowWatchBookmarks: boolean;
-  readonly timeoutSeconds?: number | undefined;
-  readonly labelSelector?: string | undefined;
-  readonly fieldSelector?: string | undefined;
-}
-
-/** The two API calls a watcher makes, bound to one resource and namespace. */
-export interface ListWatch<E extends ApiFailure = ApiFailure> {
-  readonly list: (request: ListRequest) => Effect.Effect<ListPage, E>;
-  readonly watch: (request: WatchRequest) => Stream.Stream<RawWatchEvent, E>;
-}
 
 /** How a watcher behaves. Durations are in seconds, like Kopf's settings. */
 export interface Options {
@@ -171,7 +127,7 @@ const seconds = (value: number | null | undefined, fallback: number | null): num
  * // Stream<Item>: { _tag: "Event", type: null, object } …, { _tag: "Listed" }, { _tag: "Event", type: "ADDED", … }
  */
 export const fromListWatch = <E extends ApiFailure>(
-  api: ListWatch<E>,
+  api: ListWatch.ListWatch<E>,
   target: Target,
   options: Options,
 ): Stream.Stream<Item> =>
@@ -307,4 +263,30 @@ export const fromListWatch = <E extends ApiFailure>(
         }
       }),
     { bufferSize: options.bufferSize ?? 1024 },
+  );
+
+/**
+ * The never-ending watch stream of `resource` in `namespace` (`null`: cluster-wide) through the
+ * `KubeApi`, with `settings.watching.*` from the `OperatorSettings` (overridable by `options`).
+ *
+ * @example
+ * const pods = { group: "", version: "v1", plural: "pods", namespaced: true }
+ * yield* Stream.runForEach(Watcher.stream(pods, "default"), (item) =>
+ *   item._tag === "Event" ? Effect.log(item.type, item.object.metadata?.name) : Effect.void)
+ */
+export const stream = (
+  resource: ApiResource,
+  namespace: string | null,
+  options: Options = {},
+): Stream.Stream<Item, never, KubeApi> =>
+  Stream.unwrap(
+    Effect.gen(function* () {
+      const api = yield* KubeApi;
+      const settings = yield* OperatorSettings;
+      return fromListWatch(
+        ListWatch.fromKubeApi(api, resource, namespace),
+        { resource: ListWatch.nameOf(resource), namespace },
+        { ...optionsFromSettings(settings), ...options },
+      );
+    }),
   );

@@ -1,5 +1,6 @@
 /** Public API of @kopf/watcher: the watch state machine, the watcher stream, discovery and namespaces. */
 
+export * as ListWatch from "./ListWatch.ts";
 export * as NamespaceRevision from "./NamespaceRevision.ts";
 export * as Watcher from "./Watcher.ts";
 export * as WatchState from "./WatchState.ts";
