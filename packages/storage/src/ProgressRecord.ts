@@ -112,8 +112,9 @@ export const decode = (
   );
 
 /**
- * The record as a JSON object with Kopf's key order; null fields are left out unless `verbose`
- * (an all-null record is `{}`). Unknown fields are not kept.
+ * The record as a JSON object, keys in the record's own order (records made by `HandlerState`
+ * use Kopf's {@link FIELDS} order); null fields are left out unless `verbose` (an all-null
+ * record is `{}`), as Kopf's annotation storage does.
  *
  * @example
  * ```ts
@@ -122,10 +123,9 @@ export const decode = (
  */
 export const toJson = (record: ProgressRecord, verbose: boolean): Json.JsonObject => {
   const out: Record<string, Json.JsonValue> = {};
-  for (const field of FIELDS) {
-    const value = record[field];
-    if (value !== undefined && value !== null) out[field] = value as Json.JsonValue;
-    else if (verbose) out[field] = null;
+  for (const [field, value] of Object.entries(record)) {
+    if (value === undefined) continue;
+    if (value !== null || verbose) out[field] = value as Json.JsonValue;
   }
   return out;
 };
