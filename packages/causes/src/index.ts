@@ -1,2 +1,8 @@
-/** Public API of this package. */
-export {};
+/** Public API of @kopf/causes: cause detection, the inputs of a processing cycle, and the finalizer decision. */
+export * as CauseInputs from "./CauseInputs.ts";
+export * as ChangeCause from "./ChangeCause.ts";
+export * as FinalizerDecision from "./FinalizerDecision.ts";
+export * as ResourceCause from "./ResourceCause.ts";
+export * as ResourceMemory from "./ResourceMemory.ts";
+export * as SpawningCause from "./SpawningCause.ts";
+export * as WatchingCause from "./WatchingCause.ts";
