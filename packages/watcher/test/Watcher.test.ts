@@ -6,9 +6,10 @@
 // failed listings are values on the stream; backoff of repeated failures; metrics.
 
 import { assert, describe, it } from "@effect/vitest";
-import { Settings } from "@kopf/settings";
+import { KubeApi, type ListBody, type WatchEvent } from "@kopf/client";
+import { OperatorSettings, Settings } from "@kopf/settings";
 import type { RawBody } from "@kopf/structs";
-import { Effect, Fiber, Metric, Stream } from "effect";
+import { Effect, Fiber, Layer, Metric, Stream } from "effect";
 import { TestClock } from "effect/testing";
 import * as Watcher from "../src/Watcher.ts";
 import * as FakeCluster from "./fixtures/FakeCluster.ts";
@@ -339,6 +340,45 @@ describe("Watcher.fromListWatch", () => {
       assert.strictEqual(yield* count(reconnects), 3);
       const age = yield* Metric.value(Metric.withAttributes(lastEventAge, attrs));
       assert.isAtLeast(age.value, 0);
+    }),
+  );
+});
+
+describe("Watcher.stream", () => {
+  it.effect("watches through the KubeApi in the namespace, with the operator's watching settings", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      yield* fake.create("a");
+      const calls: Array<string> = [];
+      const api = Layer.mock(KubeApi, {
+        list: (resource, options) => {
+          calls.push(`list ${resource.plural} in ${options?.namespace}`);
+          return fake.list(options ?? {}) as Effect.Effect<ListBody>;
+        },
+        watch: (resource, options) => {
+          calls.push(`watch ${resource.plural} in ${options?.namespace} timeout ${options?.timeoutSeconds}`);
+          return fake.watch({
+            ...options,
+            allowWatchBookmarks: options?.allowWatchBookmarks ?? false,
+          }) as Stream.Stream<WatchEvent>;
+        },
+      });
+      const settings = {
+        ...Settings.defaults,
+        watching: { ...Settings.defaults.watching, serverTimeout: 123 },
+      };
+      const resource = { group: "kopf.dev", version: "v1", plural: "kopfexamples", namespaced: true };
+      const items = yield* Watcher.stream(resource, "ns1").pipe(
+        Stream.take(2),
+        Stream.runCollect,
+        Effect.provide(api),
+        Effect.provideService(OperatorSettings, settings),
+      );
+      assert.deepStrictEqual(
+        items.map((i) => i._tag),
+        ["Event", "Listed"],
+      );
+      assert.deepStrictEqual(calls, ["list kopfexamples in ns1", "watch kopfexamples in ns1 timeout 123"]);
     }),
   );
 });
