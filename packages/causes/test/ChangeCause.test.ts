@@ -40,6 +40,9 @@ const body = (
   ...CONTENT,
 });
 
+const isDeleting = (input: ChangeCause.DetectionInput): boolean =>
+  (input.body as { metadata: { deletionTimestamp?: unknown } }).metadata.deletionTimestamp != null;
+
 /** Every combination of the given axes, named for the test title. */
 const matrix = (axes: {
   readonly types: ReadonlyArray<RawEventType | null>;
@@ -70,101 +73,76 @@ const matrix = (axes: {
     ),
   );
 
-describe("detectReason (§16 C)", () => {
-  it.each(
-    matrix({
+type Axes = Parameters<typeof matrix>[0];
+type Expect = (input: ChangeCause.DetectionInput) => ChangeCause.Detection;
+
+const BOTH = [false, true];
+const NOT_DELETING_AXES = { types: TYPES, finalizers: ALL_FINALIZERS, deletions: NOT_DELETING };
+
+/** The §16 C groups: the axes of each group and the detection every row of it expects. */
+const GROUPS: ReadonlyArray<readonly [string, Axes, Expect]> = [
+  [
+    "gone",
+    {
       types: ["DELETED"],
       finalizers: ALL_FINALIZERS,
       deletions: ALL_DELETIONS,
       essences: ALL_ESSENCES,
-      initials: [false, true],
-    }),
-  )("gone: %s", (_, input) => {
-    expect(ChangeCause.detectReason(input).reason).toBe("gone");
-  });
-
-  it.each(
-    matrix({
+      initials: BOTH,
+    },
+    (input) => ({ reason: "gone", initial: input.initial, deleted: isDeleting(input) }),
+  ],
+  [
+    "free",
+    {
       types: TYPES,
       finalizers: FINALIZERS_WITHOUT_OURS,
       deletions: DELETING,
       essences: ALL_ESSENCES,
-      initials: [false, true],
-    }),
-  )("free: %s", (_, input) => {
-    expect(ChangeCause.detectReason(input)).toEqual({
-      reason: "free",
-      initial: input.initial,
-      deleted: true,
-    });
-  });
-
-  it.each(
-    matrix({
+      initials: BOTH,
+    },
+    (input) => ({ reason: "free", initial: input.initial, deleted: true }),
+  ],
+  [
+    "delete",
+    {
       types: TYPES,
       finalizers: FINALIZERS_WITH_OURS,
       deletions: DELETING,
       essences: ALL_ESSENCES,
-      initials: [false, true],
-    }),
-  )("delete: %s", (_, input) => {
-    expect(ChangeCause.detectReason(input)).toEqual({
-      reason: "delete",
-      initial: input.initial,
-      deleted: true,
-    });
-  });
+      initials: BOTH,
+    },
+    (input) => ({ reason: "delete", initial: input.initial, deleted: true }),
+  ],
+  [
+    "create (never initial)",
+    { ...NOT_DELETING_AXES, essences: NO_ESSENCE, initials: BOTH },
+    () => ({ reason: "create", initial: false, deleted: false }),
+  ],
+  [
+    "noop",
+    { ...NOT_DELETING_AXES, essences: SAME_ESSENCE, initials: [false] },
+    () => ({ reason: "noop", initial: false, deleted: false }),
+  ],
+  [
+    "resume",
+    { ...NOT_DELETING_AXES, essences: SAME_ESSENCE, initials: [true] },
+    () => ({ reason: "resume", initial: true, deleted: false }),
+  ],
+  [
+    "update (initial kept)",
+    { ...NOT_DELETING_AXES, essences: OTHER_ESSENCE, initials: BOTH },
+    (input) => ({ reason: "update", initial: input.initial, deleted: false }),
+  ],
+];
 
+describe("detectReason (§16 C)", () => {
   it.each(
-    matrix({
-      types: TYPES,
-      finalizers: ALL_FINALIZERS,
-      deletions: NOT_DELETING,
-      essences: NO_ESSENCE,
-      initials: [false, true],
-    }),
-  )("create (never initial): %s", (_, input) => {
-    expect(ChangeCause.detectReason(input)).toEqual({ reason: "create", initial: false, deleted: false });
-  });
-
-  it.each(
-    matrix({
-      types: TYPES,
-      finalizers: ALL_FINALIZERS,
-      deletions: NOT_DELETING,
-      essences: SAME_ESSENCE,
-      initials: [false],
-    }),
-  )("noop: %s", (_, input) => {
-    expect(ChangeCause.detectReason(input)).toEqual({ reason: "noop", initial: false, deleted: false });
-  });
-
-  it.each(
-    matrix({
-      types: TYPES,
-      finalizers: ALL_FINALIZERS,
-      deletions: NOT_DELETING,
-      essences: SAME_ESSENCE,
-      initials: [true],
-    }),
-  )("resume: %s", (_, input) => {
-    expect(ChangeCause.detectReason(input)).toEqual({ reason: "resume", initial: true, deleted: false });
-  });
-
-  it.each(
-    matrix({
-      types: TYPES,
-      finalizers: ALL_FINALIZERS,
-      deletions: NOT_DELETING,
-      essences: OTHER_ESSENCE,
-      initials: [false, true],
-    }),
-  )("update (initial kept): %s", (_, input) => {
-    expect(ChangeCause.detectReason(input)).toEqual({
-      reason: "update",
-      initial: input.initial,
-      deleted: false,
-    });
+    GROUPS.flatMap(([group, axes, expected]) =>
+      matrix(axes).map(([title, input]) => [`${group}: ${title}`, input, expected(input)] as const),
+    ),
+  )("%s", (_, input, expected) => {
+    expect(ChangeCause.detectReason(input)).toEqual(expected);
   });
 
   it("an empty stored essence is an essence (not a creation)", () => {
