@@ -141,7 +141,7 @@ export const makeClient = Effect.fnUntraced(function* (options: ClientOptions) {
       };
       return yield* vault.withCredentials((item) => {
         const once = limiter.acquire.pipe(
-          Effect.andThen(transport.request(transportRequest(item, outgoing, connect))),
+          Effect.andThen(Effect.suspend(() => transport.request(transportRequest(item, outgoing, connect)))),
           Effect.flatMap((response) => {
             const error = KubeApiError.fromResponse(response);
             return error === undefined ? Effect.succeed(response) : Effect.fail(error);
@@ -240,10 +240,9 @@ export const makeClient = Effect.fnUntraced(function* (options: ClientOptions) {
         const response = yield* vault.withCredentials((item) =>
           limiter.acquire.pipe(
             Effect.andThen(
-              transport.stream({
-                ...transportRequest(item, { method: "GET", path }, connect),
-                headers: headersFor(item, { method: "GET", path }, "application/json"),
-              }),
+              Effect.suspend(() =>
+                transport.stream(transportRequest(item, { method: "GET", path }, connect)),
+              ),
             ),
             Effect.flatMap((response) =>
               response.status < 400
