@@ -347,7 +347,7 @@ describe("watch", () => {
           ["DELETED", "ü-ñ"],
         ],
       );
-      assert.strictEqual((events[1]?.object.data as string).length, big.length);
+      assert.strictEqual(String(events[1]?.object.data ?? "").length, big.length);
     }),
   );
 
