@@ -21,3 +21,6 @@ export type { JsonPatchOp } from "./JsonPatch.ts";
 export * as JsonPatch from "./JsonPatch.ts";
 export type { MetaPatch, PatchFn, PatchObject } from "./Patch.ts";
 export * as Patch from "./Patch.ts";
+export * as Resource from "./Resource.ts";
+export * as Selector from "./Selector.ts";
+export { EVERYTHING } from "./Selector.ts";

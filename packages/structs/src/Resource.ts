@@ -1,0 +1,186 @@
+/**
+ * Resources: one specific kind of objects served by the API (group, version, plural and the
+ * other names discovery reports), their identity, their `apiVersion`, and their API URLs
+ * (Kopf's `Resource`, §1.7).
+ */
+import { Data, Result } from "effect";
+
+/** A specific resource kind as served by the cluster. */
+export interface Resource {
+  /** The API group: `"kopf.dev"`, `"apps"`; `""` for the core group. */
+  readonly group: string;
+  /** The API version: `"v1"`, `"v1beta1"`. */
+  readonly version: string;
+  /** The plural name used in URLs: `"kopfexamples"`, `"pods"`. */
+  readonly plural: string;
+  readonly kind: string | undefined;
+  readonly singular: string | undefined;
+  readonly shortcuts: ReadonlyArray<string>;
+  readonly categories: ReadonlyArray<string>;
+  readonly subresources: ReadonlyArray<string>;
+  /** `true` namespaced, `false` cluster-scoped, `undefined` unknown (treated as cluster-scoped). */
+  readonly namespaced: boolean | undefined;
+  /** Whether this is the group's preferred version (only those match version-less selectors). */
+  readonly preferred: boolean;
+  readonly verbs: ReadonlyArray<string>;
+}
+
+/** The fields of `make`: group, version and plural are required, the rest has defaults. */
+export interface ResourceFields {
+  readonly group: string;
+  readonly version: string;
+  readonly plural: string;
+  readonly kind?: string | undefined;
+  readonly singular?: string | undefined;
+  readonly shortcuts?: Iterable<string> | undefined;
+  readonly categories?: Iterable<string> | undefined;
+  readonly subresources?: Iterable<string> | undefined;
+  readonly namespaced?: boolean | undefined;
+  readonly preferred?: boolean | undefined;
+  readonly verbs?: Iterable<string> | undefined;
+}
+
+/** Why a URL could not be built for a resource. */
+export type ResourceErrorReason =
+  | "SubresourceWithoutName"
+  | "NamespaceForClusterScoped"
+  | "NamespaceRequired";
+
+/** A URL request that does not fit the resource. */
+export class ResourceError extends Data.TaggedError("ResourceError")<{
+  readonly reason: ResourceErrorReason;
+  readonly message: string;
+}> {}
+
+const uniq = (items: Iterable<string> | undefined): ReadonlyArray<string> =>
+  Object.freeze([...new Set(items ?? [])]);
+
+/**
+ * A resource, with Kopf's defaults: no kind or singular, empty name sets, unknown scope,
+ * preferred.
+ *
+ * @example
+ * const kex = make({ group: "kopf.dev", version: "v1", plural: "kopfexamples", kind: "KopfExample", namespaced: true })
+ */
+export const make = (fields: ResourceFields): Resource =>
+  Object.freeze({
+    group: fields.group,
+    version: fields.version,
+    plural: fields.plural,
+    kind: fields.kind,
+    singular: fields.singular,
+    shortcuts: uniq(fields.shortcuts),
+    categories: uniq(fields.categories),
+    subresources: uniq(fields.subresources),
+    namespaced: fields.namespaced,
+    preferred: fields.preferred ?? true,
+    verbs: uniq(fields.verbs),
+  });
+
+/**
+ * Whether two resources are the same: equal group, version and plural (other names ignored).
+ *
+ * @example
+ * equals(make({ group: "", version: "v1", plural: "pods" }), make({ group: "", version: "v1", plural: "pods", kind: "Pod" })) // true
+ */
+export const equals = (a: Resource, b: Resource): boolean =>
+  a.group === b.group && a.version === b.version && a.plural === b.plural;
+
+const stripDots = (text: string): string => text.replace(/^\.+|\.+$/g, "");
+
+/**
+ * The resource as `plural.version.group` (dots stripped at the ends; a subresource in the plural
+ * is appended as `/sub`), as Kopf prints it.
+ *
+ * @example
+ * toString(make({ group: "kopf.dev", version: "v1", plural: "kopfexamples" })) // "kopfexamples.v1.kopf.dev"
+ * toString(make({ group: "", version: "v1", plural: "pods" })) // "pods.v1"
+ */
+export const toString = (r: Resource): string => {
+  const [main = "", ...subs] = r.plural.split("/");
+  const name = stripDots(`${main}.${r.version}.${r.group}`);
+  return subs.length > 0 ? `${name}/${subs.join("/")}` : name;
+};
+
+/**
+ * The `apiVersion` of the resource's objects: `group/version`, or `version` for the core group.
+ *
+ * @example
+ * apiVersion(make({ group: "apps", version: "v1", plural: "deployments" })) // "apps/v1"
+ */
+export const apiVersion = (r: Resource): string => (r.group === "" ? r.version : `${r.group}/${r.version}`);
+
+/** Whether the resource serves the `status` subresource. */
+export const hasStatusSubresource = (r: Resource): boolean => r.subresources.includes("status");
+
+/** Python's `urllib.parse.quote_plus`: unreserved characters kept, spaces as `+`. */
+const quotePlus = (text: string): string =>
+  encodeURIComponent(text)
+    .replace(/[!'()*]/g, (c) => "%" + c.charCodeAt(0).toString(16).toUpperCase())
+    .replaceAll("%20", "+");
+
+/** What `url` addresses. */
+export interface UrlOptions {
+  /** The API server's base URL (`https://host:6443`); without it, the path alone. */
+  readonly server?: string | undefined;
+  readonly namespace?: string | null | undefined;
+  readonly name?: string | undefined;
+  readonly subresource?: string | undefined;
+  readonly params?: Readonly<Record<string, string>> | undefined;
+}
+
+/**
+ * The API URL of the resource's list (cluster-wide or in a namespace), one object, or one
+ * object's subresource, with query parameters.
+ *
+ * @example
+ * url(kex, { namespace: "default", name: "kex1", subresource: "status" })
+ * // Result.succeed("/apis/kopf.dev/v1/namespaces/default/kopfexamples/kex1/status")
+ */
+export const url = (r: Resource, options: UrlOptions = {}): Result.Result<string, ResourceError> => {
+  const { server, name, subresource, params } = options;
+  const namespace = options.namespace ?? undefined;
+  if (subresource !== undefined && name === undefined) {
+    return Result.fail(
+      new ResourceError({
+        reason: "SubresourceWithoutName",
+        message: "Subresources can be used only with specific resources by their name.",
+      }),
+    );
+  }
+  if (!r.namespaced && namespace !== undefined) {
+    return Result.fail(
+      new ResourceError({
+        reason: "NamespaceForClusterScoped",
+        message: "Specific namespaces are not supported for cluster-scoped resources.",
+      }),
+    );
+  }
+  if (r.namespaced && namespace === undefined && name !== undefined) {
+    return Result.fail(
+      new ResourceError({
+        reason: "NamespaceRequired",
+        message: "Specific namespaces are required for specific namespaced resources.",
+      }),
+    );
+  }
+  const inNamespace = r.namespaced === true && namespace !== undefined;
+  const parts = [
+    r.group === "" && r.version === "v1" ? "/api" : "/apis",
+    r.group,
+    r.version,
+    inNamespace ? "namespaces" : undefined,
+    inNamespace ? namespace : undefined,
+    r.plural,
+    name,
+    subresource,
+  ];
+  const path = parts.filter((p): p is string => p !== undefined && p !== "").join("/");
+  const query = Object.entries(params ?? {})
+    .map(([k, v]) => `${quotePlus(k)}=${quotePlus(v)}`)
+    .join("&");
+  const full = query === "" ? path : `${path}?${query}`;
+  return Result.succeed(
+    server === undefined ? full : `${server.replace(/\/+$/, "")}/${full.replace(/^\/+/, "")}`,
+  );
+};
