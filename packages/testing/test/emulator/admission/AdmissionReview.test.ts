@@ -1,0 +1,190 @@
+// Covers the AdmissionReview exchange: the request document (omitempty fields), the checks on a
+// webhook's answer (apiVersion/kind, uid, patch and patchType, validating patches), and the exact
+// Status objects for denials, failed calls and unsupported dry runs.
+import { assert, describe, it } from "@effect/vitest";
+import { Result } from "effect";
+import * as AdmissionReview from "../../../src/emulator/admission/AdmissionReview.ts";
+import { admissionRequest, patchOf } from "./support.ts";
+
+describe("AdmissionReview.requestDocument", () => {
+  it("leaves out empty subresources, names, namespaces and absent objects", () => {
+    const doc = AdmissionReview.requestDocument(
+      "u1",
+      admissionRequest({ name: "", namespace: "", object: undefined, oldObject: null }),
+      "v1",
+    );
+    assert.deepStrictEqual(doc, {
+      apiVersion: "admission.k8s.io/v1",
+      kind: "AdmissionReview",
+      request: {
+        uid: "u1",
+        kind: { group: "kopf.dev", version: "v1", kind: "KopfExample" },
+        resource: { group: "kopf.dev", version: "v1", resource: "kopfexamples" },
+        requestKind: { group: "kopf.dev", version: "v1", kind: "KopfExample" },
+        requestResource: { group: "kopf.dev", version: "v1", resource: "kopfexamples" },
+        operation: "CREATE",
+        userInfo: { username: "system:admin", groups: ["system:masters"] },
+        dryRun: false,
+      },
+    });
+  });
+
+  it("carries subresources, names, objects and options when present", () => {
+    const doc = AdmissionReview.requestDocument(
+      "u2",
+      admissionRequest({
+        operation: "UPDATE",
+        subResource: "status",
+        requestSubResource: "status",
+        oldObject: { a: 1 },
+        options: { kind: "UpdateOptions" },
+      }),
+      "v1beta1",
+    );
+    const request = doc.request as Record<string, unknown>;
+    assert.strictEqual(doc.apiVersion, "admission.k8s.io/v1beta1");
+    assert.strictEqual(request.subResource, "status");
+    assert.strictEqual(request.requestSubResource, "status");
+    assert.strictEqual(request.name, "kopf-example-1");
+    assert.strictEqual(request.namespace, "ns1");
+    assert.deepStrictEqual(request.oldObject, { a: 1 });
+    assert.deepStrictEqual(request.options, { kind: "UpdateOptions" });
+  });
+});
+
+describe("AdmissionReview.verifyResponse", () => {
+  const ok = (response: Record<string, unknown>, apiVersion = "admission.k8s.io/v1") => ({
+    apiVersion,
+    kind: "AdmissionReview",
+    response,
+  });
+  const patch = [{ op: "add", path: "/metadata/labels/x", value: "y" }];
+  it.each([
+    [
+      "an allowing answer",
+      true,
+      ok({ uid: "u", allowed: true }),
+      Result.succeed({ allowed: true, result: undefined, patch: [], warnings: [] }),
+    ],
+    [
+      "a denial with status and warnings",
+      false,
+      ok({ uid: "u", allowed: false, status: { code: 403, message: "no" }, warnings: ["careful"] }),
+      Result.succeed({
+        allowed: false,
+        result: { code: 403, message: "no" },
+        patch: [],
+        warnings: ["careful"],
+      }),
+    ],
+    [
+      "a mutating patch",
+      true,
+      ok({ uid: "u", allowed: true, patchType: "JSONPatch", patch: patchOf(patch) }),
+      Result.succeed({ allowed: true, result: undefined, patch, warnings: [] }),
+    ],
+    ["a wrong uid", true, ok({ uid: "v", allowed: true }), Result.fail('expected response.uid="u", got "v"')],
+    [
+      "a wrong apiVersion",
+      true,
+      ok({ uid: "u", allowed: true }, "admission.k8s.io/v1beta1"),
+      Result.fail(
+        "expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got admission.k8s.io/v1beta1, Kind=AdmissionReview",
+      ),
+    ],
+    [
+      "no response",
+      true,
+      { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview" },
+      Result.fail("webhook response was absent"),
+    ],
+    [
+      "a patch without patchType",
+      true,
+      ok({ uid: "u", allowed: true, patch: patchOf(patch) }),
+      Result.fail("webhook returned response.patch but not response.patchType"),
+    ],
+    [
+      "a patch of another type",
+      true,
+      ok({ uid: "u", allowed: true, patch: patchOf(patch), patchType: "MergePatch" }),
+      Result.fail('webhook returned invalid response.patchType of "MergePatch"'),
+    ],
+    [
+      "a patch from a validating webhook",
+      false,
+      ok({ uid: "u", allowed: true, patch: patchOf(patch), patchType: "JSONPatch" }),
+      Result.fail("validating webhook may not return response.patch"),
+    ],
+    [
+      "a patch that is not a list of operations",
+      true,
+      ok({ uid: "u", allowed: true, patch: patchOf({ op: "add" } as never), patchType: "JSONPatch" }),
+      Result.fail("the webhook's patch is not a JSON patch (a list of operations)"),
+    ],
+  ] as const)("%s", (_, mutating, document, expected) => {
+    assert.deepStrictEqual<unknown>(AdmissionReview.verifyResponse("u", "v1", mutating, document), expected);
+  });
+});
+
+describe("AdmissionReview statuses", () => {
+  it.each([
+    [
+      "message and code",
+      { code: 403, message: "spec.x is required" },
+      { message: 'admission webhook "w.kopf.dev" denied the request: spec.x is required', code: 403 },
+    ],
+    [
+      "reason only",
+      { reason: "NotAllowed" },
+      {
+        message: 'admission webhook "w.kopf.dev" denied the request: NotAllowed',
+        reason: "NotAllowed",
+        code: 400,
+      },
+    ],
+    [
+      "nothing",
+      undefined,
+      { message: 'admission webhook "w.kopf.dev" denied the request without explanation', code: 400 },
+    ],
+    [
+      "a code below 400",
+      { code: 200, message: "m" },
+      { message: 'admission webhook "w.kopf.dev" denied the request: m', code: 400 },
+    ],
+  ] as const)("a denial with %s", (_, result, expected) => {
+    assert.deepStrictEqual<unknown>(AdmissionReview.denialStatus("w.kopf.dev", result), {
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      ...expected,
+    });
+  });
+
+  it("a failed call is a 500 InternalError naming the webhook", () => {
+    assert.deepStrictEqual<unknown>(
+      AdmissionReview.callFailureStatus("w.kopf.dev", "failed to call webhook: boom"),
+      {
+        kind: "Status",
+        apiVersion: "v1",
+        metadata: {},
+        status: "Failure",
+        message: 'Internal error occurred: failed calling webhook "w.kopf.dev": failed to call webhook: boom',
+        reason: "InternalError",
+        details: {
+          causes: [{ message: 'failed calling webhook "w.kopf.dev": failed to call webhook: boom' }],
+        },
+        code: 500,
+      },
+    );
+  });
+
+  it("an unsupported dry run is a 400 BadRequest", () => {
+    const status = AdmissionReview.dryRunUnsupportedStatus("w.kopf.dev");
+    assert.strictEqual(status.code, 400);
+    assert.strictEqual(status.reason, "BadRequest");
+    assert.strictEqual(status.message, 'admission webhook "w.kopf.dev" does not support dry run');
+  });
+});
