@@ -1,17 +1,18 @@
 /**
  * The inputs of one processing cycle's causes (Kopf §3.1, `_detect_causes`): from the raw
- * event, the resource kind's handlers, the diff-base and progress storages, the finalizer name
+ * event, the registry's extra fields for the resource kind, the diff-base and progress storages, the finalizer name
  * and the object's memory, compute the essences `old` (last handled) and `new` (current), their
  * diff, and the `initial` flag. Pure: the storages only read the body.
  */
+import type { Registry } from "@kopf/registry";
 import type { DiffBaseStorage, ProgressStorage, StorageDecodeError } from "@kopf/storage";
 import {
   Diff,
-  type FieldPath,
   type Json,
   type RawBody,
   type RawEvent,
   type RawEventType,
+  type Resource,
 } from "@kopf/structs";
 import { Result } from "effect";
 import * as ResourceMemory from "./ResourceMemory.ts";
@@ -33,22 +34,13 @@ export interface CauseInputs {
   readonly initial: boolean;
 }
 
-/** Anything with an optional field path: handlers of every kind. */
-export interface WithField {
-  readonly field: FieldPath.FieldPath | undefined;
-}
-
-/** The handlers of the event's resource kind whose fields enter the essence (index handlers excluded). */
-export interface HandlersOfResource {
-  readonly watching: ReadonlyArray<WithField>;
-  readonly changing: ReadonlyArray<WithField>;
-  readonly spawning: ReadonlyArray<WithField>;
-}
-
 /** Everything {@link make} reads. */
 export interface Sources {
   readonly event: RawEvent;
-  readonly handlers: HandlersOfResource;
+  /** The registry; its `extraFields(resource)` (fields of watching, changing and spawning handlers) enter the essence. */
+  readonly registry: Pick<Registry.Registry, "extraFields">;
+  /** The event's resource kind. */
+  readonly resource: Resource.Resource;
   /** `settings.persistence.diffbaseStorage`. */
   readonly diffbaseStorage: Pick<DiffBaseStorage.DiffBaseStorage, "fetch" | "build">;
   /** `settings.persistence.progressStorage`. */
@@ -60,39 +52,15 @@ export interface Sources {
 }
 
 /**
- * The union of the `field` paths of the watching, changing and spawning handlers, each once, in
- * order of first appearance. These fields are copied into the essence even when they live
- * outside of it (e.g. `status.phase` or `metadata.generation`).
- *
- * @example
- * ```ts
- * import { CauseInputs } from "@kopf/causes";
- * CauseInputs.extraFields({ watching: [], changing: [{ field: ["status", "phase"] }], spawning: [] });
- * // [["status", "phase"]]
- * ```
- */
-export const extraFields = (handlers: HandlersOfResource): ReadonlyArray<FieldPath.FieldPath> => {
-  const seen = new Set<string>();
-  const fields: Array<FieldPath.FieldPath> = [];
-  for (const handler of [...handlers.watching, ...handlers.changing, ...handlers.spawning]) {
-    if (handler.field === undefined) continue;
-    const key = JSON.stringify(handler.field);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    fields.push(handler.field);
-  }
-  return fields;
-};
-
-/**
  * Computes the cause inputs of an event: `old` = the stored essence, `new` = the essence built
- * with the handlers' extra fields, both without the progress storage's own marks; their diff;
+ * with the handlers' extra fields (so a field handler on `status.phase` sees its changes), both without the progress storage's own marks; their diff;
  * and `initial` from the object's memory. Fails when the stored essence cannot be decoded.
  *
  * @example
  * ```ts
  * import { CauseInputs, ChangeCause } from "@kopf/causes";
- * const inputs = CauseInputs.make({ event, handlers, diffbaseStorage, progressStorage, finalizer, memory });
+ * const { diffbaseStorage, progressStorage, finalizer } = settings.persistence;
+ * const inputs = CauseInputs.make({ event, registry, resource, diffbaseStorage, progressStorage, finalizer, memory });
  * // Result<CauseInputs, StorageDecodeError>; then ChangeCause.make(inputs.success, context)
  * ```
  */
@@ -101,7 +69,8 @@ export const make = (sources: Sources): Result.Result<CauseInputs, StorageDecode
   return Result.map(sources.diffbaseStorage.fetch({ body }), (stored) => {
     const { progressStorage } = sources;
     const old = stored === undefined ? undefined : progressStorage.clear({ essence: stored });
-    const built = sources.diffbaseStorage.build({ body, extraFields: extraFields(sources.handlers) });
+    const extraFields = sources.registry.extraFields(sources.resource);
+    const built = sources.diffbaseStorage.build({ body, extraFields });
     const neu = progressStorage.clear({ essence: built });
     return {
       type: sources.event.type,

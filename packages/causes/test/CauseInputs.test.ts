@@ -1,27 +1,48 @@
 /**
- * CauseInputs (§3.1) with Kopf's default storages: extra fields from watching/changing/spawning
- * handlers (deduplicated, in order), `old` from the last-handled-configuration annotation, `new`
+ * CauseInputs (§3.1) with Kopf's default storages and a real registry: extra fields of
+ * watching/changing/spawning handlers (not index handlers) in the new essence, `old` from the last-handled-configuration annotation, `new`
  * built with the extra fields, both cleared of the progress storage's own data, the diff, the
  * `initial` flag from the memory, and a decoding failure for a corrupt annotation. Then the
  * detected causes built from them carry the context through.
  */
 import { describe, expect, it } from "@effect/vitest";
+import { Registry } from "@kopf/registry";
 import { AnnotationsDiffBaseStorage, SmartProgressStorage, StatusProgressStorage } from "@kopf/storage";
-import type { RawBody, RawEvent, RawEventType } from "@kopf/structs";
+import { type RawBody, type RawEvent, type RawEventType, Resource } from "@kopf/structs";
 import { Result } from "effect";
 import { CauseInputs, ChangeCause, ResourceMemory, SpawningCause, WatchingCause } from "../src/index.ts";
 import { context } from "./internal/context.ts";
 
 const FIN = "kopf.zalando.org/KopfFinalizerMarker";
 const LAST_HANDLED = "kopf.zalando.org/last-handled-configuration";
-const NO_HANDLERS: CauseInputs.HandlersOfResource = { watching: [], changing: [], spawning: [] };
+const RESOURCE = Resource.make({ group: "kopf.dev", version: "v1", plural: "kopfexamples" });
+const noop = () => undefined;
+
+/** A registry with handlers on these fields: a field handler, an event handler, a timer, and an index. */
+const registryWith = (fields: {
+  readonly changing?: string;
+  readonly watching?: string;
+  readonly spawning?: string;
+  readonly indexing?: string;
+}): Registry.Registry => {
+  const registry = Registry.make();
+  registry.on.create("kopfexamples.kopf.dev", noop);
+  if (fields.changing) registry.on.field("kopfexamples.kopf.dev", { id: "f", field: fields.changing }, noop);
+  if (fields.watching) registry.on.event("kopfexamples.kopf.dev", { id: "e", field: fields.watching }, noop);
+  if (fields.spawning) {
+    registry.on.timer("kopfexamples.kopf.dev", { id: "t", field: fields.spawning, interval: 1 }, noop);
+  }
+  if (fields.indexing) registry.on.index("kopfexamples.kopf.dev", { id: "i", field: fields.indexing }, noop);
+  return registry;
+};
 
 const sources = (
   object: RawBody,
   overrides: Partial<CauseInputs.Sources> & { type?: RawEventType | null } = {},
 ): CauseInputs.Sources => ({
   event: { type: overrides.type === undefined ? "MODIFIED" : overrides.type, object },
-  handlers: NO_HANDLERS,
+  registry: Registry.make(),
+  resource: RESOURCE,
   diffbaseStorage: AnnotationsDiffBaseStorage.makeDefault(),
   progressStorage: SmartProgressStorage.makeDefault(),
   finalizer: FIN,
@@ -34,27 +55,6 @@ const inputsOf = (s: CauseInputs.Sources): CauseInputs.CauseInputs => {
   if (Result.isFailure(result)) throw new Error(result.failure.message);
   return result.success;
 };
-
-describe("extraFields", () => {
-  it("unites the fields of watching, changing and spawning handlers, once each, in order", () => {
-    const fields = CauseInputs.extraFields({
-      watching: [{ field: ["status", "phase"] }, { field: undefined }],
-      changing: [{ field: ["spec", "size"] }, { field: ["status", "phase"] }],
-      spawning: [{ field: ["metadata", "generation"] }, { field: ["spec", "size"] }],
-    });
-    expect(fields).toEqual([
-      ["status", "phase"],
-      ["spec", "size"],
-      ["metadata", "generation"],
-    ]);
-  });
-
-  it("is empty without field handlers", () => {
-    expect(CauseInputs.extraFields({ watching: [{ field: undefined }], changing: [], spawning: [] })).toEqual(
-      [],
-    );
-  });
-});
 
 describe("make", () => {
   const body = { metadata: { name: "x", uid: "u" }, spec: { size: 1 }, status: { phase: "Running" } };
@@ -89,17 +89,19 @@ describe("make", () => {
     expect(ChangeCause.detectReason(inputs).reason).toBe("update");
   });
 
-  it("copies the handlers' extra fields into the new essence", () => {
-    const handlers = { watching: [], changing: [{ field: ["status", "phase"] }], spawning: [] };
-    expect(inputsOf(sources(body, { handlers })).new).toEqual({
-      spec: { size: 1 },
-      status: { phase: "Running" },
-    });
+  it.each<[string, Parameters<typeof registryWith>[0], object]>([
+    ["no field handlers", {}, { spec: { size: 1 } }],
+    ["a field handler", { changing: "status.phase" }, { spec: { size: 1 }, status: { phase: "Running" } }],
+    ["an event handler", { watching: "status.phase" }, { spec: { size: 1 }, status: { phase: "Running" } }],
+    ["a timer", { spawning: "metadata.name" }, { spec: { size: 1 }, metadata: { name: "x" } }],
+    ["an index handler (excluded)", { indexing: "status.phase" }, { spec: { size: 1 } }],
+  ])("copies the extra fields of %s into the new essence", (_, fields, essence) => {
+    expect(inputsOf(sources(body, { registry: registryWith(fields) })).new).toEqual(essence);
   });
 
   it("clears the progress storage's own data from both essences", () => {
     const progressStorage = StatusProgressStorage.make();
-    const handlers = { watching: [], changing: [{ field: ["status"] }], spawning: [] };
+    const registry = registryWith({ changing: "status" });
     const withProgress = {
       metadata: {
         uid: "u",
@@ -108,7 +110,7 @@ describe("make", () => {
       spec: {},
       status: { kopf: { progress: { fn: { retries: 1 } } }, phase: "A" },
     };
-    const inputs = inputsOf(sources(withProgress, { handlers, progressStorage }));
+    const inputs = inputsOf(sources(withProgress, { registry, progressStorage }));
     expect(inputs.old).toEqual({ spec: {}, status: { phase: "A" } });
     expect(inputs.new).toEqual({ spec: {}, status: { phase: "A" } });
     expect(inputs.diff).toEqual([]);
