@@ -1,6 +1,9 @@
 /** Public API of @kopf/watcher: the watch state machine, the watcher stream, discovery and namespaces. */
 
+export * as Discovery from "./Discovery.ts";
+export * as Insights from "./Insights.ts";
 export * as ListWatch from "./ListWatch.ts";
 export * as NamespaceRevision from "./NamespaceRevision.ts";
+export * as ResourceObserver from "./ResourceObserver.ts";
 export * as Watcher from "./Watcher.ts";
 export * as WatchState from "./WatchState.ts";

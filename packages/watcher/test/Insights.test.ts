@@ -1,0 +1,235 @@
+// Covers the insights revision (§7.5, §16 AA): which purpose populates which set (watched,
+// indexed, webhooks); full rescans replace, group rescans replace only that group; ambiguous
+// specific selectors serve nothing (with core-v1 precedence, and EVERYTHING never ambiguous);
+// unresolved selectors, non-watchable and non-patchable resources with Kopf's warning texts;
+// the groups a scan needs.
+
+import { assert, describe, it } from "@effect/vitest";
+import { Resource, Selector } from "@kopf/structs";
+import { Result } from "effect";
+import * as Insights from "../src/Insights.ts";
+
+const VERBS = ["list", "watch", "patch"];
+const sel = (...args: ReadonlyArray<Selector.Positional>) => Result.getOrThrow(Selector.parse(args));
+const named = (names: Selector.SelectorNames) => Result.getOrThrow(Selector.parse([], names));
+const res = (group: string, version: string, plural: string, verbs: ReadonlyArray<string> = VERBS) =>
+  Resource.make({ group, version, plural, verbs });
+const keys = (resources: ReadonlyArray<Resource.Resource>) => resources.map(Resource.toString);
+
+type Purpose =
+  | "event"
+  | "daemon"
+  | "timer"
+  | "index"
+  | "resume"
+  | "create"
+  | "update"
+  | "delete"
+  | "validate"
+  | "mutate";
+const WATCHING: ReadonlyArray<Purpose> = [
+  "event",
+  "daemon",
+  "timer",
+  "index",
+  "resume",
+  "create",
+  "update",
+  "delete",
+];
+const PATCHING: ReadonlyArray<Purpose> = ["daemon", "timer", "resume", "create", "update", "delete"];
+
+/** The selector sets a registry with handlers of `purpose` on `selectors` would give. */
+const setsFor = (purpose: Purpose, selectors: ReadonlyArray<Selector.Selector>): Insights.SelectorSets => ({
+  webhooks: purpose === "validate" || purpose === "mutate" ? selectors : [],
+  indexed: purpose === "index" ? selectors : [],
+  watched: WATCHING.includes(purpose) ? selectors : [],
+  patched: PATCHING.includes(purpose) ? selectors : [],
+});
+
+const field = (purpose: Purpose, insights: Insights.Insights, which: "watched" | "indexed" | "webhooks") =>
+  keys(insights[which]);
+
+const cases: ReadonlyArray<[Purpose, "watched" | "indexed" | "webhooks"]> = [
+  ["event", "watched"],
+  ["daemon", "watched"],
+  ["timer", "watched"],
+  ["index", "watched"],
+  ["index", "indexed"],
+  ["resume", "watched"],
+  ["create", "watched"],
+  ["update", "watched"],
+  ["delete", "watched"],
+  ["validate", "webhooks"],
+  ["mutate", "webhooks"],
+];
+
+describe("Insights.revise: populating and replacing", () => {
+  const s1 = sel("group1", "version1", "plural1");
+  const s2 = sel("group2", "version2", "plural2");
+  const r1 = res("group1", "version1", "plural1");
+  const r2 = res("group2", "version2", "plural2");
+
+  it.each(cases)("%s handlers populate the %s set", (purpose, which) => {
+    const sets = setsFor(purpose, [s1, s2]);
+    const first = Insights.revise(Insights.empty, sets, null, [r1]).insights;
+    assert.deepStrictEqual(field(purpose, first, which), ["plural1.version1.group1"]);
+    const replaced = Insights.revise(first, sets, null, [r2]).insights;
+    assert.deepStrictEqual(field(purpose, replaced, which), ["plural2.version2.group2"]);
+    const existingGroup = Insights.revise(first, sets, "group1", [r2]).insights;
+    assert.deepStrictEqual(field(purpose, existingGroup, which), ["plural2.version2.group2"]);
+    const newGroup = Insights.revise(first, sets, "group2", [r2]).insights;
+    assert.deepStrictEqual(field(purpose, newGroup, which), [
+      "plural1.version1.group1",
+      "plural2.version2.group2",
+    ]);
+  });
+
+  it.each(PATCHING)("%s resources are watched only", (purpose) => {
+    const { insights } = Insights.revise(Insights.empty, setsFor(purpose, [s1]), null, [r1]);
+    assert.strictEqual(insights.watched.length, 1);
+    assert.strictEqual(insights.indexed.length, 0);
+    assert.strictEqual(insights.webhooks.length, 0);
+  });
+
+  it.each(["validate", "mutate"] as const)("%s resources are webhook-only", (purpose) => {
+    const { insights } = Insights.revise(Insights.empty, setsFor(purpose, [s1]), null, [r1]);
+    assert.deepStrictEqual(
+      [insights.watched.length, insights.indexed.length, insights.webhooks.length],
+      [0, 0, 1],
+    );
+  });
+
+  it("indexed resources are also watched", () => {
+    const { insights } = Insights.revise(Insights.empty, setsFor("index", [s1]), null, [r1]);
+    assert.deepStrictEqual(
+      [insights.watched.length, insights.indexed.length, insights.webhooks.length],
+      [1, 1, 0],
+    );
+  });
+});
+
+describe("Insights.revise: rules and warnings", () => {
+  it.each(WATCHING)("%s: an ambiguous specific selector serves none of its resources", (purpose) => {
+    const { insights, warnings } = Insights.revise(
+      Insights.empty,
+      setsFor(purpose, [named({ plural: "plural" })]),
+      null,
+      [res("g1", "v1", "plural"), res("g2", "v2", "plural")],
+    );
+    assert.deepStrictEqual(insights.watched, []);
+    assert.deepStrictEqual(insights.webhooks, []);
+    assert.strictEqual(
+      warnings[0],
+      "Ambiguous resources will not be served (try specifying API groups): Selector(plural='plural') => [plural.v1.g1, plural.v2.g2]",
+    );
+  });
+
+  it.each(WATCHING)("%s: core v1 overrides the ambiguity", (purpose) => {
+    const { insights, warnings } = Insights.revise(
+      Insights.empty,
+      setsFor(purpose, [named({ plural: "pods" })]),
+      null,
+      [res("", "v1", "pods"), res("metrics.k8s.io", "v1", "pods")],
+    );
+    assert.deepStrictEqual(keys(insights.watched), ["pods.v1"]);
+    assert.deepStrictEqual(warnings, []);
+  });
+
+  it.each(WATCHING)("%s: EVERYTHING is never ambiguous", (purpose) => {
+    const { insights, warnings } = Insights.revise(
+      Insights.empty,
+      setsFor(purpose, [sel(Selector.EVERYTHING)]),
+      null,
+      [res("g1", "v1", "plural"), res("g2", "v2", "plural")],
+    );
+    assert.deepStrictEqual(keys(insights.watched), ["plural.v1.g1", "plural.v2.g2"]);
+    assert.deepStrictEqual(warnings, []);
+  });
+
+  it.each(WATCHING)("%s: selectors matching nothing are unresolved", (purpose) => {
+    const { insights, warnings } = Insights.revise(
+      Insights.empty,
+      setsFor(purpose, [named({ plural: "plural3" })]),
+      null,
+      [res("group1", "version1", "plural1"), res("group2", "version2", "plural2")],
+    );
+    assert.deepStrictEqual(insights.watched, []);
+    assert.deepStrictEqual(warnings, [
+      "Unresolved resources cannot be served (try creating their CRDs): Selector(plural='plural3')",
+    ]);
+  });
+
+  it.each(PATCHING)("%s: resources without watch/list are not served", (purpose) => {
+    const { insights, warnings } = Insights.revise(
+      Insights.empty,
+      setsFor(purpose, [sel("group1", "version1", "plural1")]),
+      null,
+      [res("group1", "version1", "plural1", [])],
+    );
+    assert.deepStrictEqual(insights.watched, []);
+    assert.include(warnings, "Non-watchable resources will not be served: {plural1.version1.group1}");
+  });
+
+  it.each(PATCHING)("%s: resources without patch are not served to patching handlers", (purpose) => {
+    const { insights, warnings } = Insights.revise(
+      Insights.empty,
+      setsFor(purpose, [sel("group1", "version1", "plural1")]),
+      null,
+      [res("group1", "version1", "plural1", ["watch", "list"])],
+    );
+    assert.deepStrictEqual(insights.watched, []);
+    assert.deepStrictEqual(warnings, [
+      "Non-patchable resources will not be served: {plural1.version1.group1}",
+    ]);
+  });
+
+  it.each(["event", "index"] as const)("%s: resources without patch are still watched", (purpose) => {
+    const { insights, warnings } = Insights.revise(
+      Insights.empty,
+      setsFor(purpose, [sel("group1", "version1", "plural1")]),
+      null,
+      [res("group1", "version1", "plural1", ["watch", "list"])],
+    );
+    assert.deepStrictEqual(keys(insights.watched), ["plural1.version1.group1"]);
+    assert.deepStrictEqual(warnings, []);
+  });
+
+  it("the same selector of several handlers is considered once", () => {
+    const { warnings } = Insights.revise(
+      Insights.empty,
+      setsFor("create", [named({ plural: "nope" }), named({ plural: "nope" })]),
+      null,
+      [],
+    );
+    assert.deepStrictEqual(warnings, [
+      "Unresolved resources cannot be served (try creating their CRDs): Selector(plural='nope')",
+    ]);
+  });
+});
+
+describe("Insights.groupsToScan", () => {
+  it("covers the selectors' groups plus the extra ones", () => {
+    const groups = Insights.groupsToScan(
+      [sel("kopf.dev", "v1", "kopfexamples"), sel("v1", "pods")],
+      ["apiextensions.k8s.io"],
+    );
+    assert.deepStrictEqual([...(groups ?? [])].sort(), ["", "apiextensions.k8s.io", "kopf.dev"]);
+  });
+  it("is every group when a selector has no group", () => {
+    assert.isNull(Insights.groupsToScan([sel("kopf.dev", "v1", "kopfexamples"), named({ kind: "Pod" })]));
+  });
+});
+
+describe("Insights.equals", () => {
+  it("compares the served resources", () => {
+    const a = Insights.revise(Insights.empty, setsFor("event", [sel(Selector.EVERYTHING)]), null, [
+      res("g", "v", "p"),
+    ]).insights;
+    const b = Insights.revise(Insights.empty, setsFor("event", [sel(Selector.EVERYTHING)]), null, [
+      res("g", "v", "p"),
+    ]).insights;
+    assert.isTrue(Insights.equals(a, b));
+    assert.isFalse(Insights.equals(a, Insights.empty));
+  });
+});
