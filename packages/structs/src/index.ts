@@ -19,6 +19,7 @@ export type { JsonObject, JsonValue } from "./Json.ts";
 export * as Json from "./Json.ts";
 export type { JsonPatchOp } from "./JsonPatch.ts";
 export * as JsonPatch from "./JsonPatch.ts";
+export * as Namespaces from "./Namespaces.ts";
 export type { MetaPatch, PatchFn, PatchObject } from "./Patch.ts";
 export * as Patch from "./Patch.ts";
 export * as Resource from "./Resource.ts";

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import * as Resource from "../src/Resource.ts";
 import * as Selector from "../src/Selector.ts";
 
-const { EVERYTHING } = Selector;
+const EVERYTHING: Selector.Everything = Selector.EVERYTHING;
 
 const ok = (
   positional: ReadonlyArray<Selector.Positional>,
