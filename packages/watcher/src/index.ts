@@ -3,6 +3,7 @@
 export * as Discovery from "./Discovery.ts";
 export * as Insights from "./Insights.ts";
 export * as ListWatch from "./ListWatch.ts";
+export * as NamespaceObserver from "./NamespaceObserver.ts";
 export * as NamespaceRevision from "./NamespaceRevision.ts";
 export * as ResourceObserver from "./ResourceObserver.ts";
 export * as Watcher from "./Watcher.ts";
