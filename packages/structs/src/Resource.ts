@@ -93,14 +93,17 @@ const stripDots = (text: string): string => text.replace(/^\.+|\.+$/g, "");
  * is appended as `/sub`), as Kopf prints it.
  *
  * @example
- * toString(make({ group: "kopf.dev", version: "v1", plural: "kopfexamples" })) // "kopfexamples.v1.kopf.dev"
- * toString(make({ group: "", version: "v1", plural: "pods" })) // "pods.v1"
+ * format(make({ group: "kopf.dev", version: "v1", plural: "kopfexamples" })) // "kopfexamples.v1.kopf.dev"
+ * format(make({ group: "", version: "v1", plural: "pods" })) // "pods.v1"
  */
-export const toString = (r: Resource): string => {
+export const format = (r: Resource): string => {
   const [main = "", ...subs] = r.plural.split("/");
   const name = stripDots(`${main}.${r.version}.${r.group}`);
   return subs.length > 0 ? `${name}/${subs.join("/")}` : name;
 };
+
+/** An alias of `format`, as `Resource.toString(r)`. */
+export { format as toString };
 
 /**
  * The `apiVersion` of the resource's objects: `group/version`, or `version` for the core group.

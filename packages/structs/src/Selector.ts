@@ -192,15 +192,15 @@ export const parse = (
  * The selector as Kopf prints it: the set fields in declaration order.
  *
  * @example
- * toString(kindPod) // "Selector(kind='Pod')"
+ * format(kindPod) // "Selector(kind='Pod')"
  */
-export const toString = (s: Selector): string =>
+export const format = (s: Selector): string =>
   `Selector(${REPR_FIELDS.filter(([k]) => s[k] !== undefined)
     .map(([k, label]) => `${label}=${repr(s[k])}`)
     .join(", ")})`;
 
-/** An alias of `toString`. */
-export const format = toString;
+/** An alias of `format`, as `Selector.toString(s)`. */
+export { format as toString };
 
 /**
  * Whether the selector names specific resources (kind, plural, singular, shortcut or a name);
