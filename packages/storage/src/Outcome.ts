@@ -4,7 +4,7 @@
  * of handler results into the object's status (spec §2.2).
  */
 import { Json } from "@kopf/structs";
-import { isMutableObject, type MutableObject } from "./internal/dicts.ts";
+import { ensure, isMutableObject, lookup, type MutableObject } from "./internal/dicts.ts";
 
 /** What the state needs of a handler error: its message (Python's `str(exception)`). */
 export interface OutcomeError {
@@ -73,16 +73,15 @@ export const deliverResults = (
   for (const [handlerId, outcome] of entries) {
     if (outcome.error !== undefined && outcome.error !== null) continue;
     if (outcome.result === undefined || outcome.result === null) continue;
-    if (!isMutableObject(patch.status)) patch.status = {};
-    const status = patch.status as MutableObject;
     if (Json.isObject(outcome.result)) {
-      if (!isMutableObject(status[handlerId])) status[handlerId] = {};
-      const target = status[handlerId] as MutableObject;
+      if (!isMutableObject(lookup(patch, ["status", handlerId]))) {
+        ensure(patch, ["status", handlerId], {});
+      }
       for (const [key, value] of Object.entries(outcome.result)) {
-        if (value !== undefined) target[key] = value;
+        if (value !== undefined) ensure(patch, ["status", handlerId, key], value);
       }
     } else {
-      status[handlerId] = Json.deepCopy(outcome.result);
+      ensure(patch, ["status", handlerId], Json.deepCopy(outcome.result));
     }
   }
 };

@@ -5,6 +5,7 @@
  */
 import { Json } from "@kopf/structs";
 import { Result } from "effect";
+import { put } from "./internal/dicts.ts";
 import { parseJson } from "./internal/parseJson.ts";
 import { StorageDecodeError } from "./StorageError.ts";
 
@@ -125,7 +126,7 @@ export const toJson = (record: ProgressRecord, verbose: boolean): Json.JsonObjec
   const out: Record<string, Json.JsonValue> = {};
   for (const [field, value] of Object.entries(record)) {
     if (value === undefined) continue;
-    if (value !== null || verbose) out[field] = value as Json.JsonValue;
+    if (value !== null || verbose) put(out, field, value);
   }
   return out;
 };

@@ -420,6 +420,15 @@ const recordArb: fc.Arbitrary<ProgressRecord.ProgressRecord> = fc.record(
 );
 
 describe("round trips (property)", () => {
+  it.each(["__proto__", "constructor", "toString"])("keeps a record under the key %s", (key) => {
+    for (const storage of [annotations(), StatusProgressStorage.make()]) {
+      const patch: Patch = {};
+      storage.store({ key, record: { retries: 1 }, body: {}, patch });
+      expect(ok(storage.fetch({ key, body: patch as RawBody }))).toMatchObject({ retries: 1 });
+      expect(ok(storage.fetch({ key, body: {} }))).toBeUndefined();
+    }
+  });
+
   it("store then fetch gives the record back (without nulls unless verbose) in every storage", () => {
     fc.assert(
       fc.property(

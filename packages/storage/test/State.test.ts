@@ -411,6 +411,8 @@ describe("results and purging", () => {
     [null, {}],
     [undefined, {}],
     ["string", { status: { "some-id": "string" } }],
+    [{}, { status: { "some-id": {} } }],
+    [[1, 2], { status: { "some-id": [1, 2] } }],
     [{ field: "value" }, { status: { "some-id": { field: "value" } } }],
   ])("delivers the result %j as %j", (result, expected) => {
     const patch: Patch = {};

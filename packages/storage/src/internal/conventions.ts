@@ -4,7 +4,7 @@
  * unwanted annotations and empty stanzas (all in place, on caller-owned copies).
  */
 import { Body, type RawBody } from "@kopf/structs";
-import { ensure, isMutableObject, type MutableObject } from "./dicts.ts";
+import { ensure, isMutableObject, lookup, type MutableObject } from "./dicts.ts";
 
 /** The marker name that brands a prefix as used by a Kopf-based operator. */
 export const MARKER_NAME = "kopf-managed";
@@ -33,11 +33,6 @@ export const detectMarkedPrefixes = (keys: Iterable<string>): ReadonlySet<string
   return prefixes;
 };
 
-const annotationsOf = (patch: MutableObject): unknown => {
-  const metadata = patch.metadata;
-  return isMutableObject(metadata) ? metadata.annotations : undefined;
-};
-
 /**
  * Write `{prefix}/kopf-managed: "yes"` into the patch unless the prefix starts with `kopf.` or
  * the marker is already in the body or the patch, so that other Kopf-based operators leave
@@ -46,9 +41,8 @@ const annotationsOf = (patch: MutableObject): unknown => {
 export const storeMarker = (prefix: string, patch: MutableObject, body: RawBody): void => {
   if (!prefix || prefix.startsWith("kopf.")) return;
   const marker = `${prefix}/${MARKER_NAME}`;
-  const pending = annotationsOf(patch);
   if (Object.hasOwn(Body.annotations(body), marker)) return;
-  if (isMutableObject(pending) && Object.hasOwn(pending, marker)) return;
+  if (lookup(patch, ["metadata", "annotations", marker]) !== undefined) return;
   ensure(patch, ["metadata", "annotations", marker], "yes");
 };
 

@@ -12,6 +12,28 @@ export type MutableObject = { [key: string]: unknown };
 export const isMutableObject = (value: unknown): value is MutableObject =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
+/**
+ * The value at `path`, or `undefined` if absent. Unlike `FieldPath.resolve`, any non-array object
+ * is walked, including the proxies of a @kopf/structs `Patch` (not plain objects by prototype).
+ */
+export const lookup = (source: unknown, path: FieldPath.FieldPath): unknown => {
+  let current: unknown = source;
+  for (const key of path) {
+    if (!isMutableObject(current) || !Object.hasOwn(current, key)) return undefined;
+    current = current[key];
+  }
+  return current;
+};
+
+/** Write a key as data, also `__proto__` (a plain assignment would replace the prototype). */
+export const put = (target: MutableObject, key: string, value: unknown): void => {
+  if (key === "__proto__") {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+};
+
 /** Set `value` at `path`, creating missing (or non-object) parents as empty objects. */
 export const ensure = (target: MutableObject, path: FieldPath.FieldPath, value: unknown): void => {
   const last = path[path.length - 1];
@@ -20,12 +42,12 @@ export const ensure = (target: MutableObject, path: FieldPath.FieldPath, value: 
   for (const key of path.slice(0, -1)) {
     let next = Object.hasOwn(current, key) ? current[key] : undefined;
     if (!isMutableObject(next)) {
-      current[key] = {};
+      put(current, key, {});
       next = current[key];
     }
     current = next as MutableObject;
   }
-  current[last] = value;
+  put(current, last, value);
 };
 
 /**
@@ -64,5 +86,5 @@ export const cherrypick = (
  */
 export const purgeField = (body: unknown, patch: MutableObject, path: FieldPath.FieldPath): void => {
   if (FieldPath.resolve(body, path) !== undefined) ensure(patch, path, null);
-  else if (FieldPath.resolve(patch, path) !== undefined) remove(patch, path);
+  else if (lookup(patch, path) !== undefined) remove(patch, path);
 };
