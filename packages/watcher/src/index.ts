@@ -5,6 +5,7 @@ export * as Insights from "./Insights.ts";
 export * as ListWatch from "./ListWatch.ts";
 export * as NamespaceObserver from "./NamespaceObserver.ts";
 export * as NamespaceRevision from "./NamespaceRevision.ts";
+export * as ObjectKey from "./ObjectKey.ts";
 export * as ResourceObserver from "./ResourceObserver.ts";
 export * as Watcher from "./Watcher.ts";
 export * as WatchState from "./WatchState.ts";
