@@ -35,6 +35,10 @@ export {
   type TransportResponse,
 } from "./KubeTransport.ts";
 export { LoginError, type LoginErrorReason } from "./LoginError.ts";
+export * as KubeClient from "./live/KubeClient.ts";
+export * as KubeConfigLogin from "./live/KubeConfig.ts";
+export * as ServiceAccountLogin from "./live/ServiceAccount.ts";
+export * as UndiciTransport from "./live/UndiciTransport.ts";
 export type { RateLimit } from "./RateLimiter.ts";
 export * as RateLimiter from "./RateLimiter.ts";
 export * as Retries from "./Retries.ts";

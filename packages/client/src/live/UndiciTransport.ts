@@ -1,0 +1,200 @@
+/**
+ * The live `KubeTransport`: HTTP/1.1 over undici connection pools, one pool per server and TLS
+ * identity, kept for the life of the layer — connections are reused across requests (keep-alive)
+ * and never created per call. TLS verification is on unless the credentials say `insecure`;
+ * `caPath`/`caData`, client certificates and `tlsServerName` come from the `ConnectionInfo`;
+ * `proxyUrl` and `trustEnv` (proxy environment variables) are honoured.
+ *
+ * Timeouts: the connect timeout comes with each request (from the settings); the total timeout
+ * of a request is applied by `KubeApi` on `Clock`; a streamed body has no idle timeout here (the
+ * watcher's inactivity watchdog owns that).
+ *
+ * Edge code: sockets and files.
+ */
+import { readFile } from "node:fs/promises";
+import { Effect, Layer, Result, Semaphore, Stream } from "effect";
+import { type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from "undici";
+import * as ConnectionInfo from "../ConnectionInfo.ts";
+import { KubeApiError } from "../KubeApiError.ts";
+import { KubeTransport, type TransportRequest } from "../KubeTransport.ts";
+
+/** Pool tuning. @category models */
+export interface UndiciOptions {
+  /** Milliseconds an idle connection is kept open. Default 60 000. */
+  readonly keepAliveTimeout?: number | undefined;
+  /** The most connections per server; `null` for no limit (each open watch holds one). Default `null`. */
+  readonly connections?: number | null | undefined;
+  /** Milliseconds to connect when a request does not say. Default 30 000. */
+  readonly connectTimeout?: number | undefined;
+}
+
+interface TlsMaterial {
+  readonly ca?: string;
+  readonly cert?: string;
+  readonly key?: string;
+}
+
+const timeoutCodes = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+
+/** Map a failure of undici or of the socket below it to a `KubeApiError`. */
+export const errorOf = (what: string, error: unknown): KubeApiError => {
+  const cause = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
+  const code = cause?.code ?? cause?.cause?.code;
+  const message = [code, cause?.message, cause?.cause?.message].filter((part) => !!part).join(": ");
+  return code !== undefined && timeoutCodes.has(code)
+    ? KubeApiError.timeout(`${what}: ${message}`, error)
+    : KubeApiError.transport(`${what}: ${message || String(error)}`, error);
+};
+
+const readPem = (path: string, what: string) =>
+  Effect.tryPromise({
+    try: () => readFile(path, "utf-8"),
+    catch: (cause) =>
+      KubeApiError.transport(
+        `Cannot read the ${what} file ${path}: ${(cause as Error).message ?? String(cause)}`,
+        cause,
+      ),
+  });
+
+const decodePem = (data: string, what: string) =>
+  Effect.fromResult(
+    Result.mapError(ConnectionInfo.decodePem(data, what), (error) =>
+      KubeApiError.transport(error.message, error),
+    ),
+  );
+
+/** The TLS material of a connection info: files are read, data decoded (PEM or base64 PEM). */
+const tlsOf = (info: ConnectionInfo.ConnectionInfo): Effect.Effect<TlsMaterial, KubeApiError> =>
+  Effect.gen(function* () {
+    const material: { ca?: string; cert?: string; key?: string } = {};
+    if (info.caPath) material.ca = yield* readPem(info.caPath, "certificate authority");
+    if (info.caData) material.ca = yield* decodePem(info.caData, "certificate-authority-data");
+    if (info.certificatePath) material.cert = yield* readPem(info.certificatePath, "client certificate");
+    if (info.certificateData)
+      material.cert = yield* decodePem(info.certificateData, "client-certificate-data");
+    if (info.privateKeyPath) material.key = yield* readPem(info.privateKeyPath, "client key");
+    if (info.privateKeyData) material.key = yield* decodePem(info.privateKeyData, "client-key-data");
+    return material;
+  });
+
+const lowerCaseHeaders = (
+  headers: Record<string, string | ReadonlyArray<string> | undefined>,
+): Record<string, string> => {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined)
+      result[name.toLowerCase()] = typeof value === "string" ? value : value.join(", ");
+  }
+  return result;
+};
+
+/**
+ * Build the live transport; pools are closed when the scope closes.
+ *
+ * @example
+ * ```ts
+ * import { Layer } from "effect"
+ * import { KubeApi, UndiciTransport } from "@kopf/client"
+ * const api = KubeApi.layer().pipe(Layer.provide(UndiciTransport.layer()))
+ * ```
+ */
+export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
+  const dispatchers = new Map<string, Dispatcher>();
+  const creating = yield* Semaphore.make(1);
+  yield* Effect.addFinalizer(() =>
+    Effect.promise(() =>
+      Promise.allSettled([...dispatchers.values()].map((dispatcher) => dispatcher.destroy())),
+    ),
+  );
+
+  const dispatcherFor = (info: ConnectionInfo.ConnectionInfo, connectTimeout: number) =>
+    creating.withPermits(1)(
+      Effect.gen(function* () {
+        const key = `${ConnectionInfo.transportKey(info)}|${connectTimeout}`;
+        const existing = dispatchers.get(key);
+        if (existing !== undefined) return existing;
+        const tls = yield* tlsOf(info);
+        const connect = {
+          ...tls,
+          rejectUnauthorized: info.insecure !== true,
+          ...(info.tlsServerName ? { servername: info.tlsServerName } : {}),
+          timeout: connectTimeout,
+        };
+        const common = {
+          keepAliveTimeout: options.keepAliveTimeout ?? 60_000,
+          connections: options.connections ?? null,
+          allowH2: false,
+          pipelining: 1,
+        };
+        const dispatcher: Dispatcher = info.proxyUrl
+          ? new ProxyAgent({ uri: info.proxyUrl, requestTls: connect, ...common })
+          : info.trustEnv
+            ? new EnvHttpProxyAgent({ requestTls: connect, ...common })
+            : new Pool(new URL(info.server).origin, { connect, ...common });
+        dispatchers.set(key, dispatcher);
+        return dispatcher;
+      }),
+    );
+
+  const open = (request: TransportRequest, streaming: boolean) =>
+    Effect.gen(function* () {
+      const server = new URL(request.connection.server);
+      const path = server.pathname.replace(/\/+$/, "") + request.path;
+      const what = `${request.method} ${server.origin}${path}`;
+      const dispatcher = yield* dispatcherFor(
+        request.connection,
+        request.connectTimeout ?? options.connectTimeout ?? 30_000,
+      );
+      const response = yield* Effect.tryPromise({
+        try: (signal) =>
+          dispatcher.request({
+            origin: server.origin,
+            path,
+            method: request.method,
+            headers: request.headers,
+            body: request.body === undefined ? null : request.body,
+            signal,
+            headersTimeout: 0,
+            bodyTimeout: 0,
+            // Keep watch streams from blocking other requests on the same connection.
+            blocking: streaming,
+          }),
+        catch: (error) => errorOf(what, error),
+      });
+      return { what, response };
+    });
+
+  const request: KubeTransport["Service"]["request"] = (request) =>
+    Effect.gen(function* () {
+      const { what, response } = yield* open(request, false);
+      const body = yield* Effect.tryPromise({
+        try: () => response.body.arrayBuffer(),
+        catch: (error) => errorOf(what, error),
+      }).pipe(Effect.onInterrupt(() => Effect.sync(() => response.body.destroy())));
+      return {
+        status: response.statusCode,
+        headers: lowerCaseHeaders(response.headers),
+        body: new Uint8Array(body),
+      };
+    });
+
+  const stream: KubeTransport["Service"]["stream"] = (request) =>
+    Effect.gen(function* () {
+      const { what, response } = yield* Effect.acquireRelease(open(request, true), ({ response }) =>
+        Effect.sync(() => response.body.destroy()),
+      );
+      return {
+        status: response.statusCode,
+        headers: lowerCaseHeaders(response.headers),
+        body: Stream.fromAsyncIterable(response.body as AsyncIterable<Uint8Array>, (error) =>
+          errorOf(what, error),
+        ),
+      };
+    });
+
+  return KubeTransport.of({ request, stream });
+});
+
+/** The live transport as a layer (scoped: closing it closes every pool and open stream). */
+export const layer = (options: UndiciOptions = {}): Layer.Layer<KubeTransport> =>
+  Layer.effect(KubeTransport, make(options));
