@@ -15,6 +15,7 @@ export * as Diff from "./Diff.ts";
 export type { FieldSpec } from "./FieldPath.ts";
 export * as FieldPath from "./FieldPath.ts";
 export * as Finalizers from "./Finalizers.ts";
+export * as IsoTime from "./IsoTime.ts";
 export type { JsonObject, JsonValue } from "./Json.ts";
 export * as Json from "./Json.ts";
 export type { JsonPatchOp } from "./JsonPatch.ts";
