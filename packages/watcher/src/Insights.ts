@@ -13,6 +13,7 @@
  *   - resources lacking the `watch` or `list` verb are removed;
  *   - resources lacking `patch` are removed if a daemon, timer or changing selector matches them.
  */
+import type { Registry } from "@kopf/registry";
 import { Resource, Selector } from "@kopf/structs";
 
 type Res = Resource.Resource;
@@ -29,6 +30,26 @@ export interface SelectorSets {
   /** Selectors of handlers that store state on the objects: daemons, timers, changing handlers. */
   readonly patched: ReadonlyArray<Sel>;
 }
+
+/**
+ * The selector sets of a registry's handlers (the registry de-duplicates each bucket).
+ *
+ * @example
+ * const registry = Registry.make()
+ * registry.on.create("kopfexamples", function created() {})
+ * Insights.selectorSetsOf(registry).patched // [Selector(any_name='kopfexamples')]
+ */
+export const selectorSetsOf = (registry: Pick<Registry.Registry, "selectors">): SelectorSets => ({
+  webhooks: registry.selectors("webhooks"),
+  indexed: registry.selectors("indexing"),
+  watched: [
+    ...registry.selectors("indexing"),
+    ...registry.selectors("watching"),
+    ...registry.selectors("spawning"),
+    ...registry.selectors("changing"),
+  ],
+  patched: [...registry.selectors("spawning"), ...registry.selectors("changing")],
+});
 
 /** The served resources per purpose, each sorted by `Resource.toString`. */
 export interface Insights {

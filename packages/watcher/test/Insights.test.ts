@@ -5,6 +5,7 @@
 // the groups a scan needs.
 
 import { assert, describe, it } from "@effect/vitest";
+import { Registry } from "@kopf/registry";
 import { Resource, Selector } from "@kopf/structs";
 import { Result } from "effect";
 import * as Insights from "../src/Insights.ts";
@@ -228,5 +229,36 @@ describe("Insights.equals", () => {
     ]).insights;
     assert.isTrue(Insights.equals(a, b));
     assert.isFalse(Insights.equals(a, Insights.empty));
+  });
+});
+
+describe("Insights.selectorSetsOf", () => {
+  it("groups a registry's selectors by purpose, and resolves them", () => {
+    const registry = Registry.make();
+    registry.on.create(["kopf.dev", "v1", "kopfexamples"], function created() {});
+    registry.on.event(["v1", "pods"], function seen() {});
+    registry.on.index(["v1", "configmaps"], function indexed() {});
+    registry.on.timer(["v1", "secrets"], { interval: 10 }, function ticked() {});
+    registry.on.validate(["v1", "services"], function validated() {});
+    const sets = Insights.selectorSetsOf(registry);
+    const plurals = (selectors: ReadonlyArray<Selector.Selector>) => selectors.map((s) => s.anyName).sort();
+    assert.deepStrictEqual(plurals(sets.webhooks), ["services"]);
+    assert.deepStrictEqual(plurals(sets.indexed), ["configmaps"]);
+    assert.deepStrictEqual(plurals(sets.watched), ["configmaps", "kopfexamples", "pods", "secrets"]);
+    assert.deepStrictEqual(plurals(sets.patched), ["kopfexamples", "secrets"]);
+
+    const resources = ["kopfexamples", "pods", "configmaps", "secrets", "services"].map((plural) =>
+      res(plural === "kopfexamples" ? "kopf.dev" : "", "v1", plural),
+    );
+    const { insights, warnings } = Insights.revise(Insights.empty, sets, null, resources);
+    assert.deepStrictEqual(keys(insights.watched), [
+      "configmaps.v1",
+      "kopfexamples.v1.kopf.dev",
+      "pods.v1",
+      "secrets.v1",
+    ]);
+    assert.deepStrictEqual(keys(insights.indexed), ["configmaps.v1"]);
+    assert.deepStrictEqual(keys(insights.webhooks), ["services.v1"]);
+    assert.deepStrictEqual(warnings, []);
   });
 });
