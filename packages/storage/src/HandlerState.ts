@@ -3,9 +3,8 @@
  * record or started from scratch, advanced by outcomes, and turned back into a record. Every
  * function is pure; "now" (epoch microseconds) is an argument, read from `Clock` by the runtime.
  */
-import { Json } from "@kopf/structs";
+import { IsoTime, Json } from "@kopf/structs";
 import { Result } from "effect";
-import * as IsoTime from "./internal/isoTime.ts";
 import type { Outcome } from "./Outcome.ts";
 import type { ProgressRecord } from "./ProgressRecord.ts";
 import { StorageDecodeError } from "./StorageError.ts";
@@ -66,7 +65,7 @@ const parseTime = (
       new StorageDecodeError({
         reason: "InvalidField",
         key,
-        message: `The progress record in ${key} has an invalid ${field}: ${problem}`,
+        message: `The progress record in ${key} has an invalid ${field}: ${problem.message}`,
       }),
   );
 };

@@ -3,13 +3,12 @@
 // order, the trailing newline of the last-handled configuration, V1+V2 keys) are read, treated
 // as handled, not rewritten, and re-encoded to the very same bytes. Uses the real Patch.
 import { describe, expect, it } from "@effect/vitest";
-import { Json, Patch, type RawBody } from "@kopf/structs";
+import { IsoTime, Json, Patch, type RawBody } from "@kopf/structs";
 import { Result } from "effect";
 import * as AnnotationKeys from "../src/AnnotationKeys.ts";
 import * as AnnotationsDiffBaseStorage from "../src/AnnotationsDiffBaseStorage.ts";
 import * as DiffBaseStorage from "../src/DiffBaseStorage.ts";
 import * as HandlerState from "../src/HandlerState.ts";
-import * as IsoTime from "../src/internal/isoTime.ts";
 import * as ProgressRecord from "../src/ProgressRecord.ts";
 import * as SmartProgressStorage from "../src/SmartProgressStorage.ts";
 import * as State from "../src/State.ts";

@@ -3,11 +3,10 @@
 // issue 601, started/runtime/finished/sleeping/awakened/delayed/retries, outcomes, subrefs,
 // results delivery, purging, and properties of the transitions.
 import { describe, expect, it } from "@effect/vitest";
-import type { RawBody } from "@kopf/structs";
+import { IsoTime, type RawBody } from "@kopf/structs";
 import { Result } from "effect";
 import * as fc from "fast-check";
 import * as HandlerState from "../src/HandlerState.ts";
-import * as IsoTime from "../src/internal/isoTime.ts";
 import * as Outcome from "../src/Outcome.ts";
 import * as State from "../src/State.ts";
 import * as StatusProgressStorage from "../src/StatusProgressStorage.ts";
