@@ -14,6 +14,7 @@
  */
 import type { Body, Diff, Json, Patch, Resource } from "@kopf/structs";
 import type { Effect } from "effect";
+import type { SubRegistry } from "./SubRegistry.ts";
 
 /** Why a changing handler runs (`create`…`resume`) or why nothing runs (`noop`, `free`, `gone`). */
 export type Reason = "create" | "update" | "delete" | "resume" | "noop" | "free" | "gone";
@@ -211,9 +212,12 @@ export type AnyFilterContext<B = Body.RawBody> =
   | SpawningFilterContext<B>
   | WebhookFilterContext<B>;
 
-/** Context of changing handlers (`on.resume/create/update/delete/field`, sub-handlers). */
+/**
+ * Context of changing handlers (`on.resume/create/update/delete/field`, sub-handlers); besides
+ * Kopf's kwargs it carries `subregistry`, where the handler declares its sub-handlers.
+ */
 export type ChangingContext<B = Body.RawBody, I = {}> = WithIndices<
-  ChangingFilterContext<B> & InvocationFields,
+  ChangingFilterContext<B> & InvocationFields & { readonly subregistry: SubRegistry },
   I
 >;
 /** Context of `on.event` handlers (`retry` is always 0). */

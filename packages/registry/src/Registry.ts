@@ -175,10 +175,7 @@ export const make = <S = unknown>(options: RegistryOptions = {}): Registry<S> =>
       const handlers: ReadonlyArray<ResourceHandler> =
         bucket === undefined ? Object.values(buckets).flat() : buckets[bucket];
       const selectors = handlers.flatMap((h) => (h.selector === undefined ? [] : [h.selector]));
-      return distinctBy(
-        distinctBy(selectors, (s) => s),
-        ResourceSpec.selectorKey,
-      );
+      return ResourceSpec.distinct(selectors);
     },
     extraFields: (resource) => {
       const handlers: ReadonlyArray<ResourceHandler> = [

@@ -7,7 +7,7 @@
  * model class resolved by a `ModelResolver` (the `kopf` facade resolves kubernetes-fluent-client
  * kinds).
  */
-import { type Resource, Selector } from "@kopf/structs";
+import { Selector } from "@kopf/structs";
 import { Result } from "effect";
 import { RegistrationError } from "./Errors.ts";
 
@@ -23,7 +23,7 @@ export interface ResourceNames {
 }
 
 /** A predicate choosing resources (core and `events.k8s.io` events are never chosen). */
-export type ResourcePredicate = (resource: Resource.Resource) => boolean;
+export type ResourcePredicate = Selector.ResourcePredicate;
 
 /** A predicate restricted to a group and/or version. */
 export interface PredicateSpec {
@@ -70,10 +70,10 @@ const fromSelectorError = (error: { readonly message: string }) =>
   new RegistrationError({ reason: "InvalidResource", message: error.message });
 
 const parse = (
-  positional: ReadonlyArray<unknown>,
-  names: ResourceNames & { readonly fn?: ResourcePredicate },
+  positional: ReadonlyArray<Selector.Positional>,
+  names: Selector.SelectorNames,
 ): Result.Result<Selector.Selector, RegistrationError> =>
-  Result.mapError(Selector.parse(positional as never, names as never), fromSelectorError);
+  Result.mapError(Selector.parse(positional, names), fromSelectorError);
 
 /**
  * Turns a resource notation into a selector, validated as Kopf does (one name, no empty names,
@@ -99,7 +99,7 @@ export const toSelector = (
         "A resource array must hold 1 to 3 strings: [group/version, name] or [group, version, name].",
       );
     }
-    return parse(spec, {});
+    return parse(spec as ReadonlyArray<string>, {});
   }
   if (typeof spec === "function") {
     const names = resolveModel?.(spec);
@@ -112,7 +112,7 @@ export const toSelector = (
           "or pass { group, version, kind }.",
       );
     }
-    return parse([spec], {});
+    return parse([spec as ResourcePredicate], {});
   }
   if (typeof spec === "object" && spec !== null) {
     const record = spec as Readonly<Record<string, unknown>>;
@@ -135,10 +135,28 @@ export const toSelector = (
     if (predicate !== undefined && typeof predicate !== "function") {
       return fail("InvalidResource", "The resource predicate must be a function.");
     }
-    return predicate === undefined ? parse([], names) : parse([predicate], names);
+    return predicate === undefined
+      ? parse([], names)
+      : parse([], { ...names, fn: predicate as ResourcePredicate });
   }
   return fail("InvalidResource", `Cannot interpret ${String(spec)} as a resource.`);
 };
 
-/** A key identifying equal selectors (for de-duplication). */
-export const selectorKey = (selector: Selector.Selector): unknown => Selector.format(selector);
+/**
+ * The distinct selectors, in first-seen order: equal when printed alike and, for predicate
+ * selectors (whose printed form only names the function), with the very same predicate.
+ *
+ * @example
+ * distinct([kex, samePrintedKex, pods]) // [kex, pods]
+ */
+export const distinct = (selectors: ReadonlyArray<Selector.Selector>): ReadonlyArray<Selector.Selector> => {
+  const seen = new Map<unknown, Set<string>>();
+  return selectors.filter((selector) => {
+    const printed = Selector.format(selector);
+    const keys = seen.get(selector.fn) ?? new Set<string>();
+    seen.set(selector.fn, keys);
+    if (keys.has(printed)) return false;
+    keys.add(printed);
+    return true;
+  });
+};

@@ -72,7 +72,8 @@ describe("matchesMeta", () => {
   });
 
   it("ignores inherited keys of the content", () => {
-    assert.isFalse(matchesMeta({ toString: PRESENT }, {}, getCtx));
+    const filter = Object.fromEntries([["toString", PRESENT]]) as MetaFilter<Ctx>;
+    assert.isFalse(matchesMeta(filter, {}, getCtx));
   });
 });
 
@@ -128,7 +129,11 @@ describe("matchesValue (old/new filters)", () => {
 });
 
 describe("matchesFieldChange", () => {
-  const filters = (needsChange: boolean, old?: ValueFilter<Ctx>, nw?: ValueFilter<Ctx>) => ({
+  const filters = (
+    needsChange: boolean,
+    old?: ValueFilter<Ctx>,
+    nw?: ValueFilter<Ctx>,
+  ): { needsChange: boolean; old: ValueFilter<Ctx> | undefined; new: ValueFilter<Ctx> | undefined } => ({
     needsChange,
     old,
     new: nw,
