@@ -7,7 +7,7 @@
  * stored essence (`old`), the essence diff and the `initial` flag; it never throws, whatever the
  * body contains.
  */
-import type { HandlerCause, Reason } from "@kopf/registry";
+import { type HandlerCause, HandlerContext, type Reason } from "@kopf/registry";
 import { type Diff, Finalizers, type RawBody, type RawEventType } from "@kopf/structs";
 import type { CauseInputs } from "./CauseInputs.ts";
 import type { ResourceContext } from "./ResourceCause.ts";
@@ -92,14 +92,7 @@ export interface ChangeCause extends HandlerCause.ChangingCause {
  * ```
  */
 export const make = (inputs: CauseInputs, context: ResourceContext): ChangeCause => {
-  const detection = detectReason({
-    type: inputs.type,
-    body: inputs.body,
-    finalizer: inputs.finalizer,
-    old: inputs.old,
-    diff: inputs.diff,
-    initial: inputs.initial,
-  });
+  const detection = detectReason(inputs);
   return {
     ...context,
     _tag: "ChangingCause",
@@ -114,8 +107,7 @@ export const make = (inputs: CauseInputs, context: ResourceContext): ChangeCause
 };
 
 /** Whether a reason runs handlers (`create`, `update`, `delete`, `resume`) rather than only being logged. */
-export const isHandlerReason = (reason: Reason): boolean =>
-  reason === "create" || reason === "update" || reason === "delete" || reason === "resume";
+export const isHandlerReason = (reason: Reason): boolean => HandlerContext.HANDLER_REASONS.includes(reason);
 
 const TITLES: Readonly<Record<Reason, string>> = {
   create: "creation",
