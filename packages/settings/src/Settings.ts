@@ -6,10 +6,11 @@
  * builds a new tree with {@link make} (on top of the current one) and provides it.
  */
 import { AnnotationsDiffBaseStorage, SmartProgressStorage } from "@kopf/storage";
-import { Context, Effect, Layer, Result, Schema, SchemaIssue } from "effect";
+import { Context, Effect, Layer, Result, Schema } from "effect";
+import { toIssues } from "./internal/issues.ts";
 import { prepare, type SettingsWarning } from "./internal/overrides.ts";
 import { OperatorSettingsSchema } from "./internal/schema.ts";
-import { fromIssues, type Issue, type SettingsError } from "./SettingsError.ts";
+import { fromIssues, type SettingsError } from "./SettingsError.ts";
 import type * as Tree from "./SettingsTree.ts";
 
 export type { SettingsWarning } from "./internal/overrides.ts";
@@ -132,40 +133,6 @@ export const defaults: OperatorSettings = {
 
 const decode = Schema.decodeUnknownResult(OperatorSettingsSchema);
 
-const UNKNOWN_SETTING = "unknown setting";
-
-const formatter = SchemaIssue.makeFormatterStandardSchemaV1({
-  leafHook: (issue) =>
-    issue._tag === "UnexpectedKey" ? UNKNOWN_SETTING : SchemaIssue.defaultLeafHook(issue),
-});
-
-const formatPath = (path: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }>): string => {
-  let text = "";
-  for (const segment of path) {
-    const key = typeof segment === "object" ? segment.key : segment;
-    text += typeof key === "number" ? `[${key}]` : text === "" ? String(key) : `.${String(key)}`;
-  }
-  return text === "" ? "settings" : text;
-};
-
-const toIssues = (issue: SchemaIssue.Issue): Array<Issue> => {
-  const seen = new Set<string>();
-  const issues: Array<Issue> = [];
-  for (const { path, message } of formatter(issue).issues) {
-    const entry: Issue = {
-      path: formatPath(path ?? []),
-      reason: message === UNKNOWN_SETTING ? "UnknownSetting" : "InvalidValue",
-      problem: message,
-    };
-    const key = `${entry.path}\u0000${entry.problem}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      issues.push(entry);
-    }
-  }
-  return issues;
-};
-
 /**
  * Validates `overrides` merged over `base` (the defaults unless given) and returns the tree with
  * the deprecation warnings, or every problem found. Groups merge field by field; lists and
@@ -231,6 +198,39 @@ export const makeEffect = Effect.fnUntraced(function* (overrides?: Overrides, ba
   }
   return made.settings;
 });
+
+/** A settings tree whose groups and fields can be assigned, as startup handlers get it in Kopf. */
+export type MutableSettings = {
+  -readonly [G in keyof OperatorSettings]: {
+    -readonly [F in keyof OperatorSettings[G]]: OperatorSettings[G][F];
+  };
+};
+
+/**
+ * A copy of a settings tree for `on.startup` handlers to modify in place (Kopf passes them the
+ * live `settings`); validate the result with {@link make} afterwards. Groups and lists are
+ * copied; storages and the webhook server are shared.
+ *
+ * @example
+ * ```ts
+ * import { Settings } from "@kopf/settings";
+ * const settings = Settings.mutableCopy(Settings.defaults);
+ * settings.posting.level = "Warn"; // in a startup handler
+ * const validated = Settings.make(settings); // Result<OperatorSettings, SettingsError>
+ * ```
+ */
+export const mutableCopy = (settings: OperatorSettings): MutableSettings => {
+  const copy = {} as Record<string, Record<string, unknown>>;
+  for (const [group, fields] of Object.entries(settings)) {
+    copy[group] = Object.fromEntries(
+      Object.entries(fields as Record<string, unknown>).map(([field, value]) => [
+        field,
+        Array.isArray(value) ? [...value] : value,
+      ]),
+    );
+  }
+  return copy as MutableSettings;
+};
 
 /**
  * The settings the runtime reads; {@link defaults} unless provided.

@@ -166,6 +166,28 @@ describe("overrides", () => {
   });
 });
 
+describe("mutableCopy (settings modified by startup handlers)", () => {
+  it("is equal to the original, shares no group or list, and validates back after changes", () => {
+    const copy = Settings.mutableCopy(Settings.defaults);
+    assert.deepStrictEqual(copy, Settings.defaults);
+    assert.notStrictEqual(copy.peering, Settings.defaults.peering);
+    assert.notStrictEqual(copy.networking.errorBackoffs, Settings.defaults.networking.errorBackoffs);
+    assert.strictEqual(copy.persistence.progressStorage, Settings.defaults.persistence.progressStorage);
+    copy.posting.level = "Warn";
+    copy.peering.priority = 100;
+    const validated = made(copy);
+    assert.strictEqual(validated.posting.level, "Warn");
+    assert.strictEqual(validated.peering.priority, 100);
+    assert.strictEqual(Settings.defaults.posting.level, "Info");
+  });
+
+  it("a bad change is rejected when validated back", () => {
+    const copy = Settings.mutableCopy(Settings.defaults);
+    copy.execution.maxWorkers = 0;
+    assert.strictEqual(rejected(copy).issues[0]?.path, "execution.maxWorkers");
+  });
+});
+
 describe("validation names the field's full path and the problem", () => {
   it.each([
     [
