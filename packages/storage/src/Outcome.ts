@@ -4,7 +4,8 @@
  * of handler results into the object's status (spec §2.2).
  */
 import { Json } from "@kopf/structs";
-import { ensure, isMutableObject, lookup, type MutableObject } from "./internal/dicts.ts";
+import { ensure, isMutableObject, lookup } from "./internal/dicts.ts";
+import type { PatchLike } from "./internal/progressStorageApi.ts";
 
 /** What the state needs of a handler error: its message (Python's `str(exception)`). */
 export interface OutcomeError {
@@ -60,14 +61,14 @@ export const failure = (error: OutcomeError, delay?: number | null): Outcome =>
  *
  * @example
  * ```ts
- * const patch = {}
+ * const patch = Patch.make(body)
  * Outcome.deliverResults(new Map([["fn", Outcome.success("ok")]]), patch)
- * // patch is { status: { fn: "ok" } }
+ * // patch.toMergePatch() is { status: { fn: "ok" } }
  * ```
  */
 export const deliverResults = (
   outcomes: ReadonlyMap<string, Outcome> | Readonly<Record<string, Outcome>>,
-  patch: MutableObject,
+  patch: PatchLike,
 ): void => {
   const entries = outcomes instanceof Map ? [...outcomes.entries()] : Object.entries(outcomes);
   for (const [handlerId, outcome] of entries) {

@@ -6,6 +6,7 @@ import { describe, expect, it } from "@effect/vitest";
 import type { RawBody } from "@kopf/structs";
 import { Result } from "effect";
 import * as fc from "fast-check";
+import * as AnnotationKeys from "../src/AnnotationKeys.ts";
 import * as AnnotationsDiffBaseStorage from "../src/AnnotationsDiffBaseStorage.ts";
 import type { DiffBaseStorage } from "../src/DiffBaseStorage.ts";
 import * as Essence from "../src/Essence.ts";
@@ -203,6 +204,30 @@ describe("essence properties", () => {
           expect((essence as { status?: unknown }).status).toBeUndefined();
         }
       }),
+    );
+  });
+
+  it("never contains the own keys of a storage with an unmarked custom prefix", () => {
+    const keyArb = fc.oneof(
+      fc.constant("last-handled-configuration"),
+      fc.string({ minLength: 1, maxLength: 90 }),
+    );
+    fc.assert(
+      fc.property(
+        keyArb,
+        fc.dictionary(fc.string({ maxLength: 8 }), fc.string(), { maxKeys: 3 }),
+        (key, others) => {
+          const storage = Result.getOrThrow(
+            AnnotationsDiffBaseStorage.make({ prefix: "mine.example.com", key }),
+          );
+          const own = AnnotationKeys.makeKeys({ prefix: "mine.example.com", v1: true }, key);
+          const annotations = { ...others, ...Object.fromEntries(own.map((k) => [k, "{}"])) };
+          const essence = storage.build({ body: { metadata: { annotations } } }) as {
+            metadata?: { annotations?: Record<string, string> };
+          };
+          for (const k of own) expect(essence.metadata?.annotations ?? {}).not.toHaveProperty([k]);
+        },
+      ),
     );
   });
 

@@ -8,7 +8,10 @@ import type { ProgressRecord } from "../ProgressRecord.ts";
 import type { StorageDecodeError } from "../StorageError.ts";
 import type { MutableObject } from "./dicts.ts";
 
-/** The patch a storage writes into: a merge-patch object (`null` deletes a key). */
+/**
+ * The patch a storage writes into: normally the cycle's `Patch` from @kopf/structs; any mutable
+ * merge-patch object works (`null` deletes a key).
+ */
 export type PatchLike = MutableObject;
 
 /**
