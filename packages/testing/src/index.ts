@@ -1,6 +1,18 @@
 /** Public API of this package. */
 // The emulator's transport and tooling: HTTPS server, TLS, fault control, webhook admission, CLI.
 export * as WebhookAdmission from "./emulator/admission/WebhookAdmission.ts";
+// The emulator's API core: the in-memory Kubernetes API server behind every transport.
+export * as EmulatorAdmission from "./emulator/api/Admission.ts";
+export {
+  type ApiRequest,
+  type ApiResponse,
+  EmulatorError,
+  type EmulatorOptions,
+  type EmulatorState,
+  KubeEmulator,
+  type KubeEmulatorShape,
+} from "./emulator/api/Emulator.ts";
+export * as EmulatorStatus from "./emulator/api/Status.ts";
 export * as EmulatorCommand from "./emulator/cli/EmulatorCommand.ts";
 export * as ControlApi from "./emulator/control/ControlApi.ts";
 export {

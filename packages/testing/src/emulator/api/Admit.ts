@@ -1,0 +1,124 @@
+/**
+ * The shared tail of every write: custom-resource pruning and defaulting, admission (mutating
+ * webhooks' patches applied, then validating webhooks), validation into a 422, and the stored-size
+ * limit — in the order the apiserver runs them.
+ */
+import { Effect, Result } from "effect";
+import type { AdmissionOperation, AdmissionRequest, UserInfo } from "./Admission.ts";
+import { MAX_OBJECT_BYTES } from "./Body.ts";
+import * as Crd from "./Crd.ts";
+import type { Core, Resolved } from "./internal/Core.ts";
+import { isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
+import * as JsonPatch from "./JsonPatch.ts";
+import * as ObjectMeta from "./ObjectMeta.ts";
+import type { ResourceType } from "./ResourceType.ts";
+import * as Schema from "./Schema.ts";
+import * as Status from "./Status.ts";
+import * as Validation from "./Validation.ts";
+
+/** Prunes and defaults a custom resource with the schema of its storage version. */
+export const normalize = (type: ResourceType, obj: JsonObject): JsonObject => {
+  const schema = type.schemas.get(type.storageVersion);
+  if (!type.custom || schema === undefined) return obj;
+  return Schema.prune(Schema.applyDefaults(Schema.prune(obj, schema), schema), schema);
+};
+
+/** All validation errors of an object about to be stored, as a 422 (or undefined when valid). */
+export const validate = (
+  type: ResourceType,
+  obj: JsonObject,
+  old: JsonObject | undefined,
+): Status.ApiError | undefined => {
+  const meta = metaOf(obj);
+  const errors = Validation.validateMetadata(meta, type.nameRule, type.namespaced);
+  if (old !== undefined) errors.push(...Validation.validateMetadataUpdate(meta, metaOf(old)));
+  const schema = type.schemas.get(type.storageVersion);
+  if (type.custom && schema !== undefined) errors.push(...Schema.validate(obj, schema));
+  if (type.group === "apiextensions.k8s.io" && type.plural === "customresourcedefinitions")
+    errors.push(...Crd.validateCrd(obj));
+  if (errors.length === 0) return undefined;
+  return Status.invalid(type.group, type.kind, str(meta.name) ?? str(meta.generateName) ?? "", errors);
+};
+
+export const checkStoredSize = (obj: JsonObject): Status.ApiError | undefined =>
+  JSON.stringify(obj).length > MAX_OBJECT_BYTES
+    ? Status.requestEntityTooLarge("etcdserver: request is too large")
+    : undefined;
+
+export interface AdmitInput {
+  readonly core: Core;
+  readonly resolved: Resolved;
+  readonly operation: AdmissionOperation;
+  readonly object: JsonObject | undefined;
+  readonly oldObject: JsonObject | undefined;
+  readonly options: unknown;
+  readonly user: UserInfo;
+  readonly dryRun: boolean;
+}
+
+const requestOf = (input: AdmitInput, object: JsonObject | undefined): AdmissionRequest => {
+  const { resolved } = input;
+  const t = resolved.type;
+  const version = resolved.version;
+  const kind =
+    resolved.subresource === "scale"
+      ? { group: "autoscaling", version: "v1", kind: "Scale" }
+      : { group: t.group, version, kind: t.kind };
+  const resource = { group: t.group, version, resource: t.plural };
+  const target = object ?? input.oldObject;
+  return {
+    operation: input.operation,
+    kind,
+    resource,
+    subResource: resolved.subresource ?? "",
+    requestKind: kind,
+    requestResource: resource,
+    requestSubResource: resolved.subresource ?? "",
+    name: (target === undefined ? undefined : str(metaOf(target).name)) ?? resolved.name ?? "",
+    namespace: resolved.namespace ?? "",
+    object: object === undefined ? null : ObjectMeta.serve(t, version, object),
+    oldObject: input.oldObject === undefined ? null : ObjectMeta.serve(t, version, input.oldObject),
+    options: input.options,
+    dryRun: input.dryRun,
+    userInfo: input.user,
+    namespaced: t.namespaced,
+  };
+};
+
+const denied = (status: Status.Status) =>
+  new Status.ApiError({ reason: status.reason ?? "BadRequest", status });
+
+/**
+ * Runs mutating then validating admission and validation for a write; answers the object to store.
+ * `validateStored` is false for deletes (nothing new is stored).
+ */
+export const admit = Effect.fnUntraced(function* (input: AdmitInput) {
+  const { core, resolved } = input;
+  let object = input.object;
+  const warnings: Array<string> = [];
+  const mutation = yield* core.admission.mutate(requestOf(input, object), core.reader);
+  if (mutation._tag === "Deny") return yield* Effect.fail(denied(mutation.status));
+  warnings.push(...mutation.warnings);
+  if (object !== undefined && mutation.patches.length > 0) {
+    const patched = JsonPatch.apply(object, mutation.patches);
+    if (Result.isFailure(patched) || !isObject(patched.success))
+      return yield* Effect.fail(
+        Status.internal(
+          `admission webhook patch failed: ${Result.isFailure(patched) ? patched.failure : "not an object"}`,
+        ),
+      );
+    object = normalize(resolved.type, ObjectMeta.toStorage(resolved.type, patched.success));
+  }
+  if (object !== undefined) {
+    const invalid = validate(resolved.type, object, input.oldObject);
+    if (invalid !== undefined) return yield* Effect.fail(invalid);
+  }
+  const validation = yield* core.admission.validate(requestOf(input, object), core.reader);
+  if (validation._tag === "Deny") return yield* Effect.fail(denied(validation.status));
+  warnings.push(...validation.warnings);
+  if (object !== undefined) {
+    const tooLarge = checkStoredSize(object);
+    if (tooLarge !== undefined) return yield* Effect.fail(tooLarge);
+  }
+  return { object, warnings };
+});

@@ -1,0 +1,139 @@
+/**
+ * Defaulting of built-in types, the part of each type's registry strategy and scheme defaults an
+ * operator can observe: namespace finalizers and phase, secret type, deployment and pod spec
+ * defaults, CRD names and conversion, webhook configuration defaults.
+ */
+import { asObject, isObject, type JsonObject, metaOf } from "./internal/Json.ts";
+import type { ResourceType } from "./ResourceType.ts";
+
+const setDefault = (obj: JsonObject, key: string, value: unknown): void => {
+  if (obj[key] === undefined || obj[key] === null) obj[key] = value;
+};
+
+const webhookDefaults =
+  (mutating: boolean) =>
+  (hook: unknown): unknown => {
+    if (!isObject(hook)) return hook;
+    const h = { ...hook };
+    setDefault(h, "failurePolicy", "Fail");
+    setDefault(h, "matchPolicy", "Equivalent");
+    setDefault(h, "namespaceSelector", {});
+    setDefault(h, "objectSelector", {});
+    setDefault(h, "timeoutSeconds", 10);
+    if (mutating) setDefault(h, "reinvocationPolicy", "Never");
+    if (Array.isArray(h.rules)) h.rules = h.rules.map((r) => (isObject(r) ? { scope: "*", ...r } : r));
+    if (isObject(h.clientConfig) && isObject(h.clientConfig.service))
+      h.clientConfig = { ...h.clientConfig, service: { port: 443, ...h.clientConfig.service } };
+    return h;
+  };
+
+const crdDefaults = (obj: JsonObject): JsonObject => {
+  const spec = { ...asObject(obj.spec) };
+  const names = { ...asObject(spec.names) };
+  if (typeof names.kind === "string" && names.kind !== "") {
+    setDefault(names, "singular", names.kind.toLowerCase());
+    setDefault(names, "listKind", `${names.kind}List`);
+  }
+  spec.names = names;
+  setDefault(spec, "conversion", { strategy: "None" });
+  return { ...obj, spec };
+};
+
+const deploymentDefaults = (obj: JsonObject): JsonObject => {
+  const spec = { ...asObject(obj.spec) };
+  setDefault(spec, "replicas", 1);
+  setDefault(spec, "strategy", {
+    type: "RollingUpdate",
+    rollingUpdate: { maxUnavailable: "25%", maxSurge: "25%" },
+  });
+  setDefault(spec, "revisionHistoryLimit", 10);
+  setDefault(spec, "progressDeadlineSeconds", 600);
+  return { ...obj, spec };
+};
+
+const podSpecDefaults = (spec: JsonObject): JsonObject => {
+  const s = { ...spec };
+  setDefault(s, "restartPolicy", "Always");
+  setDefault(s, "terminationGracePeriodSeconds", 30);
+  setDefault(s, "dnsPolicy", "ClusterFirst");
+  setDefault(s, "securityContext", {});
+  setDefault(s, "schedulerName", "default-scheduler");
+  if (Array.isArray(s.containers))
+    s.containers = s.containers.map((c) =>
+      isObject(c)
+        ? {
+            terminationMessagePath: "/dev/termination-log",
+            terminationMessagePolicy: "File",
+            imagePullPolicy:
+              typeof c.image === "string" && (c.image.endsWith(":latest") || !c.image.includes(":"))
+                ? "Always"
+                : "IfNotPresent",
+            resources: {},
+            ...c,
+          }
+        : c,
+    );
+  return s;
+};
+
+/** Defaults applied when an object of a built-in type is created. */
+export const onCreate = (type: ResourceType, obj: JsonObject): JsonObject => {
+  if (type.custom) return obj;
+  switch (`${type.group}/${type.plural}`) {
+    case "/namespaces": {
+      const meta = metaOf(obj);
+      const name = typeof meta.name === "string" ? meta.name : "";
+      return {
+        ...obj,
+        metadata: { ...meta, labels: { ...asObject(meta.labels), "kubernetes.io/metadata.name": name } },
+        spec: { finalizers: ["kubernetes"], ...asObject(obj.spec) },
+        status: { phase: "Active" },
+      };
+    }
+    case "/secrets":
+      return { type: "Opaque", ...obj };
+    case "/pods":
+      return {
+        ...obj,
+        spec: podSpecDefaults(asObject(obj.spec)),
+        status: { phase: "Pending", qosClass: "BestEffort" },
+      };
+    case "/services": {
+      const spec = { ...asObject(obj.spec) };
+      setDefault(spec, "type", "ClusterIP");
+      setDefault(spec, "sessionAffinity", "None");
+      return { ...obj, spec, status: { loadBalancer: {} } };
+    }
+    case "apps/deployments":
+      return deploymentDefaults(obj);
+    default:
+      return onUpdate(type, obj, undefined);
+  }
+};
+
+/** Defaults applied on every write (create and update) of a built-in type. */
+export const onUpdate = (type: ResourceType, obj: JsonObject, old: JsonObject | undefined): JsonObject => {
+  if (type.custom) return obj;
+  switch (`${type.group}/${type.plural}`) {
+    case "/namespaces": {
+      const meta = metaOf(obj);
+      return {
+        ...obj,
+        metadata: { ...meta, labels: { ...asObject(meta.labels), "kubernetes.io/metadata.name": meta.name } },
+      };
+    }
+    case "/secrets":
+      return obj.type === undefined && old !== undefined ? { ...obj, type: old.type } : obj;
+    case "apps/deployments":
+      return deploymentDefaults(obj);
+    case "apiextensions.k8s.io/customresourcedefinitions":
+      return crdDefaults(obj);
+    case "admissionregistration.k8s.io/validatingwebhookconfigurations":
+    case "admissionregistration.k8s.io/mutatingwebhookconfigurations":
+      return Array.isArray(obj.webhooks)
+        ? { ...obj, webhooks: obj.webhooks.map(webhookDefaults(type.plural.startsWith("mutating"))) }
+        : obj;
+    default:
+      return obj;
+  }
+};

@@ -1,0 +1,219 @@
+/**
+ * DELETE of objects and collections: DeleteOptions (preconditions, propagationPolicy and the legacy
+ * orphanDependents), finalizers (`orphan`, `foregroundDeletion`, and the user's: an object with
+ * finalizers is marked with deletionTimestamp, not removed), namespaces entering Terminating.
+ */
+import { Effect, Result } from "effect";
+import * as Admit from "./Admit.ts";
+import * as Body from "./Body.ts";
+import type { ApiRequest } from "./Emulator.ts";
+import { type Core, json, type Resolved, type Response } from "./internal/Core.ts";
+import { asObject, isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
+import { formatTime } from "./internal/Time.ts";
+import * as ObjectMeta from "./ObjectMeta.ts";
+import * as Status from "./Status.ts";
+import { rvOf, uidOf } from "./Store.ts";
+import { isDryRun } from "./Writes.ts";
+
+export type Propagation = "Orphan" | "Background" | "Foreground";
+
+export interface DeleteOptions {
+  readonly propagation: Propagation | undefined;
+  readonly orphanDependents: boolean | undefined;
+  readonly uid: string | undefined;
+  readonly resourceVersion: string | undefined;
+  readonly raw: JsonObject;
+}
+
+const PROTECTED_NAMESPACES = new Set(["default", "kube-system", "kube-public"]);
+
+/** DeleteOptions from the body (JSON) and the query, body first. */
+export const parseOptions = (request: ApiRequest): Result.Result<DeleteOptions, Status.ApiError> => {
+  let body: JsonObject = {};
+  if (request.body !== undefined && request.body.byteLength > 0) {
+    const decoded = Body.decode(request.body, false);
+    if (Result.isFailure(decoded)) return Result.fail(decoded.failure);
+    if (!isObject(decoded.success))
+      return Result.fail(Status.badRequest("the DeleteOptions body must be a JSON object"));
+    body = decoded.success;
+  }
+  const q = request.query;
+  const policy = str(body.propagationPolicy) ?? q.get("propagationPolicy") ?? undefined;
+  if (policy !== undefined && policy !== "Orphan" && policy !== "Background" && policy !== "Foreground")
+    return Result.fail(
+      Status.invalid("meta.k8s.io", "DeleteOptions", "", [
+        {
+          type: "FieldValueNotSupported",
+          field: "propagationPolicy",
+          value: policy,
+          detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
+        },
+      ]),
+    );
+  const orphanRaw =
+    body.orphanDependents ??
+    (q.get("orphanDependents") === null ? undefined : q.get("orphanDependents") === "true");
+  const orphanDependents = typeof orphanRaw === "boolean" ? orphanRaw : undefined;
+  if (orphanDependents !== undefined && policy !== undefined)
+    return Result.fail(
+      Status.invalid("meta.k8s.io", "DeleteOptions", "", [
+        {
+          type: "FieldValueInvalid",
+          field: "propagationPolicy",
+          value: policy,
+          detail: "orphanDependents and deletionPropagation cannot be both set",
+        },
+      ]),
+    );
+  const pre = asObject(body.preconditions);
+  return Result.succeed({
+    propagation: policy,
+    orphanDependents,
+    uid: str(pre.uid),
+    resourceVersion: str(pre.resourceVersion),
+    raw: { kind: "DeleteOptions", apiVersion: "meta.k8s.io/v1", ...body },
+  });
+};
+
+const checkPreconditions = (
+  resolved: Resolved,
+  options: DeleteOptions,
+  obj: JsonObject,
+): Status.ApiError | undefined => {
+  const name = resolved.name ?? str(metaOf(obj).name) ?? "";
+  if (options.uid !== undefined && options.uid !== uidOf(obj))
+    return Status.conflict(
+      resolved.gr,
+      name,
+      `Precondition failed: UID in precondition: ${options.uid}, UID in object meta: ${uidOf(obj)}`,
+    );
+  if (options.resourceVersion !== undefined && options.resourceVersion !== rvOf(obj))
+    return Status.conflict(
+      resolved.gr,
+      name,
+      `Precondition failed: ResourceVersion in precondition: ${options.resourceVersion}, ResourceVersion in object meta: ${rvOf(obj)}`,
+    );
+  return undefined;
+};
+
+/** The finalizers a delete adds for its propagation policy (default: Background). */
+const policyFinalizers = (options: DeleteOptions, current: ReadonlyArray<string>): Array<string> => {
+  const orphan =
+    options.propagation === "Orphan" ||
+    (options.propagation === undefined && options.orphanDependents === true);
+  const foreground = options.propagation === "Foreground";
+  const out = current.filter(
+    (f) =>
+      !(
+        (orphan || foreground || options.propagation === "Background") &&
+        (f === "orphan" || f === "foregroundDeletion")
+      ),
+  );
+  if (orphan) out.push("orphan");
+  if (foreground) out.push("foregroundDeletion");
+  if (options.propagation === undefined && options.orphanDependents === undefined) return [...current];
+  return out;
+};
+
+/** Deletes one object; answers what the apiserver answers (the object, or a Success Status). */
+export const deleteOne = Effect.fnUntraced(function* (
+  core: Core,
+  resolved: Resolved,
+  request: ApiRequest,
+  options: DeleteOptions,
+  name: string,
+): Effect.fn.Return<{ readonly status: number; readonly body: unknown }, Status.ApiError> {
+  const ns = resolved.namespace ?? "";
+  const current = resolved.table.get(ns, name);
+  if (current === undefined) return yield* Effect.fail(Status.notFound(resolved.gr, name));
+  const isNamespace = resolved.type.group === "" && resolved.type.plural === "namespaces";
+  if (isNamespace && PROTECTED_NAMESPACES.has(name))
+    return yield* Effect.fail(Status.forbidden(resolved.gr, name, "this namespace may not be deleted"));
+  const pre = checkPreconditions({ ...resolved, name }, options, current);
+  if (pre !== undefined) return yield* Effect.fail(pre);
+  const dryRun = isDryRun(request.query);
+  yield* Admit.admit({
+    core,
+    resolved: { ...resolved, name },
+    operation: "DELETE",
+    object: undefined,
+    oldObject: current,
+    options: options.raw,
+    user: request.user,
+    dryRun,
+  });
+  const latest = resolved.table.get(ns, name);
+  if (latest === undefined) return yield* Effect.fail(Status.notFound(resolved.gr, name));
+  const served = (o: JsonObject) => ObjectMeta.serve(resolved.type, resolved.version, o);
+  const accepted = options.orphanDependents === false ? 202 : 200;
+  const finalizers = policyFinalizers(options, ObjectMeta.finalizersOf(latest));
+  const meta = metaOf(latest);
+  if (isNamespace || finalizers.length > 0) {
+    if (ObjectMeta.isDeleting(latest) && finalizers.join() === ObjectMeta.finalizersOf(latest).join())
+      return { status: accepted, body: served(latest) };
+    const marked: JsonObject = {
+      ...latest,
+      metadata: {
+        ...meta,
+        deletionTimestamp: meta.deletionTimestamp ?? formatTime(core.now()),
+        deletionGracePeriodSeconds: meta.deletionGracePeriodSeconds ?? 0,
+        ...(finalizers.length > 0 ? { finalizers } : {}),
+      },
+      ...(isNamespace ? { status: { ...asObject(latest.status), phase: "Terminating" } } : {}),
+    };
+    if (finalizers.length === 0) delete (marked.metadata as JsonObject).finalizers;
+    if (dryRun) return { status: accepted, body: served(marked) };
+    const stored = core.store.put(resolved.table, marked, latest);
+    core.afterChange(resolved.table, stored, false);
+    return { status: accepted, body: served(stored) };
+  }
+  if (dryRun)
+    return {
+      status: 200,
+      body: resolved.type.returnDeletedObject
+        ? served(latest)
+        : Status.success(resolved.gr, name, uidOf(latest)),
+    };
+  const gone = core.store.remove(resolved.table, latest);
+  core.afterChange(resolved.table, gone, true);
+  return {
+    status: 200,
+    body: resolved.type.returnDeletedObject
+      ? served(latest)
+      : Status.success(resolved.gr, name, uidOf(latest)),
+  };
+});
+
+/** DELETE of a single object. */
+export const remove = Effect.fnUntraced(function* (core: Core, resolved: Resolved, request: ApiRequest) {
+  if (resolved.subresource !== undefined) return yield* Effect.fail(Status.methodNotAllowed());
+  const options = yield* Effect.fromResult(parseOptions(request));
+  const r = yield* deleteOne(core, resolved, request, options, resolved.name ?? "");
+  return json(r.status, r.body);
+});
+
+/** DELETE of a collection: every selected object, answered as a list of what was deleted. */
+export const removeCollection = Effect.fnUntraced(function* (
+  core: Core,
+  resolved: Resolved,
+  request: ApiRequest,
+  select: () => Result.Result<ReadonlyArray<JsonObject>, Status.ApiError>,
+  listOf: (items: ReadonlyArray<unknown>) => JsonObject,
+): Effect.fn.Return<Response, Status.ApiError> {
+  if (!resolved.type.verbs.includes("deletecollection")) return yield* Effect.fail(Status.methodNotAllowed());
+  const options = yield* Effect.fromResult(parseOptions(request));
+  const targets = yield* Effect.fromResult(select());
+  const items: Array<unknown> = [];
+  for (const obj of targets) {
+    const name = str(metaOf(obj).name) ?? "";
+    const nsResolved = { ...resolved, namespace: str(metaOf(obj).namespace) ?? resolved.namespace };
+    const r = yield* deleteOne(core, nsResolved, request, options, name).pipe(
+      Effect.catchIf(
+        (e) => e.reason === "NotFound",
+        () => Effect.succeed(undefined),
+      ),
+    );
+    if (r !== undefined) items.push(isObject(r.body) && r.body.kind === "Status" ? obj : r.body);
+  }
+  return json(200, listOf(items));
+});

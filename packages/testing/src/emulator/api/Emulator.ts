@@ -1,0 +1,318 @@
+/**
+ * The in-memory Kubernetes API server: the `KubeEmulator` service whose `handle` answers API
+ * requests as a kube-apiserver does (never failing: every error is a `Status` response), with
+ * fault hooks (drop watches, compact history), state export/import and `apply` for fixtures.
+ */
+import { Cause, Clock, Context, Data, Duration, Effect, Layer, Queue, Random, type Stream } from "effect";
+import { AdmissionHook, type AdmissionHookShape, type StoreReader } from "./Admission.ts";
+import * as Body from "./Body.ts";
+import * as Crd from "./Crd.ts";
+import * as GarbageCollector from "./GarbageCollector.ts";
+import type { Core } from "./internal/Core.ts";
+import { json, statusResponse } from "./internal/Core.ts";
+import { asObject, isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
+import * as ObjectMeta from "./ObjectMeta.ts";
+import { BUILTINS, keyOf, type ResourceType } from "./ResourceType.ts";
+import * as Router from "./Router.ts";
+import * as Status from "./Status.ts";
+import { Store, type Table } from "./Store.ts";
+
+export interface ApiRequest {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  /** Lower-case header names; content-type decides the patch type / YAML bodies. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Uint8Array | undefined;
+  /** The authenticated user (admission userInfo). */
+  readonly user: { readonly username: string; readonly uid?: string; readonly groups: ReadonlyArray<string> };
+}
+
+export type ApiResponse =
+  | {
+      readonly _tag: "Complete";
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly body: Uint8Array;
+    }
+  | {
+      readonly _tag: "Streaming";
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string>>;
+      /** Watch: one JSON object plus "\n" per event. */
+      readonly body: Stream.Stream<Uint8Array>;
+    };
+
+/** Every stored object, for saving and restoring the emulator (`--state FILE`). */
+export interface EmulatorState {
+  readonly resourceVersion: string;
+  readonly objects: ReadonlyArray<unknown>;
+}
+
+/** A fixture could not be applied. */
+export class EmulatorError extends Data.TaggedError("EmulatorError")<{
+  readonly reason: "UnknownKind" | "Rejected";
+  readonly message: string;
+}> {}
+
+export interface EmulatorOptions {
+  /** Events kept per resource type for watch resumption (default 1000). */
+  readonly historySize?: number;
+  /** Interval of BOOKMARK events on watches that allow them (default 1 minute, Clock-driven). */
+  readonly bookmarkInterval?: Duration.Input;
+  /** Watch duration when the client gives no timeoutSeconds (default 30 minutes). */
+  readonly watchTimeout?: Duration.Input;
+  /** The admission hook; by default the `AdmissionHook` reference (which admits everything). */
+  readonly admission?: AdmissionHookShape;
+  /** The version `/version` reports (default v1.33.0). */
+  readonly gitVersion?: string;
+}
+
+export interface KubeEmulatorShape {
+  /** Answers one API request; never fails: every error is a Kubernetes Status response. */
+  readonly handle: (request: ApiRequest) => Effect.Effect<ApiResponse>;
+  /** Ends every open watch stream (clients see a disconnect). */
+  readonly dropWatches: Effect.Effect<void>;
+  /** Forgets the event history: watches from an older resourceVersion get 410 Gone. */
+  readonly compactHistory: Effect.Effect<void>;
+  readonly exportState: Effect.Effect<EmulatorState>;
+  /** Replaces nothing: adds the saved objects (objects of unserved kinds are skipped with a warning). */
+  readonly importState: (state: EmulatorState) => Effect.Effect<void>;
+  /** Create-or-update as a cluster admin (CRD files, fixtures). */
+  readonly apply: (objects: ReadonlyArray<unknown>) => Effect.Effect<void, EmulatorError>;
+  /** Read-only access to stored objects (what an admission hook needs). */
+  readonly reader: StoreReader;
+}
+
+const ADMIN = { username: "system:admin", groups: ["system:masters", "system:authenticated"] };
+
+const DEFAULT_NAMESPACES = ["default", "kube-node-lease", "kube-public", "kube-system"];
+
+const makeReader = (store: Store): StoreReader => ({
+  get: (group, resource, namespace, name) => store.table(group, resource)?.get(namespace, name),
+  list: (group, resource, namespace) => store.table(group, resource)?.list(namespace) ?? [],
+  namespaceLabels: (namespace) => {
+    const ns = store.table("", "namespaces")?.get("", namespace);
+    return ns === undefined ? undefined : (asObject(metaOf(ns).labels) as Record<string, string>);
+  },
+});
+
+/** Keeps CRD-served tables in step with stored CRDs. */
+const syncCrd = (core: Core, crd: JsonObject, deleted: boolean): void => {
+  const spec = asObject(crd.spec);
+  const key = `${str(spec.group) ?? ""}/${str(asObject(spec.names).plural) ?? ""}`;
+  const existing = core.store.tables.get(key);
+  if (deleted) {
+    if (existing?.type.custom === true) core.store.removeTable(key);
+    return;
+  }
+  const type = Crd.resourceTypeOf(crd);
+  if (type === undefined) return;
+  if (existing === undefined) core.store.addTable(type);
+  else if (existing.type.custom) existing.type = type;
+  const status = asObject(crd.status);
+  const established =
+    Array.isArray(status.conditions) &&
+    status.conditions.some((c) => isObject(c) && c.type === "Established");
+  const fresh = core.store.table("apiextensions.k8s.io", "customresourcedefinitions");
+  if (fresh === undefined || ObjectMeta.isDeleting(crd)) return;
+  const wanted = Crd.establishedStatus(crd, core.now());
+  const finalizers = ObjectMeta.finalizersOf(crd);
+  if (
+    established &&
+    JSON.stringify(status.acceptedNames) === JSON.stringify(wanted.acceptedNames) &&
+    finalizers.includes(GarbageCollector.CRD_CLEANUP_FINALIZER)
+  )
+    return;
+  const next: JsonObject = {
+    ...crd,
+    metadata: {
+      ...metaOf(crd),
+      finalizers: finalizers.includes(GarbageCollector.CRD_CLEANUP_FINALIZER)
+        ? finalizers
+        : [...finalizers, GarbageCollector.CRD_CLEANUP_FINALIZER],
+    },
+    status: wanted,
+  };
+  const stored = core.store.put(fresh, next, crd);
+  core.afterChange(fresh, stored, false);
+};
+
+/**
+ * The emulator service.
+ *
+ * @example
+ * const program = Effect.gen(function* () {
+ *   const kube = yield* KubeEmulator;
+ *   const res = yield* kube.handle({ method: "GET", path: "/api/v1/namespaces", query: new URLSearchParams(), headers: {}, body: undefined, user: { username: "me", groups: [] } });
+ * }).pipe(Effect.provide(KubeEmulator.layer()));
+ */
+export class KubeEmulator extends Context.Service<KubeEmulator, KubeEmulatorShape>()(
+  "@kopf/testing/KubeEmulator",
+) {
+  static readonly layer = (options: EmulatorOptions = {}): Layer.Layer<KubeEmulator> =>
+    Layer.effect(KubeEmulator, make(options));
+}
+
+export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
+  const clock = yield* Clock.Clock;
+  const random = yield* Random.Random;
+  const admission = options.admission ?? (yield* AdmissionHook);
+  const store = new Store(options.historySize ?? 1000);
+  const gcSignal = yield* Queue.sliding<void>(1);
+  const reader = makeReader(store);
+  const core: Core = {
+    store,
+    clock,
+    now: () => clock.currentTimeMillisUnsafe(),
+    random: () => random.nextDoubleUnsafe(),
+    admission,
+    reader,
+    bookmarkIntervalMillis: Duration.toMillis(
+      Duration.fromInputUnsafe(options.bookmarkInterval ?? "1 minute"),
+    ),
+    defaultWatchTimeoutSeconds: Duration.toSeconds(
+      Duration.fromInputUnsafe(options.watchTimeout ?? "30 minutes"),
+    ),
+    afterChange: (table: Table, object: JsonObject, deleted: boolean) => {
+      if (table.type.group === "apiextensions.k8s.io" && table.type.plural === "customresourcedefinitions")
+        syncCrd(core, object, deleted);
+      if (GarbageCollector.isInteresting(object, deleted)) Queue.offerUnsafe(gcSignal, undefined);
+    },
+  };
+  for (const t of BUILTINS) store.addTable(t);
+  const namespaces = store.table("", "namespaces") as Table;
+  for (const name of DEFAULT_NAMESPACES)
+    store.put(
+      namespaces,
+      ObjectMeta.prepareCreate(namespaces.type, undefined, { metadata: { name } }, core.now(), core.random),
+      undefined,
+    );
+  yield* Effect.forkScoped(
+    Effect.forever(
+      Queue.take(gcSignal).pipe(
+        Effect.andThen(
+          Effect.sync(() => {
+            for (let pass = 0; pass < 100 && GarbageCollector.sweep(core); pass++);
+          }),
+        ),
+      ),
+    ),
+  );
+  const routerOptions = { gitVersion: options.gitVersion ?? "v1.33.0" };
+  const handle = (request: ApiRequest): Effect.Effect<ApiResponse> =>
+    Effect.suspend(() => {
+      const tooLarge = Body.checkSize(request.body);
+      if (tooLarge._tag === "Failure") return Effect.succeed(statusResponse(tooLarge.failure.status));
+      return Router.route(core, routerOptions, request);
+    }).pipe(
+      Effect.catchCause((cause) => {
+        const failure = Cause.findErrorOption(cause);
+        if (failure._tag === "Some" && failure.value instanceof Status.ApiError)
+          return Effect.succeed(statusResponse(failure.value.status));
+        if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt;
+        return Effect.succeed(json(500, Status.internal(String(Cause.squash(cause))).status));
+      }),
+    );
+  const typeOfObject = (obj: JsonObject): Table | undefined => {
+    const apiVersion = str(obj.apiVersion) ?? "";
+    const group = apiVersion.includes("/") ? (apiVersion.split("/")[0] as string) : "";
+    const version = apiVersion.includes("/") ? (apiVersion.split("/")[1] as string) : apiVersion;
+    for (const table of store.tables.values())
+      if (table.type.group === group && table.type.kind === obj.kind && table.type.versions.includes(version))
+        return table;
+    return undefined;
+  };
+  const pathOf = (
+    type: ResourceType,
+    version: string,
+    namespace: string | undefined,
+    name?: string,
+  ): string => {
+    const prefix = type.group === "" ? `/api/${version}` : `/apis/${type.group}/${version}`;
+    const ns = type.namespaced ? `/namespaces/${encodeURIComponent(namespace ?? "default")}` : "";
+    return `${prefix}${ns}/${type.plural}${name === undefined ? "" : `/${encodeURIComponent(name)}`}`;
+  };
+  const applyOne = Effect.fnUntraced(function* (raw: unknown) {
+    if (!isObject(raw))
+      return yield* new EmulatorError({
+        reason: "Rejected",
+        message: "an object to apply is not a JSON object",
+      });
+    const table = typeOfObject(raw);
+    if (table === undefined)
+      return yield* new EmulatorError({
+        reason: "UnknownKind",
+        message: `no resource is served for ${String(raw.apiVersion)} ${String(raw.kind)}`,
+      });
+    const version = (str(raw.apiVersion) ?? "").split("/").pop() ?? "";
+    const meta = metaOf(raw);
+    const name = str(meta.name) ?? "";
+    const namespace = table.type.namespaced ? (str(meta.namespace) ?? "default") : undefined;
+    const base = {
+      query: new URLSearchParams({ fieldManager: "kopf-emulator" }),
+      headers: { "content-type": "application/json" },
+      user: ADMIN,
+    };
+    const existing = table.get(namespace ?? "", name);
+    const body =
+      existing === undefined
+        ? raw
+        : { ...raw, metadata: { ...meta, resourceVersion: metaOf(existing).resourceVersion } };
+    const response = yield* handle({
+      ...base,
+      method: existing === undefined ? "POST" : "PUT",
+      path: pathOf(table.type, version, namespace, existing === undefined ? undefined : name),
+      body: new TextEncoder().encode(JSON.stringify(body)),
+    });
+    if (response.status >= 300) {
+      const text = response._tag === "Complete" ? new TextDecoder().decode(response.body) : "";
+      return yield* new EmulatorError({
+        reason: "Rejected",
+        message: `${String(raw.kind)} ${name}: ${text}`,
+      });
+    }
+  });
+  return KubeEmulator.of({
+    handle,
+    reader,
+    dropWatches: Effect.sync(() => {
+      for (const table of store.tables.values()) for (const w of [...table.watchers]) w.end();
+    }),
+    compactHistory: Effect.sync(() => store.compact()),
+    exportState: Effect.sync(() => ({ resourceVersion: String(store.rv), objects: store.allObjects() })),
+    importState: (state) =>
+      Effect.gen(function* () {
+        const objects = state.objects.filter(isObject);
+        const crds = objects.filter((o) => o.kind === "CustomResourceDefinition");
+        const ordered = [...crds, ...objects.filter((o) => o.kind !== "CustomResourceDefinition")];
+        let maxRv = Number(state.resourceVersion) || 0;
+        for (const obj of ordered) {
+          const table = typeOfObject(obj);
+          if (table === undefined) {
+            yield* Effect.logWarning(`state: skipped an object of an unserved kind ${String(obj.apiVersion)} ${String(obj.kind)}`);
+            continue;
+          }
+          const meta = metaOf(obj);
+          const ns = str(meta.namespace) ?? "";
+          const names = table.byNamespace.get(ns) ?? new Map<string, JsonObject>();
+          if (!names.has(str(meta.name) ?? "")) table.size++;
+          names.set(str(meta.name) ?? "", obj);
+          table.byNamespace.set(ns, names);
+          store.byUid.set(str(meta.uid) ?? "", {
+            key: keyOf(table.type),
+            namespace: ns,
+            name: str(meta.name) ?? "",
+          });
+          maxRv = Math.max(maxRv, Number(meta.resourceVersion) || 0);
+          if (obj.kind === "CustomResourceDefinition") {
+            const type = Crd.resourceTypeOf(obj);
+            if (type !== undefined && !store.tables.has(keyOf(type))) store.addTable(type);
+          }
+        }
+        store.rv = Math.max(store.rv, maxRv);
+        store.compact();
+      }),
+    apply: (objects) => Effect.forEach(objects, applyOne, { discard: true }),
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * Field errors as the apiserver's validation reports them (k8s.io/apimachinery field.Error): a
+ * type, a field path and a detail, rendered as `path: Invalid value: "x": detail`.
+ */
+
+export type FieldErrorType =
+  | "FieldValueInvalid"
+  | "FieldValueRequired"
+  | "FieldValueNotSupported"
+  | "FieldValueForbidden"
+  | "FieldValueTooLong"
+  | "FieldValueTooMany"
+  | "FieldValueDuplicate"
+  | "FieldValueTypeInvalid"
+  | "FieldValueNotFound";
+
+export interface FieldError {
+  readonly type: FieldErrorType;
+  readonly field: string;
+  readonly value?: unknown;
+  readonly detail: string;
+}
+
+/** Renders a value the way Go's `%#v`/`%q` does for the JSON types we store. */
+export const renderValue = (value: unknown): string => {
+  if (typeof value === "string") return JSON.stringify(value);
+  if (value === null || value === undefined) return "null";
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return `[]interface {}{${value.map(renderValue).join(", ")}}`;
+  return `map[string]interface {}{${Object.entries(value as Record<string, unknown>)
+    .map(([k, v]) => `${JSON.stringify(k)}:${renderValue(v)}`)
+    .join(", ")}}`;
+};
+
+/** The error body without the field path, e.g. `Invalid value: "X": must be lower case`. */
+export const errorBody = (error: FieldError): string => {
+  const detail = (s: string) => (error.detail === "" ? s : `${s}: ${error.detail}`);
+  switch (error.type) {
+    case "FieldValueRequired":
+      return detail("Required value");
+    case "FieldValueForbidden":
+      return detail("Forbidden");
+    case "FieldValueTooLong":
+      return detail("Too long");
+    case "FieldValueTooMany":
+      return detail("Too many");
+    case "FieldValueDuplicate":
+      return `Duplicate value: ${renderValue(error.value)}`;
+    case "FieldValueNotFound":
+      return detail(`Not found: ${renderValue(error.value)}`);
+    case "FieldValueNotSupported":
+      return detail(`Unsupported value: ${renderValue(error.value)}`);
+    case "FieldValueInvalid":
+    case "FieldValueTypeInvalid":
+      return detail(`Invalid value: ${renderValue(error.value)}`);
+  }
+};
+
+export const render = (error: FieldError): string => `${error.field}: ${errorBody(error)}`;
+
+export const invalid = (field: string, value: unknown, detail: string): FieldError => ({
+  type: "FieldValueInvalid",
+  field,
+  value,
+  detail,
+});
+export const required = (field: string, detail = ""): FieldError => ({
+  type: "FieldValueRequired",
+  field,
+  detail,
+});
+export const forbidden = (field: string, detail: string): FieldError => ({
+  type: "FieldValueForbidden",
+  field,
+  detail,
+});
+export const tooLong = (field: string, detail: string): FieldError => ({
+  type: "FieldValueTooLong",
+  field,
+  detail,
+});
+export const notSupported = (
+  field: string,
+  value: unknown,
+  supported: ReadonlyArray<string>,
+): FieldError => ({
+  type: "FieldValueNotSupported",
+  field,
+  value,
+  detail: `supported values: ${supported.map((s) => JSON.stringify(s)).join(", ")}`,
+});
+export const typeInvalid = (field: string, value: unknown, detail: string): FieldError => ({
+  type: "FieldValueTypeInvalid",
+  field,
+  value,
+  detail,
+});

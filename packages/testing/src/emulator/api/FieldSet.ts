@@ -1,0 +1,248 @@
+/**
+ * Field sets of server-side apply: the paths an object (or an applied configuration) sets, with
+ * list items addressed by merge keys (`k:{"name":"a"}`) or values (`v:"x"`), their `FieldsV1`
+ * encoding in managedFields, and value lookup by path.
+ */
+import { deepEqual, isObject, type JsonObject } from "./internal/Json.ts";
+import type { ResourceType } from "./ResourceType.ts";
+import { strategyFor } from "./StrategicMergePatch.ts";
+
+/** A path: elements such as `f:spec`, `k:{"name":"a"}`, `v:"x"`, joined by newlines. */
+export type FieldSet = Set<string>;
+
+export type ListShape =
+  | { readonly kind: "map"; readonly keys: ReadonlyArray<string> }
+  | { readonly kind: "set" }
+  | { readonly kind: "atomic" };
+
+/** Knowledge of a type's lists and maps, by the field names on the way (list items skipped). */
+export interface Shape {
+  readonly list: (names: ReadonlyArray<string>) => ListShape;
+  readonly isMap: (names: ReadonlyArray<string>) => boolean;
+}
+
+const MAP_FIELDS = new Set([
+  "labels",
+  "annotations",
+  "data",
+  "binaryData",
+  "stringData",
+  "nodeSelector",
+  "matchLabels",
+  "limits",
+  "requests",
+]);
+
+const metaList = (names: ReadonlyArray<string>): ListShape | undefined => {
+  if (names.length === 2 && names[0] === "metadata") {
+    if (names[1] === "finalizers") return { kind: "set" };
+    if (names[1] === "ownerReferences") return { kind: "map", keys: ["uid"] };
+  }
+  return undefined;
+};
+
+const schemaAt = (schema: JsonObject | undefined, names: ReadonlyArray<string>): JsonObject | undefined => {
+  let cur = schema;
+  for (const n of names) {
+    if (cur === undefined) return undefined;
+    if (cur.type === "array" && isObject(cur.items)) cur = cur.items;
+    const props = isObject(cur.properties) ? cur.properties : undefined;
+    const next = props?.[n] ?? (isObject(cur.additionalProperties) ? cur.additionalProperties : undefined);
+    cur = isObject(next) ? next : undefined;
+  }
+  if (cur !== undefined && cur.type === "array" && names.length === 0) return cur;
+  return cur;
+};
+
+/** The shape of a type: merge keys of built-ins, or the x-kubernetes-list-* markers of a CRD schema. */
+export const shapeOf = (type: ResourceType): Shape => {
+  if (!type.custom)
+    return {
+      list: (names) => {
+        const m = metaList(names);
+        if (m !== undefined) return m;
+        const s = strategyFor(names[names.length - 2] ?? "", names[names.length - 1] ?? "");
+        return s === undefined
+          ? { kind: "atomic" }
+          : s.kind === "set"
+            ? { kind: "set" }
+            : { kind: "map", keys: [s.key] };
+      },
+      isMap: (names) => MAP_FIELDS.has(names[names.length - 1] ?? ""),
+    };
+  const schema = type.schemas.get(type.storageVersion);
+  return {
+    list: (names) => {
+      const m = metaList(names);
+      if (m !== undefined) return m;
+      const s = schemaAt(schema, names);
+      const listType = s?.["x-kubernetes-list-type"];
+      if (listType === "set") return { kind: "set" };
+      if (listType === "map") {
+        const keys = Array.isArray(s?.["x-kubernetes-list-map-keys"])
+          ? (s["x-kubernetes-list-map-keys"] as Array<string>)
+          : [];
+        return { kind: "map", keys };
+      }
+      return { kind: "atomic" };
+    },
+    isMap: (names) => {
+      if (names.length === 2 && names[0] === "metadata")
+        return names[1] === "labels" || names[1] === "annotations";
+      const s = schemaAt(schema, names);
+      return s !== undefined && isObject(s.additionalProperties);
+    },
+  };
+};
+
+const SEP = "\n";
+
+/** Fields the server owns or that identify the object: never part of a field set. */
+const IGNORED_ROOT = new Set(["apiVersion", "kind"]);
+const IGNORED_META = new Set([
+  "name",
+  "namespace",
+  "uid",
+  "resourceVersion",
+  "generation",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "selfLink",
+  "managedFields",
+  "generateName",
+]);
+
+const keyElement = (item: unknown, keys: ReadonlyArray<string>): string | undefined => {
+  if (!isObject(item)) return undefined;
+  const k: JsonObject = {};
+  for (const key of [...keys].sort()) {
+    if (item[key] === undefined) return undefined;
+    k[key] = item[key];
+  }
+  return `k:${JSON.stringify(k)}`;
+};
+
+const walk = (
+  value: unknown,
+  path: ReadonlyArray<string>,
+  names: ReadonlyArray<string>,
+  shape: Shape,
+  out: FieldSet,
+): void => {
+  if (!isObject(value)) return;
+  for (const [k, v] of Object.entries(value)) {
+    if (names.length === 0 && IGNORED_ROOT.has(k)) continue;
+    if (names.length === 1 && names[0] === "metadata" && IGNORED_META.has(k)) continue;
+    const childNames = [...names, k];
+    const child = [...path, `f:${k}`];
+    if (Array.isArray(v)) {
+      const list = shape.list(childNames);
+      if (list.kind === "atomic") out.add(child.join(SEP));
+      else if (list.kind === "set")
+        for (const item of v) out.add([...child, `v:${JSON.stringify(item)}`].join(SEP));
+      else
+        for (const item of v) {
+          const el = keyElement(item, list.keys);
+          if (el === undefined) {
+            out.add(child.join(SEP));
+            break;
+          }
+          out.add([...child, el].join(SEP));
+          walk(item, [...child, el], childNames, shape, out);
+        }
+    } else if (isObject(v) && Object.keys(v).length > 0) {
+      if (shape.isMap(childNames)) out.add(child.join(SEP));
+      walk(v, child, childNames, shape, out);
+    } else out.add(child.join(SEP));
+  }
+};
+
+/** The field set of an object or applied configuration. */
+export const of = (value: unknown, shape: Shape): FieldSet => {
+  const out: FieldSet = new Set();
+  walk(value, [], [], shape, out);
+  return out;
+};
+
+/** The value at a path (`found` false when absent). */
+export const lookup = (
+  value: unknown,
+  path: string,
+): { readonly found: boolean; readonly value: unknown } => {
+  let cur = value;
+  for (const el of path.split(SEP)) {
+    if (el.startsWith("f:")) {
+      if (!isObject(cur) || !Object.hasOwn(cur, el.slice(2))) return { found: false, value: undefined };
+      cur = cur[el.slice(2)];
+    } else if (el.startsWith("k:")) {
+      const key = JSON.parse(el.slice(2)) as JsonObject;
+      const item = Array.isArray(cur)
+        ? cur.find((i) => isObject(i) && Object.entries(key).every(([kk, kv]) => deepEqual(i[kk], kv)))
+        : undefined;
+      if (item === undefined) return { found: false, value: undefined };
+      cur = item;
+    } else if (el.startsWith("v:")) {
+      const v = JSON.parse(el.slice(2)) as unknown;
+      if (!Array.isArray(cur) || !cur.some((i) => deepEqual(i, v))) return { found: false, value: undefined };
+      cur = v;
+    } else return { found: false, value: undefined };
+  }
+  return { found: true, value: cur };
+};
+
+/** Renders a path as apply conflicts name it: `.spec.containers[name="a"].image`. */
+export const render = (path: string): string =>
+  path
+    .split(SEP)
+    .map((el) => {
+      if (el.startsWith("f:")) return `.${el.slice(2)}`;
+      if (el.startsWith("k:"))
+        return `[${Object.entries(JSON.parse(el.slice(2)) as JsonObject)
+          .map(([k, v]) => `${k}=${JSON.stringify(v)}`)
+          .join(",")}]`;
+      return `[=${el.slice(2)}]`;
+    })
+    .join("");
+
+interface Node {
+  member: boolean;
+  readonly children: Map<string, Node>;
+}
+
+/** Encodes a field set as `FieldsV1`. */
+export const toFieldsV1 = (set: FieldSet): JsonObject => {
+  const root: Node = { member: false, children: new Map() };
+  for (const path of [...set].sort()) {
+    let node = root;
+    for (const el of path.split(SEP)) {
+      let next = node.children.get(el);
+      if (next === undefined) {
+        next = { member: false, children: new Map() };
+        node.children.set(el, next);
+      }
+      node = next;
+    }
+    node.member = true;
+  }
+  const encode = (node: Node): JsonObject => {
+    const out: JsonObject = {};
+    if (node.member && node.children.size > 0) out["."] = {};
+    for (const [k, child] of node.children) out[k] = encode(child);
+    return out;
+  };
+  return encode(root);
+};
+
+/** Decodes `FieldsV1` into a field set (malformed parts are skipped). */
+export const fromFieldsV1 = (fields: unknown): FieldSet => {
+  const out: FieldSet = new Set();
+  const visit = (node: unknown, path: ReadonlyArray<string>) => {
+    if (!isObject(node)) return;
+    const keys = Object.keys(node);
+    if (path.length > 0 && (keys.length === 0 || keys.includes("."))) out.add(path.join(SEP));
+    for (const k of keys) if (k !== ".") visit(node[k], [...path, k]);
+  };
+  visit(fields, []);
+  return out;
+};

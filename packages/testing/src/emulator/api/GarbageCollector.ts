@@ -1,0 +1,193 @@
+/**
+ * The cluster's background controllers that finish deletions: the garbage collector (dependents of
+ * deleted owners, `orphan` and `foregroundDeletion` finalizers, dangling owner references), the
+ * namespace controller (content of Terminating namespaces), and the CRD cleanup controller.
+ */
+import type { Core } from "./internal/Core.ts";
+import { asObject, isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
+import { formatTime } from "./internal/Time.ts";
+import * as ObjectMeta from "./ObjectMeta.ts";
+import { nameOf, namespaceOf, type Table, uidOf } from "./Store.ts";
+
+export const CRD_CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io";
+
+interface Located {
+  readonly table: Table;
+  readonly obj: JsonObject;
+}
+
+const ownerRefs = (obj: JsonObject): Array<JsonObject> => {
+  const refs = metaOf(obj).ownerReferences;
+  return Array.isArray(refs) ? refs.filter(isObject) : [];
+};
+
+/** Stores a changed object, or removes it when it is deleting and has no finalizers left. */
+const commit = (core: Core, table: Table, old: JsonObject, next: JsonObject): void => {
+  if (ObjectMeta.canBeRemoved(next)) {
+    const gone = core.store.remove(table, old);
+    core.afterChange(table, gone, true);
+  } else {
+    const stored = core.store.put(table, next, old);
+    core.afterChange(table, stored, false);
+  }
+};
+
+/** Deletes as a client would with the given policy: marks when finalizers remain, else removes. */
+const deleteObject = (core: Core, table: Table, obj: JsonObject, foreground: boolean): void => {
+  if (ObjectMeta.isDeleting(obj)) return;
+  const finalizers = [...ObjectMeta.finalizersOf(obj)];
+  if (foreground && !finalizers.includes("foregroundDeletion")) finalizers.push("foregroundDeletion");
+  if (finalizers.length === 0) {
+    const gone = core.store.remove(table, obj);
+    core.afterChange(table, gone, true);
+    return;
+  }
+  const meta = metaOf(obj);
+  commit(core, table, obj, {
+    ...obj,
+    metadata: {
+      ...meta,
+      deletionTimestamp: formatTime(core.now()),
+      deletionGracePeriodSeconds: 0,
+      finalizers,
+    },
+  });
+};
+
+const withoutFinalizer = (obj: JsonObject, finalizer: string): JsonObject => {
+  const rest = ObjectMeta.finalizersOf(obj).filter((f) => f !== finalizer);
+  const meta = { ...metaOf(obj) };
+  if (rest.length === 0) delete meta.finalizers;
+  else meta.finalizers = rest;
+  return { ...obj, metadata: meta };
+};
+
+const allObjects = (core: Core): Array<Located> => {
+  const out: Array<Located> = [];
+  for (const table of core.store.tables.values())
+    for (const names of table.byNamespace.values())
+      for (const obj of names.values()) out.push({ table, obj });
+  return out;
+};
+
+const current = (located: Located): JsonObject | undefined =>
+  located.table.get(namespaceOf(located.obj), nameOf(located.obj));
+
+/** One pass of all controllers; returns whether anything changed (then another pass is due). */
+export const sweep = (core: Core): boolean => {
+  const rvBefore = core.store.rv;
+  const everything = allObjects(core);
+  const dependents = new Map<string, Array<Located>>();
+  for (const located of everything)
+    for (const ref of ownerRefs(located.obj)) {
+      const uid = str(ref.uid) ?? "";
+      dependents.set(uid, [...(dependents.get(uid) ?? []), located]);
+    }
+  for (const located of everything) {
+    const refs = ownerRefs(located.obj);
+    if (refs.length === 0) continue;
+    const obj = current(located);
+    if (obj === undefined || ObjectMeta.isDeleting(obj)) continue;
+    const owners = refs.map((ref) => ({ ref, owner: core.store.lookupUid(str(ref.uid) ?? "") }));
+    const absent = owners.filter(
+      (o) => o.owner === undefined || str(metaOf(o.owner).name) !== str(o.ref.name),
+    );
+    const orphaning = owners.filter(
+      (o) =>
+        o.owner !== undefined &&
+        ObjectMeta.isDeleting(o.owner) &&
+        ObjectMeta.finalizersOf(o.owner).includes("orphan"),
+    );
+    const foreground = owners.filter(
+      (o) =>
+        o.owner !== undefined &&
+        ObjectMeta.isDeleting(o.owner) &&
+        ObjectMeta.finalizersOf(o.owner).includes("foregroundDeletion"),
+    );
+    if (absent.length === owners.length) {
+      deleteObject(core, located.table, obj, false);
+      continue;
+    }
+    if (foreground.length > 0 && absent.length + foreground.length === owners.length) {
+      deleteObject(
+        core,
+        located.table,
+        obj,
+        foreground.some((o) => o.ref.blockOwnerDeletion === true),
+      );
+      continue;
+    }
+    const drop = new Set([...absent, ...orphaning].map((o) => o.ref));
+    if (drop.size > 0) {
+      const kept = refs.filter((r) => !drop.has(r));
+      const meta = { ...metaOf(obj) };
+      if (kept.length === 0) delete meta.ownerReferences;
+      else meta.ownerReferences = kept;
+      commit(core, located.table, obj, { ...obj, metadata: meta });
+    }
+  }
+  for (const located of everything) {
+    const obj = current(located);
+    if (obj === undefined || !ObjectMeta.isDeleting(obj)) continue;
+    const finalizers = ObjectMeta.finalizersOf(obj);
+    const uid = uidOf(obj);
+    const live = (dependents.get(uid) ?? [])
+      .map(current)
+      .filter((d): d is JsonObject => d !== undefined && ownerRefs(d).some((r) => r.uid === uid));
+    if (finalizers.includes("orphan") && live.length === 0)
+      commit(core, located.table, obj, withoutFinalizer(obj, "orphan"));
+    else if (
+      finalizers.includes("foregroundDeletion") &&
+      !live.some((d) => ownerRefs(d).some((r) => r.uid === uid && r.blockOwnerDeletion === true))
+    )
+      commit(core, located.table, obj, withoutFinalizer(obj, "foregroundDeletion"));
+    else if (located.table.type.group === "" && located.table.type.plural === "namespaces")
+      finalizeNamespace(core, located.table, obj);
+    else if (
+      located.table.type.plural === "customresourcedefinitions" &&
+      finalizers.includes(CRD_CLEANUP_FINALIZER)
+    )
+      cleanupCrd(core, located.table, obj);
+  }
+  return core.store.rv !== rvBefore;
+};
+
+const finalizeNamespace = (core: Core, table: Table, ns: JsonObject): void => {
+  const name = nameOf(ns);
+  let remaining = 0;
+  for (const t of core.store.tables.values()) {
+    if (!t.type.namespaced) continue;
+    const names = t.byNamespace.get(name);
+    if (names === undefined) continue;
+    for (const obj of [...names.values()]) {
+      deleteObject(core, t, obj, false);
+      if (t.get(name, nameOf(obj)) !== undefined) remaining++;
+    }
+  }
+  if (remaining > 0) return;
+  const spec = asObject(ns.spec);
+  if (Array.isArray(spec.finalizers) && spec.finalizers.length > 0) {
+    const fresh = table.get("", name);
+    if (fresh === undefined) return;
+    const next = { ...fresh, spec: { ...spec, finalizers: [] } };
+    commit(core, table, fresh, next);
+    return;
+  }
+  if (ObjectMeta.canBeRemoved(ns)) commit(core, table, ns, ns);
+};
+
+const cleanupCrd = (core: Core, table: Table, crd: JsonObject): void => {
+  const spec = asObject(crd.spec);
+  const key = `${str(spec.group) ?? ""}/${str(asObject(spec.names).plural) ?? ""}`;
+  const crTable = core.store.tables.get(key);
+  if (crTable?.type.custom) {
+    for (const names of [...crTable.byNamespace.values()])
+      for (const obj of [...names.values()]) deleteObject(core, crTable, obj, false);
+    if (crTable.size > 0) return;
+  }
+  commit(core, table, crd, withoutFinalizer(crd, CRD_CLEANUP_FINALIZER));
+};
+
+/** Whether a stored change may give the controllers work. */
+export const isInteresting = (obj: JsonObject, deleted: boolean): boolean =>
+  deleted || ObjectMeta.isDeleting(obj) || ownerRefs(obj).length > 0;

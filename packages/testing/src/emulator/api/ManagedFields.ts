@@ -1,0 +1,126 @@
+/**
+ * `metadata.managedFields`: which manager owns which fields. Every write records its manager
+ * (operation `Update`, or `Apply` for server-side apply); a field changed by one manager leaves the
+ * sets of the others, and fields that disappear leave every set.
+ */
+import * as FieldSet from "./FieldSet.ts";
+import type { Resolved } from "./internal/Core.ts";
+import { asObject, deepEqual, isObject, type JsonObject, metaOf } from "./internal/Json.ts";
+import { formatTime } from "./internal/Time.ts";
+import { apiVersionOf } from "./ResourceType.ts";
+
+export interface Entry {
+  readonly manager: string;
+  readonly operation: "Apply" | "Update";
+  readonly apiVersion: string;
+  readonly time: string;
+  readonly subresource: string | undefined;
+  readonly fields: FieldSet.FieldSet;
+}
+
+export const decode = (obj: JsonObject): Array<Entry> => {
+  const raw = metaOf(obj).managedFields;
+  if (!Array.isArray(raw)) return [];
+  return raw.filter(isObject).map((e) => ({
+    manager: typeof e.manager === "string" ? e.manager : "",
+    operation: e.operation === "Apply" ? "Apply" : "Update",
+    apiVersion: typeof e.apiVersion === "string" ? e.apiVersion : "",
+    time: typeof e.time === "string" ? e.time : "",
+    subresource: typeof e.subresource === "string" && e.subresource !== "" ? e.subresource : undefined,
+    fields: FieldSet.fromFieldsV1(e.fieldsV1),
+  }));
+};
+
+export const encode = (entries: ReadonlyArray<Entry>): Array<JsonObject> =>
+  entries
+    .filter((e) => e.fields.size > 0)
+    .map((e) => ({
+      manager: e.manager,
+      operation: e.operation,
+      apiVersion: e.apiVersion,
+      time: e.time,
+      fieldsType: "FieldsV1",
+      fieldsV1: FieldSet.toFieldsV1(e.fields),
+      ...(e.subresource === undefined ? {} : { subresource: e.subresource }),
+    }));
+
+export const sameEntry = (
+  e: Entry,
+  manager: string,
+  operation: string,
+  subresource: string | undefined,
+): boolean => e.manager === manager && e.operation === operation && e.subresource === subresource;
+
+/** The fields of a write's scope: status only for `/status`, everything but status for the main resource when status is a subresource. */
+export const scoped = (
+  set: FieldSet.FieldSet,
+  resolved: Resolved,
+  subresource: string | undefined,
+): FieldSet.FieldSet => {
+  if (!resolved.type.status) return set;
+  const inStatus = (p: string) => p === "f:status" || p.startsWith("f:status\n");
+  return new Set([...set].filter((p) => (subresource === "status" ? inStatus(p) : !inStatus(p))));
+};
+
+export const withEntries = (obj: JsonObject, entries: ReadonlyArray<Entry>): JsonObject => {
+  const encoded = encode(entries);
+  const meta = { ...metaOf(obj) };
+  if (encoded.length === 0) delete meta.managedFields;
+  else meta.managedFields = encoded;
+  return { ...obj, metadata: meta };
+};
+
+/**
+ * Records a non-apply write by `manager`: it gains the fields it changed, the others lose them.
+ *
+ * @example
+ * track(undefined, created, "kubectl-create", "Update", undefined, now, resolved) // managedFields with one entry
+ */
+export const track = (
+  old: JsonObject | undefined,
+  next: JsonObject,
+  manager: string,
+  operation: "Update",
+  subresource: string | undefined,
+  now: number,
+  resolved: Resolved,
+): JsonObject => {
+  if (subresource === "scale") return next;
+  const shape = FieldSet.shapeOf(resolved.type);
+  const newSet = FieldSet.of(next, shape);
+  const oldSet = old === undefined ? new Set<string>() : FieldSet.of(old, shape);
+  const changed = new Set<string>();
+  for (const p of newSet)
+    if (!oldSet.has(p) || !deepEqual(FieldSet.lookup(old, p).value, FieldSet.lookup(next, p).value))
+      changed.add(p);
+  const removed = new Set([...oldSet].filter((p) => !newSet.has(p)));
+  const mine = scoped(changed, resolved, subresource);
+  const oldEntries = old === undefined ? [] : decode(old);
+  if (mine.size === 0 && removed.size === 0) return withEntries(next, oldEntries);
+  const entries = oldEntries.map((e) =>
+    sameEntry(e, manager, operation, subresource)
+      ? e
+      : { ...e, fields: new Set([...e.fields].filter((p) => !mine.has(p) && !removed.has(p))) },
+  );
+  const idx = entries.findIndex((e) => sameEntry(e, manager, operation, subresource));
+  const previous = idx >= 0 ? (entries[idx] as Entry).fields : new Set<string>();
+  const fields = new Set([...previous].filter((p) => !removed.has(p)));
+  for (const p of mine) fields.add(p);
+  const entry: Entry = {
+    manager,
+    operation,
+    apiVersion: apiVersionOf(resolved.type.group, resolved.version),
+    time: formatTime(now),
+    subresource,
+    fields,
+  };
+  if (idx >= 0) entries[idx] = entry;
+  else entries.push(entry);
+  return withEntries(next, entries);
+};
+
+/** The managedFields of an object as a plain array (for tests and SSA). */
+export const raw = (obj: JsonObject): ReadonlyArray<JsonObject> => {
+  const m = asObject(obj.metadata).managedFields;
+  return Array.isArray(m) ? m.filter(isObject) : [];
+};

@@ -1,0 +1,146 @@
+/**
+ * The system-maintained parts of stored objects, as the apiserver's registry strategies set them:
+ * uid, creationTimestamp, generateName, generation, status handling of the status subresource,
+ * and the serving form of an object (apiVersion of the requested version).
+ */
+import * as Defaults from "./Defaults.ts";
+import { asObject, deepEqual, type JsonObject, metaOf } from "./internal/Json.ts";
+import { formatTime } from "./internal/Time.ts";
+import { apiVersionOf, type ResourceType } from "./ResourceType.ts";
+
+const GENERATE_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
+
+/** A random RFC 4122 version 4 uid. */
+export const makeUid = (random: () => number): string => {
+  const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16));
+  hex[12] = "4";
+  hex[16] = ((Number.parseInt(hex[16] as string, 16) & 0x3) | 0x8).toString(16);
+  const h = hex.join("");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+};
+
+/** `generateName` plus five random characters, the prefix cut to keep the name within 63. */
+export const generateName = (prefix: string, random: () => number): string => {
+  const base = prefix.length > 58 ? prefix.slice(0, 58) : prefix;
+  let suffix = "";
+  for (let i = 0; i < 5; i++) suffix += GENERATE_ALPHABET[Math.floor(random() * GENERATE_ALPHABET.length)];
+  return base + suffix;
+};
+
+/** The object as stored: apiVersion of the storage version and the type's kind. */
+export const toStorage = (type: ResourceType, obj: JsonObject): JsonObject => ({
+  ...obj,
+  apiVersion: apiVersionOf(type.group, type.storageVersion),
+  kind: type.kind,
+});
+
+/** The object as served in `version` (versions of a custom resource differ only in apiVersion). */
+export const serve = (type: ResourceType, version: string, obj: JsonObject): JsonObject =>
+  version === type.storageVersion ? obj : { ...obj, apiVersion: apiVersionOf(type.group, version) };
+
+/** Sets the system fields of a new object (the body has been checked to be an object). */
+export const prepareCreate = (
+  type: ResourceType,
+  namespace: string | undefined,
+  body: JsonObject,
+  now: number,
+  random: () => number,
+): JsonObject => {
+  const meta: JsonObject = { ...metaOf(body) };
+  for (const f of ["resourceVersion", "uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"])
+    delete meta[f];
+  if (
+    (typeof meta.name !== "string" || meta.name === "") &&
+    typeof meta.generateName === "string" &&
+    meta.generateName !== ""
+  )
+    meta.name = generateName(meta.generateName, random);
+  if (type.namespaced && namespace !== undefined) meta.namespace = namespace;
+  if (!type.namespaced) delete meta.namespace;
+  meta.uid = makeUid(random);
+  meta.creationTimestamp = formatTime(now);
+  if (type.generation) meta.generation = 1;
+  else delete meta.generation;
+  const obj: JsonObject = { ...toStorage(type, body), metadata: meta };
+  if (type.status) delete obj.status;
+  return Defaults.onCreate(type, obj);
+};
+
+/** Everything but metadata (and status when it is a subresource) — what bumps generation. */
+const specOf = (type: ResourceType, obj: JsonObject): JsonObject => {
+  const { metadata: _m, status, apiVersion: _a, kind: _k, ...rest } = obj;
+  return type.status ? rest : { ...rest, status };
+};
+
+/**
+ * The object an update stores, from the old object and the new body, for the main resource or the
+ * `status` subresource; system fields are carried over and generation bumped on spec changes.
+ */
+export const prepareUpdate = (
+  type: ResourceType,
+  old: JsonObject,
+  body: JsonObject,
+  subresource: "status" | undefined,
+): JsonObject => {
+  const oldMeta = metaOf(old);
+  let next: JsonObject;
+  if (subresource === "status") {
+    next = {
+      ...old,
+      metadata: { ...oldMeta, managedFields: metaOf(body).managedFields ?? oldMeta.managedFields },
+    };
+    if (Object.hasOwn(body, "status")) next.status = body.status;
+    else delete next.status;
+  } else {
+    const meta: JsonObject = { ...metaOf(body) };
+    for (const f of ["creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "generation"]) {
+      if (oldMeta[f] === undefined) delete meta[f];
+      else meta[f] = oldMeta[f];
+    }
+    if (typeof meta.uid !== "string" || meta.uid === "") meta.uid = oldMeta.uid;
+    if (meta.managedFields === undefined && oldMeta.managedFields !== undefined)
+      meta.managedFields = oldMeta.managedFields;
+    next = { ...toStorage(type, body), metadata: meta };
+    if (type.status) {
+      if (old.status === undefined) delete next.status;
+      else next.status = old.status;
+    }
+    next = Defaults.onUpdate(type, next, old);
+  }
+  if (type.generation && !deepEqual(specOf(type, next), specOf(type, old))) {
+    const gen = typeof oldMeta.generation === "number" ? oldMeta.generation : 0;
+    next = { ...next, metadata: { ...metaOf(next), generation: gen + 1 } };
+  }
+  return next;
+};
+
+/** Whether an update changes nothing worth a new resourceVersion. */
+export const isNoop = (old: JsonObject, next: JsonObject): boolean => {
+  const strip = (o: JsonObject) => {
+    const { resourceVersion: _r, managedFields: _f, ...meta } = metaOf(o);
+    return { ...o, metadata: meta };
+  };
+  return deepEqual(strip(old), strip(next));
+};
+
+export const finalizersOf = (obj: JsonObject): ReadonlyArray<string> => {
+  const f = metaOf(obj).finalizers;
+  return Array.isArray(f) ? f.filter((x): x is string => typeof x === "string") : [];
+};
+
+export const isDeleting = (obj: JsonObject): boolean => metaOf(obj).deletionTimestamp !== undefined;
+
+/** Whether a deleting object has nothing left holding it (namespaces also wait for spec.finalizers). */
+export const canBeRemoved = (obj: JsonObject): boolean => {
+  if (!isDeleting(obj) || finalizersOf(obj).length > 0) return false;
+  if (obj.kind === "Namespace" && obj.apiVersion === "v1") {
+    const f = asObject(obj.spec).finalizers;
+    return !Array.isArray(f) || f.length === 0;
+  }
+  return true;
+};
+
+export const withMeta = (obj: JsonObject, patch: JsonObject): JsonObject => ({
+  ...obj,
+  metadata: { ...asObject(obj.metadata), ...patch },
+});

@@ -1,0 +1,152 @@
+/**
+ * PATCH requests: JSON patch, JSON merge patch, strategic merge patch (built-in types only; 415
+ * for custom resources, as real servers answer) and server-side apply, feeding the update path.
+ */
+import { Effect, Result } from "effect";
+import * as Admit from "./Admit.ts";
+import * as Body from "./Body.ts";
+import type { ApiRequest } from "./Emulator.ts";
+import type { Core, Resolved } from "./internal/Core.ts";
+import { type JsonObject, metaOf, str } from "./internal/Json.ts";
+import * as JsonPatch from "./JsonPatch.ts";
+import * as ManagedFields from "./ManagedFields.ts";
+import * as MergePatch from "./MergePatch.ts";
+import * as ObjectMeta from "./ObjectMeta.ts";
+import * as ServerSideApply from "./ServerSideApply.ts";
+import * as Status from "./Status.ts";
+import * as StrategicMergePatch from "./StrategicMergePatch.ts";
+import * as Writes from "./Writes.ts";
+
+const MAX_JSON_PATCH_OPERATIONS = 10000;
+
+/** Applies a json, merge or strategic patch to the served form of the current object. */
+export const applyPatch = (
+  patchType: "json" | "merge" | "strategic",
+  current: JsonObject,
+  patch: unknown,
+): Result.Result<unknown, Status.ApiError> => {
+  switch (patchType) {
+    case "json": {
+      const ops = JsonPatch.decodeOperations(patch);
+      if (Result.isFailure(ops)) return Result.fail(Status.badRequest(ops.failure));
+      if (ops.success.length > MAX_JSON_PATCH_OPERATIONS)
+        return Result.fail(
+          Status.requestEntityTooLarge(
+            `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${ops.success.length}`,
+          ),
+        );
+      const r = JsonPatch.apply(current, ops.success);
+      return Result.isFailure(r) ? Result.fail(Status.unprocessable()) : Result.succeed(r.success);
+    }
+    case "merge":
+      return Result.succeed(MergePatch.applyMergePatch(current, patch));
+    case "strategic": {
+      const r = StrategicMergePatch.apply(current, patch);
+      return Result.isFailure(r) ? Result.fail(Status.badRequest(r.failure)) : Result.succeed(r.success);
+    }
+  }
+};
+
+const nameMismatch = (resolved: Resolved, body: JsonObject) => {
+  const bodyName = str(metaOf(body).name) ?? "";
+  return bodyName === resolved.name
+    ? undefined
+    : Status.badRequest(
+        `the name of the object (${bodyName}) does not match the name on the URL (${resolved.name ?? ""})`,
+      );
+};
+
+const prepared = (
+  _core: Core,
+  resolved: Resolved,
+  _request: ApiRequest,
+  current: JsonObject,
+  body: JsonObject,
+) => {
+  let next = ObjectMeta.prepareUpdate(
+    resolved.type,
+    current,
+    body,
+    resolved.subresource === "status" ? "status" : undefined,
+  );
+  next = Admit.normalize(resolved.type, next);
+  return next;
+};
+
+const serverSideApply = Effect.fnUntraced(function* (core: Core, resolved: Resolved, request: ApiRequest) {
+  const manager = request.query.get("fieldManager") ?? "";
+  if (manager === "")
+    return yield* Effect.fail(
+      Status.invalid("meta.k8s.io", "PatchOptions", "", [
+        { type: "FieldValueRequired", field: "fieldManager", detail: "is required for apply patch" },
+      ]),
+    );
+  const force = request.query.get("force") === "true";
+  const decoded = yield* Effect.fromResult(Body.decode(request.body, true));
+  const applied = yield* Effect.fromResult(Writes.checkBody(resolved, decoded));
+  const mismatch = nameMismatch(resolved, applied);
+  if (mismatch !== undefined) return yield* Effect.fail(mismatch);
+  return yield* Writes.commitUpdate(
+    core,
+    resolved,
+    request,
+    (current) =>
+      Effect.gen(function* () {
+        const servedCurrent = ObjectMeta.serve(resolved.type, resolved.version, current);
+        const merged = yield* Effect.fromResult(
+          ServerSideApply.apply(resolved, servedCurrent, applied, manager, force, core.now()),
+        );
+        yield* Effect.fromResult(Writes.checkResourceVersion(resolved, merged, current, false));
+        return { next: prepared(core, resolved, request, current, merged), strictRv: false };
+      }),
+    () =>
+      Effect.gen(function* () {
+        if (resolved.subresource !== undefined)
+          return yield* Effect.fail(Status.notFound(resolved.gr, resolved.name ?? ""));
+        const created = yield* Effect.fromResult(
+          ServerSideApply.apply(resolved, undefined, applied, manager, force, core.now()),
+        );
+        return yield* Writes.createFromBody(core, resolved, request, created, (obj) =>
+          ManagedFields.withEntries(obj, ManagedFields.decode(created)),
+        );
+      }),
+  );
+});
+
+/** PATCH of an object or its status, in any of the four patch types. */
+export const patch = Effect.fnUntraced(function* (core: Core, resolved: Resolved, request: ApiRequest) {
+  const media = Body.mediaType(request.headers);
+  const patchType = Body.patchTypeOf(media);
+  const strategicAllowed = !resolved.type.custom;
+  if (patchType === undefined || (patchType === "strategic" && !strategicAllowed))
+    return yield* Effect.fail(Status.unsupportedMediaType(media, Body.patchMediaTypes(strategicAllowed)));
+  if (patchType === "apply") return yield* serverSideApply(core, resolved, request);
+  if (request.query.get("force") !== null)
+    return yield* Effect.fail(
+      Status.invalid("meta.k8s.io", "PatchOptions", "", [
+        { type: "FieldValueForbidden", field: "force", detail: "may not be specified for non-apply patch" },
+      ]),
+    );
+  const patchBody = yield* Effect.fromResult(Body.decode(request.body, false));
+  const manager = Writes.managerOf(request);
+  return yield* Writes.commitUpdate(core, resolved, request, (current) =>
+    Effect.gen(function* () {
+      const servedCurrent = ObjectMeta.serve(resolved.type, resolved.version, current);
+      const patched = yield* Effect.fromResult(applyPatch(patchType, servedCurrent, patchBody));
+      const body = yield* Effect.fromResult(Writes.checkBody(resolved, patched));
+      const mismatch = nameMismatch(resolved, body);
+      if (mismatch !== undefined) return yield* Effect.fail(mismatch);
+      yield* Effect.fromResult(Writes.checkResourceVersion(resolved, body, current, false));
+      const next = ManagedFields.track(
+        current,
+        prepared(core, resolved, request, current, body),
+        manager,
+        "Update",
+        resolved.subresource,
+        core.now(),
+        resolved,
+      );
+      return { next, strictRv: false };
+    }),
+  );
+});

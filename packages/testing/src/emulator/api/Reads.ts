@@ -1,0 +1,220 @@
+/**
+ * GET of objects and lists: label and field selectors, `limit`/`continue` pagination with opaque
+ * tokens, and `resourceVersion`/`resourceVersionMatch` semantics — lists at an older
+ * resourceVersion are rebuilt from the event history, and 410 Expired once it is forgotten.
+ */
+import { Result } from "effect";
+import type { ApiRequest } from "./Emulator.ts";
+import type { Resolved } from "./internal/Core.ts";
+import { isObject, type JsonObject, metaOf } from "./internal/Json.ts";
+import * as ObjectMeta from "./ObjectMeta.ts";
+import { apiVersionOf } from "./ResourceType.ts";
+import * as Selectors from "./Selectors.ts";
+import * as Status from "./Status.ts";
+import { nameOf, namespaceOf, type Store, type Table } from "./Store.ts";
+
+export interface Selection {
+  readonly labels: Selectors.LabelSelector;
+  readonly fields: Selectors.FieldSelector;
+}
+
+/** Parses and checks the selectors of a list or watch (unknown field labels are a 400). */
+export const parseSelection = (
+  resolved: Resolved,
+  query: URLSearchParams,
+): Result.Result<Selection, Status.ApiError> => {
+  const labels = Selectors.parseLabelSelector(query.get("labelSelector") ?? "");
+  if (Result.isFailure(labels)) return Result.fail(Status.badRequest(labels.failure));
+  const fields = Selectors.parseFieldSelector(query.get("fieldSelector") ?? "");
+  if (Result.isFailure(fields)) return Result.fail(Status.badRequest(fields.failure));
+  const known = new Set(["metadata.name", "metadata.namespace", ...resolved.type.fieldSelectors]);
+  for (const f of fields.success)
+    if (!known.has(f.field)) {
+      const message = resolved.type.custom
+        ? `"${f.field}" is not a known field selector: only ${["metadata.name", "metadata.namespace", ...resolved.type.fieldSelectors].map((k) => `"${k}"`).join(", ")}`
+        : `field label not supported: ${f.field}`;
+      return Result.fail(Status.badRequest(message));
+    }
+  return Result.succeed({ labels: labels.success, fields: fields.success });
+};
+
+export const matches = (selection: Selection, obj: JsonObject): boolean =>
+  (selection.labels.length === 0 ||
+    Selectors.matchesLabels(selection.labels, (metaOf(obj).labels ?? {}) as Record<string, unknown>)) &&
+  (selection.fields.length === 0 || Selectors.matchesFields(selection.fields, obj));
+
+/** The objects of a table in `namespace` as they were at `rv` (undefined when history is gone). */
+export const snapshotAt = (
+  table: Table,
+  namespace: string | undefined,
+  rv: number,
+  store: Store,
+): Array<JsonObject> | undefined => {
+  if (rv >= store.rv) return table.list(namespace);
+  if (rv < table.compactedRv) return undefined;
+  const byKey = new Map<string, JsonObject>();
+  for (const obj of table.list(namespace)) byKey.set(`${namespaceOf(obj)}/${nameOf(obj)}`, obj);
+  for (let i = table.history.length - 1; i >= 0; i--) {
+    const e = table.history[i];
+    if (e === undefined || e.rv <= rv) break;
+    const subject = e.previous ?? e.object;
+    if (namespace !== undefined && namespaceOf(subject) !== namespace) continue;
+    const key = `${namespaceOf(subject)}/${nameOf(subject)}`;
+    if (e.type === "ADDED") byKey.delete(key);
+    else if (e.previous !== undefined) byKey.set(key, e.previous);
+  }
+  return [...byKey.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, o]) => o);
+};
+
+interface ContinueToken {
+  readonly rv: number;
+  readonly start: string;
+}
+
+const encodeContinue = (token: ContinueToken): string =>
+  Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv: token.rv, start: token.start })).toString("base64");
+
+const decodeContinue = (raw: string): ContinueToken | undefined => {
+  try {
+    const parsed = JSON.parse(Buffer.from(raw, "base64").toString("utf8")) as unknown;
+    if (
+      !isObject(parsed) ||
+      parsed.v !== "meta.k8s.io/v1" ||
+      typeof parsed.rv !== "number" ||
+      typeof parsed.start !== "string"
+    )
+      return undefined;
+    return { rv: parsed.rv, start: parsed.start };
+  } catch {
+    return undefined;
+  }
+};
+
+const EXPIRED_CONTINUE =
+  "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
+
+const parseRv = (raw: string): number | undefined => (/^[0-9]+$/.test(raw) ? Number(raw) : undefined);
+
+/** A list answer: the List object, or the Status of a bad request. */
+export const list = (
+  store: Store,
+  resolved: Resolved,
+  request: ApiRequest,
+): Result.Result<JsonObject, Status.ApiError> => {
+  const q = request.query;
+  const selection = parseSelection(resolved, q);
+  if (Result.isFailure(selection)) return Result.fail(selection.failure);
+  const limitRaw = q.get("limit");
+  const limit = limitRaw === null || limitRaw === "" ? 0 : Number(limitRaw);
+  if (!Number.isInteger(limit) || limit < 0)
+    return Result.fail(
+      Status.badRequest(`limit: Invalid value: ${JSON.stringify(limitRaw)}: must be a non-negative integer`),
+    );
+  const rvRaw = q.get("resourceVersion") ?? "";
+  const match = q.get("resourceVersionMatch") ?? "";
+  const cont = q.get("continue") ?? "";
+  if (match !== "" && match !== "Exact" && match !== "NotOlderThan")
+    return Result.fail(
+      Status.badRequest(
+        `resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`,
+      ),
+    );
+  if (match !== "" && rvRaw === "")
+    return Result.fail(
+      Status.badRequest(
+        "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided",
+      ),
+    );
+  if (cont !== "" && match !== "")
+    return Result.fail(
+      Status.badRequest(
+        "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided",
+      ),
+    );
+  if (cont !== "" && rvRaw !== "" && rvRaw !== "0")
+    return Result.fail(Status.badRequest("specifying resource version is not allowed when using continue"));
+  if (match === "Exact" && rvRaw === "0")
+    return Result.fail(
+      Status.badRequest(
+        'resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+      ),
+    );
+  let atRv = store.rv;
+  let start = "";
+  if (cont !== "") {
+    const token = decodeContinue(cont);
+    if (token === undefined)
+      return Result.fail(
+        Status.badRequest(
+          "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
+        ),
+      );
+    atRv = token.rv;
+    start = token.start;
+    if (atRv < resolved.table.compactedRv) return Result.fail(Status.expired(EXPIRED_CONTINUE));
+  } else if (rvRaw !== "" && rvRaw !== "0") {
+    const rv = parseRv(rvRaw);
+    if (rv === undefined)
+      return Result.fail(
+        Status.badRequest(`resourceVersion: Invalid value: "${rvRaw}": must be a non-negative integer`),
+      );
+    if (rv > store.rv)
+      return Result.fail(
+        Status.make(504, "Timeout", `Timeout: Too large resource version: ${rv}, current: ${store.rv}`, {
+          causes: [{ reason: "ResourceVersionTooLarge", message: "Too large resource version" }],
+          retryAfterSeconds: 1,
+        }),
+      );
+    if (match === "Exact") atRv = rv;
+  }
+  const snapshot = snapshotAt(resolved.table, resolved.namespace, atRv, store);
+  if (snapshot === undefined)
+    return Result.fail(
+      cont !== ""
+        ? Status.expired(EXPIRED_CONTINUE)
+        : Status.expired("The resourceVersion for the provided list is too old."),
+    );
+  const items: Array<JsonObject> = [];
+  let next: string | undefined;
+  let remaining = 0;
+  const keyOf = (o: JsonObject) =>
+    resolved.namespace === undefined && resolved.type.namespaced
+      ? `${namespaceOf(o)}/${nameOf(o)}`
+      : nameOf(o);
+  const ordered =
+    resolved.namespace === undefined && resolved.type.namespaced
+      ? snapshot
+          .map((o) => [keyOf(o), o] as const)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([, o]) => o)
+      : snapshot;
+  for (const obj of ordered) {
+    if (start !== "" && keyOf(obj) < start) continue;
+    if (!matches(selection.success, obj)) continue;
+    if (limit > 0 && items.length >= limit) {
+      if (next === undefined) next = `${keyOf(items[items.length - 1] as JsonObject)}\u0000`;
+      remaining++;
+      continue;
+    }
+    items.push(ObjectMeta.serve(resolved.type, resolved.version, obj));
+  }
+  const filtered = selection.success.labels.length > 0 || selection.success.fields.length > 0;
+  return Result.succeed({
+    kind: resolved.type.listKind,
+    apiVersion: apiVersionOf(resolved.type.group, resolved.version),
+    metadata: {
+      resourceVersion: String(atRv),
+      ...(next === undefined ? {} : { continue: encodeContinue({ rv: atRv, start: next }) }),
+      ...(next !== undefined && !filtered ? { remainingItemCount: remaining } : {}),
+    },
+    items,
+  });
+};
+
+/** A single object, as served in the requested version. */
+export const get = (resolved: Resolved): Result.Result<JsonObject, Status.ApiError> => {
+  const obj = resolved.table.get(resolved.namespace ?? "", resolved.name ?? "");
+  return obj === undefined
+    ? Result.fail(Status.notFound(resolved.gr, resolved.name ?? ""))
+    : Result.succeed(ObjectMeta.serve(resolved.type, resolved.version, obj));
+};

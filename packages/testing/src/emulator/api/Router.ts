@@ -1,0 +1,274 @@
+/**
+ * Request dispatch: resolves a path to a discovery document or to a served resource (namespace,
+ * name, subresource), picks the verb from the method and query, and runs its handler. Every
+ * failure is an `ApiError` carrying the Status body.
+ */
+import { Effect, Result } from "effect";
+import * as Deletion from "./Deletion.ts";
+import * as Discovery from "./Discovery.ts";
+import type { ApiRequest } from "./Emulator.ts";
+import { type Core, json, type Resolved, type Response, text } from "./internal/Core.ts";
+import type { JsonObject } from "./internal/Json.ts";
+import * as OpenApi from "./OpenApi.ts";
+import * as Patches from "./Patches.ts";
+import * as Paths from "./Paths.ts";
+import * as Reads from "./Reads.ts";
+import { apiVersionOf, type ResourceType } from "./ResourceType.ts";
+import * as Scale from "./Scale.ts";
+import * as Status from "./Status.ts";
+import * as Watch from "./Watch.ts";
+import * as Writes from "./Writes.ts";
+
+export interface RouterOptions {
+  readonly gitVersion: string;
+}
+
+const servedTypes = (core: Core): Array<ResourceType> => [...core.store.tables.values()].map((t) => t.type);
+
+const typeFor = (core: Core, group: string, version: string, plural: string): ResourceType | undefined => {
+  const table = core.store.table(group, plural);
+  return table?.type.versions.includes(version) ? table.type : undefined;
+};
+
+const groupVersionServed = (core: Core, group: string, version: string): boolean =>
+  servedTypes(core).some((t) => t.group === group && t.versions.includes(version));
+
+const PAGE_NOT_FOUND = () => text(404, "404 page not found\n");
+
+type Resolution =
+  | { readonly _tag: "Resolved"; readonly resolved: Resolved }
+  | { readonly _tag: "Answer"; readonly response: Response };
+
+/** Resolves the segments after `/api/v1` or `/apis/{g}/{v}`. */
+export const resolve = (
+  core: Core,
+  group: string,
+  version: string,
+  segments: ReadonlyArray<string>,
+): Result.Result<Resolution, Status.ApiError> => {
+  if (!groupVersionServed(core, group, version))
+    return Result.succeed({ _tag: "Answer", response: PAGE_NOT_FOUND() });
+  const make = (
+    type: ResourceType,
+    namespace: string | undefined,
+    name: string | undefined,
+    sub: string | undefined,
+  ): Result.Result<Resolution, Status.ApiError> => {
+    const table = core.store.table(type.group, type.plural);
+    if (table === undefined) return Result.fail(Status.resourceNotFound());
+    if (sub !== undefined) {
+      const known =
+        (sub === "status" && type.status) ||
+        (sub === "scale" && type.scale !== undefined) ||
+        type.extraSubresources.includes(sub);
+      if (!known) return Result.fail(Status.resourceNotFound());
+    }
+    return Result.succeed({
+      _tag: "Resolved",
+      resolved: {
+        type,
+        table,
+        version,
+        namespace,
+        name,
+        subresource: sub,
+        gr: { group: type.group, resource: type.plural },
+      },
+    });
+  };
+  const [a, b, c, d, e, ...rest] = segments;
+  if (a === undefined) return Result.fail(Status.resourceNotFound());
+  if (a === "namespaces" && b !== undefined && c !== undefined) {
+    const nsType = typeFor(core, group, version, c);
+    if (nsType?.namespaced) {
+      if (rest.length > 0) return Result.fail(Status.resourceNotFound());
+      return make(nsType, b, d, e);
+    }
+    const namespaces = typeFor(core, group, version, "namespaces");
+    if (namespaces !== undefined && d === undefined && (c === "status" || c === "finalize"))
+      return make(namespaces, undefined, b, c);
+    return Result.fail(Status.resourceNotFound());
+  }
+  const type = typeFor(core, group, version, a);
+  if (type === undefined || d !== undefined) return Result.fail(Status.resourceNotFound());
+  if (type.namespaced) {
+    if (b !== undefined) return Result.fail(Status.resourceNotFound());
+    return make(type, undefined, undefined, undefined);
+  }
+  return make(type, undefined, b, c);
+};
+
+const listOf =
+  (resolved: Resolved) =>
+  (items: ReadonlyArray<unknown>): JsonObject => ({
+    kind: resolved.type.listKind,
+    apiVersion: apiVersionOf(resolved.type.group, resolved.version),
+    metadata: {},
+    items,
+  });
+
+const isWatch = (query: URLSearchParams): boolean => {
+  const w = query.get("watch");
+  return w === "true" || w === "1";
+};
+
+const watchOptions = (
+  core: Core,
+  resolved: Resolved,
+  query: URLSearchParams,
+): Result.Result<Watch.WatchOptions, Status.ApiError> => {
+  const selection = Reads.parseSelection(resolved, query);
+  if (Result.isFailure(selection)) return Result.fail(selection.failure);
+  const rvRaw = query.get("resourceVersion") ?? "";
+  const sendInitial = query.get("sendInitialEvents") === "true";
+  const bookmarks = query.get("allowWatchBookmarks") === "true";
+  if (sendInitial && (query.get("resourceVersionMatch") !== "NotOlderThan" || !bookmarks))
+    return Result.fail(
+      Status.invalid("meta.k8s.io", "ListOptions", "", [
+        {
+          type: "FieldValueForbidden",
+          field: "sendInitialEvents",
+          detail: "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled",
+        },
+      ]),
+    );
+  let fromRv: number | undefined;
+  if (rvRaw !== "" && rvRaw !== "0") {
+    if (!/^[0-9]+$/.test(rvRaw))
+      return Result.fail(
+        Status.badRequest(`resourceVersion: Invalid value: "${rvRaw}": must be a non-negative integer`),
+      );
+    fromRv = Number(rvRaw);
+  }
+  const timeoutRaw = query.get("timeoutSeconds");
+  const timeout =
+    timeoutRaw === null || timeoutRaw === "" ? core.defaultWatchTimeoutSeconds : Number(timeoutRaw);
+  if (!Number.isFinite(timeout) || timeout < 0)
+    return Result.fail(Status.badRequest(`timeoutSeconds: Invalid value: "${timeoutRaw}"`));
+  return Result.succeed({
+    selection: selection.success,
+    fromRv: sendInitial ? undefined : fromRv,
+    sendInitialEvents: sendInitial,
+    bookmarks,
+    timeoutSeconds: timeout === 0 ? core.defaultWatchTimeoutSeconds : timeout,
+  });
+};
+
+const resource = Effect.fnUntraced(function* (
+  core: Core,
+  resolved: Resolved,
+  request: ApiRequest,
+  watchPrefix: boolean,
+) {
+  const method = request.method.toUpperCase();
+  const collection = resolved.name === undefined;
+  const deny = (verb: string) => !resolved.type.verbs.includes(verb);
+  if (collection) {
+    if (method === "GET") {
+      if (watchPrefix || isWatch(request.query)) {
+        if (deny("watch")) return yield* Effect.fail(Status.methodNotAllowed());
+        const options = yield* Effect.fromResult(watchOptions(core, resolved, request.query));
+        return Watch.open(core, resolved, options);
+      }
+      return json(200, yield* Effect.fromResult(Reads.list(core.store, resolved, request)));
+    }
+    if (method === "POST" && !deny("create")) return yield* Writes.create(core, resolved, request);
+    if (method === "DELETE")
+      return yield* Deletion.removeCollection(
+        core,
+        resolved,
+        request,
+        () => Reads.list(core.store, resolved, request).pipe(Result.map((l) => l.items as Array<JsonObject>)),
+        listOf(resolved),
+      );
+    return yield* Effect.fail(Status.methodNotAllowed());
+  }
+  if (watchPrefix) {
+    const options = yield* Effect.fromResult(watchOptions(core, resolved, request.query));
+    const name = resolved.name ?? "";
+    const byName = {
+      ...options.selection,
+      fields: [...options.selection.fields, { field: "metadata.name", op: "=" as const, value: name }],
+    };
+    return Watch.open(core, { ...resolved, name: undefined }, { ...options, selection: byName });
+  }
+  if (resolved.subresource === "scale") {
+    if (method === "GET") return json(200, yield* Effect.fromResult(Scale.get(resolved)));
+    if (method === "PUT" || method === "PATCH") return yield* Scale.write(core, resolved, request, method);
+    return yield* Effect.fail(Status.methodNotAllowed());
+  }
+  if (resolved.subresource === "finalize") {
+    if (method !== "PUT") return yield* Effect.fail(Status.methodNotAllowed());
+    return yield* Writes.update(core, { ...resolved, subresource: undefined }, request);
+  }
+  switch (method) {
+    case "GET":
+      return json(200, yield* Effect.fromResult(Reads.get(resolved)));
+    case "PUT":
+      return yield* Writes.update(core, resolved, request);
+    case "PATCH":
+      return yield* Patches.patch(core, resolved, request);
+    case "DELETE":
+      return yield* Deletion.remove(core, resolved, request);
+    default:
+      return yield* Effect.fail(Status.methodNotAllowed());
+  }
+});
+
+/** Routes one request. */
+export const route = Effect.fnUntraced(function* (core: Core, options: RouterOptions, request: ApiRequest) {
+  const target = Paths.parse(request.path);
+  const method = request.method.toUpperCase();
+  const types = servedTypes(core);
+  const readOnly = (response: Response) =>
+    method === "GET" || method === "HEAD" ? response : json(405, Status.methodNotAllowed().status);
+  switch (target._tag) {
+    case "Version":
+      return readOnly(json(200, Discovery.versionInfo(options.gitVersion)));
+    case "Health":
+      return readOnly(text(200, "ok"));
+    case "LegacyRoot":
+      if (Discovery.wantsAggregated(request.headers.accept))
+        return readOnly({
+          ...json(200, Discovery.aggregated(types, true)),
+          headers: { "content-type": Discovery.AGGREGATED_MEDIA },
+        });
+      return readOnly(json(200, Discovery.apiVersions()));
+    case "GroupsRoot":
+      if (Discovery.wantsAggregated(request.headers.accept))
+        return readOnly({
+          ...json(200, Discovery.aggregated(types, false)),
+          headers: { "content-type": Discovery.AGGREGATED_MEDIA },
+        });
+      return readOnly(json(200, Discovery.apiGroupList(types)));
+    case "Group": {
+      const group = Discovery.apiGroup(types, target.group);
+      return group === undefined
+        ? PAGE_NOT_FOUND()
+        : readOnly(json(200, { kind: "APIGroup", apiVersion: "v1", ...group }));
+    }
+    case "GroupVersion": {
+      const served = types.filter((t) => t.group === target.group && t.versions.includes(target.version));
+      return served.length === 0
+        ? PAGE_NOT_FOUND()
+        : readOnly(json(200, Discovery.resourceList(served, target.group, target.version)));
+    }
+    case "OpenApiV2":
+      return readOnly(json(200, OpenApi.v2(types, options.gitVersion)));
+    case "OpenApiV3Root":
+      return readOnly(json(200, OpenApi.v3Root(types)));
+    case "OpenApiV3": {
+      const served = types.filter((t) => t.group === target.group && t.versions.includes(target.version));
+      return served.length === 0
+        ? PAGE_NOT_FOUND()
+        : readOnly(json(200, OpenApi.v3(served, target.group, target.version, options.gitVersion)));
+    }
+    case "Unknown":
+      return PAGE_NOT_FOUND();
+    case "Resource": {
+      const r = yield* Effect.fromResult(resolve(core, target.group, target.version, target.segments));
+      if (r._tag === "Answer") return r.response;
+      return yield* resource(core, r.resolved, request, target.watchPrefix);
+    }
+  }
+});

@@ -1,0 +1,268 @@
+/**
+ * Structural schemas of custom resources (a CRD version's `openAPIV3Schema`): pruning of unknown
+ * fields (honouring `x-kubernetes-preserve-unknown-fields` and embedded resources), defaulting,
+ * and validation with the apiserver's field-error wording.
+ */
+import * as FieldError from "./FieldError.ts";
+import { isObject, type JsonObject } from "./internal/Json.ts";
+
+/** A JSONSchemaProps object as a CRD carries it. */
+export type StructuralSchema = JsonObject;
+
+const sub = (
+  schema: StructuralSchema,
+  key: "items" | "additionalProperties",
+): StructuralSchema | undefined => {
+  const s = schema[key];
+  return isObject(s) ? s : undefined;
+};
+const props = (schema: StructuralSchema): JsonObject =>
+  isObject(schema.properties) ? schema.properties : {};
+const preserves = (schema: StructuralSchema): boolean =>
+  schema["x-kubernetes-preserve-unknown-fields"] === true;
+const embedded = (schema: StructuralSchema): boolean => schema["x-kubernetes-embedded-resource"] === true;
+
+const META_FIELDS = new Set([
+  "name",
+  "generateName",
+  "namespace",
+  "selfLink",
+  "uid",
+  "resourceVersion",
+  "generation",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "labels",
+  "annotations",
+  "ownerReferences",
+  "finalizers",
+  "managedFields",
+]);
+
+const pruneMeta = (meta: unknown): unknown => {
+  if (!isObject(meta)) return meta;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(meta)) if (META_FIELDS.has(k)) out[k] = v;
+  return out;
+};
+
+const pruneValue = (value: unknown, schema: StructuralSchema | undefined, isRoot: boolean): unknown => {
+  if (schema === undefined) return value;
+  if (Array.isArray(value)) {
+    const items = sub(schema, "items");
+    return items === undefined ? value : value.map((v) => pruneValue(v, items, false));
+  }
+  if (!isObject(value)) return value;
+  const properties = props(schema);
+  const additional = sub(schema, "additionalProperties");
+  const keepAll = preserves(schema) || schema.additionalProperties === true;
+  const out: JsonObject = {};
+  for (const [k, v] of Object.entries(value)) {
+    if ((isRoot || embedded(schema)) && (k === "apiVersion" || k === "kind")) out[k] = v;
+    else if ((isRoot || embedded(schema)) && k === "metadata") out[k] = isRoot ? v : pruneMeta(v);
+    else if (Object.hasOwn(properties, k)) out[k] = pruneValue(v, properties[k] as StructuralSchema, false);
+    else if (additional !== undefined) out[k] = pruneValue(v, additional, false);
+    else if (keepAll) out[k] = v;
+  }
+  return out;
+};
+
+/** Drops fields the schema does not know (apiVersion, kind and metadata stay at the root). */
+export const prune = (obj: JsonObject, schema: StructuralSchema): JsonObject =>
+  pruneValue(obj, schema, true) as JsonObject;
+
+const defaultValue = (value: unknown, schema: StructuralSchema | undefined): unknown => {
+  if (schema === undefined) return value;
+  if (Array.isArray(value)) {
+    const items = sub(schema, "items");
+    return items === undefined ? value : value.map((v) => defaultValue(v, items));
+  }
+  if (!isObject(value)) return value;
+  const out: JsonObject = { ...value };
+  for (const [k, s] of Object.entries(props(schema))) {
+    if (!isObject(s)) continue;
+    if (out[k] === undefined && s.default !== undefined) out[k] = structuredClone(s.default);
+    else if (out[k] === null && s.default !== undefined && s.nullable !== true)
+      out[k] = structuredClone(s.default);
+    if (out[k] !== undefined) out[k] = defaultValue(out[k], s);
+  }
+  const additional = sub(schema, "additionalProperties");
+  if (additional !== undefined)
+    for (const k of Object.keys(out))
+      if (!Object.hasOwn(props(schema), k)) out[k] = defaultValue(out[k], additional);
+  return out;
+};
+
+/** Fills in `default`s of absent properties, recursively (then the result is pruned again). */
+export const applyDefaults = (obj: JsonObject, schema: StructuralSchema): JsonObject =>
+  defaultValue(obj, schema) as JsonObject;
+
+const typeName = (value: unknown): string =>
+  value === null
+    ? "null"
+    : Array.isArray(value)
+      ? "array"
+      : typeof value === "number"
+        ? Number.isInteger(value)
+          ? "integer"
+          : "number"
+        : typeof value === "string"
+          ? "string"
+          : typeof value === "boolean"
+            ? "boolean"
+            : "object";
+
+const typeMatches = (type: unknown, value: unknown): boolean => {
+  const actual = typeName(value);
+  if (type === undefined || type === "") return true;
+  if (type === "number") return actual === "number" || actual === "integer";
+  return type === actual;
+};
+
+const validateValue = (
+  value: unknown,
+  schema: StructuralSchema,
+  path: string,
+  errors: Array<FieldError.FieldError>,
+) => {
+  if (value === null) {
+    if (schema.nullable === true || schema.type === undefined || preserves(schema)) return;
+    errors.push(
+      FieldError.typeInvalid(path, "null", `${path} in body must be of type ${String(schema.type)}: "null"`),
+    );
+    return;
+  }
+  const intOrString = schema["x-kubernetes-int-or-string"] === true;
+  if (intOrString) {
+    if (typeName(value) !== "integer" && typeName(value) !== "string")
+      errors.push(
+        FieldError.typeInvalid(
+          path,
+          typeName(value),
+          `${path} in body must be of type integer,string: "${typeName(value)}"`,
+        ),
+      );
+  } else if (!typeMatches(schema.type, value)) {
+    errors.push(
+      FieldError.typeInvalid(
+        path,
+        typeName(value),
+        `${path} in body must be of type ${String(schema.type)}: "${typeName(value)}"`,
+      ),
+    );
+    return;
+  }
+  if (Array.isArray(schema.enum) && !schema.enum.some((e) => JSON.stringify(e) === JSON.stringify(value)))
+    errors.push(
+      FieldError.notSupported(
+        path,
+        value,
+        schema.enum.map((e) => (typeof e === "string" ? e : JSON.stringify(e))),
+      ),
+    );
+  if (typeof value === "number") {
+    if (
+      typeof schema.minimum === "number" &&
+      (schema.exclusiveMinimum === true ? value <= schema.minimum : value < schema.minimum)
+    )
+      errors.push(
+        FieldError.invalid(
+          path,
+          value,
+          `${path} in body should be greater than ${schema.exclusiveMinimum === true ? "" : "or equal to "}${schema.minimum}`,
+        ),
+      );
+    if (
+      typeof schema.maximum === "number" &&
+      (schema.exclusiveMaximum === true ? value >= schema.maximum : value > schema.maximum)
+    )
+      errors.push(
+        FieldError.invalid(
+          path,
+          value,
+          `${path} in body should be less than ${schema.exclusiveMaximum === true ? "" : "or equal to "}${schema.maximum}`,
+        ),
+      );
+  }
+  if (typeof value === "string") {
+    const len = [...value].length;
+    if (typeof schema.maxLength === "number" && len > schema.maxLength)
+      errors.push(FieldError.tooLong(path, `may not be more than ${schema.maxLength} bytes`));
+    if (typeof schema.minLength === "number" && len < schema.minLength)
+      errors.push(
+        FieldError.invalid(path, value, `${path} in body should be at least ${schema.minLength} chars long`),
+      );
+    if (typeof schema.pattern === "string") {
+      let re: RegExp | undefined;
+      try {
+        re = new RegExp(schema.pattern, "u");
+      } catch {
+        re = undefined;
+      }
+      if (re !== undefined && !re.test(value))
+        errors.push(FieldError.invalid(path, value, `${path} in body should match '${schema.pattern}'`));
+    }
+  }
+  if (Array.isArray(value)) {
+    if (typeof schema.maxItems === "number" && value.length > schema.maxItems)
+      errors.push({
+        type: "FieldValueTooMany",
+        field: path,
+        value: value.length,
+        detail: `must have at most ${schema.maxItems} items`,
+      });
+    if (typeof schema.minItems === "number" && value.length < schema.minItems)
+      errors.push(
+        FieldError.invalid(
+          path,
+          value.length,
+          `${path} in body should have at least ${schema.minItems} items`,
+        ),
+      );
+    const items = sub(schema, "items");
+    if (items !== undefined)
+      for (const [i, v] of value.entries()) validateValue(v, items, `${path}[${i}]`, errors);
+  }
+  if (isObject(value)) {
+    const properties = props(schema);
+    if (Array.isArray(schema.required))
+      for (const r of schema.required)
+        if (typeof r === "string" && value[r] === undefined)
+          errors.push(FieldError.required(path === "" ? r : `${path}.${r}`));
+    const additional = sub(schema, "additionalProperties");
+    for (const [k, v] of Object.entries(value)) {
+      const p = path === "" ? k : `${path}.${k}`;
+      const s = properties[k];
+      if (isObject(s)) validateValue(v, s, p, errors);
+      else if (additional !== undefined) validateValue(v, additional, p, errors);
+    }
+    if (typeof schema.maxProperties === "number" && Object.keys(value).length > schema.maxProperties)
+      errors.push({
+        type: "FieldValueTooMany",
+        field: path,
+        value: Object.keys(value).length,
+        detail: `must have at most ${schema.maxProperties} items`,
+      });
+  }
+};
+
+/** Validates a (pruned, defaulted) custom resource against its schema; metadata is checked elsewhere. */
+export const validate = (obj: JsonObject, schema: StructuralSchema): Array<FieldError.FieldError> => {
+  const errors: Array<FieldError.FieldError> = [];
+  const { metadata: _m, apiVersion: _a, kind: _k, ...rest } = obj;
+  const rootProps = { ...props(schema) };
+  delete rootProps.metadata;
+  delete rootProps.apiVersion;
+  delete rootProps.kind;
+  const required = Array.isArray(schema.required)
+    ? schema.required.filter((r) => r !== "metadata" && r !== "apiVersion" && r !== "kind")
+    : undefined;
+  validateValue(
+    rest,
+    { ...schema, properties: rootProps, ...(required === undefined ? {} : { required }) },
+    "",
+    errors,
+  );
+  return errors;
+};

@@ -1,0 +1,178 @@
+/**
+ * The object store: one table per resource type with objects indexed by namespace and name, a
+ * global increasing resourceVersion, a uid index, a bounded event history per table for watch
+ * resumption, and the open watchers. It is synchronous and mutable on purpose: every mutation runs
+ * inside a single `Effect.sync`, so each write is atomic and costs O(1) besides its watchers.
+ */
+import { asObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
+import { keyOf, type ResourceType } from "./ResourceType.ts";
+
+export type EventType = "ADDED" | "MODIFIED" | "DELETED";
+
+export interface StoredEvent {
+  readonly type: EventType;
+  readonly rv: number;
+  readonly object: JsonObject;
+  readonly previous: JsonObject | undefined;
+}
+
+/** An open watch on one table; `deliver` gets every event and decides what its client sees. */
+export interface Watcher {
+  readonly deliver: (event: StoredEvent) => void;
+  /** Ends the watch stream (the client sees a disconnect). */
+  readonly end: () => void;
+}
+
+export interface Location {
+  readonly key: string;
+  readonly namespace: string;
+  readonly name: string;
+}
+
+/** Objects of one resource type. */
+export class Table {
+  type: ResourceType;
+  readonly byNamespace = new Map<string, Map<string, JsonObject>>();
+  readonly watchers = new Set<Watcher>();
+  history: Array<StoredEvent> = [];
+  /** Events with rv > compactedRv are in `history`; older ones are forgotten. */
+  compactedRv: number;
+  size = 0;
+
+  constructor(type: ResourceType, compactedRv: number) {
+    this.type = type;
+    this.compactedRv = compactedRv;
+  }
+
+  get(namespace: string, name: string): JsonObject | undefined {
+    return this.byNamespace.get(namespace)?.get(name);
+  }
+
+  /** Objects in `namespace` (or all), sorted by their storage key (namespace, then name). */
+  list(namespace: string | undefined): Array<JsonObject> {
+    const out: Array<JsonObject> = [];
+    if (namespace !== undefined) {
+      const names = this.byNamespace.get(namespace);
+      if (names !== undefined)
+        for (const name of [...names.keys()].sort()) out.push(names.get(name) as JsonObject);
+      return out;
+    }
+    for (const ns of [...this.byNamespace.keys()].sort()) {
+      const names = this.byNamespace.get(ns) as Map<string, JsonObject>;
+      for (const name of [...names.keys()].sort()) out.push(names.get(name) as JsonObject);
+    }
+    return out;
+  }
+
+  countIn(namespace: string): number {
+    return this.byNamespace.get(namespace)?.size ?? 0;
+  }
+}
+
+export const nameOf = (obj: JsonObject): string => str(metaOf(obj).name) ?? "";
+export const namespaceOf = (obj: JsonObject): string => str(metaOf(obj).namespace) ?? "";
+export const uidOf = (obj: JsonObject): string => str(metaOf(obj).uid) ?? "";
+export const rvOf = (obj: JsonObject): string => str(metaOf(obj).resourceVersion) ?? "";
+
+/** The whole cluster state. */
+export class Store {
+  /** The last resourceVersion issued. */
+  rv: number;
+  readonly historySize: number;
+  readonly tables = new Map<string, Table>();
+  readonly byUid = new Map<string, Location>();
+  /** Called after every committed change (e.g. to wake the garbage collector). */
+  onChange: (event: StoredEvent, table: Table) => void = () => {};
+
+  constructor(historySize: number, startRv = 1) {
+    this.historySize = Math.max(1, historySize);
+    this.rv = startRv;
+  }
+
+  addTable(type: ResourceType): Table {
+    const table = new Table(type, this.rv);
+    this.tables.set(keyOf(type), table);
+    return table;
+  }
+
+  /** Removes a table, ending its watches. */
+  removeTable(key: string): void {
+    const table = this.tables.get(key);
+    if (table === undefined) return;
+    for (const w of table.watchers) w.end();
+    for (const names of table.byNamespace.values())
+      for (const obj of names.values()) this.byUid.delete(uidOf(obj));
+    this.tables.delete(key);
+  }
+
+  table(group: string, plural: string): Table | undefined {
+    return this.tables.get(`${group}/${plural}`);
+  }
+
+  lookupUid(uid: string): JsonObject | undefined {
+    const loc = this.byUid.get(uid);
+    return loc === undefined ? undefined : this.tables.get(loc.key)?.get(loc.namespace, loc.name);
+  }
+
+  /** Stores a new or changed object with the next resourceVersion; returns the stored object. */
+  put(table: Table, obj: JsonObject, previous: JsonObject | undefined): JsonObject {
+    const rv = ++this.rv;
+    const stored = { ...obj, metadata: { ...metaOf(obj), resourceVersion: String(rv) } };
+    const ns = namespaceOf(stored);
+    const name = nameOf(stored);
+    let names = table.byNamespace.get(ns);
+    if (names === undefined) {
+      names = new Map();
+      table.byNamespace.set(ns, names);
+    }
+    if (!names.has(name)) table.size++;
+    names.set(name, stored);
+    this.byUid.set(uidOf(stored), { key: keyOf(table.type), namespace: ns, name });
+    this.record(table, { type: previous === undefined ? "ADDED" : "MODIFIED", rv, object: stored, previous });
+    return stored;
+  }
+
+  /** Removes an object; the DELETED event carries its last state with the deletion's resourceVersion. */
+  remove(table: Table, obj: JsonObject): JsonObject {
+    const rv = ++this.rv;
+    const ns = namespaceOf(obj);
+    const names = table.byNamespace.get(ns);
+    if (names?.delete(nameOf(obj)) === true) table.size--;
+    if (names !== undefined && names.size === 0) table.byNamespace.delete(ns);
+    this.byUid.delete(uidOf(obj));
+    const last = { ...obj, metadata: { ...metaOf(obj), resourceVersion: String(rv) } };
+    this.record(table, { type: "DELETED", rv, object: last, previous: obj });
+    return last;
+  }
+
+  private record(table: Table, event: StoredEvent): void {
+    table.history.push(event);
+    if (table.history.length >= this.historySize * 2) {
+      const drop = table.history.length - this.historySize;
+      table.compactedRv = (table.history[drop - 1] as StoredEvent).rv;
+      table.history = table.history.slice(drop);
+    }
+    for (const w of table.watchers) w.deliver(event);
+    this.onChange(event, table);
+  }
+
+  /** Forgets every table's history: watches from an older resourceVersion get 410 Gone. */
+  compact(): void {
+    for (const table of this.tables.values()) {
+      table.history = [];
+      table.compactedRv = this.rv;
+    }
+  }
+
+  /** Every stored object, tables in key order. */
+  allObjects(): Array<JsonObject> {
+    const out: Array<JsonObject> = [];
+    for (const key of [...this.tables.keys()].sort())
+      out.push(...(this.tables.get(key) as Table).list(undefined));
+    return out;
+  }
+}
+
+/** Labels of an object (never undefined). */
+export const labelsOf = (obj: JsonObject): Record<string, string> =>
+  asObject(metaOf(obj).labels) as Record<string, string>;

@@ -1,0 +1,129 @@
+/**
+ * Watch streams: JSON lines of ADDED/MODIFIED/DELETED events from a resourceVersion (unset or "0":
+ * the current state first), BOOKMARK events on a Clock-driven interval when allowed, selectors
+ * applied per event (leaving a selector reads as DELETED, entering as ADDED), `sendInitialEvents`,
+ * `timeoutSeconds`, and the 410 "too old resource version" ERROR event.
+ */
+import { Clock, Effect, Queue, Stream } from "effect";
+import type { Core, Resolved, Response } from "./internal/Core.ts";
+import { encodeText, type JsonObject } from "./internal/Json.ts";
+import * as ObjectMeta from "./ObjectMeta.ts";
+import * as Reads from "./Reads.ts";
+import { apiVersionOf } from "./ResourceType.ts";
+import type { Status } from "./Status.ts";
+import * as StatusErrors from "./Status.ts";
+import { namespaceOf, type StoredEvent, type Watcher } from "./Store.ts";
+
+export interface WatchOptions {
+  readonly selection: Reads.Selection;
+  /** The resourceVersion to start after; undefined for "current state first". */
+  readonly fromRv: number | undefined;
+  readonly sendInitialEvents: boolean;
+  readonly bookmarks: boolean;
+  readonly timeoutSeconds: number;
+}
+
+const line = (type: string, object: unknown): Uint8Array =>
+  encodeText(`${JSON.stringify({ type, object })}\n`);
+
+/** What a watcher sees of a stored event, given its namespace and selectors. */
+export const visibleEvent = (
+  event: StoredEvent,
+  namespace: string | undefined,
+  selection: Reads.Selection,
+): { readonly type: string; readonly object: JsonObject } | undefined => {
+  if (namespace !== undefined && namespaceOf(event.object) !== namespace) return undefined;
+  const now = Reads.matches(selection, event.object);
+  if (event.type === "ADDED") return now ? { type: "ADDED", object: event.object } : undefined;
+  if (event.type === "DELETED") {
+    const before = event.previous === undefined ? now : Reads.matches(selection, event.previous);
+    return before ? { type: "DELETED", object: event.object } : undefined;
+  }
+  const before = event.previous === undefined ? false : Reads.matches(selection, event.previous);
+  if (now && before) return { type: "MODIFIED", object: event.object };
+  if (now) return { type: "ADDED", object: event.object };
+  if (before && event.previous !== undefined)
+    return {
+      type: "DELETED",
+      object: {
+        ...event.previous,
+        metadata: { ...(event.previous.metadata as JsonObject), resourceVersion: String(event.rv) },
+      },
+    };
+  return undefined;
+};
+
+const bookmark = (resolved: Resolved, rv: number, annotations?: Record<string, string>): JsonObject => ({
+  kind: resolved.type.kind,
+  apiVersion: apiVersionOf(resolved.type.group, resolved.version),
+  metadata: {
+    resourceVersion: String(rv),
+    ...(resolved.type.custom ? {} : { creationTimestamp: null }),
+    ...(annotations === undefined ? {} : { annotations }),
+  },
+});
+
+const tooOld = (rv: number, oldest: number): Status =>
+  StatusErrors.make(410, "Expired", `too old resource version: ${rv} (${oldest})`).status;
+
+/** Opens a watch; the stream ends on timeout, on `dropWatches`, or when the resource goes away. */
+export const open = (core: Core, resolved: Resolved, options: WatchOptions): Response => {
+  const { table } = resolved;
+  const store = core.store;
+  const serve = (o: JsonObject) => ObjectMeta.serve(resolved.type, resolved.version, o);
+  const body = Stream.callback<Uint8Array>((queue) =>
+    Effect.gen(function* () {
+      const offer = (bytes: Uint8Array) => Queue.offerUnsafe(queue, bytes);
+      const end = () => Queue.endUnsafe(queue);
+      const from = options.fromRv;
+      if (from !== undefined && from < table.compactedRv) {
+        offer(line("ERROR", tooOld(from, table.compactedRv + 1)));
+        end();
+        return;
+      }
+      if (from === undefined || options.sendInitialEvents) {
+        for (const obj of table.list(resolved.namespace))
+          if (Reads.matches(options.selection, obj)) offer(line("ADDED", serve(obj)));
+        if (options.sendInitialEvents && options.bookmarks)
+          offer(line("BOOKMARK", bookmark(resolved, store.rv, { "k8s.io/initial-events-end": "true" })));
+      } else {
+        for (const e of table.history) {
+          if (e.rv <= from) continue;
+          const v = visibleEvent(e, resolved.namespace, options.selection);
+          if (v !== undefined) offer(line(v.type, serve(v.object)));
+        }
+      }
+      const watcher: Watcher = {
+        deliver: (event) => {
+          const v = visibleEvent(event, resolved.namespace, options.selection);
+          if (v !== undefined) offer(line(v.type, serve(v.object)));
+        },
+        end,
+      };
+      table.watchers.add(watcher);
+      yield* Effect.addFinalizer(() => Effect.sync(() => table.watchers.delete(watcher)));
+      if (
+        !store.tables.has(`${resolved.type.group}/${resolved.type.plural}`) ||
+        store.tables.get(`${resolved.type.group}/${resolved.type.plural}`) !== table
+      )
+        end();
+      if (options.bookmarks && core.bookmarkIntervalMillis > 0)
+        yield* Effect.forkScoped(
+          Effect.forever(
+            Effect.sleep(core.bookmarkIntervalMillis).pipe(
+              Effect.andThen(Effect.sync(() => offer(line("BOOKMARK", bookmark(resolved, store.rv))))),
+            ),
+          ),
+        );
+      yield* Effect.forkScoped(
+        Effect.sleep(options.timeoutSeconds * 1000).pipe(Effect.andThen(Effect.sync(end))),
+      );
+    }).pipe(Effect.provideService(Clock.Clock, core.clock)),
+  );
+  return {
+    _tag: "Streaming",
+    status: 200,
+    headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
+    body,
+  };
+};

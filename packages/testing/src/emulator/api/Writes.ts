@@ -1,0 +1,277 @@
+/**
+ * Create, update (PUT) and patch of objects and of their `status` subresource: body checks, the
+ * system fields, optimistic concurrency on resourceVersion, no-op detection, and the commit.
+ */
+import { Effect, Result } from "effect";
+import * as Admit from "./Admit.ts";
+import * as Body from "./Body.ts";
+import type { ApiRequest } from "./Emulator.ts";
+import { type Core, json, type Resolved, type Response } from "./internal/Core.ts";
+import { isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
+import * as ManagedFields from "./ManagedFields.ts";
+import * as ObjectMeta from "./ObjectMeta.ts";
+import { apiVersionOf } from "./ResourceType.ts";
+import * as Status from "./Status.ts";
+import { nameOf, rvOf } from "./Store.ts";
+
+export const isDryRun = (query: URLSearchParams): boolean => query.getAll("dryRun").includes("All");
+
+/** The field manager of a write: `fieldManager`, else the user agent's product name, as the apiserver defaults it. */
+export const managerOf = (request: ApiRequest): string => {
+  const explicit = request.query.get("fieldManager");
+  if (explicit !== null && explicit !== "") return explicit;
+  const agent = request.headers["user-agent"] ?? "";
+  const product = agent.split("/")[0]?.trim() ?? "";
+  return product === "" ? "unknown" : product.slice(0, 128);
+};
+
+/** Checks a decoded body: an object whose apiVersion and kind (when given) fit the resource. */
+export const checkBody = (resolved: Resolved, value: unknown): Result.Result<JsonObject, Status.ApiError> => {
+  if (!isObject(value))
+    return Result.fail(Status.badRequest("Object 'Kind' is missing in the request body (not a JSON object)"));
+  const t = resolved.type;
+  const kind = str(value.kind);
+  const apiVersion = str(value.apiVersion);
+  if (t.custom && (kind === undefined || kind === ""))
+    return Result.fail(
+      Status.badRequest(`Object 'Kind' is missing in '${JSON.stringify(value).slice(0, 512)}'`),
+    );
+  const expectedKind = resolved.subresource === "scale" ? "Scale" : t.kind;
+  if (kind !== undefined && kind !== "" && kind !== expectedKind)
+    return Result.fail(
+      Status.badRequest(
+        `${kind} in version "${resolved.version}" cannot be handled as a ${expectedKind}: no kind "${kind}" is registered for version "${apiVersionOf(t.group, resolved.version)}"`,
+      ),
+    );
+  const expectedApi =
+    resolved.subresource === "scale" ? "autoscaling/v1" : apiVersionOf(t.group, resolved.version);
+  if (apiVersion !== undefined && apiVersion !== "" && apiVersion !== expectedApi)
+    return Result.fail(
+      Status.badRequest(
+        `the API version in the data (${apiVersion}) does not match the expected API version (${expectedApi})`,
+      ),
+    );
+  return Result.succeed(value);
+};
+
+/** 404 for a missing namespace, 403 for a terminating one (NamespaceLifecycle admission). */
+export const checkNamespace = (
+  core: Core,
+  resolved: Resolved,
+  name: string,
+  creating: boolean,
+): Status.ApiError | undefined => {
+  if (!resolved.type.namespaced || resolved.namespace === undefined) return undefined;
+  const ns = core.store.table("", "namespaces")?.get("", resolved.namespace);
+  if (ns === undefined) return Status.notFound({ group: "", resource: "namespaces" }, resolved.namespace);
+  if (creating && ObjectMeta.isDeleting(ns))
+    return Status.forbidden(
+      resolved.gr,
+      name,
+      `unable to create new content in namespace ${resolved.namespace} because it is being terminated`,
+      [
+        {
+          reason: "NamespaceTerminating",
+          message: `namespace ${resolved.namespace} is being terminated`,
+          field: "metadata.namespace",
+        },
+      ],
+    );
+  return undefined;
+};
+
+const served = (resolved: Resolved, obj: JsonObject): JsonObject =>
+  ObjectMeta.serve(resolved.type, resolved.version, obj);
+
+/** POST to a collection. */
+export const create = Effect.fnUntraced(function* (core: Core, resolved: Resolved, request: ApiRequest) {
+  if (resolved.subresource !== undefined) return yield* Effect.fail(Status.methodNotAllowed());
+  const decoded = yield* Effect.fromResult(Body.decodeObjectBody(request.headers, request.body));
+  const body = yield* Effect.fromResult(checkBody(resolved, decoded));
+  return yield* createFromBody(core, resolved, request, body, (obj, now) =>
+    ManagedFields.track(undefined, obj, managerOf(request), "Update", undefined, now, resolved),
+  );
+});
+
+/** Creates an object from a checked body; `manage` records the managedFields of the new object. */
+export const createFromBody = Effect.fnUntraced(function* (
+  core: Core,
+  resolved: Resolved,
+  request: ApiRequest,
+  body: JsonObject,
+  manage: (obj: JsonObject, now: number) => JsonObject,
+) {
+  const meta = metaOf(body);
+  if (
+    resolved.type.namespaced &&
+    typeof meta.namespace === "string" &&
+    meta.namespace !== "" &&
+    meta.namespace !== resolved.namespace
+  )
+    return yield* Effect.fail(
+      Status.badRequest(
+        "the namespace of the provided object does not match the namespace sent on the request",
+      ),
+    );
+  const now = core.now();
+  let obj = ObjectMeta.prepareCreate(resolved.type, resolved.namespace, body, now, core.random);
+  obj = Admit.normalize(resolved.type, obj);
+  const name = nameOf(obj);
+  const nsProblem = checkNamespace(core, resolved, name, true);
+  if (nsProblem !== undefined) return yield* Effect.fail(nsProblem);
+  const dryRun = isDryRun(request.query);
+  obj = manage(obj, now);
+  const admitted = yield* Admit.admit({
+    core,
+    resolved,
+    operation: "CREATE",
+    object: obj,
+    oldObject: undefined,
+    options: { kind: "CreateOptions", apiVersion: "meta.k8s.io/v1" },
+    user: request.user,
+    dryRun,
+  });
+  const final = admitted.object as JsonObject;
+  const finalName = nameOf(final);
+  if (resolved.table.get(resolved.namespace ?? "", finalName) !== undefined)
+    return yield* Effect.fail(Status.alreadyExists(resolved.gr, finalName));
+  const nsAgain = checkNamespace(core, resolved, finalName, true);
+  if (nsAgain !== undefined) return yield* Effect.fail(nsAgain);
+  if (dryRun) return json(201, served(resolved, final), admitted.warnings);
+  const stored = core.store.put(resolved.table, final, undefined);
+  core.afterChange(resolved.table, stored, false);
+  return json(201, served(resolved, stored), admitted.warnings);
+});
+
+/** Stores an update computed from the current object; retried when the object changed meanwhile. */
+export const commitUpdate = Effect.fnUntraced(function* (
+  core: Core,
+  resolved: Resolved,
+  request: ApiRequest,
+  compute: (
+    current: JsonObject,
+  ) => Effect.Effect<{ readonly next: JsonObject; readonly strictRv: boolean }, Status.ApiError>,
+  createIfMissing?: () => Effect.Effect<Response, Status.ApiError>,
+) {
+  const ns = resolved.namespace ?? "";
+  const name = resolved.name ?? "";
+  for (let attempt = 0; ; attempt++) {
+    const current = resolved.table.get(ns, name);
+    if (current === undefined) {
+      if (createIfMissing !== undefined) return yield* createIfMissing();
+      return yield* Effect.fail(Status.notFound(resolved.gr, name));
+    }
+    const { next, strictRv } = yield* compute(current);
+    const dryRun = isDryRun(request.query);
+    const admitted = yield* Admit.admit({
+      core,
+      resolved,
+      operation: "UPDATE",
+      object: next,
+      oldObject: current,
+      options: { kind: "UpdateOptions", apiVersion: "meta.k8s.io/v1" },
+      user: request.user,
+      dryRun,
+    });
+    const final = admitted.object as JsonObject;
+    const latest = resolved.table.get(ns, name);
+    if (latest !== current) {
+      if (strictRv || attempt >= 8)
+        return yield* Effect.fail(Status.conflict(resolved.gr, name, Status.OBJECT_MODIFIED));
+      continue;
+    }
+    if (ObjectMeta.isNoop(current, final) || dryRun)
+      return json(200, served(resolved, dryRun ? final : current), admitted.warnings);
+    if (ObjectMeta.canBeRemoved(final)) {
+      const gone = core.store.remove(resolved.table, final);
+      core.afterChange(resolved.table, gone, true);
+      return json(200, served(resolved, gone), admitted.warnings);
+    }
+    const stored = core.store.put(resolved.table, final, current);
+    core.afterChange(resolved.table, stored, false);
+    return json(200, served(resolved, stored), admitted.warnings);
+  }
+});
+
+/** Checks a body's resourceVersion against the current object (409 on a stale one). */
+export const checkResourceVersion = (
+  resolved: Resolved,
+  body: JsonObject,
+  current: JsonObject,
+  required: boolean,
+): Result.Result<boolean, Status.ApiError> => {
+  const rv = str(metaOf(body).resourceVersion) ?? "";
+  if (rv === "") {
+    if (!required) return Result.succeed(false);
+    return Result.fail(
+      Status.invalid(resolved.type.group, resolved.type.kind, resolved.name ?? "", [
+        {
+          type: "FieldValueInvalid",
+          field: "metadata.resourceVersion",
+          value: "0x0",
+          detail: "must be specified for an update",
+        },
+      ]),
+    );
+  }
+  if (rv !== rvOf(current))
+    return Result.fail(Status.conflict(resolved.gr, resolved.name ?? "", Status.OBJECT_MODIFIED));
+  return Result.succeed(true);
+};
+
+/** PUT of an object or its status. */
+export const update = Effect.fnUntraced(function* (core: Core, resolved: Resolved, request: ApiRequest) {
+  const decoded = yield* Effect.fromResult(Body.decodeObjectBody(request.headers, request.body));
+  const body = yield* Effect.fromResult(checkBody(resolved, decoded));
+  const meta = metaOf(body);
+  const bodyName = str(meta.name) ?? "";
+  if (bodyName !== "" && bodyName !== resolved.name)
+    return yield* Effect.fail(
+      Status.badRequest(
+        `the name of the object (${bodyName}) does not match the name on the URL (${resolved.name ?? ""})`,
+      ),
+    );
+  if (
+    resolved.type.namespaced &&
+    typeof meta.namespace === "string" &&
+    meta.namespace !== "" &&
+    meta.namespace !== resolved.namespace
+  )
+    return yield* Effect.fail(
+      Status.badRequest(
+        "the namespace of the provided object does not match the namespace sent on the request",
+      ),
+    );
+  const withIds: JsonObject = {
+    ...body,
+    metadata: {
+      ...meta,
+      name: resolved.name,
+      ...(resolved.type.namespaced ? { namespace: resolved.namespace } : {}),
+    },
+  };
+  return yield* commitUpdate(core, resolved, request, (current) =>
+    Effect.gen(function* () {
+      const strictRv = yield* Effect.fromResult(
+        checkResourceVersion(resolved, withIds, current, !resolved.type.allowUnconditionalUpdate),
+      );
+      let next = ObjectMeta.prepareUpdate(
+        resolved.type,
+        current,
+        withIds,
+        resolved.subresource === "status" ? "status" : undefined,
+      );
+      next = Admit.normalize(resolved.type, next);
+      next = ManagedFields.track(
+        current,
+        next,
+        managerOf(request),
+        "Update",
+        resolved.subresource,
+        core.now(),
+        resolved,
+      );
+      return { next, strictRv };
+    }),
+  );
+});

@@ -1,0 +1,68 @@
+/** The state every request handler works on, and small response helpers shared by the handlers. */
+import type { Clock, Stream } from "effect";
+import type { AdmissionHookShape, StoreReader } from "../Admission.ts";
+import type { ResourceType } from "../ResourceType.ts";
+import type { GroupResource, Status as StatusBody } from "../Status.ts";
+import type { Store, Table } from "../Store.ts";
+import { encode, type JsonObject } from "./Json.ts";
+
+export interface Core {
+  readonly store: Store;
+  readonly clock: Clock.Clock;
+  /** Epoch milliseconds from the layer's Clock. */
+  readonly now: () => number;
+  /** A number in [0, 1) from the layer's Random. */
+  readonly random: () => number;
+  readonly admission: AdmissionHookShape;
+  readonly reader: StoreReader;
+  readonly bookmarkIntervalMillis: number;
+  readonly defaultWatchTimeoutSeconds: number;
+  /** Runs after a stored change, e.g. to register a CRD's resource. */
+  readonly afterChange: (table: Table, object: JsonObject, deleted: boolean) => void;
+}
+
+/** A request resolved to a resource type (and maybe a namespace, an object and a subresource). */
+export interface Resolved {
+  readonly type: ResourceType;
+  readonly table: Table;
+  readonly version: string;
+  readonly namespace: string | undefined;
+  readonly name: string | undefined;
+  readonly subresource: string | undefined;
+  readonly gr: GroupResource;
+}
+
+export type Response =
+  | {
+      readonly _tag: "Complete";
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly body: Uint8Array;
+    }
+  | {
+      readonly _tag: "Streaming";
+      readonly status: number;
+      readonly headers: Readonly<Record<string, string>>;
+      readonly body: Stream.Stream<Uint8Array>;
+    };
+
+export const JSON_HEADERS = { "content-type": "application/json" } as const;
+
+export const json = (status: number, body: unknown, warnings: ReadonlyArray<string> = []): Response => ({
+  _tag: "Complete",
+  status,
+  headers:
+    warnings.length === 0
+      ? JSON_HEADERS
+      : { ...JSON_HEADERS, warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(", ") },
+  body: encode(body),
+});
+
+export const statusResponse = (status: StatusBody): Response => json(status.code, status);
+
+export const text = (status: number, body: string): Response => ({
+  _tag: "Complete",
+  status,
+  headers: { "content-type": "text/plain; charset=utf-8" },
+  body: new TextEncoder().encode(body),
+});

@@ -1,0 +1,66 @@
+/** Plain JSON helpers for the emulator: object checks, deep equality, deep copies and byte encoding. */
+
+export type JsonObject = Record<string, unknown>;
+
+export const isObject = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+export const asObject = (value: unknown): JsonObject => (isObject(value) ? value : {});
+
+export const deepEqual = (a: unknown, b: unknown): boolean => {
+  if (a === b) return true;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
+    return true;
+  }
+  if (isObject(a) && isObject(b)) {
+    const ka = Object.keys(a);
+    if (ka.length !== Object.keys(b).length) return false;
+    for (const k of ka) if (!Object.hasOwn(b, k) || !deepEqual(a[k], b[k])) return false;
+    return true;
+  }
+  return false;
+};
+
+export const clone = <A>(value: A): A => (value === undefined ? value : structuredClone(value));
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+export const encode = (value: unknown): Uint8Array => encoder.encode(JSON.stringify(value));
+export const encodeText = (text: string): Uint8Array => encoder.encode(text);
+export const decodeText = (bytes: Uint8Array): string | undefined => {
+  try {
+    return decoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
+};
+
+/** The metadata object of a stored object (always an object). */
+export const metaOf = (obj: JsonObject): JsonObject => asObject(obj.metadata);
+
+export const str = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
+
+/** Reads a dotted path (already split) from a JSON value. */
+export const getPath = (value: unknown, path: ReadonlyArray<string>): unknown => {
+  let current = value;
+  for (const key of path) {
+    if (!isObject(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+};
+
+/** Returns a copy of `value` with `path` set to `next`, creating objects on the way. */
+export const setPath = (value: JsonObject, path: ReadonlyArray<string>, next: unknown): JsonObject => {
+  const [head, ...rest] = path;
+  if (head === undefined) return value;
+  const copy = { ...value };
+  if (rest.length === 0) {
+    if (next === undefined) delete copy[head];
+    else copy[head] = next;
+  } else copy[head] = setPath(asObject(copy[head]), rest, next);
+  return copy;
+};
