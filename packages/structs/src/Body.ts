@@ -100,10 +100,20 @@ const text = (obj: unknown, key: string): string | undefined => {
  */
 export const meta = (body: RawBody): ObjectMeta => section(body, "metadata") as ObjectMeta;
 
-/** The body's `spec`, or a frozen `{}` when absent. */
+/**
+ * The body's `spec`, or a frozen `{}` when absent.
+ *
+ * @example
+ * spec({ spec: { replicas: 3 } }).replicas // 3
+ */
 export const spec = (body: RawBody): JsonObject => section(body, "spec");
 
-/** The body's `status`, or a frozen `{}` when absent. */
+/**
+ * The body's `status`, or a frozen `{}` when absent.
+ *
+ * @example
+ * status({}) // {}
+ */
 export const status = (body: RawBody): JsonObject => section(body, "status");
 
 /**
@@ -115,23 +125,53 @@ export const status = (body: RawBody): JsonObject => section(body, "status");
 export const labels = (body: RawBody): Readonly<Record<string, string>> =>
   section(meta(body), "labels") as Readonly<Record<string, string>>;
 
-/** `metadata.annotations`, or a frozen `{}` when absent. */
+/**
+ * `metadata.annotations`, or a frozen `{}` when absent.
+ *
+ * @example
+ * annotations({ metadata: { annotations: { a: "b" } } }).a // "b"
+ */
 export const annotations = (body: RawBody): Readonly<Record<string, string>> =>
   section(meta(body), "annotations") as Readonly<Record<string, string>>;
 
-/** `metadata.uid`, or `undefined` when absent or null. */
+/**
+ * `metadata.uid`, or `undefined` when absent or null.
+ *
+ * @example
+ * uid({ metadata: { uid: "123" } }) // "123"
+ */
 export const uid = (body: RawBody): string | undefined => text(meta(body), "uid");
 
-/** `metadata.name`, or `undefined` when absent or null. */
+/**
+ * `metadata.name`, or `undefined` when absent or null.
+ *
+ * @example
+ * name({ metadata: { name: "kex1" } }) // "kex1"
+ */
 export const name = (body: RawBody): string | undefined => text(meta(body), "name");
 
-/** `metadata.namespace`, or `undefined` when absent or null (cluster-scoped objects). */
+/**
+ * `metadata.namespace`, or `undefined` when absent or null (cluster-scoped objects).
+ *
+ * @example
+ * namespace({ metadata: { name: "node1" } }) // undefined
+ */
 export const namespace = (body: RawBody): string | undefined => text(meta(body), "namespace");
 
-/** `metadata.resourceVersion`, or `undefined` when absent or null. */
+/**
+ * `metadata.resourceVersion`, or `undefined` when absent or null.
+ *
+ * @example
+ * resourceVersion({ metadata: { resourceVersion: "42" } }) // "42"
+ */
 export const resourceVersion = (body: RawBody): string | undefined => text(meta(body), "resourceVersion");
 
-/** `metadata.creationTimestamp`, or `undefined` when absent or null. */
+/**
+ * `metadata.creationTimestamp`, or `undefined` when absent or null.
+ *
+ * @example
+ * creationTimestamp({ metadata: { creationTimestamp: "2020-01-01T00:00:00Z" } }) // "2020-01-01T00:00:00Z"
+ */
 export const creationTimestamp = (body: RawBody): string | undefined => text(meta(body), "creationTimestamp");
 
 /**
@@ -142,7 +182,12 @@ export const creationTimestamp = (body: RawBody): string | undefined => text(met
  */
 export const deletionTimestamp = (body: RawBody): string | undefined => text(meta(body), "deletionTimestamp");
 
-/** `metadata.finalizers`, or a frozen `[]` when absent (non-string entries are skipped). */
+/**
+ * `metadata.finalizers`, or a frozen `[]` when absent (non-string entries are skipped).
+ *
+ * @example
+ * finalizers({ metadata: { finalizers: ["a"] } }) // ["a"]
+ */
 export const finalizers = (body: RawBody): ReadonlyArray<string> => {
   const value = meta(body).finalizers;
   if (!Array.isArray(value)) return EMPTY_LIST;

@@ -35,7 +35,12 @@ export const parse = (spec: FieldSpec | null | undefined): FieldPath => {
  */
 export const format = (path: FieldPath): string => path.join(".");
 
-/** Whether `path` begins with `prefix` (every path starts with `[]`). */
+/**
+ * Whether `path` begins with `prefix` (every path starts with `[]`).
+ *
+ * @example
+ * startsWith(["spec", "size"], ["spec"]) // true
+ */
 export const startsWith = (path: FieldPath, prefix: FieldPath): boolean =>
   prefix.length <= path.length && prefix.every((key, i) => path[i] === key);
 

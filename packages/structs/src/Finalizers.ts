@@ -34,6 +34,9 @@ export const hasFinalizer = (body: Body.RawBody, finalizer: string): boolean =>
 /**
  * Whether the deletion of the object is blocked by `finalizer` (Kopf's `is_deletion_blocked`:
  * the finalizer is present).
+ *
+ * @example
+ * isDeletionBlocked({ metadata: { finalizers: ["fin"] } }, "fin") // true
  */
 export const isDeletionBlocked = (body: Body.RawBody, finalizer: string): boolean =>
   hasFinalizer(body, finalizer);

@@ -40,7 +40,12 @@ export class JsonPatchError extends Data.TaggedError("JsonPatchError")<{
  */
 export const escapePointer = (key: string): string => key.replaceAll("~", "~0").replaceAll("/", "~1");
 
-/** Un-escapes one key of a JSON pointer (the inverse of `escapePointer`). */
+/**
+ * Un-escapes one key of a JSON pointer (the inverse of `escapePointer`).
+ *
+ * @example
+ * unescapePointer("a~1b~0c") // "a/b~c"
+ */
 export const unescapePointer = (token: string): string => token.replaceAll("~1", "/").replaceAll("~0", "~");
 
 /**

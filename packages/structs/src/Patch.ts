@@ -252,5 +252,10 @@ const handler: ProxyHandler<Patch> = {
  */
 export const make = (body?: RawBody | null): Patch => new Patch(body);
 
-/** Whether the patch has nothing to apply (no field, no function). */
+/**
+ * Whether the patch has nothing to apply (no field, no function).
+ *
+ * @example
+ * isEmpty(make()) // true
+ */
 export const isEmpty = (patch: Patch): boolean => patch.isEmpty();

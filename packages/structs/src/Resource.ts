@@ -113,7 +113,12 @@ export { format as toString };
  */
 export const apiVersion = (r: Resource): string => (r.group === "" ? r.version : `${r.group}/${r.version}`);
 
-/** Whether the resource serves the `status` subresource. */
+/**
+ * Whether the resource serves the `status` subresource (so status is patched separately).
+ *
+ * @example
+ * hasStatusSubresource(make({ group: "g", version: "v1", plural: "p", subresources: ["status"] })) // true
+ */
 export const hasStatusSubresource = (r: Resource): boolean => r.subresources.includes("status");
 
 /** Python's `urllib.parse.quote_plus`: unreserved characters kept, spaces as `+`. */
@@ -142,7 +147,7 @@ export interface UrlOptions {
  */
 export const url = (r: Resource, options: UrlOptions = {}): Result.Result<string, ResourceError> => {
   const { server, name, subresource, params } = options;
-  const namespace = options.namespace ?? undefined;
+  const namespace = options.namespace || undefined; // "" and null both mean cluster-wide
   if (subresource !== undefined && name === undefined) {
     return Result.fail(
       new ResourceError({

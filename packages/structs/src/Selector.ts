@@ -4,6 +4,7 @@
  * Kopf's rules and messages (§1.4, §16 K) and matched against discovered resources (§16 L).
  */
 import { Data, Result } from "effect";
+import { blank, interpretPositional } from "./internal/selectorArgs.ts";
 import type { Resource } from "./Resource.ts";
 
 /** Selects every resource except Kubernetes events. */
@@ -63,9 +64,6 @@ export class SelectorError extends Data.TaggedError("SelectorError")<{
 const fail = (reason: SelectorErrorReason, message: string) =>
   Result.fail(new SelectorError({ reason, message }));
 
-// Conventional versions in dotted names ("kex.v1.kopf.dev", "kex.v2beta1"); other middles are groups.
-const GROUP_VERSION = /^[^.]*\.v\d+(?:(?:alpha|beta)\d+)?(?:\..*)?$/;
-
 const NAME_FIELDS = ["kind", "plural", "singular", "shortcut", "category", "anyName", "fn"] as const;
 const STRING_FIELDS = ["group", "version", "kind", "plural", "singular", "shortcut", "category"] as const;
 const REPR_FIELDS = [
@@ -84,45 +82,6 @@ const repr = (value: unknown): string => {
   if (value === EVERYTHING) return "EVERYTHING";
   if (typeof value === "function") return `<function ${value.name || "anonymous"}>`;
   return `'${String(value).replaceAll("\\", "\\\\").replaceAll("'", "\\'")}'`;
-};
-
-const blank = (x: unknown): x is null | undefined => x === null || x === undefined;
-
-const positionalFields = (
-  args: ReadonlyArray<Positional>,
-): Result.Result<Partial<Record<string, unknown>>, SelectorError> => {
-  const [arg1, arg2, arg3, ...rest] = args;
-  if (typeof arg1 === "function") {
-    if (!blank(arg2) || !blank(arg3) || rest.length > 0) {
-      return fail("CallableWithOthers", "The callable filter cannot have any other selectors.");
-    }
-    return Result.succeed({ fn: arg1 });
-  }
-  if (rest.some((x) => !blank(x))) {
-    return fail("TooManyArguments", "Too many positional arguments. Max 3 positional args are accepted.");
-  }
-  if (blank(arg1) && blank(arg2) && blank(arg3)) return Result.succeed({});
-  if (blank(arg2) && blank(arg3)) {
-    if (typeof arg1 === "string" && GROUP_VERSION.test(arg1)) {
-      const parts = arg1.split(".");
-      const named = { version: parts[1], anyName: parts[0] };
-      return Result.succeed(parts.length >= 3 ? { ...named, group: parts.slice(2).join(".") } : named);
-    }
-    if (typeof arg1 === "string" && arg1.includes(".")) {
-      const dot = arg1.indexOf(".");
-      return Result.succeed({ group: arg1.slice(dot + 1), anyName: arg1.slice(0, dot) });
-    }
-    return Result.succeed({ anyName: arg1 });
-  }
-  if (blank(arg3)) {
-    if (typeof arg1 === "string" && arg1.includes("/")) {
-      const slash = arg1.lastIndexOf("/");
-      return Result.succeed({ group: arg1.slice(0, slash), version: arg1.slice(slash + 1), anyName: arg2 });
-    }
-    if (arg1 === "v1") return Result.succeed({ group: "", version: "v1", anyName: arg2 });
-    return Result.succeed({ group: arg1 ?? undefined, anyName: arg2 });
-  }
-  return Result.succeed({ group: arg1 ?? undefined, version: arg2 ?? undefined, anyName: arg3 });
 };
 
 /**
@@ -162,30 +121,31 @@ export const parse = (
   if (!blank(names.fn) && typeof names.fn !== "function") {
     return fail("InvalidArgument", "The selector's fn must be a callable.");
   }
-  return Result.flatMap(positionalFields(positional), (derived) => {
-    const pick = <K extends keyof SelectorNames>(key: K) =>
-      (key in derived ? derived[key] : (names[key] ?? undefined)) as Exclude<SelectorNames[K], null>;
-    const selector: Selector = Object.freeze({
-      group: pick("group"),
-      version: pick("version"),
-      kind: pick("kind"),
-      plural: pick("plural"),
-      singular: pick("singular"),
-      shortcut: pick("shortcut"),
-      category: pick("category"),
-      anyName: pick("anyName"),
-      fn: pick("fn"),
-    });
-    const given = NAME_FIELDS.map((k) => selector[k]).filter((v) => v !== undefined);
-    if (given.length > 1) {
-      return fail("Ambiguous", `Ambiguous resource specification with [${given.map(repr).join(", ")}]`);
-    }
-    if (given.length < 1) return fail("Unspecific", "Unspecific resource with no names.");
-    if (NAME_FIELDS.some((k) => selector[k] === "")) {
-      return fail("EmptyName", "Names must not be empty strings; either None or specific strings.");
-    }
-    return Result.succeed(selector);
+  const interpreted = interpretPositional(positional, EVERYTHING);
+  if (Result.isFailure(interpreted)) return fail(interpreted.failure.reason, interpreted.failure.message);
+  const derived = interpreted.success as Partial<SelectorNames>;
+  const pick = <K extends keyof SelectorNames>(key: K) =>
+    (key in derived ? derived[key] : (names[key] ?? undefined)) as Exclude<SelectorNames[K], null>;
+  const selector: Selector = Object.freeze({
+    group: pick("group"),
+    version: pick("version"),
+    kind: pick("kind"),
+    plural: pick("plural"),
+    singular: pick("singular"),
+    shortcut: pick("shortcut"),
+    category: pick("category"),
+    anyName: pick("anyName"),
+    fn: pick("fn"),
   });
+  const given = NAME_FIELDS.map((k) => selector[k]).filter((v) => v !== undefined);
+  if (given.length > 1) {
+    return fail("Ambiguous", `Ambiguous resource specification with [${given.map(repr).join(", ")}]`);
+  }
+  if (given.length < 1) return fail("Unspecific", "Unspecific resource with no names.");
+  if (NAME_FIELDS.some((k) => selector[k] === "")) {
+    return fail("EmptyName", "Names must not be empty strings; either None or specific strings.");
+  }
+  return Result.succeed(selector);
 };
 
 /**
@@ -205,6 +165,9 @@ export { format as toString };
 /**
  * Whether the selector names specific resources (kind, plural, singular, shortcut or a name);
  * categories, `EVERYTHING` and predicates are not specific.
+ *
+ * @example
+ * isSpecific(CRDS) // true
  */
 export const isSpecific = (s: Selector): boolean =>
   s.kind !== undefined ||
@@ -220,6 +183,9 @@ const hasName = (r: Resource, name: string): boolean =>
  * Whether the resource holds Kubernetes events (core or `events.k8s.io`, any version). They are
  * excluded from `EVERYTHING` and predicates: handling produces them, so watching them would
  * trigger needless cycles.
+ *
+ * @example
+ * isEvents(Resource.make({ group: "events.k8s.io", version: "v1", plural: "events" })) // true
  */
 export const isEvents = (r: Resource): boolean =>
   (r.group === "" || r.group === "events.k8s.io") && hasName(r, "events");
@@ -280,15 +246,21 @@ const known = (group: string, version: string | undefined, anyName: string): Sel
     fn: undefined,
   });
 
-/** Resources the framework itself uses. */
+/** CustomResourceDefinitions, in any preferred version (watched to rescan resources). */
 export const CRDS = known("apiextensions.k8s.io", undefined, "customresourcedefinitions");
+/** Core v1 events (posted by the framework). */
 export const EVENTS = known("", "v1", "events");
+/** `events.k8s.io` events (only for exclusion from `EVERYTHING`). */
 export const EVENTS_K8S = known("events.k8s.io", undefined, "events");
+/** Core v1 namespaces (observed for namespace patterns). */
 export const NAMESPACES = known("", "v1", "namespaces");
+/** Cluster-wide peering objects, `kopf.dev` and legacy `zalando.org` groups. */
 export const CLUSTER_PEERINGS_K = known("kopf.dev", "v1", "clusterkopfpeerings");
 export const CLUSTER_PEERINGS_Z = known("zalando.org", "v1", "clusterkopfpeerings");
+/** Namespaced peering objects, `kopf.dev` and legacy `zalando.org` groups. */
 export const NAMESPACED_PEERINGS_K = known("kopf.dev", "v1", "kopfpeerings");
 export const NAMESPACED_PEERINGS_Z = known("zalando.org", "v1", "kopfpeerings");
+/** Admission webhook configurations managed by the operator. */
 export const MUTATING_WEBHOOK = known(
   "admissionregistration.k8s.io",
   undefined,

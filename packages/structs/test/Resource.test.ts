@@ -117,6 +117,13 @@ describe("url", () => {
     ["a core list", pods, { namespace: "default" }, "/api/v1/namespaces/default/pods"],
     ["a core cluster-scoped object", nodes, { name: "n1" }, "/api/v1/nodes/n1"],
     ["a null namespace", kex, { namespace: null }, "/apis/kopf.dev/v1/kopfexamples"],
+    ["an empty namespace as cluster-wide", kex, { namespace: "" }, "/apis/kopf.dev/v1/kopfexamples"],
+    [
+      "an empty namespace for a cluster-scoped list",
+      clusterKex,
+      { namespace: "" },
+      "/apis/kopf.dev/v1/clusterkopfexamples",
+    ],
     [
       "query parameters",
       kex,
