@@ -1,22 +1,23 @@
 // Soak test of the watcher (not part of the default test run):
-//   node --conditions=@kopf/source packages/watcher/bench/soak.bench.ts [objects] [changes] [dropEvery]
+//   node --conditions=@kopf/source packages/watcher/bench/soak.bench.ts
+// Sizes come from the environment: SOAK_OBJECTS (10000), SOAK_CHANGES (50000), SOAK_DROP_EVERY
+// (500: on average one dropped or broken stream per this many changes).
 // 10,000 objects (default) are created, then a stream of changes (updates, deletions,
 // re-creations) runs while open watch streams are dropped or broken at random moments. At the
 // end, the sequence of events seen per object must equal the server's, exactly: nothing lost,
 // nothing duplicated, nothing reordered, and no relisting was needed. Prints a summary and exits
 // non-zero on any mismatch.
 import type { RawBody } from "@kopf/structs";
-import { Effect, Fiber, Random, References, Stream } from "effect";
+import { Config, Effect, Fiber, Random, References, Stream } from "effect";
 import * as Watcher from "../src/Watcher.ts";
 import * as FakeCluster from "../test/fixtures/FakeCluster.ts";
-
-const objects = Number(process.argv[2] ?? 10_000);
-const changes = Number(process.argv[3] ?? 50_000);
-const dropEvery = Number(process.argv[4] ?? 500);
 
 const key = (body: RawBody) => body.metadata?.name ?? "?";
 
 const program = Effect.gen(function* () {
+  const objects = yield* Config.Int("SOAK_OBJECTS").pipe(Config.withDefault(10_000));
+  const changes = yield* Config.Int("SOAK_CHANGES").pipe(Config.withDefault(50_000));
+  const dropEvery = yield* Config.Int("SOAK_DROP_EVERY").pipe(Config.withDefault(500));
   const fake = yield* FakeCluster.make;
   const startedAt = performance.now();
   for (let i = 0; i < objects; i++) yield* fake.create(`obj-${i}`, { generation: 0 });
@@ -110,14 +111,10 @@ const program = Effect.gen(function* () {
   };
   console.log(JSON.stringify(summary, null, 2));
   if (mismatches > 0 || delivered !== expectedTotal || listed !== 1) {
-    console.error("SOAK FAILED");
-    process.exitCode = 1;
-  } else {
-    console.log("SOAK PASSED: every object's event sequence matches the server's, with one listing");
+    return yield* Effect.die(new Error(`SOAK FAILED: ${JSON.stringify(summary)}`));
   }
+  console.log("SOAK PASSED: every object's event sequence matches the server's, with one listing");
 });
 
-Effect.runPromise(program.pipe(Effect.provideService(References.MinimumLogLevel, "Error"))).catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+// A failure rejects the promise: Node reports it and exits non-zero.
+await Effect.runPromise(program.pipe(Effect.provideService(References.MinimumLogLevel, "Error")));
