@@ -66,8 +66,18 @@ export interface Made {
   readonly warnings: ReadonlyArray<SettingsWarning>;
 }
 
+/** Freezes the groups and lists of a tree (not the storages it holds). */
+const frozen = (settings: OperatorSettings): OperatorSettings => {
+  for (const fields of Object.values(settings)) {
+    for (const value of Object.values(fields as object)) if (Array.isArray(value)) Object.freeze(value);
+    Object.freeze(fields);
+  }
+  return Object.freeze(settings);
+};
+
 /**
- * Kopf's defaults (`kopf.OperatorSettings()`), camelCased; durations in seconds.
+ * Kopf's defaults (`kopf.OperatorSettings()`), camelCased; durations in seconds. Frozen: build
+ * changed trees with {@link make} or {@link mutableCopy}.
  *
  * @example
  * ```ts
@@ -75,7 +85,7 @@ export interface Made {
  * Settings.defaults.watching.inactivityTimeout; // 70
  * ```
  */
-export const defaults: OperatorSettings = {
+export const defaults: OperatorSettings = frozen({
   process: { ultimateExitingTimeout: 600 },
   posting: {
     enabled: true,
@@ -129,7 +139,7 @@ export const defaults: OperatorSettings = {
     instantExitTimeout: null,
     instantExitZeroTimeCycles: 10,
   },
-};
+});
 
 const decode = Schema.decodeUnknownResult(OperatorSettingsSchema);
 

@@ -140,6 +140,14 @@ describe("overrides", () => {
     );
   });
 
+  it("cannot change the shared defaults in place", () => {
+    assert.isTrue(Object.isFrozen(Settings.defaults.peering));
+    assert.isTrue(Object.isFrozen(Settings.defaults.networking.errorBackoffs));
+    assert.throws(() => {
+      (Settings.defaults.peering as { name: string }).name = "changed";
+    }, TypeError);
+  });
+
   it("do not mutate the defaults", () => {
     const before = JSON.stringify(Settings.defaults);
     made({ peering: { name: "x" }, queueing: { errorDelays: [9] } });
