@@ -88,6 +88,11 @@ const lowerCaseHeaders = (
   return result;
 };
 
+const connectionReleased = Effect.callback<void>((resume) => {
+  const handle = setImmediate(() => resume(Effect.void));
+  return Effect.sync(() => clearImmediate(handle));
+});
+
 /**
  * Build the live transport; pools are closed when the scope closes.
  *
@@ -171,6 +176,9 @@ export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
         try: () => response.body.arrayBuffer(),
         catch: (error) => errorOf(what, error),
       }).pipe(Effect.onInterrupt(() => Effect.sync(() => response.body.destroy())));
+      // undici frees the connection one macrotask after the body has ended: wait for it, so that
+      // a request issued right after this one reuses the connection instead of opening another.
+      yield* connectionReleased;
       return {
         status: response.statusCode,
         headers: lowerCaseHeaders(response.headers),

@@ -1,0 +1,166 @@
+// Covers the live transport against a local node:http server on 127.0.0.1: keep-alive reuse (one
+// connection for many requests), headers sent (auth, user agent), error statuses and bodies,
+// streamed watch bodies read as they arrive and closed when the consumer stops, connection
+// refused as a TransportError, and the request timeout (real time).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest";
+import { OperatorSettings, Settings } from "@kopf/settings";
+import { Effect, Layer, Stream } from "effect";
+import { KubeApi } from "../../src/KubeApi.ts";
+import * as UndiciTransport from "../../src/live/UndiciTransport.ts";
+import { CredentialsVault } from "../../src/Vault.ts";
+
+let server: Server;
+let base = "";
+let connections = 0;
+const seen: Array<IncomingMessage> = [];
+const watchClosed: Array<boolean> = [];
+
+const handler = (request: IncomingMessage, response: ServerResponse) => {
+  seen.push(request);
+  const url = new URL(request.url ?? "/", "http://x");
+  if (url.searchParams.get("watch") === "true") {
+    response.writeHead(200, { "content-type": "application/json" });
+    let n = 0;
+    const timer = setInterval(() => {
+      n++;
+      response.write(
+        `${JSON.stringify({ type: "ADDED", object: { metadata: { name: `o${n}`, resourceVersion: String(n) } } })}\n`,
+      );
+    }, 5);
+    response.on("close", () => {
+      clearInterval(timer);
+      watchClosed.push(true);
+    });
+    return;
+  }
+  if (url.pathname === "/api/v1/namespaces/ns/pods/slow") return; // never answers
+  if (url.pathname === "/api/v1/namespaces/ns/pods/missing") {
+    response.writeHead(404, { "content-type": "application/json" });
+    response.end(
+      JSON.stringify({ kind: "Status", code: 404, reason: "NotFound", message: 'pods "missing" not found' }),
+    );
+    return;
+  }
+  response.writeHead(200, { "content-type": "application/json" });
+  response.end(JSON.stringify({ kind: "Pod", metadata: { name: url.pathname.split("/").pop() } }));
+};
+
+beforeAll(async () => {
+  server = createServer({ keepAlive: true }, handler);
+  server.on("connection", () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+const pods = { group: "", version: "v1", plural: "pods", namespaced: true };
+
+const live = (server: string) =>
+  KubeApi.layer().pipe(
+    Layer.provide(
+      Layer.mergeAll(
+        UndiciTransport.layer(),
+        CredentialsVault.layerStatic({ t: { server, token: "secret", priority: 0, trustEnv: false } }),
+      ),
+    ),
+    Layer.fresh,
+  );
+
+const withApi = <A, E>(body: (api: KubeApi["Service"]) => Effect.Effect<A, E>, target = base) =>
+  Effect.flatMap(KubeApi, body).pipe(Effect.provide(live(target)));
+
+describe("live transport over HTTP/1.1", () => {
+  it.live("reuses one keep-alive connection for many sequential requests", () =>
+    Effect.gen(function* () {
+      const before = connections;
+      seen.length = 0;
+      const names = yield* withApi((api) =>
+        Effect.forEach([...Array(25).keys()], (i) => api.get(pods, { namespace: "ns", name: `p${i}` })),
+      );
+      assert.strictEqual(names.length, 25);
+      assert.strictEqual(names[7]?.metadata?.name, "p7");
+      assert.strictEqual(connections - before, 1);
+      assert.strictEqual(seen[0]?.headers.authorization, "Bearer secret");
+      assert.strictEqual(seen[0]?.headers["user-agent"], "kopf/0.1.0");
+    }),
+  );
+
+  it.live("concurrent requests share a bounded set of connections across calls", () =>
+    Effect.gen(function* () {
+      const before = connections;
+      yield* withApi((api) =>
+        Effect.gen(function* () {
+          for (let round = 0; round < 3; round++) {
+            yield* Effect.forEach(
+              [...Array(5).keys()],
+              (i) => api.get(pods, { namespace: "ns", name: `c${i}` }),
+              {
+                concurrency: 5,
+              },
+            );
+          }
+        }),
+      );
+      assert.isAtMost(connections - before, 5);
+    }),
+  );
+
+  it.live("error statuses are mapped from the Status body", () =>
+    Effect.gen(function* () {
+      const error = yield* Effect.flip(withApi((api) => api.get(pods, { namespace: "ns", name: "missing" })));
+      assert.strictEqual(error._tag === "KubeApiError" && error.reason, "NotFound");
+      assert.strictEqual(error.message, 'pods "missing" not found');
+    }),
+  );
+
+  it.live("streams watch events as they arrive and closes the request when the consumer stops", () =>
+    Effect.gen(function* () {
+      const closedBefore = watchClosed.length;
+      const events = yield* withApi((api) =>
+        Stream.runCollect(Stream.take(api.watch(pods, { namespace: "ns" }), 3)),
+      );
+      assert.deepStrictEqual(
+        events.map((e) => e.object.metadata?.name),
+        ["o1", "o2", "o3"],
+      );
+      yield* Effect.sleep("100 millis");
+      assert.strictEqual(watchClosed.length, closedBefore + 1);
+    }),
+  );
+
+  it.live("connection refused is a TransportError (not retried with no backoffs)", () =>
+    Effect.gen(function* () {
+      const closed = createServer();
+      yield* Effect.promise(() => new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve)));
+      const port = (closed.address() as AddressInfo).port;
+      yield* Effect.promise(() => new Promise((resolve) => closed.close(resolve)));
+      const settings = Settings.make({ networking: { errorBackoffs: [] } });
+      if (settings._tag === "Failure") throw new Error("settings");
+      const error = yield* Effect.flip(
+        withApi((api) => api.get(pods, { namespace: "ns", name: "x" }), `http://127.0.0.1:${port}`).pipe(
+          Effect.provideService(OperatorSettings, settings.success),
+        ),
+      );
+      assert.strictEqual(error._tag === "KubeApiError" && error.reason, "TransportError");
+      assert.include(error.message, "ECONNREFUSED");
+    }),
+  );
+
+  it.live("a request without an answer times out after networking.requestTimeout", () =>
+    Effect.gen(function* () {
+      const settings = Settings.make({ networking: { errorBackoffs: [], requestTimeout: 0.3 } });
+      if (settings._tag === "Failure") throw new Error("settings");
+      const error = yield* Effect.flip(
+        withApi((api) => api.get(pods, { namespace: "ns", name: "slow" })).pipe(
+          Effect.provideService(OperatorSettings, settings.success),
+        ),
+      );
+      assert.strictEqual(error._tag === "KubeApiError" && error.reason, "Timeout");
+    }),
+  );
+});
