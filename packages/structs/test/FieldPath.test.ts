@@ -3,6 +3,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as FieldPath from "../src/FieldPath.ts";
 
+const anyObject = fc.object();
+const anyPath = fc.array(fc.string(), { minLength: 1, maxLength: 4 });
+const anyValue = fc.jsonValue();
+
 describe("parse", () => {
   it.each<[string, FieldPath.FieldSpec | null | undefined, FieldPath.FieldPath]>([
     ["null", null, []],
@@ -109,14 +113,9 @@ describe("set", () => {
 
   it("makes the value resolvable at the path", () => {
     fc.assert(
-      fc.property(
-        fc.object(),
-        fc.array(fc.string(), { minLength: 1, maxLength: 4 }),
-        fc.jsonValue(),
-        (obj, path, value) => {
-          expect(FieldPath.resolve(FieldPath.set(obj, path, value), path)).toEqual(value);
-        },
-      ),
+      fc.property(anyObject, anyPath, anyValue, (obj, path, value) => {
+        expect(FieldPath.resolve(FieldPath.set(obj, path, value), path)).toEqual(value);
+      }),
     );
   });
 });
@@ -170,21 +169,16 @@ describe("remove", () => {
 
   it("makes the path absent and leaves no empty objects on it", () => {
     fc.assert(
-      fc.property(
-        fc.object(),
-        fc.array(fc.string(), { minLength: 1, maxLength: 4 }),
-        fc.jsonValue(),
-        (obj, path, value) => {
-          const result = FieldPath.remove(FieldPath.set(obj, path, value), path);
-          expect(FieldPath.has(result, path)).toBe(false);
-          for (let i = 1; i < path.length; i++) {
-            const parent = FieldPath.resolve(result, path.slice(0, i));
-            if (parent !== undefined && typeof parent === "object" && parent !== null) {
-              expect(Object.keys(parent).length).toBeGreaterThan(0);
-            }
+      fc.property(anyObject, anyPath, anyValue, (obj, path, value) => {
+        const result = FieldPath.remove(FieldPath.set(obj, path, value), path);
+        expect(FieldPath.has(result, path)).toBe(false);
+        for (let i = 1; i < path.length; i++) {
+          const parent = FieldPath.resolve(result, path.slice(0, i));
+          if (parent !== undefined && typeof parent === "object" && parent !== null) {
+            expect(Object.keys(parent).length).toBeGreaterThan(0);
           }
-        },
-      ),
+        }
+      }),
     );
   });
 });

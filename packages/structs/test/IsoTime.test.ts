@@ -4,6 +4,7 @@ import { TestClock } from "effect/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as IsoTime from "../src/IsoTime.ts";
+import { failureOf } from "./support/failureOf.ts";
 
 // Expected micros and UTC renderings computed with CPython's datetime.
 const vectors: ReadonlyArray<[string, number, string]> = [
@@ -57,12 +58,9 @@ describe("parse", () => {
     ["2020-12-31T23:59:60Z", "OutOfRange"],
     ["2020-12-31T23:59:59+24:00", "OutOfRange"],
   ])("rejects %j as %s", (text, reason) => {
-    const result = IsoTime.parse(text);
-    expect(Result.isFailure(result)).toBe(true);
-    if (Result.isFailure(result)) {
-      expect(result.failure.reason).toBe(reason);
-      expect(result.failure.message).toContain(JSON.stringify(text));
-    }
+    const failure = failureOf(IsoTime.parse(text));
+    expect(failure.reason).toBe(reason);
+    expect(failure.message).toContain(JSON.stringify(text));
   });
 });
 

@@ -4,6 +4,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../src/Json.ts";
 import * as JsonPatch from "../src/JsonPatch.ts";
+import { failureOf } from "./support/failureOf.ts";
 
 describe("escapePointer", () => {
   it.each([
@@ -206,14 +207,11 @@ describe("apply", () => {
       "JSON-patch cannot be applied",
     ],
   ])("fails clearly on %s", (_, doc, ops, reason, prefix) => {
-    const result = JsonPatch.apply(doc, ops);
-    expect(Result.isFailure(result)).toBe(true);
-    if (Result.isFailure(result)) {
-      expect(result.failure).toBeInstanceOf(JsonPatch.JsonPatchError);
-      expect(result.failure.reason).toBe(reason);
-      expect(result.failure.message.startsWith(prefix)).toBe(true);
-      expect(result.failure.message).not.toContain("\n");
-    }
+    const failure = failureOf(JsonPatch.apply(doc, ops));
+    expect(failure).toBeInstanceOf(JsonPatch.JsonPatchError);
+    expect(failure.reason).toBe(reason);
+    expect(failure.message.startsWith(prefix)).toBe(true);
+    expect(failure.message).not.toContain("\n");
   });
 });
 

@@ -7,6 +7,7 @@ import type { MutableBody, RawBody } from "../src/Body.ts";
 import type { JsonObject } from "../src/Json.ts";
 import * as JsonPatch from "../src/JsonPatch.ts";
 import { applyMergePatch, isEmpty, make, Patch, PatchError, type PatchFn } from "../src/Patch.ts";
+import { failureOf } from "./support/failureOf.ts";
 
 const opsOf = (patch: Patch, body?: RawBody): JsonPatch.JsonPatch =>
   Result.getOrThrow(patch.asJsonPatch(body));
@@ -183,15 +184,10 @@ describe("asJsonPatch", () => {
   it("fails without a reference body when not empty", () => {
     const patch = new Patch();
     patch.xyz = 123;
-    const result = patch.asJsonPatch();
-    expect(Result.isFailure(result)).toBe(true);
-    if (Result.isFailure(result)) {
-      expect(result.failure).toBeInstanceOf(PatchError);
-      expect(result.failure.reason).toBe("NoReference");
-      expect(result.failure.message).toBe(
-        "Cannot build a JSON-patch without the original body as a reference.",
-      );
-    }
+    const failure = failureOf(patch.asJsonPatch());
+    expect(failure).toBeInstanceOf(PatchError);
+    expect(failure.reason).toBe("NoReference");
+    expect(failure.message).toBe("Cannot build a JSON-patch without the original body as a reference.");
   });
 
   it("gives no ops for an empty patch without a reference", () => {
@@ -317,12 +313,9 @@ describe("asJsonPatch", () => {
     patch.fns.push(function broken(_: MutableBody) {
       throw new Error("boom");
     });
-    const result = patch.asJsonPatch();
-    expect(Result.isFailure(result)).toBe(true);
-    if (Result.isFailure(result)) {
-      expect(result.failure.reason).toBe("FnFailed");
-      expect(result.failure.message).toBe("Patch function #0 (broken) failed: Error: boom");
-    }
+    const failure = failureOf(patch.asJsonPatch());
+    expect(failure.reason).toBe("FnFailed");
+    expect(failure.message).toBe("Patch function #0 (broken) failed: Error: boom");
   });
 
   const json = fc.jsonValue({ maxDepth: 3 });

@@ -2,6 +2,7 @@
 import { Result } from "effect";
 import { describe, expect, it } from "vitest";
 import * as Resource from "../src/Resource.ts";
+import { failureOf } from "./support/failureOf.ts";
 
 const kex = Resource.make({ group: "kopf.dev", version: "v1", plural: "kopfexamples", namespaced: true });
 const clusterKex = Resource.make({
@@ -170,12 +171,9 @@ describe("url", () => {
       "Specific namespaces are required for specific namespaced resources.",
     ],
   ])("refuses %s", (_, r, options, reason, message) => {
-    const result = Resource.url(r, options);
-    expect(Result.isFailure(result)).toBe(true);
-    if (Result.isFailure(result)) {
-      expect(result.failure.reason).toBe(reason);
-      expect(result.failure.message).toBe(message);
-    }
+    const failure = failureOf(Resource.url(r, options));
+    expect(failure.reason).toBe(reason);
+    expect(failure.message).toBe(message);
   });
 });
 

@@ -3,6 +3,7 @@ import { Result } from "effect";
 import { describe, expect, it } from "vitest";
 import * as Resource from "../src/Resource.ts";
 import * as Selector from "../src/Selector.ts";
+import { failureOf } from "./support/failureOf.ts";
 
 const EVERYTHING: Selector.Everything = Selector.EVERYTHING;
 
@@ -80,12 +81,9 @@ describe("parse: keyword names", () => {
   it("has 42 ordered pairs of distinct names", () => expect(pairs).toHaveLength(42));
   it.each(pairs)("rejects %s with %s as ambiguous", (a, b) => {
     const value = (k: string) => (k === "fn" ? () => true : `${k}1`);
-    const result = Selector.parse([], { [a]: value(a), [b]: value(b) });
-    expect(Result.isFailure(result)).toBe(true);
-    if (Result.isFailure(result)) {
-      expect(result.failure.reason).toBe("Ambiguous");
-      expect(result.failure.message.startsWith("Ambiguous resource specification with [")).toBe(true);
-    }
+    const failure = failureOf(Selector.parse([], { [a]: value(a), [b]: value(b) }));
+    expect(failure.reason).toBe("Ambiguous");
+    expect(failure.message.startsWith("Ambiguous resource specification with [")).toBe(true);
   });
 
   it.each(["kind", "plural", "singular", "shortcut", "category"] as const)(
@@ -168,13 +166,10 @@ describe("parse: errors", () => {
       "The selector's kind must be a string; got number.",
     ],
   ])("rejects %s", (_, positional, names, reason, message) => {
-    const result = Selector.parse(positional, names);
-    expect(Result.isFailure(result)).toBe(true);
-    if (Result.isFailure(result)) {
-      expect(result.failure).toBeInstanceOf(Selector.SelectorError);
-      expect(result.failure.reason).toBe(reason);
-      expect(result.failure.message).toBe(message);
-    }
+    const failure = failureOf(Selector.parse(positional, names));
+    expect(failure).toBeInstanceOf(Selector.SelectorError);
+    expect(failure.reason).toBe(reason);
+    expect(failure.message).toBe(message);
   });
 
   it("accepts the core group as an empty string", () => {
