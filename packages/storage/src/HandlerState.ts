@@ -136,6 +136,9 @@ export const forStorage = (state: HandlerState): ProgressRecord => ({
   subrefs: state.subrefs.length === 0 ? null : [...state.subrefs].sort(),
 });
 
+const withoutNulls = (record: ProgressRecord): ProgressRecord =>
+  Object.fromEntries(Object.entries(record).filter(([, value]) => value !== null && value !== undefined));
+
 /**
  * The record as Kubernetes would keep it (null fields dropped), for comparing with the origin.
  *
@@ -144,14 +147,15 @@ export const forStorage = (state: HandlerState): ProgressRecord => ({
  * HandlerState.asInStorage(state) // { started: "…", retries: 0, success: false, failure: false }
  * ```
  */
-export const asInStorage = (state: HandlerState): ProgressRecord => {
-  const full = forStorage(state) as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(full).filter(([, value]) => value !== null));
-};
+export const asInStorage = (state: HandlerState): ProgressRecord => withoutNulls(forStorage(state));
 
-/** Whether the state differs from the record it was loaded from (new states always do). */
+/**
+ * Whether the state differs from the record it was loaded from (new states always do). Null
+ * fields of the loaded record are ignored, so verbose records are not rewritten needlessly
+ * (Kopf compares them as they are and rewrites them on every cycle).
+ */
 export const isChanged = (state: HandlerState): boolean =>
-  state.origin === null || !Json.deepEqual(asInStorage(state), state.origin);
+  state.origin === null || !Json.deepEqual(asInStorage(state), withoutNulls(state.origin));
 
 /** Finished: succeeded or failed permanently. */
 export const isFinished = (state: HandlerState): boolean => state.success || state.failure;
