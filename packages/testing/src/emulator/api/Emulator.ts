@@ -290,7 +290,9 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
         for (const obj of ordered) {
           const table = typeOfObject(obj);
           if (table === undefined) {
-            yield* Effect.logWarning(`state: skipped an object of an unserved kind ${String(obj.apiVersion)} ${String(obj.kind)}`);
+            yield* Effect.logWarning(
+              `state: skipped an object of an unserved kind ${String(obj.apiVersion)} ${String(obj.kind)}`,
+            );
             continue;
           }
           const meta = metaOf(obj);

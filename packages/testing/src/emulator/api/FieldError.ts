@@ -18,6 +18,8 @@ export interface FieldError {
   readonly type: FieldErrorType;
   readonly field: string;
   readonly value?: unknown;
+  /** The value as Go prints it, when `value` cannot say it (e.g. `0x0`). */
+  readonly rendered?: string;
   readonly detail: string;
 }
 
@@ -35,6 +37,7 @@ export const renderValue = (value: unknown): string => {
 /** The error body without the field path, e.g. `Invalid value: "X": must be lower case`. */
 export const errorBody = (error: FieldError): string => {
   const detail = (s: string) => (error.detail === "" ? s : `${s}: ${error.detail}`);
+  const value = error.rendered ?? renderValue(error.value);
   switch (error.type) {
     case "FieldValueRequired":
       return detail("Required value");
@@ -43,16 +46,16 @@ export const errorBody = (error: FieldError): string => {
     case "FieldValueTooLong":
       return detail("Too long");
     case "FieldValueTooMany":
-      return detail("Too many");
+      return detail(error.value === undefined ? "Too many" : `Too many: ${value}`);
     case "FieldValueDuplicate":
-      return `Duplicate value: ${renderValue(error.value)}`;
+      return `Duplicate value: ${value}`;
     case "FieldValueNotFound":
-      return detail(`Not found: ${renderValue(error.value)}`);
+      return detail(`Not found: ${value}`);
     case "FieldValueNotSupported":
-      return detail(`Unsupported value: ${renderValue(error.value)}`);
+      return detail(`Unsupported value: ${value}`);
     case "FieldValueInvalid":
     case "FieldValueTypeInvalid":
-      return detail(`Invalid value: ${renderValue(error.value)}`);
+      return detail(`Invalid value: ${value}`);
   }
 };
 

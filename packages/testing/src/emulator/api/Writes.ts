@@ -208,7 +208,7 @@ export const checkResourceVersion = (
         {
           type: "FieldValueInvalid",
           field: "metadata.resourceVersion",
-          value: "0x0",
+          rendered: "0x0",
           detail: "must be specified for an update",
         },
       ]),
