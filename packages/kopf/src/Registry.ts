@@ -1,0 +1,23 @@
+/**
+ * Registries as the facade offers them: `@kopf/registry`'s registries with activities typed for
+ * the operator settings and kubernetes-fluent-client model classes accepted as resources.
+ */
+import { Registry as Core } from "@kopf/registry";
+import type { OperatorSettings } from "@kopf/settings";
+import { resolveModel } from "./KfcModels.ts";
+
+/** A registry of handlers whose activities receive the operator settings. */
+export type Registry = Core.Registry<OperatorSettings>;
+
+/** The resource-level buckets of a registry. */
+export type Bucket = Core.Bucket;
+
+/**
+ * A new, empty registry that also accepts kubernetes-fluent-client model classes as resources.
+ *
+ * @example
+ * const registry = kopf.Registry.make()
+ * registry.on.create(kind.Pod, function podCreated({ spec }) { return { containers: spec.containers?.length } })
+ */
+export const make = (options: Core.RegistryOptions = {}): Registry =>
+  Core.make<OperatorSettings>({ resolveModel, ...options });
