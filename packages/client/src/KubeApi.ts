@@ -8,19 +8,20 @@
  * It is built on a `KubeTransport` (live undici pools, or the emulator in-process) and reads
  * `OperatorSettings.networking`/`watching`/`posting` at each call.
  */
-import type { ObjectReference, RawBody, RawEventType } from "@kopf/structs";
+import type { ObjectReference, RawBody, RawEventType, Resource } from "@kopf/structs";
 import { Context, Effect, Layer, type Stream } from "effect";
 import type { GroupVersionResources } from "./ApiResources.ts";
 import type { EventSpec } from "./Events.ts";
 import { type ClientOptions, makeClient } from "./internal/client.ts";
-import type { ApiResource } from "./internal/paths.ts";
 import type { KubeApiError } from "./KubeApiError.ts";
 import type { KubeTransport } from "./KubeTransport.ts";
 import type { LoginError } from "./LoginError.ts";
 import type { CredentialsVault } from "./Vault.ts";
 
 export type { ClientOptions } from "./internal/client.ts";
-export type { ApiResource } from "./internal/paths.ts";
+
+/** A resource to address: a `Resource` of @kopf/structs (URLs come from `Resource.url`). @category models */
+export type ApiResource = Resource.Resource;
 
 /** Every failure of an API call. @category errors */
 export type ApiError = KubeApiError | LoginError;
@@ -115,7 +116,8 @@ export interface RawRequest {
  * ```ts
  * import { Effect } from "effect"
  * import { KubeApi } from "@kopf/client"
- * const pods = { group: "", version: "v1", plural: "pods", namespaced: true }
+ * import { Resource } from "@kopf/structs"
+ * const pods = Resource.make({ group: "", version: "v1", plural: "pods", namespaced: true })
  * const program = Effect.gen(function* () {
  *   const api = yield* KubeApi
  *   const page = yield* api.list(pods, { namespace: "default", limit: 100 })

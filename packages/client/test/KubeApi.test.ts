@@ -4,6 +4,7 @@
 // the rate limit; events; discovery.
 import { assert, describe, it } from "@effect/vitest";
 import { OperatorSettings, Settings } from "@kopf/settings";
+import { Resource } from "@kopf/structs";
 import { Effect, Fiber, Layer, Ref, Stream } from "effect";
 import { TestClock } from "effect/testing";
 import type { ConnectionInfo } from "../src/ConnectionInfo.ts";
@@ -20,9 +21,9 @@ const info = (token: string, extra: Partial<ConnectionInfo> = {}): ConnectionInf
   ...extra,
 });
 
-const pods = { group: "", version: "v1", plural: "pods", namespaced: true } as const;
-const widgets = { group: "kopf.dev", version: "v1", plural: "kopfexamples", namespaced: true } as const;
-const nodes = { group: "", version: "v1", plural: "nodes", namespaced: false } as const;
+const pods = Resource.make({ group: "", version: "v1", plural: "pods", namespaced: true });
+const widgets = Resource.make({ group: "kopf.dev", version: "v1", plural: "kopfexamples", namespaced: true });
+const nodes = Resource.make({ group: "", version: "v1", plural: "nodes", namespaced: false });
 
 const noRetries = Settings.make({ networking: { errorBackoffs: [] } });
 

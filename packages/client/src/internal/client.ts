@@ -5,13 +5,14 @@
  */
 
 import { OperatorSettings } from "@kopf/settings";
-import type { RawBody, RawEventType } from "@kopf/structs";
+import { type RawBody, type RawEventType, Resource } from "@kopf/structs";
 import { Clock, Effect, Option, Stream } from "effect";
 import * as ApiResources from "../ApiResources.ts";
 import * as ConnectionInfo from "../ConnectionInfo.ts";
 import * as Events from "../Events.ts";
 import type {
   ApiError,
+  ApiResource,
   DeleteOptions,
   KubeApi,
   ListBody,
@@ -34,7 +35,7 @@ import * as RateLimiter from "../RateLimiter.ts";
 import * as Retries from "../Retries.ts";
 import { CredentialsVault, type VaultItem } from "../Vault.ts";
 import * as JsonLines from "./jsonLines.ts";
-import { type ApiResource, groupVersionPath, type Query, resourcePath } from "./paths.ts";
+import { groupVersionPath, type Query, resourcePath } from "./paths.ts";
 
 /** The version reported in the `User-Agent` header. */
 export const VERSION = "0.1.0";
@@ -323,7 +324,13 @@ export const makeClient = Effect.fnUntraced(function* (options: ClientOptions) {
 
   const defaultNamespace = Effect.map(vault.select, (item) => item.info.defaultNamespace);
 
-  const events: ApiResource = { group: "", version: "v1", plural: "events", namespaced: true };
+  const events = Resource.make({
+    group: "",
+    version: "v1",
+    plural: "events",
+    kind: "Event",
+    namespaced: true,
+  });
   const postEvent: KubeApi["Service"]["postEvent"] = (ref, event) =>
     Effect.gen(function* () {
       if (Events.isSkipped(ref)) return;

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest";
 import { OperatorSettings, Settings } from "@kopf/settings";
+import { Resource } from "@kopf/structs";
 import { Effect, Layer, Stream } from "effect";
 import { KubeApi } from "../../src/KubeApi.ts";
 import * as UndiciTransport from "../../src/live/UndiciTransport.ts";
@@ -58,7 +59,7 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const pods = { group: "", version: "v1", plural: "pods", namespaced: true };
+const pods = Resource.make({ group: "", version: "v1", plural: "pods", namespaced: true });
 
 const live = (server: string) =>
   KubeApi.layer().pipe(
