@@ -116,7 +116,9 @@ const dumpNumber = (x: number): string => {
   if (Number.isNaN(x)) return "NaN";
   if (x === Number.POSITIVE_INFINITY) return "Infinity";
   if (x === Number.NEGATIVE_INFINITY) return "-Infinity";
-  if (Number.isInteger(x)) return Number.isSafeInteger(x) ? String(x) : BigInt(x).toString();
+  // Integral values as JSON.stringify writes them: digits below 1e21 (a Python int), exponent
+  // form above (then identical to Python's float repr).
+  if (Number.isInteger(x)) return String(x);
   // Python's float repr: the shortest round-tripping digits (as in JS), but in scientific
   // notation when the decimal exponent is < -4 or >= 16, with a signed two-digit exponent.
   const [mantissa = "", expText = "0"] = x.toExponential().split("e");
@@ -161,9 +163,11 @@ const dumpValue = (value: unknown): string | undefined => {
  * `\u00XX`. Keys holding `undefined` are skipped, `undefined` array items become `null` (as in
  * `JSON.stringify`).
  *
- * Known residual differences from Kopf: JavaScript cannot tell `1.0` from `1` (Python writes
- * `1.0` for a float, this writes `1`), and integral numbers beyond 2^53 are written as integers
- * (digits of the nearest double) where a Python float would use `1e+16` notation. Objects with
+ * Numbers are written exactly as Python writes the value it would parse from this port's own
+ * JSON: integral values as integers (`1e21` and above in exponent form), others in Python's
+ * float notation (`1e-05`, `1.5e+16`). Known residual differences from Kopf: JavaScript cannot
+ * tell `1.0` from `1` (Python writes `1.0` for a float, this writes `1`, likewise `1e16` for
+ * `1e+16`), and integers beyond 2^53 have already lost precision when parsed. Objects with
  * integer-like keys (`"1"`, `"2"`) enumerate those first in JavaScript, unlike Python dicts.
  *
  * @example

@@ -234,8 +234,11 @@ const handler: ProxyHandler<Patch> = {
     delete target[STATE].dict[VIEW_FIELDS[key] ?? key];
     return true;
   },
+  // `"status" in patch` asks the merge patch (as in Kopf), `"clear" in patch` the class.
   has: (target, key) =>
-    typeof key === "string" && hasOwn(target[STATE].dict, key) ? true : Reflect.has(target, key),
+    typeof key === "string" && (Object.hasOwn(VIEW_FIELDS, key) || !(key in target))
+      ? hasOwn(target[STATE].dict, VIEW_FIELDS[key] ?? key)
+      : Reflect.has(target, key),
   ownKeys: (target) => Object.keys(target[STATE].dict),
   getOwnPropertyDescriptor: (target, key) => {
     const dict = target[STATE].dict;

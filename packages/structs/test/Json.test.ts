@@ -116,8 +116,17 @@ describe("pyDumps", () => {
     );
   });
 
-  it("writes integers beyond 2^53 as integer digits", () => {
-    expect(pyDumps(1e22)).toBe("10000000000000000000000");
+  // CPython: json.dumps(json.loads(JSON.stringify(x))) for the same numbers.
+  it.each<[number, string]>([
+    [-3820998678777924000, "-3820998678777924000"],
+    [96686130188116750, "96686130188116750"],
+    [1e20, "100000000000000000000"],
+    [1e21, "1e+21"],
+    [-9.043132089443605e22, "-9.043132089443605e+22"],
+    [3.535075302875509e161, "3.535075302875509e+161"],
+    [-0, "0"],
+  ])("writes the large or integral number %d as %s", (x, expected) => {
+    expect(pyDumps(x)).toBe(expected);
   });
 
   it("produces pure ASCII that parses back to the same value", () => {

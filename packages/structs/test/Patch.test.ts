@@ -97,6 +97,10 @@ describe("writing into a patch", () => {
     patch.status.x = 1;
     expect("data" in patch).toBe(true);
     expect("x" in patch.status).toBe(true);
+    expect("status" in patch).toBe(true);
+    expect("spec" in patch).toBe(false);
+    expect("meta" in patch).toBe(false);
+    expect("clear" in patch).toBe(true);
     delete patch.status.x;
     delete patch.data;
     expect(patch.toMergePatch()).toEqual({ status: {} });
