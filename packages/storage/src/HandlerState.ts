@@ -15,9 +15,9 @@ import { StorageDecodeError } from "./StorageError.ts";
  */
 export interface HandlerState {
   readonly active: boolean;
-  readonly started: number;
-  readonly stopped: number | null;
-  readonly delayed: number | null;
+  readonly started: IsoTime.Micros;
+  readonly stopped: IsoTime.Micros | null;
+  readonly delayed: IsoTime.Micros | null;
   readonly purpose: string | null;
   readonly retries: number;
   readonly success: boolean;
@@ -38,7 +38,7 @@ const MICROS_PER_SECOND = 1_000_000;
  * HandlerState.fromScratch(now, "create")
  * ```
  */
-export const fromScratch = (now: number, purpose: string | null = null): HandlerState => ({
+export const fromScratch = (now: IsoTime.Micros, purpose: string | null = null): HandlerState => ({
   active: true,
   started: now,
   stopped: null,
@@ -81,7 +81,7 @@ const parseTime = (
  */
 export const fromStorage = (
   record: ProgressRecord,
-  now: number,
+  now: IsoTime.Micros,
   key = "progress record",
 ): Result.Result<HandlerState, StorageDecodeError> =>
   Result.gen(function* () {
@@ -157,24 +157,66 @@ export const asInStorage = (state: HandlerState): ProgressRecord => withoutNulls
 export const isChanged = (state: HandlerState): boolean =>
   state.origin === null || !Json.deepEqual(asInStorage(state), withoutNulls(state.origin));
 
-/** Finished: succeeded or failed permanently. */
+/**
+ * Finished: succeeded or failed permanently.
+ *
+ * @example
+ * ```ts
+ * HandlerState.isFinished(state) // true after a final outcome
+ * ```
+ */
 export const isFinished = (state: HandlerState): boolean => state.success || state.failure;
 
-/** Sleeping: not finished and delayed until after `now`. */
-export const isSleeping = (state: HandlerState, now: number): boolean =>
+/**
+ * Sleeping: not finished and delayed until after `now`.
+ *
+ * @example
+ * ```ts
+ * HandlerState.isSleeping(state, now) // true while a retry waits
+ * ```
+ */
+export const isSleeping = (state: HandlerState, now: IsoTime.Micros): boolean =>
   !isFinished(state) && state.delayed !== null && state.delayed > now;
 
-/** Awakened: neither finished nor sleeping, so it may run now. */
-export const isAwakened = (state: HandlerState, now: number): boolean =>
+/**
+ * Awakened: neither finished nor sleeping, so it may run now.
+ *
+ * @example
+ * ```ts
+ * const runnable = [...state.handlers.values()].filter((h) => HandlerState.isAwakened(h, now))
+ * ```
+ */
+export const isAwakened = (state: HandlerState, now: IsoTime.Micros): boolean =>
   !isFinished(state) && !isSleeping(state, now);
 
-/** Time since the first attempt, in microseconds. */
-export const runtime = (state: HandlerState, now: number): number => now - state.started;
+/**
+ * Time since the first attempt, in microseconds.
+ *
+ * @example
+ * ```ts
+ * HandlerState.runtime(state, now) / 1_000_000 // seconds, for the handler's `runtime`
+ * ```
+ */
+export const runtime = (state: HandlerState, now: IsoTime.Micros): number => now - state.started;
 
-/** The same state, taking part in the current cycle. */
+/**
+ * The same state, taking part in the current cycle.
+ *
+ * @example
+ * ```ts
+ * HandlerState.asActive(loaded).active // true
+ * ```
+ */
 export const asActive = (state: HandlerState): HandlerState => ({ ...state, active: true });
 
-/** The same state, run for another purpose. */
+/**
+ * The same state, run for another purpose.
+ *
+ * @example
+ * ```ts
+ * HandlerState.withPurpose(state, "delete").purpose // "delete"
+ * ```
+ */
 export const withPurpose = (state: HandlerState, purpose: string | null): HandlerState => ({
   ...state,
   purpose,
@@ -190,7 +232,7 @@ export const withPurpose = (state: HandlerState, purpose: string | null): Handle
  * HandlerState.withOutcome(state, { final: false, delay: 1, error: new Error("wait") }, now)
  * ```
  */
-export const withOutcome = (state: HandlerState, outcome: Outcome, now: number): HandlerState => {
+export const withOutcome = (state: HandlerState, outcome: Outcome, now: IsoTime.Micros): HandlerState => {
   const failed = outcome.error !== undefined && outcome.error !== null;
   const delay = outcome.delay ?? null;
   return {

@@ -13,7 +13,14 @@ export interface MultiProgressStorage extends ProgressStorage {
   readonly storages: ReadonlyArray<ProgressStorage>;
 }
 
-/** Combine storages under the given tag (used by `SmartProgressStorage` too). */
+/**
+ * Combine storages under the given tag (used by `SmartProgressStorage` too).
+ *
+ * @example
+ * ```ts
+ * MultiProgressStorage.combine("MultiProgressStorage", [first, second])
+ * ```
+ */
 export const combine = (
   tag: MultiProgressStorage["_tag"],
   storages: ReadonlyArray<ProgressStorage>,

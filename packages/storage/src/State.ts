@@ -4,7 +4,7 @@
  * cause, advanced by outcomes, summarised (`done`, `delays`, `counts`, `extras`), and stored
  * or purged. States are immutable values; every transition returns a new one.
  */
-import type { RawBody } from "@kopf/structs";
+import type { IsoTime, RawBody } from "@kopf/structs";
 import { Data, Result } from "effect";
 import * as HandlerState from "./HandlerState.ts";
 import type { PatchLike, ProgressStorage } from "./internal/progressStorageApi.ts";
@@ -43,7 +43,14 @@ const make = (handlers: ReadonlyMap<string, HandlerState.HandlerState>, purpose:
   handlers,
 });
 
-/** A state with no handlers and no purpose. */
+/**
+ * A state with no handlers and no purpose.
+ *
+ * @example
+ * ```ts
+ * State.isDone(State.empty()) // true
+ * ```
+ */
 export const empty = (): State => make(new Map(), null);
 
 /**
@@ -59,7 +66,7 @@ export const fromStorage = (args: {
   readonly body: RawBody;
   readonly storage: ProgressStorage;
   readonly handlers: Iterable<HandlerRef>;
-  readonly now: number;
+  readonly now: IsoTime.Micros;
 }): Result.Result<State, StorageDecodeError> =>
   Result.gen(function* () {
     const states = new Map<string, HandlerState.HandlerState>();
@@ -103,7 +110,7 @@ export const withPurpose = (
  * State.withHandlers(State.withPurpose(state, "create"), [{ id: "fn" }], now)
  * ```
  */
-export const withHandlers = (state: State, handlers: Iterable<HandlerRef>, now: number): State => {
+export const withHandlers = (state: State, handlers: Iterable<HandlerRef>, now: IsoTime.Micros): State => {
   const states = new Map(state.handlers);
   for (const { id } of handlers) {
     const current = states.get(id);
@@ -126,7 +133,7 @@ export const withHandlers = (state: State, handlers: Iterable<HandlerRef>, now: 
 export const withOutcomes = (
   state: State,
   outcomes: ReadonlyMap<string, Outcome> | Readonly<Record<string, Outcome>>,
-  now: number,
+  now: IsoTime.Micros,
 ): Result.Result<State, StateError> => {
   const byId: ReadonlyMap<string, Outcome> =
     outcomes instanceof Map ? outcomes : new Map(Object.entries(outcomes));
@@ -162,22 +169,41 @@ export const withoutSuccesses = (state: State): State =>
 const active = (state: State): Array<HandlerState.HandlerState> =>
   [...state.handlers.values()].filter((handler) => handler.active);
 
-/** All active handlers are finished (no active handlers counts as done). */
+/**
+ * All active handlers are finished (no active handlers counts as done).
+ *
+ * @example
+ * ```ts
+ * if (State.isDone(state)) State.purge(state, { body, patch, storage, handlers })
+ * ```
+ */
 export const isDone = (state: State): boolean => active(state).every(HandlerState.isFinished);
 
 /**
  * Seconds to wait for each active unfinished handler: until its `delayed` time (never
  * negative), or 0 if not delayed.
+ *
+ * @example
+ * ```ts
+ * State.delays(state, now) // [0, 59.5]
+ * ```
  */
-export const delays = (state: State, now: number): ReadonlyArray<number> =>
+export const delays = (state: State, now: IsoTime.Micros): ReadonlyArray<number> =>
   active(state)
     .filter((handler) => !HandlerState.isFinished(handler))
     .map((handler) =>
       handler.delayed === null ? 0 : Math.max(0, (handler.delayed - now) / MICROS_PER_SECOND),
     );
 
-/** The shortest of {@link delays}, or `null` when nothing waits. */
-export const delay = (state: State, now: number): number | null => {
+/**
+ * The shortest of {@link delays}, or `null` when nothing waits.
+ *
+ * @example
+ * ```ts
+ * State.delay(state, now) // 60 for a handler retried in a minute
+ * ```
+ */
+export const delay = (state: State, now: IsoTime.Micros): number | null => {
   const all = delays(state, now);
   return all.length === 0 ? null : Math.min(...all);
 };
@@ -191,6 +217,11 @@ const tally = (handlers: ReadonlyArray<HandlerState.HandlerState>): Counters => 
 /**
  * Tallies over the handlers of the current purpose (and those with no purpose); over all
  * handlers when the state has no purpose.
+ *
+ * @example
+ * ```ts
+ * const { success, failure } = State.counts(state) // for "… is processed: N succeeded; N failed."
+ * ```
  */
 export const counts = (state: State): Counters =>
   tally(
@@ -202,6 +233,11 @@ export const counts = (state: State): Counters =>
 /**
  * Tallies per foreign purpose: handlers left over from a cause that another cause superseded
  * (e.g. an unfinished creation when a deletion arrives).
+ *
+ * @example
+ * ```ts
+ * State.extras(state) // { create: { success: 1, failure: 0, running: 1 } }
+ * ```
  */
 export const extras = (state: State): Readonly<Record<string, Counters>> => {
   const byPurpose = new Map<string, Array<HandlerState.HandlerState>>();
@@ -215,6 +251,11 @@ export const extras = (state: State): Readonly<Record<string, Counters>> => {
 /**
  * Write the records that differ from what was loaded (new states always), then flush. Records
  * loaded and left unchanged are not rewritten.
+ *
+ * @example
+ * ```ts
+ * State.store(state, { body, patch, storage: settings.persistence.progressStorage })
+ * ```
  */
 export const store = (
   state: State,
@@ -236,6 +277,11 @@ export const store = (
 /**
  * Purge the records of the owned handlers, of every other handler in the state, and of all
  * their sub-handlers (subrefs), then flush. Other operators' records are left alone.
+ *
+ * @example
+ * ```ts
+ * State.purge(state, { body, patch, storage, handlers: ownedHandlers })
+ * ```
  */
 export const purge = (
   state: State,

@@ -29,7 +29,14 @@ export interface StatusProgressStorage extends ProgressStorage {
   readonly touchField: FieldPath.FieldPath;
 }
 
-/** A field spec with `{name}` substituted (strings only, as Kopf's `str.format`). */
+/**
+ * A field spec with `{name}` substituted (strings only, as Kopf's `str.format`).
+ *
+ * @example
+ * ```ts
+ * StatusProgressStorage.formatField("status.{name}.progress", "my-op") // ["status", "my-op", "progress"]
+ * ```
+ */
 export const formatField = (field: FieldSpec, name: string): FieldPath.FieldPath =>
   FieldPath.parse(typeof field === "string" ? field.replaceAll("{name}", name) : field);
 
