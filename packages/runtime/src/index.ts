@@ -1,0 +1,2 @@
+/** Public API of this package. */
+export {};
