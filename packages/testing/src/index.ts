@@ -32,3 +32,5 @@ export {
 export { EmulatorServerError } from "./emulator/server/EmulatorServerError.ts";
 export * as Kubeconfig from "./emulator/server/Kubeconfig.ts";
 export * as CertificateAuthority from "./emulator/tls/CertificateAuthority.ts";
+// The emulator as a KubeTransport in-process (no sockets), and a ready KubeApi client over it.
+export * as EmulatorTransport from "./kubeapi/EmulatorTransport.ts";
