@@ -4,8 +4,8 @@
  * observer and the resource observer run on it, `fromKubeApi` binds it to the `KubeApi`
  * service, and tests script it directly.
  */
-import type { ApiResource, KubeApi } from "@kopf/client";
-import type { RawBody } from "@kopf/structs";
+import type { ApiError, KubeApi } from "@kopf/client";
+import { type RawBody, Resource } from "@kopf/structs";
 import type { Effect, Stream } from "effect";
 
 /** A list/watch failure as the watcher sees it (a `KubeApiError` is one). */
@@ -64,9 +64,9 @@ export interface ListWatch<E extends ApiFailure = ApiFailure> {
  */
 export const fromKubeApi = (
   api: KubeApi["Service"],
-  resource: ApiResource,
+  resource: Resource.Resource,
   namespace: string | null,
-): ListWatch<ApiFailure> => ({
+): ListWatch<ApiError> => ({
   list: (request) => api.list(resource, { namespace, ...request }),
   watch: (request) => api.watch(resource, { namespace, ...request }),
 });
@@ -75,7 +75,6 @@ export const fromKubeApi = (
  * The name of a resource in logs and metrics: `plural.version.group` (`pods.v1` for the core group).
  *
  * @example
- * nameOf({ group: "kopf.dev", version: "v1", plural: "kopfexamples" }) // "kopfexamples.v1.kopf.dev"
+ * nameOf(Resource.make({ group: "kopf.dev", version: "v1", plural: "kopfexamples" })) // "kopfexamples.v1.kopf.dev"
  */
-export const nameOf = (resource: ApiResource): string =>
-  [resource.plural, resource.version, resource.group].filter((part) => part !== "").join(".");
+export const nameOf = (resource: Resource.Resource): string => Resource.toString(resource);

@@ -8,9 +8,9 @@
  * and the server's `timeoutSeconds`, an inactivity watchdog on `Clock` that reconnects a stream
  * gone quiet, and per-watch metrics (see `internal/watchMetrics.ts`).
  */
-import { type ApiResource, KubeApi } from "@kopf/client";
+import { KubeApi } from "@kopf/client";
 import { OperatorSettings } from "@kopf/settings";
-import type { RawBody } from "@kopf/structs";
+import type { RawBody, Resource } from "@kopf/structs";
 import { Cause, Clock, Effect, Option, Queue, Result, Stream } from "effect";
 import * as WatchMetrics from "./internal/watchMetrics.ts";
 import type { ApiFailure, RawWatchEvent } from "./ListWatch.ts";
@@ -270,12 +270,12 @@ export const fromListWatch = <E extends ApiFailure>(
  * `KubeApi`, with `settings.watching.*` from the `OperatorSettings` (overridable by `options`).
  *
  * @example
- * const pods = { group: "", version: "v1", plural: "pods", namespaced: true }
+ * const pods = Resource.make({ group: "", version: "v1", plural: "pods", namespaced: true })
  * yield* Stream.runForEach(Watcher.stream(pods, "default"), (item) =>
  *   item._tag === "Event" ? Effect.log(item.type, item.object.metadata?.name) : Effect.void)
  */
 export const stream = (
-  resource: ApiResource,
+  resource: Resource.Resource,
   namespace: string | null,
   options: Options = {},
 ): Stream.Stream<Item, never, KubeApi> =>

@@ -7,7 +7,7 @@
 
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
-import { Resource, Selector } from "@kopf/structs";
+import { type JsonObject, type RawBody, Resource, Selector } from "@kopf/structs";
 import { KubeEmulator } from "@kopf/testing";
 import { Effect, Result, Stream, SubscriptionRef } from "effect";
 import { TestClock } from "effect/testing";
@@ -25,20 +25,20 @@ const settle = Effect.gen(function* () {
     for (let j = 0; j < 50; j++) yield* Effect.yieldNow;
   }
 });
-const kex = { group: "kopf.dev", version: "v1", plural: "kopfexamples", namespaced: true };
-const namespaces = { group: "", version: "v1", plural: "namespaces", namespaced: false };
-const crds = {
+const kex = Resource.make({ group: "kopf.dev", version: "v1", plural: "kopfexamples", namespaced: true });
+const namespaces = Resource.make({ group: "", version: "v1", plural: "namespaces", namespaced: false });
+const crds = Resource.make({
   group: "apiextensions.k8s.io",
   version: "v1",
   plural: "customresourcedefinitions",
   namespaced: false,
-};
+});
 
 const withKex = Effect.gen(function* () {
   const emulator = yield* KubeEmulator;
   yield* emulator.apply([Emulated.crd(), { apiVersion: "v1", kind: "Namespace", metadata: { name: "ns1" } }]);
 });
-const object = (name: string, spec: Record<string, unknown> = {}) => ({
+const object = (name: string, spec: JsonObject = {}): RawBody => ({
   apiVersion: "kopf.dev/v1",
   kind: "KopfExample",
   metadata: { name },

@@ -8,7 +8,7 @@
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi, type ListBody, type WatchEvent } from "@kopf/client";
 import { OperatorSettings, Settings } from "@kopf/settings";
-import type { RawBody } from "@kopf/structs";
+import { type RawBody, Resource } from "@kopf/structs";
 import { Effect, Fiber, Layer, Metric, Stream } from "effect";
 import { TestClock } from "effect/testing";
 import * as Watcher from "../src/Watcher.ts";
@@ -367,7 +367,12 @@ describe("Watcher.stream", () => {
         ...Settings.defaults,
         watching: { ...Settings.defaults.watching, serverTimeout: 123 },
       };
-      const resource = { group: "kopf.dev", version: "v1", plural: "kopfexamples", namespaced: true };
+      const resource = Resource.make({
+        group: "kopf.dev",
+        version: "v1",
+        plural: "kopfexamples",
+        namespaced: true,
+      });
       const items = yield* Watcher.stream(resource, "ns1").pipe(
         Stream.take(2),
         Stream.runCollect,
