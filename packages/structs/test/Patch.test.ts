@@ -72,6 +72,15 @@ describe("writing into a patch", () => {
     expect(JSON.parse(JSON.stringify(patch))).toEqual(patch.toMergePatch());
   });
 
+  it("replaces labels and annotations wholesale", () => {
+    const patch = new Patch();
+    patch.meta.labels = null;
+    patch.metadata.annotations = { a: "b" };
+    expect(patch.toMergePatch()).toEqual({ metadata: { labels: null, annotations: { a: "b" } } });
+    expect(Object.keys(patch.meta.labels)).toEqual([]);
+    expect(patch.meta.annotations.a).toBe("b");
+  });
+
   it("writes into a view whose field was set to null by replacing the null", () => {
     const patch = new Patch();
     patch.status = null;
