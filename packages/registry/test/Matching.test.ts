@@ -676,3 +676,40 @@ describe("webhook handlers", () => {
     assert.strictEqual(Matching.webhookHandlers(registry.webhooks, cause).length, expected ? 1 : 0);
   });
 });
+
+describe("selection invariants (properties)", () => {
+  const reasons = fc.constantFrom("create", "update", "delete", "resume" as const);
+  const decorators = fc.array(fc.constantFrom("create", "update", "delete", "resume", "field"), {
+    maxLength: 8,
+  });
+
+  it("selects an ordered subset; resume handlers only for initial causes; prematch covers match", () => {
+    fc.assert(
+      fc.property(decorators, reasons, fc.boolean(), fc.boolean(), (kinds, reason, initial, deleting) => {
+        const registry = fresh();
+        kinds.forEach((kind, i) => {
+          const options = { id: `h${i}` };
+          if (kind === "field") registry.on.field(C.SPEC, { ...options, field: "known-field" }, some_fn);
+          else (registry.on[kind] as On["create"])(C.SPEC, options, some_fn);
+        });
+        const body = C.knownBody({ "known-field": "new" });
+        const cause = C.withDiff({
+          reason,
+          initial,
+          body: deleting ? { ...body, metadata: { ...body.metadata, deletionTimestamp: "t" } } : body,
+        });
+        const selected = Matching.changingHandlers(registry.changing, cause);
+        const positions = selected.map((h) => registry.changing.indexOf(h));
+        assert.deepStrictEqual(
+          positions,
+          [...positions].sort((a, b) => a - b),
+        );
+        for (const h of selected) {
+          assert.isTrue(h.reason === undefined || h.reason === reason);
+          if (h.initial) assert.isTrue(initial && !deleting);
+          assert.isTrue(Matching.prematch(h, cause));
+        }
+      }),
+    );
+  });
+});

@@ -2,10 +2,24 @@
  * Registration calls (§1.1–§1.3, §16 P; Kopf's tests/registries/test_decorators.py and
  * test_id_detection.py): both call shapes, the handler returned unchanged, the bucket and fixed
  * fields of every decorator with their defaults, ids with field suffixes (not for index
- * handlers), and the registration-time errors with Kopf's messages.
+ * handlers), the registration-time errors with Kopf's messages, and the typing of handler
+ * contexts (checked by the type checker).
  */
-import { assert, describe, it } from "@effect/vitest";
-import { ABSENT, PRESENT, RegistrationError, Registry } from "../src/index.ts";
+import { assert, describe, expectTypeOf, it } from "@effect/vitest";
+import type { RawBody, RawEventType } from "@kopf/structs";
+import { Effect } from "effect";
+import {
+  ABSENT,
+  type Activity,
+  type ChangingContext,
+  type DaemonStopped,
+  type Index,
+  PRESENT,
+  type Reason,
+  RegistrationError,
+  Registry,
+  type SubRegistry,
+} from "../src/index.ts";
 import { SPEC } from "./fixtures/causes.ts";
 
 function some_fn() {}
@@ -407,5 +421,73 @@ describe("registration-time errors (§1.3)", () => {
     const registry = Registry.make();
     registrationError(() => registry.on.create(SPEC, { value: 1 }, some_fn));
     assert.lengthOf(registry.changing, 0);
+  });
+});
+
+describe("handler typing", () => {
+  interface KopfExample {
+    readonly apiVersion: "kopf.dev/v1";
+    readonly kind: "KopfExample";
+    readonly metadata?: { readonly name?: string };
+    readonly spec?: { readonly size: string; readonly items?: ReadonlyArray<string> };
+  }
+
+  it("types unannotated handlers by kind, with RawBody bodies", () => {
+    const registry = Registry.make<{ readonly flag: boolean }>();
+    registry.on.create(SPEC, function createFn(ctx) {
+      expectTypeOf(ctx.reason).toEqualTypeOf<Reason>();
+      expectTypeOf(ctx.body).toEqualTypeOf<RawBody>();
+      expectTypeOf(ctx.retry).toEqualTypeOf<number>();
+      expectTypeOf(ctx.started).toEqualTypeOf<Date>();
+      expectTypeOf(ctx.subregistry).toEqualTypeOf<SubRegistry.SubRegistry>();
+    });
+    registry.on.event(SPEC, function eventFn(ctx) {
+      expectTypeOf(ctx.type).toEqualTypeOf<RawEventType | null>();
+    });
+    registry.on.daemon(SPEC, function daemonFn(ctx) {
+      expectTypeOf(ctx.stopped).toEqualTypeOf<DaemonStopped>();
+    });
+    registry.on.validate(SPEC, function validateFn(ctx) {
+      expectTypeOf(ctx.warnings).toEqualTypeOf<Array<string>>();
+      expectTypeOf(ctx.old).toEqualTypeOf<RawBody | undefined>();
+    });
+    registry.on.startup(function startupFn(ctx) {
+      expectTypeOf(ctx.settings).toEqualTypeOf<{ readonly flag: boolean }>();
+      expectTypeOf(ctx.activity).toEqualTypeOf<Activity>();
+    });
+    assert.lengthOf(registry.changing, 1);
+  });
+
+  it("infers the body type from an annotated handler, and accepts declared indices", () => {
+    const registry = Registry.make();
+    registry.on.update(SPEC, { field: "spec.size" }, function resize(ctx: ChangingContext<KopfExample>) {
+      expectTypeOf(ctx.spec).toEqualTypeOf<Partial<NonNullable<KopfExample["spec"]>>>();
+    });
+    registry.on.create(
+      SPEC,
+      function withIndex(ctx: ChangingContext<RawBody, { byName: Index<string, string> }>) {
+        expectTypeOf(ctx.byName).toEqualTypeOf<Index<string, string>>();
+      },
+    );
+    registry.on.create(
+      SPEC,
+      { when: (ctx) => ctx.body.spec?.size === "big", labels: { app: (value) => value === "x" } },
+      function typedFilters(_ctx: ChangingContext<KopfExample>) {},
+    );
+    assert.lengthOf(registry.changing, 3);
+  });
+
+  it("accepts sync, async and Effect handlers", () => {
+    const registry = Registry.make();
+    registry.on.create(SPEC, function syncFn() {
+      return { ok: true };
+    });
+    registry.on.create(SPEC, async function asyncFn() {
+      return 1;
+    });
+    registry.on.create(SPEC, function effectFn({ name }) {
+      return Effect.succeed(name);
+    });
+    assert.lengthOf(registry.changing, 3);
   });
 });
