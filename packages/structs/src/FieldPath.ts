@@ -4,6 +4,7 @@
  * (`set`, `remove` with Kopf's cascading removal of emptied parents).
  */
 
+import { Data, Result } from "effect";
 import { getOwn, hasOwn, setOwn } from "./internal/ownKeys.ts";
 import { isObject } from "./Json.ts";
 
@@ -25,6 +26,34 @@ export const parse = (spec: FieldSpec | null | undefined): FieldPath => {
   if (spec === null || spec === undefined || spec === "") return [];
   if (typeof spec === "string") return spec.split(".");
   return [...spec];
+};
+
+/** A field spec of the wrong shape (from untyped callers, e.g. JavaScript or YAML options). */
+export class FieldPathError extends Data.TaggedError("FieldPathError")<{
+  readonly reason: "InvalidSpec";
+  readonly message: string;
+}> {}
+
+/**
+ * Like `parse`, for values of unknown type: a string, an array of strings, `null` or
+ * `undefined`; anything else fails with an error naming what was given (Kopf's `ValueError`).
+ *
+ * @example
+ * decode("spec.size") // Result.succeed(["spec", "size"])
+ * decode({ a: 1 })    // Result.fail(FieldPathError "A field must be a string or an array of strings; got an object.")
+ */
+export const decode = (spec: unknown): Result.Result<FieldPath, FieldPathError> => {
+  if (spec === null || spec === undefined || typeof spec === "string") return Result.succeed(parse(spec));
+  if (Array.isArray(spec) && spec.every((key) => typeof key === "string")) return Result.succeed(parse(spec));
+  const what = Array.isArray(spec)
+    ? "an array with non-string keys"
+    : `a${typeof spec === "object" ? "n" : ""} ${typeof spec}`;
+  return Result.fail(
+    new FieldPathError({
+      reason: "InvalidSpec",
+      message: `A field must be a string or an array of strings; got ${what}.`,
+    }),
+  );
 };
 
 /**

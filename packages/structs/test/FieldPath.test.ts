@@ -1,7 +1,9 @@
 // FieldPath: parsing/formatting field specs, lenient resolution, immutable set and cascading remove (§16 AH).
+import { Result } from "effect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as FieldPath from "../src/FieldPath.ts";
+import { failureOf } from "./support/failureOf.ts";
 
 const anyObject = fc.object();
 const anyPath = fc.array(fc.string(), { minLength: 1, maxLength: 4 });
@@ -34,6 +36,31 @@ describe("parse", () => {
         expect(FieldPath.parse(FieldPath.format(path))).toEqual(path);
       }),
     );
+  });
+});
+
+describe("decode", () => {
+  it.each<[unknown, FieldPath.FieldPath]>([
+    [null, []],
+    [undefined, []],
+    ["a.b", ["a", "b"]],
+    [
+      ["a", "b.c"],
+      ["a", "b.c"],
+    ],
+  ])("decodes %j", (spec, expected) => {
+    expect(Result.getOrThrow(FieldPath.decode(spec))).toEqual(expected);
+  });
+
+  it.each<[unknown, string]>([
+    [{ a: 1 }, "A field must be a string or an array of strings; got an object."],
+    [new Set(["a"]), "A field must be a string or an array of strings; got an object."],
+    [5, "A field must be a string or an array of strings; got a number."],
+    [["a", 1], "A field must be a string or an array of strings; got an array with non-string keys."],
+  ])("rejects %j", (spec, message) => {
+    const failure = failureOf(FieldPath.decode(spec));
+    expect(failure.reason).toBe("InvalidSpec");
+    expect(failure.message).toBe(message);
   });
 });
 
