@@ -9,7 +9,7 @@ import type { MutableBody, RawBody } from "./Body.ts";
 import * as FieldPath from "./FieldPath.ts";
 import { getOwn, hasOwn, setOwn } from "./internal/ownKeys.ts";
 import { makeView, ownValue, type PatchDict, type PatchObject } from "./internal/patchViews.ts";
-import { deepCopy, isObject, type JsonObject } from "./Json.ts";
+import { deepCopy, isObject, type JsonObject, MAPPING } from "./Json.ts";
 import * as JsonPatch from "./JsonPatch.ts";
 
 export type { PatchObject } from "./internal/patchViews.ts";
@@ -111,6 +111,11 @@ export class Patch {
     Object.defineProperty(this, STATE, { value: state, configurable: true });
     // biome-ignore lint/correctness/noConstructorReturn: the proxy is what makes `patch[key] = v` work.
     return new Proxy(this, handler);
+  }
+
+  /** A patch is a JSON mapping for `Json`, `Diff` and `FieldPath` (its keys are the merge patch). */
+  get [MAPPING](): true {
+    return true;
   }
 
   /** The functions applied to the body after the merge patch, in order (mutable). */

@@ -4,7 +4,8 @@ import { Result } from "effect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { MutableBody, RawBody } from "../src/Body.ts";
-import type { JsonObject } from "../src/Json.ts";
+import * as FieldPath from "../src/FieldPath.ts";
+import { deepCopy, deepEqual, isObject, type JsonObject, pyDumps } from "../src/Json.ts";
 import * as JsonPatch from "../src/JsonPatch.ts";
 import { applyMergePatch, isEmpty, make, Patch, PatchError, type PatchFn } from "../src/Patch.ts";
 import { failureOf } from "./support/failureOf.ts";
@@ -166,6 +167,28 @@ describe("writing into a patch", () => {
     expect(patch.toMergePatch()).toEqual({ spec: { a: 1 } });
     expect(patch.fns).toEqual([fn]);
     expect(make().isEmpty()).toBe(true);
+  });
+});
+
+describe("a patch as a JSON mapping", () => {
+  const patch = new Patch();
+  patch.spec.a = null;
+  patch.status.phase = "Ready";
+
+  it("is an object for Json, Diff and FieldPath", () => {
+    expect(isObject(patch)).toBe(true);
+    expect(deepCopy(patch)).toEqual({ spec: { a: null }, status: { phase: "Ready" } });
+    expect(Object.getPrototypeOf(deepCopy(patch))).toBe(Object.prototype);
+    expect(deepEqual(patch, { status: { phase: "Ready" }, spec: { a: null } })).toBe(true);
+    expect(FieldPath.resolve(patch, ["status", "phase"])).toBe("Ready");
+    expect(pyDumps(patch as unknown as JsonObject)).toBe('{"spec":{"a":null},"status":{"phase":"Ready"}}');
+  });
+
+  it("can be applied as a merge patch directly", () => {
+    expect(applyMergePatch({ spec: { a: 1, b: 2 } }, patch)).toEqual({
+      spec: { b: 2 },
+      status: { phase: "Ready" },
+    });
   });
 });
 
