@@ -8,14 +8,14 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Console, Context, Data, Effect, Layer } from "effect";
+import { Console, Context, Data, Effect, Layer, Schema } from "effect";
 import { parseAllDocuments } from "yaml";
 import type { Argv } from "yargs";
 import yargs from "yargs";
+import { KubeEmulator } from "../api/Emulator.ts";
 import type { FaultInjector } from "../control/FaultInjector.ts";
 import { EmulatorServer } from "../server/EmulatorServer.ts";
 import type { EmulatorServerError } from "../server/EmulatorServerError.ts";
-import { KubeEmulator } from "../server/internal/apiContract.ts";
 import type { KubeconfigError } from "../server/Kubeconfig.ts";
 
 /** The parsed command line. */
@@ -145,6 +145,9 @@ export const readObjects = (path: string): Effect.Effect<ReadonlyArray<unknown>,
     }),
   );
 
+/** The shape of a state file (what `KubeEmulator.exportState` gives). */
+const StateFile = Schema.Struct({ resourceVersion: Schema.String, objects: Schema.Array(Schema.Unknown) });
+
 const loadState = (path: string) =>
   Effect.gen(function* () {
     const emulator = yield* KubeEmulator;
@@ -161,7 +164,7 @@ const loadState = (path: string) =>
       ),
     );
     if (text === undefined) return false;
-    const state = yield* Effect.try({
+    const json = yield* Effect.try({
       try: () => JSON.parse(text) as unknown,
       catch: (error) =>
         new EmulatorCliError({
@@ -169,6 +172,15 @@ const loadState = (path: string) =>
           message: `${path} is not a JSON state file: ${String(error)}`,
         }),
     });
+    const state = yield* Schema.decodeUnknownEffect(StateFile)(json).pipe(
+      Effect.mapError(
+        (error) =>
+          new EmulatorCliError({
+            reason: "StateFile",
+            message: `${path} is not a state file: ${error.message}`,
+          }),
+      ),
+    );
     yield* emulator.importState(state);
     return true;
   });

@@ -15,8 +15,8 @@
  * | POST   | /.emulator/restart              | —                                     |
  */
 import { Duration, Effect } from "effect";
+import type { ApiRequest, ApiResponse } from "../api/Emulator.ts";
 import type { EmulatorServerError } from "../server/EmulatorServerError.ts";
-import type { ApiRequest, ApiResponse } from "../server/internal/apiContract.ts";
 import { jsonResponse, statusResponse } from "../server/internal/status.ts";
 import type * as FaultInjector from "./FaultInjector.ts";
 

@@ -4,7 +4,7 @@
  * sleep on Effect's `Clock`, so an in-process emulator under `TestClock` is driven by the test.
  */
 import { Context, Data, Duration, Effect, Layer, Ref, Schema } from "effect";
-import type { ApiRequest, ApiResponse } from "../server/internal/apiContract.ts";
+import type { ApiRequest, ApiResponse } from "../api/Emulator.ts";
 import { statusResponse } from "../server/internal/status.ts";
 import * as RequestInfo from "./RequestInfo.ts";
 

@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { assert, describe, it } from "@effect/vitest";
 import { Effect, Exit, Layer, Ref, Scope } from "effect";
 import { parse as parseYaml } from "yaml";
+import { KubeEmulator } from "../../../src/emulator/api/Emulator.ts";
 import * as EmulatorCommand from "../../../src/emulator/cli/EmulatorCommand.ts";
 import { FaultInjector } from "../../../src/emulator/control/FaultInjector.ts";
-import { KubeEmulator } from "../../../src/emulator/server/internal/apiContract.ts";
 import { call } from "../server/support.ts";
 
 const dir = () => mkdtempSync(join(tmpdir(), "kopf-emu-cli-"));
@@ -122,7 +122,7 @@ describe("EmulatorCommand.start", () => {
         const statePath = join(work, "state.json");
         const crdPath = join(work, "crd.yaml");
         const kubeconfigPath = join(work, "kubeconfig");
-        writeFileSync(statePath, JSON.stringify({ objects: ["old"] }));
+        writeFileSync(statePath, JSON.stringify({ resourceVersion: "7", objects: [{ kind: "Old" }] }));
         writeFileSync(crdPath, "kind: CustomResourceDefinition\nmetadata: {name: kopfexamples.kopf.dev}\n");
         const imported = yield* Ref.make<ReadonlyArray<unknown>>([]);
         const applied = yield* Ref.make<ReadonlyArray<unknown>>([]);
@@ -137,7 +137,8 @@ describe("EmulatorCommand.start", () => {
               }),
             dropWatches: Effect.void,
             compactHistory: Effect.void,
-            exportState: Effect.succeed({ objects: ["new"] }),
+            exportState: Effect.succeed({ resourceVersion: "9", objects: [{ kind: "New" }] }),
+            reader: { get: () => undefined, list: () => [], namespaceLabels: () => undefined },
             importState: (state) => Ref.update(imported, (all) => [...all, state]),
             apply: (objects) => Ref.update(applied, (all) => [...all, ...objects]),
           }),
@@ -157,7 +158,9 @@ describe("EmulatorCommand.start", () => {
           Scope.provide(scope),
           Effect.provide(Layer.merge(emulator, FaultInjector.layer)),
         );
-        assert.deepStrictEqual(yield* Ref.get(imported), [{ objects: ["old"] }]);
+        assert.deepStrictEqual(yield* Ref.get(imported), [
+          { resourceVersion: "7", objects: [{ kind: "Old" }] },
+        ]);
         assert.deepStrictEqual(yield* Ref.get(applied), [
           { kind: "CustomResourceDefinition", metadata: { name: "kopfexamples.kopf.dev" } },
         ]);
@@ -170,7 +173,10 @@ describe("EmulatorCommand.start", () => {
         );
         assert.strictEqual((yield* call(server, "/version")).status, 401);
         yield* Scope.close(scope, Exit.void);
-        assert.deepStrictEqual(JSON.parse(readFileSync(statePath, "utf8")), { objects: ["new"] });
+        assert.deepStrictEqual(JSON.parse(readFileSync(statePath, "utf8")), {
+          resourceVersion: "9",
+          objects: [{ kind: "New" }],
+        });
         assert.include((yield* Effect.flip(call(server, "/version"))).message, "ECONNREFUSED");
       }),
   );

@@ -5,8 +5,8 @@ import { assert, describe, it } from "@effect/vitest";
 import { Effect, Fiber } from "effect";
 import { TestClock } from "effect/testing";
 import fc from "fast-check";
+import type { ApiRequest, ApiResponse } from "../../../src/emulator/api/Emulator.ts";
 import { FaultInjector, matches } from "../../../src/emulator/control/FaultInjector.ts";
-import type { ApiRequest, ApiResponse } from "../../../src/emulator/server/internal/apiContract.ts";
 
 const request = (method: string, target: string): ApiRequest => {
   const url = new URL(target, "http://x");

@@ -3,9 +3,9 @@
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { type Agent, request as httpsRequest } from "node:https";
 import { Effect, Layer, Queue, Ref, Stream } from "effect";
+import { type ApiResponse, KubeEmulator } from "../../../src/emulator/api/Emulator.ts";
 import { FaultInjector } from "../../../src/emulator/control/FaultInjector.ts";
 import { EmulatorServer, type EmulatorServerOptions } from "../../../src/emulator/server/EmulatorServer.ts";
-import { type ApiResponse, KubeEmulator } from "../../../src/emulator/server/internal/apiContract.ts";
 
 export interface Reply {
   readonly status: number;
@@ -59,7 +59,8 @@ export const echoEmulator = (probe: EchoProbe) =>
         }),
       dropWatches: Ref.update(probe.calls, (calls) => [...calls, "dropWatches"]),
       compactHistory: Ref.update(probe.calls, (calls) => [...calls, "compactHistory"]),
-      exportState: Effect.succeed({}),
+      exportState: Effect.succeed({ resourceVersion: "1", objects: [] }),
+      reader: { get: () => undefined, list: () => [], namespaceLabels: () => undefined },
       importState: () => Effect.void,
       apply: () => Effect.void,
     }),

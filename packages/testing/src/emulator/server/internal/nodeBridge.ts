@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Effect, Stream } from "effect";
-import type { ApiResponse } from "./apiContract.ts";
+import type { ApiResponse } from "../../api/Emulator.ts";
 
 /** The outcome of reading a request body. */
 export type BodyRead =

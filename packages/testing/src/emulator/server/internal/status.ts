@@ -2,7 +2,7 @@
  * Kubernetes `Status` failure responses produced by the transport itself (authentication, body
  * limits, injected failures, control-surface errors), in the exact shape a kube-apiserver sends.
  */
-import type { ApiResponse } from "./apiContract.ts";
+import type { ApiResponse } from "../../api/Emulator.ts";
 
 const encoder = new TextEncoder();
 
