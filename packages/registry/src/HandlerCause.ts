@@ -1,28 +1,38 @@
 /**
  * The inputs of handler matching, one per kind of cause (Kopf's `*Cause` classes minus the
- * runtime-only parts), and the filter contexts derived from them: what `when` and value
- * callbacks receive, and what the runtime extends into a handler's context (adding `param`,
- * `retry`, `started`, `runtime` and, for daemons and timers, `stopped`). `@kopf/causes` and the
- * runtime construct these values.
+ * runtime-only parts), and the contexts derived from them: the filter contexts `when` and value
+ * callbacks receive, and the handler contexts (adding `param`, `retry`, `started`, `runtime`,
+ * and `subregistry` for changing handlers or `stopped` for daemons and timers). `@kopf/causes`
+ * and the runtime construct the causes.
  */
 import { Body, Diff, FieldPath, type Json, type Patch, type Resource } from "@kopf/structs";
 import type { ChangingHandler, ResourceHandler } from "./Handler.ts";
 import type {
+  Activity,
+  ActivityContext,
   AnyFilterContext,
   BodyFields,
+  ChangingContext,
   ChangingFilterContext,
+  DaemonContext,
+  DaemonStopped,
+  IndexingContext,
   IndexingFilterContext,
+  InvocationFields,
   Logger,
   Memo,
   Operation,
   Reason,
   ResourceFields,
   SpawningFilterContext,
+  WatchingContext,
   WatchingFilterContext,
+  WebhookContext,
   WebhookFilterContext,
   WebhookType,
 } from "./HandlerContext.ts";
 import type { HandlerId } from "./HandlerId.ts";
+import type { SubRegistry } from "./SubRegistry.ts";
 
 /** What every resource-level cause carries. */
 export interface ResourceCauseBase {
@@ -89,6 +99,17 @@ export interface WebhookCause extends ResourceCauseBase {
 
 /** Any resource-level cause. */
 export type ResourceCause = ChangingCause | WatchingCause | IndexingCause | SpawningCause | WebhookCause;
+
+/** An operator-level activity (startup, cleanup, login, probe). */
+export interface ActivityCause<S = unknown> {
+  readonly _tag: "ActivityCause";
+  readonly activity: Activity;
+  readonly settings: S;
+  readonly logger: Logger;
+  /** The operator-level memo. */
+  readonly memo: Memo;
+  readonly indices: Readonly<Record<string, unknown>>;
+}
 
 /** Whether the object of a cause is being deleted (`deletionTimestamp` set). */
 export const isDeleted = (cause: ResourceCauseBase): boolean =>
@@ -184,3 +205,49 @@ export const adjustCause = (
     diff: Diff.reduce(cause.diff, field),
   };
 };
+
+/** What the runtime adds to a changing handler's context. */
+export interface ChangingInvocation extends InvocationFields {
+  readonly subregistry: SubRegistry;
+}
+
+/** What the runtime adds to a daemon's or timer's context. */
+export interface SpawningInvocation extends InvocationFields {
+  readonly stopped: DaemonStopped;
+}
+
+export function handlerContext(cause: ChangingCause, invocation: ChangingInvocation): ChangingContext;
+export function handlerContext(cause: WatchingCause, invocation: InvocationFields): WatchingContext;
+export function handlerContext(cause: IndexingCause, invocation: InvocationFields): IndexingContext;
+export function handlerContext(cause: SpawningCause, invocation: SpawningInvocation): DaemonContext;
+export function handlerContext(cause: WebhookCause, invocation: InvocationFields): WebhookContext;
+/**
+ * The context a handler is invoked with: the cause's filter context plus the invocation fields,
+ * with indices overriding everything (Kopf's rule). For field handlers, pass the cause through
+ * `adjustCause` first.
+ *
+ * @example
+ * const ctx = handlerContext(adjustCause(handler, cause), { param: handler.param, retry: 0, started, runtime: 0, subregistry })
+ */
+export function handlerContext(cause: ResourceCause, invocation: InvocationFields): unknown {
+  return { ...filterContext(cause), ...invocation, ...cause.indices };
+}
+
+/**
+ * The context an activity handler is invoked with; indices override everything.
+ *
+ * @example
+ * const ctx = activityContext({ _tag: "ActivityCause", activity: "startup", settings, logger, memo, indices: {} }, invocation)
+ */
+export const activityContext = <S>(
+  cause: ActivityCause<S>,
+  invocation: InvocationFields,
+): ActivityContext<S> =>
+  ({
+    logger: cause.logger,
+    memo: cause.memo,
+    activity: cause.activity,
+    settings: cause.settings,
+    ...invocation,
+    ...cause.indices,
+  }) as ActivityContext<S>;

@@ -120,3 +120,61 @@ describe("adjustCause", () => {
     assert.deepStrictEqual(adjusted.diff, [{ op: "add", field: [], old: null, new: 3 }]);
   });
 });
+
+describe("handlerContext and activityContext", () => {
+  const started = new Date(0);
+  const invocation = { param: { p: 1 }, retry: 2, started, runtime: 1500 };
+  const INVOCATION_FIELDS = ["param", "retry", "runtime", "started"];
+
+  it("adds the invocation fields and the sub-registry to a changing cause's context", () => {
+    const subregistry = { parent: undefined, handlers: [] } as never;
+    const ctx = HandlerCause.handlerContext(C.changing(), { ...invocation, subregistry });
+    assert.sameMembers(Object.keys(ctx), [
+      ...RESOURCE_FIELDS,
+      "diff",
+      "new",
+      "old",
+      "reason",
+      ...INVOCATION_FIELDS,
+      "subregistry",
+    ]);
+    assert.deepStrictEqual([ctx.param, ctx.retry, ctx.started, ctx.runtime], [{ p: 1 }, 2, started, 1500]);
+    assert.strictEqual(ctx.subregistry, subregistry);
+  });
+
+  it("adds stopped to daemons' and timers' contexts", () => {
+    const stopped = { isSet: () => false } as never;
+    const ctx = HandlerCause.handlerContext(C.spawning(), { ...invocation, stopped });
+    assert.sameMembers(Object.keys(ctx), [...RESOURCE_FIELDS, ...INVOCATION_FIELDS, "stopped"]);
+    assert.strictEqual(ctx.stopped, stopped);
+  });
+
+  it("lets indices override the invocation fields too", () => {
+    const ctx = HandlerCause.handlerContext(
+      C.watching({ indices: { retry: "idx", param: "idx2" } }),
+      invocation,
+    );
+    assert.deepStrictEqual([ctx.retry as unknown, ctx.param], ["idx", "idx2"]);
+  });
+
+  it("builds activity contexts with exactly Kopf's activity kwargs plus invocation fields", () => {
+    const cause: HandlerCause.ActivityCause<{ s: number }> = {
+      _tag: "ActivityCause",
+      activity: "startup",
+      settings: { s: 1 },
+      logger: C.logger,
+      memo: { m: 1 },
+      indices: { idx: "i" },
+    };
+    const ctx = HandlerCause.activityContext(cause, invocation);
+    assert.sameMembers(Object.keys(ctx), [
+      "activity",
+      "logger",
+      "memo",
+      "settings",
+      ...INVOCATION_FIELDS,
+      "idx",
+    ]);
+    assert.deepStrictEqual([ctx.activity, ctx.settings, ctx.memo], ["startup", { s: 1 }, { m: 1 }]);
+  });
+});
