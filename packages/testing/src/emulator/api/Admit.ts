@@ -17,10 +17,50 @@ import * as Status from "./Status.ts";
 import * as Validation from "./Validation.ts";
 
 /** Prunes and defaults a custom resource with the schema of its storage version. */
-export const normalize = (type: ResourceType, obj: JsonObject): JsonObject => {
+export const normalize = (type: ResourceType, obj: JsonObject, dropped: Array<string> = []): JsonObject => {
   const schema = type.schemas.get(type.storageVersion);
   if (!type.custom || schema === undefined) return obj;
-  return Schema.prune(Schema.applyDefaults(Schema.prune(obj, schema), schema), schema);
+  return Schema.prune(Schema.applyDefaults(Schema.prune(obj, schema, dropped), schema), schema);
+};
+
+export type FieldValidation = "Ignore" | "Warn" | "Strict";
+
+/** The `fieldValidation` directive of a write (Warn when not given, as the apiserver defaults it). */
+export const fieldValidationOf = (
+  query: URLSearchParams,
+): Result.Result<FieldValidation, Status.ApiError> => {
+  const raw = query.get("fieldValidation") ?? "";
+  if (raw === "") return Result.succeed("Warn");
+  const found = (["Ignore", "Warn", "Strict"] as const).find((d) => d.toLowerCase() === raw.toLowerCase());
+  return found === undefined
+    ? Result.fail(
+        Status.badRequest(
+          `fieldValidation: Unsupported value: ${JSON.stringify(raw)}: supported values: "Ignore", "Strict", "Warn"`,
+        ),
+      )
+    : Result.succeed(found);
+};
+
+/**
+ * Normalizes a custom resource under a field validation directive: unknown fields are dropped
+ * (Ignore), dropped with warnings (Warn), or rejected with 400 (Strict).
+ */
+export const normalizeChecked = (
+  type: ResourceType,
+  obj: JsonObject,
+  query: URLSearchParams,
+): Result.Result<
+  { readonly object: JsonObject; readonly warnings: ReadonlyArray<string> },
+  Status.ApiError
+> => {
+  const directive = fieldValidationOf(query);
+  if (Result.isFailure(directive)) return Result.fail(directive.failure);
+  const dropped: Array<string> = [];
+  const object = normalize(type, obj, dropped);
+  const messages = dropped.map((p) => `unknown field ${JSON.stringify(p)}`);
+  if (messages.length > 0 && directive.success === "Strict")
+    return Result.fail(Status.badRequest(`strict decoding error: ${messages.join(", ")}`));
+  return Result.succeed({ object, warnings: directive.success === "Warn" ? messages : [] });
 };
 
 /** All validation errors of an object about to be stored, as a 422 (or undefined when valid). */
@@ -46,6 +86,8 @@ export const checkStoredSize = (obj: JsonObject): Status.ApiError | undefined =>
     : undefined;
 
 export interface AdmitInput {
+  /** Warnings gathered before admission (e.g. unknown fields). */
+  readonly warnings?: ReadonlyArray<string>;
   readonly core: Core;
   readonly resolved: Resolved;
   readonly operation: AdmissionOperation;
@@ -95,7 +137,7 @@ const denied = (status: Status.Status) =>
 export const admit = Effect.fnUntraced(function* (input: AdmitInput) {
   const { core, resolved } = input;
   let object = input.object;
-  const warnings: Array<string> = [];
+  const warnings: Array<string> = [...(input.warnings ?? [])];
   const mutation = yield* core.admission.mutate(requestOf(input, object), core.reader);
   if (mutation._tag === "Deny") return yield* Effect.fail(denied(mutation.status));
   warnings.push(...mutation.warnings);

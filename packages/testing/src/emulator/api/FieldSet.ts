@@ -165,6 +165,17 @@ export const of = (value: unknown, shape: Shape): FieldSet => {
   return out;
 };
 
+const cache = new WeakMap<JsonObject, FieldSet>();
+
+/** The field set of a stored (never mutated) object, computed once. The caller must not mutate it. */
+export const ofCached = (obj: JsonObject, shape: Shape): FieldSet => {
+  const hit = cache.get(obj);
+  if (hit !== undefined) return hit;
+  const set = of(obj, shape);
+  cache.set(obj, set);
+  return set;
+};
+
 /** The value at a path (`found` false when absent). */
 export const lookup = (
   value: unknown,

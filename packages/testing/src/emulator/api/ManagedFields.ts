@@ -18,10 +18,21 @@ export interface Entry {
   readonly fields: FieldSet.FieldSet;
 }
 
+const decoded = new WeakMap<ReadonlyArray<unknown>, ReadonlyArray<Entry>>();
+
+/** The entries of an object's managedFields (cached per stored array: stored objects are never mutated). */
 export const decode = (obj: JsonObject): Array<Entry> => {
   const raw = metaOf(obj).managedFields;
   if (!Array.isArray(raw)) return [];
-  return raw.filter(isObject).map((e) => ({
+  const cached = decoded.get(raw);
+  if (cached !== undefined) return [...cached];
+  const entries = decodeEntries(raw);
+  decoded.set(raw, entries);
+  return [...entries];
+};
+
+const decodeEntries = (raw: ReadonlyArray<unknown>): Array<Entry> =>
+  raw.filter(isObject).map((e) => ({
     manager: typeof e.manager === "string" ? e.manager : "",
     operation: e.operation === "Apply" ? "Apply" : "Update",
     apiVersion: typeof e.apiVersion === "string" ? e.apiVersion : "",
@@ -29,7 +40,6 @@ export const decode = (obj: JsonObject): Array<Entry> => {
     subresource: typeof e.subresource === "string" && e.subresource !== "" ? e.subresource : undefined,
     fields: FieldSet.fromFieldsV1(e.fieldsV1),
   }));
-};
 
 export const encode = (entries: ReadonlyArray<Entry>): Array<JsonObject> =>
   entries
@@ -88,7 +98,7 @@ export const track = (
   if (subresource === "scale") return next;
   const shape = FieldSet.shapeOf(resolved.type);
   const newSet = FieldSet.of(next, shape);
-  const oldSet = old === undefined ? new Set<string>() : FieldSet.of(old, shape);
+  const oldSet = old === undefined ? new Set<string>() : FieldSet.ofCached(old, shape);
   const changed = new Set<string>();
   for (const p of newSet)
     if (!oldSet.has(p) || !deepEqual(FieldSet.lookup(old, p).value, FieldSet.lookup(next, p).value))

@@ -56,22 +56,18 @@ const nameMismatch = (resolved: Resolved, body: JsonObject) => {
       );
 };
 
-const prepared = (
-  _core: Core,
-  resolved: Resolved,
-  _request: ApiRequest,
-  current: JsonObject,
-  body: JsonObject,
-) => {
-  let next = ObjectMeta.prepareUpdate(
+/** The object an update stores, normalized under the request's field validation directive. */
+const prepared = (resolved: Resolved, request: ApiRequest, current: JsonObject, body: JsonObject) =>
+  Admit.normalizeChecked(
     resolved.type,
-    current,
-    body,
-    resolved.subresource === "status" ? "status" : undefined,
+    ObjectMeta.prepareUpdate(
+      resolved.type,
+      current,
+      body,
+      resolved.subresource === "status" ? "status" : undefined,
+    ),
+    request.query,
   );
-  next = Admit.normalize(resolved.type, next);
-  return next;
-};
 
 const serverSideApply = Effect.fnUntraced(function* (core: Core, resolved: Resolved, request: ApiRequest) {
   const manager = request.query.get("fieldManager") ?? "";
@@ -97,7 +93,8 @@ const serverSideApply = Effect.fnUntraced(function* (core: Core, resolved: Resol
           ServerSideApply.apply(resolved, servedCurrent, applied, manager, force, core.now()),
         );
         yield* Effect.fromResult(Writes.checkResourceVersion(resolved, merged, current, false));
-        return { next: prepared(core, resolved, request, current, merged), strictRv: false };
+        const normalized = yield* Effect.fromResult(prepared(resolved, request, current, merged));
+        return { next: normalized.object, strictRv: false, warnings: normalized.warnings };
       }),
     () =>
       Effect.gen(function* () {
@@ -137,16 +134,17 @@ export const patch = Effect.fnUntraced(function* (core: Core, resolved: Resolved
       const mismatch = nameMismatch(resolved, body);
       if (mismatch !== undefined) return yield* Effect.fail(mismatch);
       yield* Effect.fromResult(Writes.checkResourceVersion(resolved, body, current, false));
+      const normalized = yield* Effect.fromResult(prepared(resolved, request, current, body));
       const next = ManagedFields.track(
         current,
-        prepared(core, resolved, request, current, body),
+        normalized.object,
         manager,
         "Update",
         resolved.subresource,
         core.now(),
         resolved,
       );
-      return { next, strictRv: false };
+      return { next, strictRv: false, warnings: normalized.warnings };
     }),
   );
 });

@@ -47,11 +47,19 @@ const pruneMeta = (meta: unknown): unknown => {
   return out;
 };
 
-const pruneValue = (value: unknown, schema: StructuralSchema | undefined, isRoot: boolean): unknown => {
+const pruneValue = (
+  value: unknown,
+  schema: StructuralSchema | undefined,
+  isRoot: boolean,
+  path: string,
+  dropped: Array<string>,
+): unknown => {
   if (schema === undefined) return value;
   if (Array.isArray(value)) {
     const items = sub(schema, "items");
-    return items === undefined ? value : value.map((v) => pruneValue(v, items, false));
+    return items === undefined
+      ? value
+      : value.map((v, i) => pruneValue(v, items, false, `${path}[${i}]`, dropped));
   }
   if (!isObject(value)) return value;
   const properties = props(schema);
@@ -59,18 +67,24 @@ const pruneValue = (value: unknown, schema: StructuralSchema | undefined, isRoot
   const keepAll = preserves(schema) || schema.additionalProperties === true;
   const out: JsonObject = {};
   for (const [k, v] of Object.entries(value)) {
+    const p = path === "" ? k : `${path}.${k}`;
     if ((isRoot || embedded(schema)) && (k === "apiVersion" || k === "kind")) out[k] = v;
     else if ((isRoot || embedded(schema)) && k === "metadata") out[k] = isRoot ? v : pruneMeta(v);
-    else if (Object.hasOwn(properties, k)) out[k] = pruneValue(v, properties[k] as StructuralSchema, false);
-    else if (additional !== undefined) out[k] = pruneValue(v, additional, false);
+    else if (Object.hasOwn(properties, k))
+      out[k] = pruneValue(v, properties[k] as StructuralSchema, false, p, dropped);
+    else if (additional !== undefined) out[k] = pruneValue(v, additional, false, p, dropped);
     else if (keepAll) out[k] = v;
+    else dropped.push(p);
   }
   return out;
 };
 
-/** Drops fields the schema does not know (apiVersion, kind and metadata stay at the root). */
-export const prune = (obj: JsonObject, schema: StructuralSchema): JsonObject =>
-  pruneValue(obj, schema, true) as JsonObject;
+/**
+ * Drops fields the schema does not know (apiVersion, kind and metadata stay at the root); the
+ * dotted paths of dropped fields are pushed to `dropped`.
+ */
+export const prune = (obj: JsonObject, schema: StructuralSchema, dropped: Array<string> = []): JsonObject =>
+  pruneValue(obj, schema, true, "", dropped) as JsonObject;
 
 const defaultValue = (value: unknown, schema: StructuralSchema | undefined): unknown => {
   if (schema === undefined) return value;

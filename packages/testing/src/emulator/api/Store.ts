@@ -4,6 +4,7 @@
  * resumption, and the open watchers. It is synchronous and mutable on purpose: every mutation runs
  * inside a single `Effect.sync`, so each write is atomic and costs O(1) besides its watchers.
  */
+import { canonical } from "./Canonical.ts";
 import { asObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
 import { keyOf, type ResourceType } from "./ResourceType.ts";
 
@@ -117,7 +118,10 @@ export class Store {
   /** Stores a new or changed object with the next resourceVersion; returns the stored object. */
   put(table: Table, obj: JsonObject, previous: JsonObject | undefined): JsonObject {
     const rv = ++this.rv;
-    const stored = { ...obj, metadata: { ...metaOf(obj), resourceVersion: String(rv) } };
+    const stored = canonical(table.type.custom, {
+      ...obj,
+      metadata: { ...metaOf(obj), resourceVersion: String(rv) },
+    });
     const ns = namespaceOf(stored);
     const name = nameOf(stored);
     let names = table.byNamespace.get(ns);

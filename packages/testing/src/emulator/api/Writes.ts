@@ -115,7 +115,8 @@ export const createFromBody = Effect.fnUntraced(function* (
     );
   const now = core.now();
   let obj = ObjectMeta.prepareCreate(resolved.type, resolved.namespace, body, now, core.random);
-  obj = Admit.normalize(resolved.type, obj);
+  const normalized = yield* Effect.fromResult(Admit.normalizeChecked(resolved.type, obj, request.query));
+  obj = normalized.object;
   const name = nameOf(obj);
   const nsProblem = checkNamespace(core, resolved, name, true);
   if (nsProblem !== undefined) return yield* Effect.fail(nsProblem);
@@ -127,6 +128,7 @@ export const createFromBody = Effect.fnUntraced(function* (
     operation: "CREATE",
     object: obj,
     oldObject: undefined,
+    warnings: normalized.warnings,
     options: { kind: "CreateOptions", apiVersion: "meta.k8s.io/v1" },
     user: request.user,
     dryRun,
@@ -150,7 +152,10 @@ export const commitUpdate = Effect.fnUntraced(function* (
   request: ApiRequest,
   compute: (
     current: JsonObject,
-  ) => Effect.Effect<{ readonly next: JsonObject; readonly strictRv: boolean }, Status.ApiError>,
+  ) => Effect.Effect<
+    { readonly next: JsonObject; readonly strictRv: boolean; readonly warnings?: ReadonlyArray<string> },
+    Status.ApiError
+  >,
   createIfMissing?: () => Effect.Effect<Response, Status.ApiError>,
 ) {
   const ns = resolved.namespace ?? "";
@@ -161,7 +166,7 @@ export const commitUpdate = Effect.fnUntraced(function* (
       if (createIfMissing !== undefined) return yield* createIfMissing();
       return yield* Effect.fail(Status.notFound(resolved.gr, name));
     }
-    const { next, strictRv } = yield* compute(current);
+    const { next, strictRv, warnings } = yield* compute(current);
     const dryRun = isDryRun(request.query);
     const admitted = yield* Admit.admit({
       core,
@@ -169,6 +174,7 @@ export const commitUpdate = Effect.fnUntraced(function* (
       operation: "UPDATE",
       object: next,
       oldObject: current,
+      warnings: warnings ?? [],
       options: { kind: "UpdateOptions", apiVersion: "meta.k8s.io/v1" },
       user: request.user,
       dryRun,
@@ -261,17 +267,17 @@ export const update = Effect.fnUntraced(function* (core: Core, resolved: Resolve
         withIds,
         resolved.subresource === "status" ? "status" : undefined,
       );
-      next = Admit.normalize(resolved.type, next);
+      const normalized = yield* Effect.fromResult(Admit.normalizeChecked(resolved.type, next, request.query));
       next = ManagedFields.track(
         current,
-        next,
+        normalized.object,
         managerOf(request),
         "Update",
         resolved.subresource,
         core.now(),
         resolved,
       );
-      return { next, strictRv };
+      return { next, strictRv, warnings: normalized.warnings };
     }),
   );
 });

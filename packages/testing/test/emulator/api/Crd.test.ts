@@ -250,3 +250,16 @@ describe("custom resources", () => {
     );
   });
 });
+
+describe("field validation", () => {
+  it.each([
+    ["", 201, ['299 - "unknown field \\"spec.unknown\\""']],
+    ["?fieldValidation=Ignore", 201, undefined],
+    ["?fieldValidation=Strict", 400, undefined],
+  ])("%s answers %i", async (query, code, warning) => {
+    const r = await withCrd(send("POST", `${KEX}${query}`, kex("a", { size: 1, unknown: true })));
+    expect(r.status).toBe(code);
+    expect(r.headers.warning === undefined ? undefined : [r.headers.warning]).toEqual(warning);
+    if (code === 400) expect(r.body.message).toBe('strict decoding error: unknown field "spec.unknown"');
+  });
+});

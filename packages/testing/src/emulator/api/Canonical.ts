@@ -1,0 +1,53 @@
+/**
+ * Key order of served objects as the apiserver writes them: built-in types in Go struct order
+ * (`kind`, `apiVersion`, `metadata` in ObjectMeta's field order, then the rest), custom resources
+ * as Go maps (every object's keys sorted).
+ */
+import { isObject, type JsonObject } from "./internal/Json.ts";
+
+const META_ORDER = [
+  "name",
+  "generateName",
+  "namespace",
+  "selfLink",
+  "uid",
+  "resourceVersion",
+  "generation",
+  "creationTimestamp",
+  "deletionTimestamp",
+  "deletionGracePeriodSeconds",
+  "labels",
+  "annotations",
+  "ownerReferences",
+  "finalizers",
+  "managedFields",
+];
+
+const ordered = (obj: JsonObject, first: ReadonlyArray<string>): JsonObject => {
+  const out: JsonObject = {};
+  for (const k of first) if (Object.hasOwn(obj, k)) out[k] = obj[k];
+  for (const k of Object.keys(obj)) if (!Object.hasOwn(out, k)) out[k] = obj[k];
+  return out;
+};
+
+const sortedDeep = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(sortedDeep);
+  if (!isObject(value)) return value;
+  const out: JsonObject = {};
+  for (const k of Object.keys(value).sort()) out[k] = sortedDeep(value[k]);
+  return out;
+};
+
+/**
+ * The object with its keys in the apiserver's order.
+ *
+ * @example
+ * canonical(false, { metadata: { uid: "u", name: "n" }, apiVersion: "v1", kind: "ConfigMap" })
+ * // { kind: "ConfigMap", apiVersion: "v1", metadata: { name: "n", uid: "u" } }
+ */
+export const canonical = (custom: boolean, obj: JsonObject): JsonObject => {
+  if (custom) return sortedDeep(obj) as JsonObject;
+  const top = ordered(obj, ["kind", "apiVersion", "metadata"]);
+  if (isObject(top.metadata)) top.metadata = ordered(top.metadata, META_ORDER);
+  return top;
+};
