@@ -200,7 +200,7 @@ const changingCall = (
   resourceCall(target, `on.${call}`, (selector, fn, options) =>
     build.changing(selector, fn, options, {
       call: `on.${call}`,
-      allowed: build.ALLOWED[call] ?? [],
+      allowed: build.ALLOWED[call],
       ...flags(options),
     }),
   );
@@ -255,7 +255,7 @@ export const make = <S = unknown>(target: OnTarget): On<S> =>
         : build.changing(selector, fn, options, {
             ...NO_FLAGS,
             call: "on.field",
-            allowed: build.ALLOWED.field ?? [],
+            allowed: build.ALLOWED.field,
             fieldSuffix: true,
             reason: undefined,
             fieldNeedsChange: true,

@@ -82,7 +82,7 @@ export const makeSubhandler = (
   }
   return build.changing(undefined, fn, options, {
     call,
-    allowed: build.ALLOWED[call] ?? [],
+    allowed: build.ALLOWED[call],
     fieldSuffix: false,
     prefix: parent.id,
     reason: undefined,

@@ -30,7 +30,7 @@ const BEHAVIOUR = [...ID, "errors", "timeout", "retries", "backoff"];
 const FILTERS = ["labels", "annotations", "when", "field", "value"];
 
 /** The options each registration call accepts (others are rejected, catching typos). */
-export const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
+export const ALLOWED = {
   activity: BEHAVIOUR,
   create: [...BEHAVIOUR, ...FILTERS],
   resume: [...BEHAVIOUR, ...FILTERS, "deleted"],
@@ -60,7 +60,7 @@ export const ALLOWED: Readonly<Record<string, ReadonlyArray<string>>> = {
   ],
   subhandler: [...BEHAVIOUR, ...FILTERS, "old", "new"],
   register: [...BEHAVIOUR, "labels", "annotations", "when"],
-};
+} as const satisfies Readonly<Record<string, ReadonlyArray<string>>>;
 
 const fail = (reason: RegistrationError["reason"], message: string) =>
   Result.fail(new RegistrationError({ reason, message }));
@@ -129,7 +129,7 @@ const resourceBase = (
 /** Builds an activity handler. */
 export const activity = (fn: Function, options: RawOptions, kind: Activity, call: string) =>
   Result.gen(function* () {
-    yield* checkKeys(call, ALLOWED.activity ?? [], options);
+    yield* checkKeys(call, ALLOWED.activity, options);
     yield* Options.checkBehaviour(options);
     const id = yield* HandlerId.make({ fn, id: options.id as string | undefined });
     const handler: ActivityHandler = {
@@ -176,7 +176,7 @@ export const watching = (selector: Selector.Selector, fn: Function, options: Raw
   Result.map(
     resourceBase(selector, fn, options, {
       call: "on.event",
-      allowed: ALLOWED.event ?? [],
+      allowed: ALLOWED.event,
       fieldSuffix: true,
     }),
     (base): WatchingHandler => ({ _tag: "WatchingHandler", ...base, fn: fn as HandlerFn<any> }),
@@ -187,7 +187,7 @@ export const indexing = (selector: Selector.Selector, fn: Function, options: Raw
   Result.map(
     resourceBase(selector, fn, options, {
       call: "on.index",
-      allowed: ALLOWED.index ?? [],
+      allowed: ALLOWED.index,
       fieldSuffix: false,
     }),
     (base): IndexingHandler => ({ _tag: "IndexingHandler", ...base, fn: fn as HandlerFn<any> }),
@@ -198,7 +198,7 @@ export const daemon = (selector: Selector.Selector, fn: Function, options: RawOp
   Result.map(
     resourceBase(selector, fn, options, {
       call: "on.daemon",
-      allowed: ALLOWED.daemon ?? [],
+      allowed: ALLOWED.daemon,
       fieldSuffix: true,
     }),
     (base): DaemonHandler => ({
@@ -218,7 +218,7 @@ export const timer = (selector: Selector.Selector, fn: Function, options: RawOpt
   Result.map(
     resourceBase(selector, fn, options, {
       call: "on.timer",
-      allowed: ALLOWED.timer ?? [],
+      allowed: ALLOWED.timer,
       fieldSuffix: true,
     }),
     (base): TimerHandler => ({
@@ -244,7 +244,7 @@ export const webhook = (
     const call = reason === "validating" ? "on.validate" : "on.mutate";
     const base = yield* resourceBase(selector, fn, options, {
       call,
-      allowed: ALLOWED.webhook ?? [],
+      allowed: ALLOWED.webhook,
       fieldSuffix: true,
     });
     const operations = yield* Options.parseOperations(options as Options.WebhookOptions<unknown>);
