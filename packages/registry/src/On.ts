@@ -248,9 +248,14 @@ export const make = <S = unknown>(target: OnTarget): On<S> =>
       fieldNeedsChange: false,
     })),
     field: resourceCall(target, "on.field", (selector, fn, options) =>
-      options.field === undefined
+      options.field === undefined ||
+      options.field === "" ||
+      (Array.isArray(options.field) && options.field.length === 0)
         ? Result.fail(
-            new RegistrationError({ reason: "MissingField", message: "on.field requires the field option." }),
+            new RegistrationError({
+              reason: "MissingField",
+              message: "on.field requires a non-empty field option.",
+            }),
           )
         : build.changing(selector, fn, options, {
             ...NO_FLAGS,

@@ -131,7 +131,19 @@ const NUMBER_OPTIONS = [
   "cancellationPolling",
 ] as const;
 
-/** Checks the numbers and the errors mode of options (Kopf leaves these to fail later). */
+const BOOLEAN_OPTIONS = [
+  "deleted",
+  "optional",
+  "sharp",
+  "persistent",
+  "sideEffects",
+  "ignoreFailures",
+] as const;
+
+/**
+ * Checks the numbers, booleans, callbacks and the errors mode of options (Kopf leaves these to
+ * fail later, at run time).
+ */
 export const checkBehaviour = (
   options: Readonly<Record<string, unknown>>,
 ): Result.Result<void, RegistrationError> => {
@@ -150,6 +162,18 @@ export const checkBehaviour = (
   const retries = options.retries;
   if (retries !== undefined && !(typeof retries === "number" && Number.isInteger(retries) && retries >= 0)) {
     return fail("InvalidOption", `retries must be a non-negative integer; got ${String(retries)}.`);
+  }
+  for (const key of BOOLEAN_OPTIONS) {
+    const value = options[key];
+    if (value !== undefined && typeof value !== "boolean") {
+      return fail("InvalidOption", `${key} must be a boolean; got ${String(value)}.`);
+    }
+  }
+  if (options.when !== undefined && typeof options.when !== "function") {
+    return fail("InvalidOption", `when must be a function; got ${String(options.when)}.`);
+  }
+  if (options.subresource !== undefined && typeof options.subresource !== "string") {
+    return fail("InvalidOption", `subresource must be a string; got ${String(options.subresource)}.`);
   }
   const delay = options.initialDelay;
   if (

@@ -111,6 +111,13 @@ describe("checkBehaviour", () => {
     [{ initialDelay: () => 1 }, "ok"],
     [{ initialDelay: 0 }, "ok"],
     [{ initialDelay: -2 }, "InvalidOption"],
+    [{ optional: true }, "ok"],
+    [{ optional: "yes" }, "InvalidOption"],
+    [{ sharp: 1 }, "InvalidOption"],
+    [{ when: () => true }, "ok"],
+    [{ when: true }, "InvalidOption"],
+    [{ subresource: "status" }, "ok"],
+    [{ subresource: 5 }, "InvalidOption"],
   ] as const)("%j", (options, expected) => {
     assert.strictEqual(reason(Options.checkBehaviour(options)), expected);
   });
