@@ -75,6 +75,19 @@ describe("default registry", () => {
     );
   });
 
+  it("types activities' settings as the operator settings and resource contexts by kind", () => {
+    kopf.on.startup(function configure({ settings }) {
+      expectTypeOf(settings).toEqualTypeOf<kopf.OperatorSettings>();
+    });
+    kopf.on.create("kopfexamples", function typed(ctx) {
+      expectTypeOf(ctx).toEqualTypeOf<kopf.ChangingContext>();
+    });
+    kopf.timer("kopfexamples", { interval: 1 }, function ticking({ stopped }) {
+      expectTypeOf(stopped).toEqualTypeOf<kopf.DaemonStopped>();
+    });
+    assert.lengthOf(kopf.getDefaultRegistry().activities, 1);
+  });
+
   it("explicit registries stay separate from the default one", () => {
     const own = kopf.Registry.make();
     own.on.create("kopfexamples", createFn);
