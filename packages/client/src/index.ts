@@ -35,6 +35,7 @@ export {
   type TransportResponse,
 } from "./KubeTransport.ts";
 export { LoginError, type LoginErrorReason } from "./LoginError.ts";
+export * as KfcBridge from "./live/KfcBridge.ts";
 export * as KubeClient from "./live/KubeClient.ts";
 export * as KubeConfigLogin from "./live/KubeConfig.ts";
 export * as ServiceAccountLogin from "./live/ServiceAccount.ts";
