@@ -5,8 +5,10 @@
  * non-changing parents, both declaration forms, and registration order.
  */
 import { assert, describe, it } from "@effect/vitest";
-import { RegistrationError, Registry, SubRegistry } from "../src/index.ts";
-import { SPEC } from "./fixtures/causes.ts";
+import { Matching, RegistrationError, Registry, SubRegistry } from "../src/index.ts";
+import * as C from "./fixtures/causes.ts";
+
+const { SPEC } = C;
 
 function create_fn() {}
 function child() {}
@@ -109,5 +111,18 @@ describe("SubRegistry", () => {
     assert.strictEqual(thrown(() => sub.subhandler({ value: "x" }, child)).reason, "FilterWithoutField");
     assert.strictEqual(thrown(() => sub.register(child, { field: "x" } as never)).reason, "InvalidOption");
     assert.strictEqual(thrown(() => sub.subhandler([() => {}][0]!)).reason, "AnonymousHandler");
+  });
+
+  it("children are selected for the parent's cause by the same rules, on any resource", () => {
+    const sub = SubRegistry.make(parentOf((r) => r.on.update(SPEC, create_fn)));
+    sub.subhandler({ id: "always" }, child);
+    sub.subhandler({ id: "changed", field: "known-field" }, child);
+    sub.subhandler({ id: "unchanged", field: "other-field" }, child);
+    sub.subhandler({ id: "labelled", labels: { known: "other" } }, child);
+    const cause = { ...C.withDiff({ reason: "update" }), resource: C.OTHER_RESOURCE };
+    assert.deepStrictEqual(
+      Matching.changingHandlers(sub.handlers, cause).map((h) => h.id),
+      ["create_fn/always", "create_fn/changed"],
+    );
   });
 });
