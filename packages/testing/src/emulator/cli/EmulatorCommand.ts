@@ -31,7 +31,8 @@ export interface EmulatorCliOptions {
 
 /** Why the command could not run. */
 export class EmulatorCliError extends Data.TaggedError("EmulatorCliError")<{
-  readonly reason: "Usage" | "CrdFile" | "StateFile" | "Apply";
+  /** `Help`: help or the version was asked for and printed; nothing else to do. */
+  readonly reason: "Usage" | "Help" | "CrdFile" | "StateFile" | "Apply";
   readonly message: string;
 }> {}
 
@@ -94,6 +95,10 @@ export const parse = (argv: ReadonlyArray<string>): Effect.Effect<EmulatorCliOpt
     Effect.filterOrFail(
       () => failure === undefined,
       () => new EmulatorCliError({ reason: "Usage", message: failure ?? "invalid arguments" }),
+    ),
+    Effect.filterOrFail(
+      (args) => args.help !== true && args.version !== true,
+      () => new EmulatorCliError({ reason: "Help", message: "" }),
     ),
     Effect.map((args) => ({
       port: args.port,
