@@ -7,7 +7,7 @@ import { FieldPath } from "@kopf/structs";
 import { Result } from "effect";
 import { type ErrorsMode, RegistrationError } from "./Errors.ts";
 import type { MetaFilter, ValueFilter, WhenFilterFn } from "./Filters.ts";
-import { isUnset } from "./Filters.ts";
+import { isMarker, isUnset } from "./Filters.ts";
 import type { DelayContext, Operation } from "./HandlerContext.ts";
 
 /** Options every handler accepts. */
@@ -196,11 +196,24 @@ export const checkMetaFilters = (options: FilterOptions<unknown>): Result.Result
     ["annotation", options.annotations],
   ] as const) {
     if (filter === undefined) continue;
+    if (typeof filter !== "object" || filter === null || Array.isArray(filter)) {
+      return fail(
+        "InvalidOption",
+        `The ${what} filter must be an object of keys to values; got ${String(filter)}.`,
+      );
+    }
     for (const key of Object.keys(filter)) {
-      if (isUnset(filter[key])) {
+      const spec = filter[key];
+      if (isUnset(spec)) {
         return fail(
           "NullMetaFilter",
           `\`None\` for ${what} filters is not supported; use kopf.PRESENT or kopf.ABSENT (key ${JSON.stringify(key)}).`,
+        );
+      }
+      if (typeof spec !== "string" && typeof spec !== "function" && !isMarker(spec)) {
+        return fail(
+          "InvalidOption",
+          `The ${what} filter of ${JSON.stringify(key)} must be a string, PRESENT, ABSENT or a function; got ${String(spec)}.`,
         );
       }
     }
@@ -252,10 +265,29 @@ export const parseOperations = (
   options: Pick<WebhookOptions<unknown>, "operation" | "operations">,
 ): Result.Result<ReadonlySet<Operation> | undefined, RegistrationError> => {
   if (options.operation === undefined && options.operations === undefined) return Result.succeed(undefined);
-  const operations = new Set<Operation>(options.operations ?? []);
+  const given: unknown = options.operations;
+  if (given !== undefined && (typeof given === "string" || !isIterable(given))) {
+    return fail("InvalidOption", `operations must be a collection of operations; got ${String(given)}.`);
+  }
+  const operations = new Set<unknown>(options.operations ?? []);
   if (options.operation !== undefined) operations.add(options.operation);
+  for (const operation of operations) {
+    if (!OPERATIONS.has(operation)) {
+      return fail(
+        "InvalidOption",
+        `Unknown operation ${JSON.stringify(operation)}; expected CREATE, UPDATE, DELETE or CONNECT.`,
+      );
+    }
+  }
   if (operations.size === 0) {
     return fail("EmptyOperations", "Operations should be either None or non-empty. Got empty operations.");
   }
-  return Result.succeed(operations);
+  return Result.succeed(operations as ReadonlySet<Operation>);
 };
+
+const OPERATIONS: ReadonlySet<unknown> = new Set<Operation>(["CREATE", "UPDATE", "DELETE", "CONNECT"]);
+
+const isIterable = (x: unknown): x is Iterable<unknown> =>
+  typeof x === "object" &&
+  x !== null &&
+  typeof (x as { [Symbol.iterator]?: unknown })[Symbol.iterator] === "function";

@@ -45,6 +45,15 @@ describe("parseOperations", () => {
   it("rejects empty operations", () => {
     assert.strictEqual(reason(Options.parseOperations({ operations: [] })), "EmptyOperations");
   });
+
+  it.each([
+    [{ operations: "CREATE" }],
+    [{ operations: ["CREATE", "PATCH"] }],
+    [{ operation: "create" }],
+    [{ operations: 5 }],
+  ])("rejects %j", (options) => {
+    assert.strictEqual(reason(Options.parseOperations(options as never)), "InvalidOption");
+  });
 });
 
 describe("checkValueFilters and checkMetaFilters", () => {
@@ -65,6 +74,10 @@ describe("checkValueFilters and checkMetaFilters", () => {
     [{ labels: { a: "b", c: PRESENT } }, "ok"],
     [{ labels: { a: null } }, "NullMetaFilter"],
     [{ annotations: { a: undefined } }, "NullMetaFilter"],
+    [{ labels: { a: 5 } }, "InvalidOption"],
+    [{ labels: { a: Symbol("x") } }, "InvalidOption"],
+    [{ labels: ["a"] }, "InvalidOption"],
+    [{ annotations: "a=b" }, "InvalidOption"],
   ] as const)("%j", (options, expected) => {
     assert.strictEqual(reason(Options.checkMetaFilters(options as never)), expected);
   });
