@@ -88,8 +88,13 @@ export const create = Effect.fnUntraced(function* (core: Core, resolved: Resolve
   if (resolved.subresource !== undefined) return yield* Effect.fail(Status.methodNotAllowed());
   const decoded = yield* Effect.fromResult(Body.decodeObjectBody(request.headers, request.body));
   const body = yield* Effect.fromResult(checkBody(resolved, decoded));
-  return yield* createFromBody(core, resolved, request, body, (obj, now) =>
-    ManagedFields.track(undefined, obj, managerOf(request), "Update", undefined, now, resolved),
+  return yield* createFromBody(
+    core,
+    resolved,
+    request,
+    body,
+    (obj, now) => ManagedFields.track(undefined, obj, managerOf(request), "Update", undefined, now, resolved),
+    true,
   );
 });
 
@@ -100,6 +105,7 @@ export const createFromBody = Effect.fnUntraced(function* (
   request: ApiRequest,
   body: JsonObject,
   manage: (obj: JsonObject, now: number) => JsonObject,
+  rejectResourceVersion = false,
 ) {
   const meta = metaOf(body);
   if (
@@ -135,6 +141,10 @@ export const createFromBody = Effect.fnUntraced(function* (
   });
   const final = admitted.object as JsonObject;
   const finalName = nameOf(final);
+  if (rejectResourceVersion && (str(meta.resourceVersion) ?? "") !== "")
+    return yield* Effect.fail(
+      Status.make(500, undefined, "resourceVersion should not be set on objects to be created"),
+    );
   if (resolved.table.get(resolved.namespace ?? "", finalName) !== undefined)
     return yield* Effect.fail(Status.alreadyExists(resolved.gr, finalName));
   const nsAgain = checkNamespace(core, resolved, finalName, true);

@@ -116,6 +116,19 @@ describe("create", () => {
     else expect(r.body.reason).toBe("Invalid");
   });
 
+  it("answers a storage error (500, no reason) when the body carries a resourceVersion", async () => {
+    const r = await run(send("POST", NS, cm("x", { resourceVersion: "5" })));
+    expect(r.status).toBe(500);
+    expect(r.body).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Failure",
+      message: "resourceVersion should not be set on objects to be created",
+      code: 500,
+    });
+  });
+
   it("answers 404 for a missing namespace", async () => {
     const r = await run(send("POST", "/api/v1/namespaces/nope/configmaps", cm("x")));
     expect(r.status).toBe(404);
