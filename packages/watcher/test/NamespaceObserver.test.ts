@@ -9,6 +9,7 @@ import { Effect, SubscriptionRef } from "effect";
 import { TestClock } from "effect/testing";
 import * as NamespaceObserver from "../src/NamespaceObserver.ts";
 import * as FakeCluster from "./fixtures/FakeCluster.ts";
+import * as LogCapture from "./fixtures/LogCapture.ts";
 
 const settle = Effect.gen(function* () {
   for (let i = 0; i < 100; i++) yield* Effect.yieldNow;

@@ -12,6 +12,7 @@ import type * as Insights from "../src/Insights.ts";
 import * as ResourceObserver from "../src/ResourceObserver.ts";
 import * as FakeCluster from "./fixtures/FakeCluster.ts";
 import * as FakeDiscovery from "./fixtures/FakeDiscovery.ts";
+import * as LogCapture from "./fixtures/LogCapture.ts";
 
 const settle = Effect.gen(function* () {
   for (let i = 0; i < 100; i++) yield* Effect.yieldNow;
@@ -116,14 +117,35 @@ describe("ResourceObserver.make", () => {
     ),
   );
 
+  it.effect("logs the insights' warnings with Kopf's texts", () => {
+    const logs = LogCapture.make();
+    return Effect.gen(function* () {
+      const discovery = FakeDiscovery.make();
+      const crds = yield* FakeCluster.make;
+      yield* ResourceObserver.make(discovery, () => crds, { selectors });
+      yield* settle;
+      assert.include(
+        logs.lines,
+        "WARN Unresolved resources cannot be served (try creating their CRDs): Selector(group='kopf.dev', version='v1', any_name='kopfexamples')",
+      );
+    }).pipe(Effect.scoped, Effect.provide(logs.layer));
+  });
+
   it.effect("403 on the CRD watch warns and stops observing", () =>
     Effect.scoped(
       Effect.gen(function* () {
         const discovery = FakeDiscovery.make();
         const crds = yield* FakeCluster.make;
         crds.failNext("list", FakeCluster.failure("Forbidden", "crds are forbidden", 403));
-        const observer = yield* ResourceObserver.make(discovery, () => crds, { selectors });
+        const logs = LogCapture.make();
+        const observer = yield* ResourceObserver.make(discovery, () => crds, { selectors }).pipe(
+          Effect.provide(logs.layer),
+        );
         yield* settle;
+        assert.include(
+          logs.lines,
+          "WARN Not enough permissions to watch for resources: changes (creation/deletion/updates) will not be noticed; the resources are only refreshed on operator restarts.",
+        );
         yield* TestClock.adjust("10 seconds");
         yield* settle;
         assert.strictEqual(crds.lists.length, 1);
