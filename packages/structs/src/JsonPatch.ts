@@ -1,7 +1,7 @@
 /**
- * RFC 6902 JSON patches: the operations, a diff that produces them the way Kopf's
- * python-json-patch `from_diff` does (index-precise list operations such as
- * `add /metadata/finalizers/2`), JSON-pointer escaping, and applying a patch to a document.
+ * RFC 6902 JSON patches: the operations, a diff that produces index-precise list operations
+ * (`add /metadata/finalizers/2`) as Kopf's python-json-patch `from_diff` does for the changes
+ * Kopf makes, JSON-pointer escaping, and applying a patch to a document.
  */
 import { Data, Result } from "effect";
 import jsonpatch from "fast-json-patch";
@@ -116,8 +116,8 @@ const compareLists = (
  * The operations that turn `from` into `to`: objects compared key by key (removals, then
  * additions, then changes, keys sorted within each group), lists with index-precise `add` /
  * `remove` / `replace` operations around the items both lists keep (a longest common
- * subsequence), anything else replaced whole. Equal documents give `[]`. Unlike python-json-patch, no `move` operations are
- * produced; the result of applying the operations is the same.
+ * subsequence), anything else replaced whole. Equal documents give `[]`. Unlike
+ * python-json-patch, no `move` operations are produced; applying either gives the same document.
  *
  * @example
  * diff({ metadata: { finalizers: ["a", "b"] } }, { metadata: { finalizers: ["a", "b", "fin"] } })
