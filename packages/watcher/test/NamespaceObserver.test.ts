@@ -119,11 +119,16 @@ describe("NamespaceObserver.make", () => {
       Effect.gen(function* () {
         const fake = yield* FakeCluster.make;
         fake.failNext("list", FakeCluster.failure("Forbidden", "namespaces is forbidden", 403));
+        const logs = LogCapture.make();
         const observer = yield* NamespaceObserver.make(fake, {
           clusterwide: false,
           namespaces: ["ns1", "ns2", "ns*"],
-        });
+        }).pipe(Effect.provide(logs.layer));
         assert.deepStrictEqual(yield* names(observer), ["ns1", "ns2"]);
+        assert.include(
+          logs.lines,
+          'WARN Not enough permissions to list namespaces. Falling back to a list of namespaces which are assumed to exist: ["ns1","ns2"]',
+        );
         yield* TestClock.adjust("1 minute");
         yield* settle;
         assert.strictEqual(fake.lists.length, 1);
