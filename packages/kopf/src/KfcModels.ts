@@ -7,10 +7,8 @@
  * Only the map module (`dist/kinds.js`) is imported, not KFC's entry point, so operators that do
  * not use KFC do not load its HTTP client; it is the very module KFC's `RegisterKind` writes to.
  */
-import type { ResourceSpec } from "@kopf/registry";
+import { ResourceSpec } from "@kopf/registry";
 import { modelToGroupVersionKind } from "kubernetes-fluent-client/dist/kinds.js";
-
-const isClass = (fn: Function): boolean => /^class[\s{]/.test(Function.prototype.toString.call(fn));
 
 /**
  * The resource names of a KFC model class (`{ group, version, kind }`), or `undefined` when the
@@ -21,7 +19,7 @@ const isClass = (fn: Function): boolean => /^class[\s{]/.test(Function.prototype
  * resolveModel(kind.Pod) // { group: "", version: "v1", kind: "Pod" }
  */
 export const resolveModel: ResourceSpec.ModelResolver = (model) => {
-  if (typeof model !== "function" || !isClass(model) || model.name === "") return undefined;
+  if (typeof model !== "function" || !ResourceSpec.isModelClass(model) || model.name === "") return undefined;
   const gvk: unknown = modelToGroupVersionKind(model.name);
   if (typeof gvk !== "object" || gvk === null) return undefined;
   const { group, version, kind } = gvk as { group?: unknown; version?: unknown; kind?: unknown };

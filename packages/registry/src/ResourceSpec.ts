@@ -62,7 +62,15 @@ export type ResourceSpec<B = unknown> =
 const fail = (reason: RegistrationError["reason"], message: string) =>
   Result.fail(new RegistrationError({ reason, message }));
 
-const isClass = (fn: Function): boolean => /^class[\s{]/.test(Function.prototype.toString.call(fn));
+/**
+ * Whether a function is an ES class (a model class rather than a resource predicate).
+ *
+ * @example
+ * isModelClass(class V1Pod {}) // true
+ * isModelClass((r) => r.plural === "pods") // false
+ */
+export const isModelClass = (fn: Function): boolean =>
+  /^class[\s{]/.test(Function.prototype.toString.call(fn));
 
 const NAME_KEYS = ["group", "version", "kind", "plural", "singular", "shortcut", "category"] as const;
 
@@ -104,7 +112,7 @@ export const toSelector = (
   if (typeof spec === "function") {
     const names = resolveModel?.(spec);
     if (names !== undefined) return toSelector(names);
-    if (isClass(spec)) {
+    if (isModelClass(spec)) {
       return fail(
         "UnresolvedModel",
         `The model class ${spec.name || "(anonymous)"} cannot be resolved to a resource: ` +
