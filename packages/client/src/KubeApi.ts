@@ -12,13 +12,14 @@ import type { ObjectReference, RawBody, RawEventType, Resource } from "@kopf/str
 import { Context, Effect, Layer, type Stream } from "effect";
 import type { GroupVersionResources } from "./ApiResources.ts";
 import type { EventSpec } from "./Events.ts";
-import { type ClientOptions, makeClient } from "./internal/client.ts";
+import { makeClient } from "./internal/client.ts";
+import type { ClientOptions } from "./internal/requester.ts";
 import type { KubeApiError } from "./KubeApiError.ts";
 import type { KubeTransport } from "./KubeTransport.ts";
 import type { LoginError } from "./LoginError.ts";
 import type { CredentialsVault } from "./Vault.ts";
 
-export type { ClientOptions } from "./internal/client.ts";
+export type { ClientOptions } from "./internal/requester.ts";
 
 /** A resource to address: a `Resource` of @kopf/structs (URLs come from `Resource.url`). @category models */
 export type ApiResource = Resource.Resource;

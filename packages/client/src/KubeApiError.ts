@@ -102,6 +102,8 @@ export class KubeApiError extends Data.TaggedError("KubeApiError")<{
     transportError(message, cause);
   /** See {@link timeoutError}. */
   static readonly timeout = (message: string, cause?: unknown): KubeApiError => timeoutError(message, cause);
+  /** See {@link invalidRequest}. */
+  static readonly invalidRequest = (message: string): KubeApiError => invalidRequest(message);
 }
 
 /**
@@ -236,10 +238,10 @@ export const fromStatus = (status: StatusBody): KubeApiError => {
   });
 };
 
-/** A failure without a response: connection refused/reset, DNS, TLS, a broken stream. */
-export const transportError = (message: string, cause?: unknown): KubeApiError =>
+/** An error that has no response behind it (nothing was received, or nothing was sent). */
+const withoutResponse = (reason: Reason, message: string, cause?: unknown): KubeApiError =>
   new KubeApiError({
-    reason: "TransportError",
+    reason,
     status: undefined,
     message,
     payload: undefined,
@@ -249,15 +251,13 @@ export const transportError = (message: string, cause?: unknown): KubeApiError =
     ...(cause === undefined ? {} : { cause }),
   });
 
+/** A failure without a response: connection refused/reset, DNS, TLS, a broken stream. */
+export const transportError = (message: string, cause?: unknown): KubeApiError =>
+  withoutResponse("TransportError", message, cause);
+
 /** A client-side timeout (connect, headers or the whole request). */
 export const timeoutError = (message: string, cause?: unknown): KubeApiError =>
-  new KubeApiError({
-    reason: "Timeout",
-    status: undefined,
-    message,
-    payload: undefined,
-    code: undefined,
-    details: undefined,
-    retryAfterSeconds: undefined,
-    ...(cause === undefined ? {} : { cause }),
-  });
+  withoutResponse("Timeout", message, cause);
+
+/** A request the client refuses to send (e.g. a namespace for a cluster-scoped resource). */
+export const invalidRequest = (message: string): KubeApiError => withoutResponse("BadRequest", message);

@@ -14,16 +14,7 @@ export interface Location {
 
 export type Query = Readonly<Record<string, string | number | boolean | undefined>>;
 
-const invalid = (message: string) =>
-  new KubeApiError({
-    reason: "BadRequest",
-    status: undefined,
-    message,
-    payload: undefined,
-    code: undefined,
-    details: undefined,
-    retryAfterSeconds: undefined,
-  });
+const invalid = (message: string) => KubeApiError.invalidRequest(message);
 
 const segment = (value: string) => encodeURIComponent(value);
 

@@ -38,16 +38,6 @@ const toApiRequest = (request: TransportRequest, user: Authentication.UserInfo):
   return { method: request.method, path, query, headers, body: request.body, user };
 };
 
-const concat = (chunks: ReadonlyArray<Uint8Array>): Uint8Array => {
-  const bytes = new Uint8Array(chunks.reduce((size, chunk) => size + chunk.length, 0));
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return bytes;
-};
-
 /**
  * Build the transport over the `KubeEmulator` in context.
  *
@@ -88,10 +78,10 @@ export const make = Effect.fnUntraced(function* (options: EmulatorTransportOptio
       Effect.flatMap(answer(request), (response) =>
         response._tag === "Complete"
           ? Effect.succeed({ status: response.status, headers: response.headers, body: response.body })
-          : Effect.map(Stream.runCollect(response.body), (chunks) => ({
+          : Effect.map(Stream.mkUint8Array(response.body), (body) => ({
               status: response.status,
               headers: response.headers,
-              body: concat(chunks),
+              body,
             })),
       ),
     stream: (request) =>

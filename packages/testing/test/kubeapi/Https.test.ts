@@ -62,6 +62,15 @@ const withServer = <A, E>(
 
 const live = (path: string) => Layer.fresh(KubeClient.layer({ kubeconfig: { paths: path } }));
 
+/** Run `body` with a live client logged in with the server's CA and the accepted token. */
+const asOperator = <A, E, R>(server: EmulatorServer["Service"], body: Effect.Effect<A, E, R>) =>
+  body.pipe(
+    Effect.provide(
+      live(kubeconfig(server.url, { "certificate-authority-data": b64(server.caPem) }, { token: TOKEN })),
+    ),
+    Effect.provideService(OperatorSettings, settings),
+  );
+
 const listNamespaces = (path: string) =>
   Effect.flatMap(KubeApi, (api) => api.list(namespaces)).pipe(
     Effect.map((list) => list.items.map((item) => item.metadata?.name)),
@@ -191,26 +200,24 @@ describe("faults over HTTPS", () => {
     withServer((server) =>
       Effect.gen(function* () {
         const faults = yield* FaultInjector;
-        const path = kubeconfig(
-          server.url,
-          { "certificate-authority-data": b64(server.caPem) },
-          { token: TOKEN },
+        yield* asOperator(
+          server,
+          Effect.gen(function* () {
+            const api = yield* KubeApi;
+            yield* faults.injectFailure({
+              status: 429,
+              retryAfterSeconds: 1,
+              verb: "list",
+              resource: "namespaces",
+            });
+            const start = yield* Clock.currentTimeMillis;
+            yield* api.list(namespaces);
+            assert.isAtLeast((yield* Clock.currentTimeMillis) - start, 1000);
+            yield* faults.injectFailure({ status: 500, verb: "list", resource: "namespaces", times: 3 });
+            assert.isAbove((yield* api.list(namespaces)).items.length, 0);
+            assert.deepStrictEqual((yield* faults.pending).failures, []);
+          }),
         );
-        yield* Effect.gen(function* () {
-          const api = yield* KubeApi;
-          yield* faults.injectFailure({
-            status: 429,
-            retryAfterSeconds: 1,
-            verb: "list",
-            resource: "namespaces",
-          });
-          const start = yield* Clock.currentTimeMillis;
-          yield* api.list(namespaces);
-          assert.isAtLeast((yield* Clock.currentTimeMillis) - start, 1000);
-          yield* faults.injectFailure({ status: 500, verb: "list", resource: "namespaces", times: 3 });
-          assert.isAbove((yield* api.list(namespaces)).items.length, 0);
-          assert.deepStrictEqual((yield* faults.pending).failures, []);
-        }).pipe(Effect.provide(live(path)), Effect.provideService(OperatorSettings, settings));
       }),
     ),
   );
@@ -219,34 +226,34 @@ describe("faults over HTTPS", () => {
     withServer((server) =>
       Effect.gen(function* () {
         const kube = yield* KubeEmulator;
-        const path = kubeconfig(
-          server.url,
-          { "certificate-authority-data": b64(server.caPem) },
-          { token: TOKEN },
-        );
-        yield* Effect.gen(function* () {
-          const api = yield* KubeApi;
-          const rv = (yield* api.list(configmaps, { namespace: "default" })).metadata?.resourceVersion;
-          const fiber = yield* Effect.forkChild(
-            Stream.runCollect(api.watch(configmaps, { namespace: "default", resourceVersion: rv })),
-          );
-          yield* Effect.sleep("100 millis");
-          yield* api.create(configmaps, {
-            apiVersion: "v1",
-            kind: "ConfigMap",
-            metadata: { name: "x1", namespace: "default" },
-          });
-          yield* Effect.sleep("200 millis");
-          yield* kube.dropWatches;
-          const events = yield* Fiber.await(fiber);
-          assert.strictEqual(events._tag, "Success");
-          if (events._tag === "Success") {
-            assert.deepStrictEqual(
-              events.value.filter((e) => e.type !== "BOOKMARK").map((e) => [e.type, e.object.metadata?.name]),
-              [["ADDED", "x1"]],
+        yield* asOperator(
+          server,
+          Effect.gen(function* () {
+            const api = yield* KubeApi;
+            const rv = (yield* api.list(configmaps, { namespace: "default" })).metadata?.resourceVersion;
+            const fiber = yield* Effect.forkChild(
+              Stream.runCollect(api.watch(configmaps, { namespace: "default", resourceVersion: rv })),
             );
-          }
-        }).pipe(Effect.provide(live(path)), Effect.provideService(OperatorSettings, settings));
+            yield* Effect.sleep("100 millis");
+            yield* api.create(configmaps, {
+              apiVersion: "v1",
+              kind: "ConfigMap",
+              metadata: { name: "x1", namespace: "default" },
+            });
+            yield* Effect.sleep("200 millis");
+            yield* kube.dropWatches;
+            const events = yield* Fiber.await(fiber);
+            assert.strictEqual(events._tag, "Success");
+            if (events._tag === "Success") {
+              assert.deepStrictEqual(
+                events.value
+                  .filter((e) => e.type !== "BOOKMARK")
+                  .map((e) => [e.type, e.object.metadata?.name]),
+                [["ADDED", "x1"]],
+              );
+            }
+          }),
+        );
       }),
     ),
   );
