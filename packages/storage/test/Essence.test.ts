@@ -95,6 +95,8 @@ const ROWS: ReadonlyArray<Row> = [
   ],
   ["status dropped", STATUS, [], {}],
   ["status with an extra field", STATUS, ["status.other"], { status: { other: "z" } }],
+  ["an empty status kept as an extra field", { status: {}, spec: { a: 1 } }, ["status"], { spec: { a: 1 } }],
+  ["a missing extra field", { spec: { a: 1 } }, ["status.phase", "spec.b.c"], { spec: { a: 1 } }],
   [
     "labels and other top-level fields kept",
     { kind: "ConfigMap", metadata: { labels: { a: "b" }, uid: "u" }, data: { k: "v" } },

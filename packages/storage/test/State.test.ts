@@ -228,6 +228,20 @@ describe("State counts and extras", () => {
     },
   );
 
+  it("counts every handler when the state has no purpose", () => {
+    const body = {
+      status: {
+        kopf: { progress: { a: { purpose: "create", success: true }, b: { purpose: "update" }, c: {} } },
+      },
+    } as RawBody;
+    const state = load(body, [{ id: "a" }, { id: "b" }, { id: "c" }]);
+    expect(State.counts(state)).toEqual({ success: 1, failure: 0, running: 2 });
+    expect(State.counts(State.withPurpose(state, "update"))).toEqual({ success: 0, failure: 0, running: 2 });
+    expect(State.extras(State.withPurpose(state, "update"))).toEqual({
+      create: { success: 1, failure: 0, running: 0 },
+    });
+  });
+
   it.each(["create", "update", "resume"])("issue 601: deletion supersedes %s", (reason) => {
     const body = {
       status: {
