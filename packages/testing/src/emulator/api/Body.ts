@@ -5,6 +5,7 @@
 import { Result } from "effect";
 import * as YAML from "yaml";
 import { decodeText } from "./internal/Json.ts";
+import * as Protobuf from "./Protobuf.ts";
 import * as Status from "./Status.ts";
 
 export const MAX_REQUEST_BYTES = 3 * 1024 * 1024;
@@ -92,14 +93,29 @@ export const decode = (
     : Result.succeed(r.success);
 };
 
-/** Decodes a create/update body: JSON, or YAML for `application/yaml`; other media types are 415. */
+/**
+ * Decodes a create/update body: JSON, YAML for `application/yaml`, Kubernetes protobuf for
+ * built-in types (`protobuf`); other media types are 415.
+ */
 export const decodeObjectBody = (
   headers: Readonly<Record<string, string>>,
   body: Uint8Array | undefined,
+  protobuf = true,
 ): Result.Result<unknown, Status.ApiError> => {
   const media = mediaType(headers);
   if (media === "" || media === "application/json" || media === "*/*") return decode(body, false);
   if (media === "application/yaml" || media === "application/x-yaml" || media === "text/yaml")
     return decode(body, true);
-  return Result.fail(Status.unsupportedMediaType(media, WRITE_MEDIA_TYPES));
+  if (media === Protobuf.PROTOBUF_MEDIA && protobuf) {
+    if (body === undefined || body.byteLength === 0)
+      return Result.fail(Status.badRequest("the request body is empty"));
+    const r = Protobuf.decode(body);
+    return Result.isFailure(r)
+      ? Result.fail(Status.badRequest(`unable to decode protobuf body: ${r.failure}`))
+      : Result.succeed(r.success);
+  }
+  const accepted = protobuf
+    ? WRITE_MEDIA_TYPES
+    : WRITE_MEDIA_TYPES.filter((m) => m !== Protobuf.PROTOBUF_MEDIA);
+  return Result.fail(Status.unsupportedMediaType(media, accepted));
 };

@@ -42,13 +42,41 @@ const crdDefaults = (obj: JsonObject): JsonObject => {
 const deploymentDefaults = (obj: JsonObject): JsonObject => {
   const spec = { ...asObject(obj.spec) };
   setDefault(spec, "replicas", 1);
-  setDefault(spec, "strategy", {
-    type: "RollingUpdate",
-    rollingUpdate: { maxUnavailable: "25%", maxSurge: "25%" },
-  });
+  const strategy = { ...asObject(spec.strategy) };
+  setDefault(strategy, "type", "RollingUpdate");
+  if (strategy.type === "RollingUpdate")
+    strategy.rollingUpdate = { maxUnavailable: "25%", maxSurge: "25%", ...asObject(strategy.rollingUpdate) };
+  spec.strategy = strategy;
   setDefault(spec, "revisionHistoryLimit", 10);
   setDefault(spec, "progressDeadlineSeconds", 600);
+  const template = asObject(spec.template);
+  if (isObject(spec.template))
+    spec.template = { ...template, spec: podSpecDefaults(asObject(template.spec)) };
   return { ...obj, spec };
+};
+
+/** A random cluster IP from 10.96.0.0/12, as the apiserver's allocator picks one. */
+const clusterIp = (random: () => number): string =>
+  `10.${96 + Math.floor(random() * 16)}.${Math.floor(random() * 256)}.${2 + Math.floor(random() * 253)}`;
+
+const serviceDefaults = (obj: JsonObject, random: () => number): JsonObject => {
+  const spec = { ...asObject(obj.spec) };
+  setDefault(spec, "type", "ClusterIP");
+  setDefault(spec, "sessionAffinity", "None");
+  if (spec.type !== "ExternalName") {
+    setDefault(spec, "clusterIP", clusterIp(random));
+    setDefault(spec, "clusterIPs", [spec.clusterIP]);
+    setDefault(spec, "ipFamilies", ["IPv4"]);
+    setDefault(spec, "ipFamilyPolicy", "SingleStack");
+    setDefault(spec, "internalTrafficPolicy", "Cluster");
+  }
+  if (Array.isArray(spec.ports))
+    spec.ports = spec.ports.map((p) =>
+      isObject(p)
+        ? { protocol: "TCP", ...p, ...(p.targetPort === undefined ? { targetPort: p.port } : {}) }
+        : p,
+    );
+  return { ...obj, spec, status: { loadBalancer: {} } };
 };
 
 const podSpecDefaults = (spec: JsonObject): JsonObject => {
@@ -77,7 +105,7 @@ const podSpecDefaults = (spec: JsonObject): JsonObject => {
 };
 
 /** Defaults applied when an object of a built-in type is created. */
-export const onCreate = (type: ResourceType, obj: JsonObject): JsonObject => {
+export const onCreate = (type: ResourceType, obj: JsonObject, random: () => number): JsonObject => {
   if (type.custom) return obj;
   switch (`${type.group}/${type.plural}`) {
     case "/namespaces": {
@@ -98,12 +126,8 @@ export const onCreate = (type: ResourceType, obj: JsonObject): JsonObject => {
         spec: podSpecDefaults(asObject(obj.spec)),
         status: { phase: "Pending", qosClass: "BestEffort" },
       };
-    case "/services": {
-      const spec = { ...asObject(obj.spec) };
-      setDefault(spec, "type", "ClusterIP");
-      setDefault(spec, "sessionAffinity", "None");
-      return { ...obj, spec, status: { loadBalancer: {} } };
-    }
+    case "/services":
+      return serviceDefaults(obj, random);
     case "apps/deployments":
       return deploymentDefaults(obj);
     default:

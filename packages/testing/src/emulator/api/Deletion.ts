@@ -31,7 +31,7 @@ const PROTECTED_NAMESPACES = new Set(["default", "kube-system", "kube-public"]);
 export const parseOptions = (request: ApiRequest): Result.Result<DeleteOptions, Status.ApiError> => {
   let body: JsonObject = {};
   if (request.body !== undefined && request.body.byteLength > 0) {
-    const decoded = Body.decode(request.body, false);
+    const decoded = Body.decodeObjectBody(request.headers, request.body);
     if (Result.isFailure(decoded)) return Result.fail(decoded.failure);
     if (!isObject(decoded.success))
       return Result.fail(Status.badRequest("the DeleteOptions body must be a JSON object"));

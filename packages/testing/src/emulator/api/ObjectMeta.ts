@@ -63,7 +63,7 @@ export const prepareCreate = (
   else delete meta.generation;
   const obj: JsonObject = { ...toStorage(type, body), metadata: meta };
   if (type.status) delete obj.status;
-  return Defaults.onCreate(type, obj);
+  return Defaults.onCreate(type, obj, random);
 };
 
 /** Everything but metadata (and status when it is a subresource) — what bumps generation. */

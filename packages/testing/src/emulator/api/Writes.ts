@@ -86,7 +86,9 @@ const served = (resolved: Resolved, obj: JsonObject): JsonObject =>
 /** POST to a collection. */
 export const create = Effect.fnUntraced(function* (core: Core, resolved: Resolved, request: ApiRequest) {
   if (resolved.subresource !== undefined) return yield* Effect.fail(Status.methodNotAllowed());
-  const decoded = yield* Effect.fromResult(Body.decodeObjectBody(request.headers, request.body));
+  const decoded = yield* Effect.fromResult(
+    Body.decodeObjectBody(request.headers, request.body, !resolved.type.custom),
+  );
   const body = yield* Effect.fromResult(checkBody(resolved, decoded));
   return yield* createFromBody(
     core,
@@ -237,7 +239,9 @@ export const checkResourceVersion = (
 
 /** PUT of an object or its status. */
 export const update = Effect.fnUntraced(function* (core: Core, resolved: Resolved, request: ApiRequest) {
-  const decoded = yield* Effect.fromResult(Body.decodeObjectBody(request.headers, request.body));
+  const decoded = yield* Effect.fromResult(
+    Body.decodeObjectBody(request.headers, request.body, !resolved.type.custom),
+  );
   const body = yield* Effect.fromResult(checkBody(resolved, decoded));
   const meta = metaOf(body);
   const bodyName = str(meta.name) ?? "";
