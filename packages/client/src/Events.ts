@@ -3,7 +3,7 @@
  * `Event` for an object reference, with Kopf's fields and its 1024-character message limit.
  * Pure: "now" and the settings are arguments; `KubeApi.postEvent` sends it.
  */
-import type { ObjectReference } from "@kopf/structs";
+import { IsoTime, type ObjectReference } from "@kopf/structs";
 
 /** The longest message posted; longer ones keep their start and end around `...`. */
 export const MAX_MESSAGE_LENGTH = 1024;
@@ -47,9 +47,6 @@ export interface EventContext {
 /** Whether events about this object are skipped: core v1 `Event`s (no event explosions). */
 export const isSkipped = (ref: ObjectReference): boolean => ref.apiVersion === "v1" && ref.kind === "Event";
 
-const isoMicros = (millis: number): string =>
-  new Date(millis).toISOString().replace(/\.(\d{3})Z$/, ".$1000+00:00");
-
 /**
  * The body of a core v1 Event about `ref`, and the namespace to post it to.
  *
@@ -69,7 +66,7 @@ export const eventBody = (
   const involvedObject: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(ref)) if (value) involvedObject[key] = value;
   involvedObject.namespace = namespace;
-  const now = isoMicros(context.now);
+  const now = IsoTime.format(IsoTime.fromMillis(context.now));
   return {
     namespace,
     body: {

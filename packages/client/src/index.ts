@@ -34,6 +34,8 @@ export {
   type TransportRequest,
   type TransportResponse,
 } from "./KubeTransport.ts";
+export type { LoginResult } from "./Login.ts";
+export * as Login from "./Login.ts";
 export { LoginError, type LoginErrorReason } from "./LoginError.ts";
 export * as KfcBridge from "./live/KfcBridge.ts";
 export * as KubeClient from "./live/KubeClient.ts";
