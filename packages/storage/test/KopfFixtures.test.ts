@@ -23,6 +23,7 @@ interface Fixtures {
   readonly body: RawBody;
   readonly essences: ReadonlyArray<{
     readonly name: string;
+    readonly body?: RawBody;
     readonly extra: ReadonlyArray<string>;
     readonly essence: Json.JsonObject;
     readonly patch: Json.JsonObject;
@@ -54,6 +55,19 @@ const DIFFBASE: Readonly<Record<string, () => DiffBaseStorage>> = {
   "annotations-ignored": () =>
     ok(AnnotationsDiffBaseStorage.make({ ignoredFields: ["spec.nested", "data.k"] })),
   "status-default": () => StatusDiffBaseStorage.make(),
+  "rs-custom": () => ok(AnnotationsDiffBaseStorage.make({ prefix: "my-op.example.com" })),
+  // Kopf's multi storage builds each part from the essence, which has no kind: no -ofDRS there.
+  "rs-multi-custom": () =>
+    MultiDiffBaseStorage.make([
+      ok(AnnotationsDiffBaseStorage.make({ prefix: "my-op.example.com" })),
+      StatusDiffBaseStorage.make(),
+    ]),
+  "rs-ignored-empty-parents": () =>
+    ok(
+      AnnotationsDiffBaseStorage.make({
+        ignoredFields: ["spec.empty.x", "spec.template.metadata.labels", "spec.replicas.x"],
+      }),
+    ),
   multi: () =>
     MultiDiffBaseStorage.make([AnnotationsDiffBaseStorage.makeDefault(), StatusDiffBaseStorage.make()]),
 };
@@ -93,13 +107,15 @@ describe("Kopf 1.45.2 fixtures: essences and last-handled configurations", () =>
     const make = DIFFBASE[name];
     if (make === undefined) throw new Error(`no storage for ${name}`);
     const storage = make();
-    const essence = storage.build({ body: fixtures.body, extraFields: fixture.extra });
+    const body = fixture.body ?? fixtures.body;
+    const essence = storage.build({ body, extraFields: fixture.extra });
     expect(essence).toEqual(fixture.essence);
-    const patch = Patch.make(fixtures.body);
-    storage.store({ body: fixtures.body, patch, essence });
+    const patch = Patch.make(body);
+    storage.store({ body, patch, essence });
     // toEqual on strings: the stored JSON must be the same bytes (key order, escapes, newline).
     expect(patch.toMergePatch()).toEqual(fixture.patch);
-    expect(ok(storage.fetch({ body: patch.toMergePatch() as RawBody }))).toEqual(fixture.essence);
+    const patched = Patch.applyMergePatch(body, patch.toMergePatch());
+    expect(ok(storage.fetch({ body: patched }))).toEqual(fixture.essence);
   });
 });
 
