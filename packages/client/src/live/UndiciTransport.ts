@@ -26,6 +26,12 @@ export interface UndiciOptions {
   readonly connections?: number | null | undefined;
   /** Milliseconds to connect when a request does not say. Default 30 000. */
   readonly connectTimeout?: number | undefined;
+  /**
+   * How many pools (server × TLS identity) are kept; beyond that the least recently used one is
+   * closed gracefully (its requests finish first). Credentials whose TLS material changes (e.g.
+   * short-lived client certificates from an exec plugin) would otherwise pile pools up. Default 16.
+   */
+  readonly maxPools?: number | undefined;
 }
 
 interface TlsMaterial {
@@ -104,7 +110,9 @@ const connectionReleased = Effect.callback<void>((resume) => {
  * ```
  */
 export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
+  // Insertion order is recency order: a used pool is moved to the end.
   const dispatchers = new Map<string, Dispatcher>();
+  const maxPools = Math.max(1, options.maxPools ?? 16);
   const creating = yield* Semaphore.make(1);
   yield* Effect.addFinalizer(() =>
     Effect.promise(() =>
@@ -117,7 +125,11 @@ export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
       Effect.gen(function* () {
         const key = `${ConnectionInfo.transportKey(info)}|${connectTimeout}`;
         const existing = dispatchers.get(key);
-        if (existing !== undefined) return existing;
+        if (existing !== undefined) {
+          dispatchers.delete(key);
+          dispatchers.set(key, existing);
+          return existing;
+        }
         const tls = yield* tlsOf(info);
         const connect = {
           ...tls,
@@ -137,6 +149,11 @@ export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
             ? new EnvHttpProxyAgent({ requestTls: connect, ...common })
             : new Pool(new URL(info.server).origin, { connect, ...common });
         dispatchers.set(key, dispatcher);
+        while (dispatchers.size > maxPools) {
+          const [oldestKey, oldest] = dispatchers.entries().next().value!;
+          dispatchers.delete(oldestKey);
+          yield* Effect.promise(() => oldest.close().catch(() => undefined)).pipe(Effect.forkDetach);
+        }
         return dispatcher;
       }),
     );

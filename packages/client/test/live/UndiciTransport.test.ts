@@ -9,6 +9,7 @@ import { OperatorSettings, Settings } from "@kopf/settings";
 import { Resource } from "@kopf/structs";
 import { Effect, Layer, Stream } from "effect";
 import { KubeApi } from "../../src/KubeApi.ts";
+import { KubeTransport } from "../../src/KubeTransport.ts";
 import * as UndiciTransport from "../../src/live/UndiciTransport.ts";
 import { CredentialsVault } from "../../src/Vault.ts";
 
@@ -75,7 +76,33 @@ const live = (server: string) =>
 const withApi = <A, E>(body: (api: KubeApi["Service"]) => Effect.Effect<A, E>, target = base) =>
   Effect.flatMap(KubeApi, body).pipe(Effect.provide(live(target)));
 
+const requestWith = (maxPools: number, infos: ReadonlyArray<{ insecure: boolean }>) =>
+  Effect.gen(function* () {
+    const transport = yield* KubeTransport;
+    for (const { insecure } of infos) {
+      const response = yield* transport.request({
+        method: "GET",
+        path: "/api/v1/namespaces/ns/pods/x",
+        headers: {},
+        connection: { server: base, insecure, priority: 0, trustEnv: false },
+      });
+      assert.strictEqual(response.status, 200);
+    }
+  }).pipe(Effect.provide(UndiciTransport.layer({ maxPools })));
+
 describe("live transport over HTTP/1.1", () => {
+  it.live("keeps one pool per TLS identity, closing the least recently used beyond maxPools", () =>
+    Effect.gen(function* () {
+      const sequence = [{ insecure: false }, { insecure: true }, { insecure: false }, { insecure: true }];
+      let before = connections;
+      yield* requestWith(16, sequence);
+      assert.strictEqual(connections - before, 2);
+      before = connections;
+      yield* requestWith(1, sequence);
+      assert.strictEqual(connections - before, 4);
+    }),
+  );
+
   it.live("reuses one keep-alive connection for many sequential requests", () =>
     Effect.gen(function* () {
       const before = connections;
