@@ -1,0 +1,93 @@
+/**
+ * Deletion with finalizers and propagation: deletion marks objects with finalizers, new
+ * finalizers are refused while deleting, removing the last finalizer deletes, and owner
+ * references cascade (background), orphan dependents (orphan) or hold the owner (foreground).
+ */
+import type { Sequence } from "../Interaction.ts";
+import {
+  cms,
+  configMap,
+  del,
+  get,
+  gone,
+  JSON_PATCH,
+  MERGE,
+  names,
+  namespace,
+  patch,
+  poll,
+  post,
+  uidOf,
+} from "./internal/steps.ts";
+
+const DELETE = (propagationPolicy: string) => ({
+  apiVersion: "v1",
+  kind: "DeleteOptions",
+  propagationPolicy,
+});
+
+const ownedBy = (name: string, uid: string, blockOwnerDeletion = false) => ({
+  ownerReferences: [
+    {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      name,
+      uid,
+      ...(blockOwnerDeletion ? { blockOwnerDeletion: true } : {}),
+    },
+  ],
+});
+
+const withoutOwners = (_status: number, body: unknown) =>
+  ((body as { metadata?: { ownerReferences?: unknown[] } }).metadata?.ownerReferences ?? []).length === 0;
+
+/** The deletion sequence. */
+export const sequence = (run: string): Sequence => {
+  const ns = `c-del-${run}`;
+  const child = (step: string, name: string, owner: string, block = false) =>
+    post(step, cms(ns), undefined, {
+      bodyFrom: (e) => configMap(name, {}, ownedBy(owner, uidOf(e, `create-${owner}`), block)),
+    });
+  return {
+    name: "deletion",
+    steps: [
+      post("namespace", "/api/v1/namespaces", namespace(ns)),
+      post("create-finalized", cms(ns), configMap("fin", {}, { finalizers: ["example.com/keep"] })),
+      del("delete-finalized", cms(ns, "fin")),
+      get("get-deleting", cms(ns, "fin")),
+      patch("add-finalizer-while-deleting", cms(ns, "fin"), MERGE, {
+        metadata: { finalizers: ["example.com/keep", "example.com/new"] },
+      }),
+      patch("change-data-while-deleting", cms(ns, "fin"), MERGE, { data: { still: "writable" } }),
+      del("delete-again", cms(ns, "fin")),
+      patch("remove-finalizer", cms(ns, "fin"), JSON_PATCH, [{ op: "remove", path: "/metadata/finalizers" }]),
+      get("get-after-finalizer", cms(ns, "fin")),
+      post("create-owner", cms(ns), configMap("owner")),
+      child("create-child-1", "child-1", "owner"),
+      child("create-child-2", "child-2", "owner"),
+      post(
+        "create-dangling",
+        cms(ns),
+        configMap("dangling", {}, ownedBy("ghost", "11111111-2222-3333-4444-555555555555")),
+      ),
+      del("delete-owner-background", cms(ns, "owner"), DELETE("Background")),
+      poll("child-1-collected", cms(ns, "child-1"), gone),
+      poll("child-2-collected", cms(ns, "child-2"), gone),
+      poll("dangling-collected", cms(ns, "dangling"), gone),
+      post("create-orphaner", cms(ns), configMap("orphaner")),
+      child("create-orphan", "orphan", "orphaner"),
+      del("delete-orphaner", cms(ns, "orphaner"), DELETE("Orphan")),
+      poll("orphaner-gone", cms(ns, "orphaner"), gone),
+      poll("orphan-released", cms(ns, "orphan"), withoutOwners),
+      post("create-holder", cms(ns), configMap("holder")),
+      child("create-blocker", "blocker", "holder", true),
+      del("delete-holder-foreground", cms(ns, "holder"), DELETE("Foreground")),
+      poll("holder-gone", cms(ns, "holder"), gone),
+      poll("blocker-collected", cms(ns, "blocker"), gone),
+      del("delete-bad-policy", cms(ns, "orphan"), DELETE("Sometimes")),
+      del("delete-collection", `${cms(ns)}?labelSelector=none-such%3Dx`),
+      get("list-remaining", cms(ns), { select: names }),
+      del("cleanup", `/api/v1/namespaces/${ns}`),
+    ],
+  };
+};

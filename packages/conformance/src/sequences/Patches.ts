@@ -1,0 +1,105 @@
+/**
+ * Every patch type on ConfigMaps: JSON merge, JSON patch (including failing `test` operations
+ * and bad paths), strategic merge, server-side apply with field managers, conflicts and force,
+ * and the errors for malformed patches, unknown media types and missing objects.
+ */
+import type { Sequence } from "../Interaction.ts";
+import {
+  APPLY,
+  cms,
+  configMap,
+  del,
+  JSON_PATCH,
+  MERGE,
+  namespace,
+  patch,
+  post,
+  raw,
+  rvOf,
+  STRATEGIC,
+} from "./internal/steps.ts";
+
+/** The patches sequence. */
+export const sequence = (run: string): Sequence => {
+  const ns = `c-patch-${run}`;
+  const one = cms(ns, "one");
+  const applied = (data: Record<string, string>, labels: Record<string, string> = {}) => ({
+    apiVersion: "v1",
+    kind: "ConfigMap",
+    metadata: { name: "ssa", labels },
+    data,
+  });
+  return {
+    name: "patches",
+    steps: [
+      post("namespace", "/api/v1/namespaces", namespace(ns)),
+      post("create", cms(ns), configMap("one", { a: "1", b: "2" }, { labels: { x: "1" }, finalizers: [] })),
+      patch("merge-add-label", one, MERGE, { metadata: { labels: { y: "2" } } }),
+      patch("merge-remove-label", one, MERGE, { metadata: { labels: { x: null } } }),
+      patch("merge-replace-data", one, MERGE, { data: { a: "10", c: "3" } }),
+      patch("merge-null-data-key", one, MERGE, { data: { c: null } }),
+      patch("merge-with-rv", one, MERGE, { metadata: { resourceVersion: "1" }, data: { a: "x" } }),
+      patch("merge-with-current-rv", one, MERGE, undefined, {
+        bodyFrom: (e) => ({
+          metadata: { resourceVersion: rvOf(e, "merge-null-data-key") },
+          data: { d: "4" },
+        }),
+      }),
+      patch("merge-rename", one, MERGE, { metadata: { name: "renamed" } }),
+      patch("merge-not-an-object", one, MERGE, ["a"]),
+      raw("merge-malformed", "PATCH", one, "{not json", MERGE),
+      patch("json-add", one, JSON_PATCH, [{ op: "add", path: "/data/e", value: "5" }]),
+      patch("json-replace", one, JSON_PATCH, [{ op: "replace", path: "/data/a", value: "11" }]),
+      patch("json-remove", one, JSON_PATCH, [{ op: "remove", path: "/data/e" }]),
+      patch("json-test-pass", one, JSON_PATCH, [
+        { op: "test", path: "/data/a", value: "11" },
+        { op: "replace", path: "/data/a", value: "12" },
+      ]),
+      patch("json-test-fail", one, JSON_PATCH, [
+        { op: "test", path: "/data/a", value: "999" },
+        { op: "replace", path: "/data/a", value: "13" },
+      ]),
+      patch("json-remove-missing", one, JSON_PATCH, [{ op: "remove", path: "/data/nothing" }]),
+      patch("json-replace-missing", one, JSON_PATCH, [{ op: "replace", path: "/data/nothing", value: "x" }]),
+      patch("json-add-label-escaped", one, JSON_PATCH, [
+        { op: "add", path: "/metadata/labels/example.com~1role", value: "worker" },
+      ]),
+      patch("json-move", one, JSON_PATCH, [{ op: "move", from: "/data/b", path: "/data/moved" }]),
+      patch("json-copy", one, JSON_PATCH, [{ op: "copy", from: "/data/a", path: "/data/copied" }]),
+      patch("json-bad-op", one, JSON_PATCH, [{ op: "frobnicate", path: "/data/a" }]),
+      patch("json-not-a-list", one, JSON_PATCH, { op: "add", path: "/data/a", value: "1" }),
+      raw("json-malformed", "PATCH", one, "[{", JSON_PATCH),
+      patch("json-test-rv", one, JSON_PATCH, [{ op: "test", path: "/metadata/resourceVersion", value: "1" }]),
+      patch("strategic-labels", one, STRATEGIC, { metadata: { labels: { z: "3" } } }),
+      patch("strategic-delete-key", one, STRATEGIC, { data: { a: null } }),
+      patch("strategic-finalizers", one, STRATEGIC, { metadata: { finalizers: ["example.com/a"] } }),
+      patch("strategic-finalizers-merge", one, STRATEGIC, { metadata: { finalizers: ["example.com/b"] } }),
+      patch("merge-finalizers-replace", one, MERGE, { metadata: { finalizers: [] } }),
+      patch("unknown-media-type", one, "application/x-something", { data: {} }),
+      patch("missing-object", cms(ns, "absent"), MERGE, { data: { a: "1" } }),
+      patch(
+        "apply-create",
+        `${cms(ns, "ssa")}?fieldManager=alice`,
+        APPLY,
+        applied({ a: "1" }, { who: "alice" }),
+      ),
+      patch("apply-update-same-manager", `${cms(ns, "ssa")}?fieldManager=alice`, APPLY, applied({ a: "2" })),
+      patch("apply-conflict", `${cms(ns, "ssa")}?fieldManager=bob`, APPLY, applied({ a: "3" })),
+      patch("apply-force", `${cms(ns, "ssa")}?fieldManager=bob&force=true`, APPLY, applied({ a: "3" })),
+      patch("apply-shared-field", `${cms(ns, "ssa")}?fieldManager=carol`, APPLY, applied({ b: "1" })),
+      patch("apply-without-manager", cms(ns, "ssa"), APPLY, applied({ a: "4" })),
+      patch("apply-wrong-name", `${cms(ns, "ssa")}?fieldManager=alice`, APPLY, {
+        ...applied({}),
+        metadata: { name: "other" },
+      }),
+      patch("apply-no-kind", `${cms(ns, "ssa")}?fieldManager=alice`, APPLY, {
+        apiVersion: "v1",
+        metadata: { name: "ssa" },
+      }),
+      raw("apply-malformed", "PATCH", `${cms(ns, "ssa")}?fieldManager=alice`, "{{{", APPLY),
+      patch("merge-after-apply", `${cms(ns, "ssa")}?fieldManager=dave`, MERGE, { data: { d: "1" } }),
+      patch("dry-run-patch", `${one}?dryRun=All`, MERGE, { data: { dry: "yes" } }),
+      del("cleanup", `/api/v1/namespaces/${ns}`),
+    ],
+  };
+};

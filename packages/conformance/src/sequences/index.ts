@@ -1,0 +1,25 @@
+/** Every conformance sequence, in the order the suite replays them. */
+import type { Sequence } from "../Interaction.ts";
+import * as Crds from "./Crds.ts";
+import * as Crud from "./Crud.ts";
+import * as Deletion from "./Deletion.ts";
+import * as Discovery from "./Discovery.ts";
+import * as Limits from "./Limits.ts";
+import * as Namespaces from "./Namespaces.ts";
+import * as Pagination from "./Pagination.ts";
+import * as Patches from "./Patches.ts";
+import * as Selectors from "./Selectors.ts";
+import * as Watches from "./Watches.ts";
+
+/**
+ * The sequences for one run; `run` is a short unique suffix for the names they create.
+ *
+ * @example
+ * ```ts
+ * const sequences = Sequences.all("k3x9a")
+ * ```
+ */
+export const all = (run: string): ReadonlyArray<Sequence> =>
+  [Discovery, Namespaces, Crud, Selectors, Pagination, Patches, Crds, Deletion, Watches, Limits].map((s) =>
+    s.sequence(run),
+  );

@@ -1,0 +1,203 @@
+// The `serve` command: embedded etcd, then kube-apiserver in this process, then the
+// controller-manager child once the apiserver is ready; everything stops on SIGTERM/SIGINT.
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"k8s.io/component-base/cli"
+	apiserver "k8s.io/kubernetes/cmd/kube-apiserver/app"
+)
+
+// freePort asks the kernel for an unused loopback port.
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func serve(args []string) int {
+	flags := flag.NewFlagSet("serve", flag.ContinueOnError)
+	dir := flags.String("dir", "", "state directory (certificates, etcd data, kubeconfigs); required")
+	port := flags.Int("port", 0, "secure port on 127.0.0.1 (0 picks a free one)")
+	noControllers := flags.Bool("no-controllers", false, "do not start the garbage collector and namespace controllers")
+	if err := flags.Parse(args); err != nil {
+		return 2
+	}
+	if *dir == "" {
+		fmt.Fprintln(os.Stderr, "serve: --dir is required")
+		return 2
+	}
+	if err := run(*dir, *port, !*noControllers); err != nil {
+		fmt.Fprintf(os.Stderr, "serve: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+func run(dir string, port int, controllers bool) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	_ = os.Remove(filepath.Join(dir, "ready"))
+	m := newMaterial(dir)
+	if err := m.generate(); err != nil {
+		return fmt.Errorf("generating certificates: %w", err)
+	}
+	if port == 0 {
+		p, err := freePort()
+		if err != nil {
+			return err
+		}
+		port = p
+	}
+	server := "https://127.0.0.1:" + strconv.Itoa(port)
+	if err := writeKubeconfigs(m, server); err != nil {
+		return fmt.Errorf("writing kubeconfigs: %w", err)
+	}
+
+	started := time.Now()
+	etcd, etcdURL, err := startEtcd(filepath.Join(dir, "etcd"))
+	if err != nil {
+		return fmt.Errorf("starting etcd: %w", err)
+	}
+	defer etcd.Close()
+	fmt.Fprintf(os.Stderr, "etcd ready at %s after %s\n", etcdURL, time.Since(started).Round(time.Millisecond))
+
+	command := apiserver.NewAPIServerCommand() // installs the SIGTERM/SIGINT handler
+	command.SetArgs([]string{
+		"--etcd-servers=" + etcdURL,
+		"--bind-address=127.0.0.1",
+		"--advertise-address=127.0.0.1",
+		"--secure-port=" + strconv.Itoa(port),
+		"--cert-dir=" + filepath.Join(dir, "certs"),
+		"--tls-cert-file=" + m.servingCert,
+		"--tls-private-key-file=" + m.servingKey,
+		"--client-ca-file=" + m.caCert,
+		"--token-auth-file=" + m.tokenFile,
+		"--authorization-mode=RBAC",
+		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+		"--service-account-key-file=" + m.saPub,
+		"--service-account-signing-key-file=" + m.saKey,
+		"--service-cluster-ip-range=10.0.0.0/24",
+		// Endpoints may not hold loopback addresses, so the "kubernetes" service gets none.
+		"--endpoint-reconciler-type=none",
+		"--allow-privileged=true",
+		"--profiling=false",
+	})
+	done := make(chan int, 1)
+	go func() { done <- cli.Run(command) }()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if err := waitReady(ctx, m, server, done); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "kube-apiserver %s ready at %s after %s\n", kubernetesVersion, server, time.Since(started).Round(time.Millisecond))
+
+	var child *exec.Cmd
+	if controllers {
+		child, err = startControllers(m)
+		if err != nil {
+			return fmt.Errorf("starting the controllers: %w", err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ready"), []byte(server+"\n"), 0o600); err != nil {
+		return err
+	}
+
+	code := <-done
+	if child != nil {
+		_ = child.Process.Signal(syscall.SIGTERM)
+		waited := make(chan struct{})
+		go func() { _ = child.Wait(); close(waited) }()
+		select {
+		case <-waited:
+		case <-time.After(10 * time.Second):
+			_ = child.Process.Kill()
+			<-waited
+		}
+	}
+	_ = os.Remove(filepath.Join(dir, "ready"))
+	if code != 0 {
+		return fmt.Errorf("kube-apiserver exited with code %d", code)
+	}
+	return nil
+}
+
+// waitReady polls /readyz with the admin token until it answers 200, the apiserver exits, or
+// the context expires.
+func waitReady(ctx context.Context, m material, server string, done <-chan int) error {
+	pem, err := os.ReadFile(m.caCert)
+	if err != nil {
+		return err
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(pem)
+	client := &http.Client{
+		Timeout:   5 * time.Second,
+		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}},
+	}
+	for {
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, server+"/readyz", nil)
+		req.Header.Set("Authorization", "Bearer "+m.token)
+		if resp, err := client.Do(req); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return nil
+			}
+		}
+		select {
+		case code := <-done:
+			return fmt.Errorf("kube-apiserver exited with code %d before becoming ready", code)
+		case <-ctx.Done():
+			return errors.New("kube-apiserver did not become ready within 3 minutes")
+		case <-time.After(250 * time.Millisecond):
+		}
+	}
+}
+
+// startControllers runs kube-controller-manager's garbage collector, namespace and
+// service-account controllers in a child process of this same binary. They cannot share this
+// process: both commands install process-wide signal handlers and metric registries.
+func startControllers(m material) (*exec.Cmd, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	log, err := os.Create(filepath.Join(m.dir, "controller-manager.log"))
+	if err != nil {
+		return nil, err
+	}
+	child := exec.Command(self, "controller-manager",
+		"--kubeconfig="+filepath.Join(m.dir, "kubeconfig-cert"),
+		"--controllers=garbagecollector,namespace,serviceaccount",
+		"--leader-elect=false",
+		"--secure-port=0",
+		"--root-ca-file="+m.caCert,
+		"--use-service-account-credentials=false",
+	)
+	child.Stdout, child.Stderr = log, log
+	// The child dies with us even if we are killed outright.
+	child.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	if err := child.Start(); err != nil {
+		return nil, err
+	}
+	return child, nil
+}
