@@ -85,7 +85,13 @@ export interface Problem {
 
 /** What consumers receive: events (`type: null` while listing), listing markers, problems. */
 export type Output<O> =
-  | { readonly _tag: "Event"; readonly type: EventType | null; readonly object: O }
+  | {
+      readonly _tag: "Event";
+      readonly type: EventType | null;
+      readonly object: O;
+      /** Set on `DELETED` events the watcher inferred from a relisting (see `Watcher.Options`). */
+      readonly synthetic?: true;
+    }
   | { readonly _tag: "Listed"; readonly resourceVersion: string | undefined }
   | Problem;
 

@@ -12,8 +12,10 @@ import { KubeApi } from "@kopf/client";
 import { OperatorSettings } from "@kopf/settings";
 import type { RawBody, Resource } from "@kopf/structs";
 import { Cause, Clock, Effect, Option, Queue, Result, Stream } from "effect";
+import { failureOf, fillKind, toInput } from "./internal/events.ts";
+import * as KnownObjects from "./internal/knownObjects.ts";
 import * as WatchMetrics from "./internal/watchMetrics.ts";
-import type { ApiFailure, RawWatchEvent } from "./ListWatch.ts";
+import type { ApiFailure } from "./ListWatch.ts";
 import * as ListWatch from "./ListWatch.ts";
 import * as WatchState from "./WatchState.ts";
 
@@ -38,6 +40,12 @@ export interface Options {
   readonly bufferSize?: number | undefined;
   /** How often the `last event age` gauge is refreshed. Default 5. */
   readonly ageRefresh?: number | undefined;
+  /**
+   * After a relisting, report objects that vanished meanwhile (their `DELETED` events were lost
+   * with the history) as synthetic `DELETED` events with a skeleton body, before `Listed`.
+   * Kopf does not; default `true`.
+   */
+  readonly synthesizeDeletions?: boolean | undefined;
 }
 
 /**
@@ -59,61 +67,7 @@ export interface Target {
   readonly namespace: string | null;
 }
 
-/**
- * Fills `kind` and `apiVersion` of a listed item from its list when missing (Kubernetes omits
- * them in list items): `kind` is the list's kind without the `List` suffix.
- *
- * @example
- * fillKind({ metadata: { name: "x" } }, "KopfExampleList", "kopf.dev/v1")
- * // { kind: "KopfExample", apiVersion: "kopf.dev/v1", metadata: { name: "x" } }
- */
-export const fillKind = (
-  item: RawBody,
-  listKind: string | undefined,
-  apiVersion: string | undefined,
-): RawBody => {
-  const kind = listKind?.endsWith("List") ? listKind.slice(0, -"List".length) : undefined;
-  const needsKind = item.kind === undefined && kind !== undefined && kind !== "";
-  const needsVersion = item.apiVersion === undefined && apiVersion !== undefined;
-  if (!needsKind && !needsVersion) return item;
-  return {
-    ...(needsKind ? { kind } : {}),
-    ...(needsVersion ? { apiVersion } : {}),
-    ...item,
-  };
-};
-
-/** Turns one raw watch event into the state machine's input. */
-export const toInput = (event: RawWatchEvent): WatchState.Input<RawBody> => {
-  const rv = event.object?.metadata?.resourceVersion;
-  switch (event.type) {
-    case "ADDED":
-    case "MODIFIED":
-    case "DELETED":
-      return { _tag: "Event", type: event.type, object: event.object, resourceVersion: rv };
-    case "BOOKMARK":
-      return { _tag: "Bookmark", resourceVersion: rv };
-    case "ERROR": {
-      const status = (event.object ?? {}) as { code?: unknown; reason?: unknown; message?: unknown };
-      return {
-        _tag: "ErrorEvent",
-        status: {
-          code: typeof status.code === "number" ? status.code : undefined,
-          reason: typeof status.reason === "string" ? status.reason : undefined,
-          message: typeof status.message === "string" ? status.message : undefined,
-        },
-      };
-    }
-    default:
-      return { _tag: "UnknownEvent", type: String(event.type) };
-  }
-};
-
-const failureOf = (error: ApiFailure): WatchState.Failure => ({
-  reason: error.reason,
-  message: error.message,
-  status: error.status,
-});
+export { fillKind, toInput } from "./internal/events.ts";
 
 const seconds = (value: number | null | undefined, fallback: number | null): number | null =>
   value === undefined ? fallback : value;
@@ -145,6 +99,7 @@ export const fromListWatch = <E extends ApiFailure>(
         const metrics = WatchMetrics.bind({ resource: target.resource, namespace: target.namespace ?? "" });
         const where = target.namespace === null ? "cluster-wide" : `in ${JSON.stringify(target.namespace)}`;
         let state = WatchState.initial;
+        const known = options.synthesizeDeletions === false ? null : KnownObjects.make();
         let lastSeen = yield* Clock.currentTimeMillis;
 
         yield* Effect.forkScoped(
@@ -174,6 +129,13 @@ export const fromListWatch = <E extends ApiFailure>(
             state = result.state;
             for (const output of result.emit) {
               if (output._tag === "Problem") yield* report(output);
+              if (output._tag === "Event") known?.seen(output.type, output.object);
+              if (output._tag === "Listed") {
+                for (const object of known?.vanished() ?? []) {
+                  yield* metrics.event("SYNTHETIC_DELETED");
+                  yield* Queue.offer(queue, { _tag: "Event", type: "DELETED", object, synthetic: true });
+                }
+              }
               yield* Queue.offer(queue, output);
             }
             return result.action;
@@ -187,6 +149,7 @@ export const fromListWatch = <E extends ApiFailure>(
           });
 
         const listing = Effect.gen(function* () {
+          known?.listing();
           let token: string | undefined;
           let resourceVersion: string | undefined;
           do {

@@ -165,6 +165,57 @@ describe("Watcher.fromListWatch", () => {
     }),
   );
 
+  it.effect("objects deleted while a relisting was due get synthetic DELETED events before Listed", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      yield* fake.create("a");
+      yield* fake.create("b");
+      const { seen } = yield* start(fake);
+      yield* fake.create("c");
+      yield* settle;
+      fake.failNext("watch", FakeCluster.failure("Gone", "too old", 410)); // the history is lost
+      yield* fake.dropWatches;
+      yield* fake.remove("b");
+      yield* fake.remove("c");
+      for (let i = 0; i < 3; i++) {
+        yield* TestClock.adjust("100 millis");
+        yield* settle;
+      }
+      const tail = seen.slice(seen.findIndex((i) => i._tag === "Problem"));
+      assert.deepStrictEqual(
+        tail.map((i) =>
+          i._tag === "Event"
+            ? `${i.type ?? "LIST"} ${i.object.metadata?.name}${i.synthetic ? " (synthetic)" : ""}`
+            : i._tag,
+        ),
+        ["Problem", "LIST a", "DELETED b (synthetic)", "DELETED c (synthetic)", "Listed"],
+      );
+      const synthetic = tail.find((i) => i._tag === "Event" && i.synthetic);
+      assert.deepStrictEqual(synthetic?._tag === "Event" ? synthetic.object : undefined, {
+        apiVersion: "kopf.dev/v1",
+        kind: "KopfExample",
+        metadata: { name: "b", namespace: "ns1", uid: "uid-b", resourceVersion: "102" },
+      });
+    }),
+  );
+
+  it.effect("synthetic deletions can be turned off", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      yield* fake.create("a");
+      const { seen } = yield* start(fake, { synthesizeDeletions: false });
+      fake.failNext("watch", FakeCluster.failure("Gone", "too old", 410));
+      yield* fake.dropWatches;
+      yield* fake.remove("a");
+      for (let i = 0; i < 3; i++) {
+        yield* TestClock.adjust("100 millis");
+        yield* settle;
+      }
+      assert.strictEqual(fake.lists.length, 2);
+      assert.deepStrictEqual(events(seen), ["LIST a {}"]);
+    }),
+  );
+
   it.effect("a watch request answered with 410 status relists once", () =>
     Effect.gen(function* () {
       const fake = yield* FakeCluster.make;
