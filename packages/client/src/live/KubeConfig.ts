@@ -13,6 +13,7 @@
 import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
+import { OperatorSettings } from "@kopf/settings";
 import { type Cluster, KubeConfig, type User } from "@kubernetes/client-node";
 import { Clock, Effect, Result } from "effect";
 import * as ConnectionInfo from "../ConnectionInfo.ts";
@@ -206,6 +207,8 @@ const connectionOf = (
       privateKeyData: user.keyData ?? pluginKey,
       defaultNamespace: selected.namespace,
       priority: options.priority ?? 10,
+      // Kopf's built-in logins carry `networking.trustEnv` into their credentials.
+      trustEnv: (yield* OperatorSettings).networking.trustEnv,
       expiration: isDynamic(user) ? now + refresh : undefined,
     });
     return yield* Result.isSuccess(made)

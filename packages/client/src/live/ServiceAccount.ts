@@ -12,6 +12,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { isIPv6 } from "node:net";
 import { join } from "node:path";
+import { OperatorSettings } from "@kopf/settings";
 import { Clock, Effect, Result } from "effect";
 import * as ConnectionInfo from "../ConnectionInfo.ts";
 import { LoginError } from "../LoginError.ts";
@@ -91,6 +92,8 @@ export const login = (
       token,
       defaultNamespace: namespace || undefined,
       priority: options.priority ?? 20,
+      // Kopf's built-in logins carry `networking.trustEnv` into their credentials.
+      trustEnv: (yield* OperatorSettings).networking.trustEnv,
       expiration: now + (options.refreshInterval ?? 60) * 1000,
     });
     if (Result.isFailure(made)) {

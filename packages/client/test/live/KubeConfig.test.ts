@@ -6,6 +6,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterAll, assert, describe, it } from "@effect/vitest";
+import { OperatorSettings, Settings } from "@kopf/settings";
 import { Effect } from "effect";
 import { TestClock } from "effect/testing";
 import * as KubeConfigLogin from "../../src/live/KubeConfig.ts";
@@ -81,6 +82,19 @@ describe("credentials from one file", () => {
       assert.strictEqual(withPaths.certificatePath, join(dir, "client.crt"));
       assert.strictEqual(withPaths.privateKeyPath, join(dir, "client.key"));
       assert.isUndefined(withPaths.certificateData);
+    }),
+  );
+
+  it.effect("networking.trustEnv is carried into the credentials", () =>
+    Effect.gen(function* () {
+      const path = file(config({}));
+      assert.isFalse((yield* login({ paths: path })).trustEnv);
+      const settings = Settings.make({ networking: { trustEnv: true } });
+      if (settings._tag === "Failure") throw new Error("settings");
+      const info = yield* login({ paths: path }).pipe(
+        Effect.provideService(OperatorSettings, settings.success),
+      );
+      assert.isTrue(info.trustEnv);
     }),
   );
 
