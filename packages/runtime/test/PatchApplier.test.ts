@@ -1,0 +1,335 @@
+// Covers the four-step patch application (spec §5.7, §16 T) against the in-process emulator:
+// which calls are made, in which order, with which content types and `test` guards; 422 and
+// 404 outcomes; other errors escalate; and the inconsistency warning (§16 U) after merging.
+import { assert, describe, it } from "@effect/vitest";
+import { KubeApi, KubeApiError } from "@kopf/client";
+import { Finalizers, Patch, type RawBody } from "@kopf/structs";
+import { FaultInjector } from "@kopf/testing";
+import { Effect, Layer, Logger } from "effect";
+import * as PatchApplier from "../src/PatchApplier.ts";
+import * as Cluster from "./fixtures/Cluster.ts";
+
+const MERGE = "application/merge-patch+json";
+const JSON_PATCH = "application/json-patch+json";
+
+const run = <A, E>(
+  effect: Effect.Effect<A, E, KubeApi | FaultInjector>,
+  options: { status?: boolean; log?: Cluster.RequestLog; lines?: Array<string> } = {},
+) => {
+  const log = options.log ?? new Cluster.RequestLog();
+  const lines = options.lines ?? [];
+  const capture = Logger.layer([
+    Logger.make((o) => lines.push(`${o.logLevel} ${(o.message as ReadonlyArray<unknown>).join(" ")}`)),
+  ]);
+  return Effect.gen(function* () {
+    yield* Cluster.setup({ status: options.status });
+    return yield* effect;
+  }).pipe(Effect.provide(Layer.merge(Cluster.layer(log), capture)));
+};
+
+const created = (status?: boolean) =>
+  Effect.gen(function* () {
+    const api = yield* KubeApi;
+    return yield* api.create(Cluster.resource({ status }), Cluster.example("e1") as RawBody, {
+      namespace: "ns1",
+    });
+  });
+
+const rv = (body: RawBody | undefined) => body?.metadata?.resourceVersion;
+const summary = (log: Cluster.RequestLog) =>
+  log.patches().map((r) => `${r.path.endsWith("/status") ? "status" : "object"} ${r.contentType}`);
+
+describe("PatchApplier.apply", () => {
+  it.effect("makes no call for an empty patch or for functions that change nothing", () => {
+    const log = new Cluster.RequestLog();
+    return run(
+      Effect.gen(function* () {
+        const body = yield* created();
+        log.clear();
+        const empty = yield* PatchApplier.apply({
+          resource: Cluster.resource(),
+          body,
+          patch: Patch.make(body),
+        });
+        const noop = Patch.make(body);
+        noop.fns.push(() => {});
+        const idle = yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch: noop });
+        assert.strictEqual(empty.calls, 0);
+        assert.strictEqual(idle.calls, 0);
+        assert.strictEqual(idle.resourceVersion, undefined);
+        assert.deepStrictEqual(log.patches(), []);
+      }),
+      { log },
+    );
+  });
+
+  it.effect("merge-patches the object without status, then the status subresource", () => {
+    const log = new Cluster.RequestLog();
+    return run(
+      Effect.gen(function* () {
+        const body = yield* created();
+        log.clear();
+        const patch = Patch.make(body);
+        patch.spec.x = 1;
+        patch.status.phase = "Ready";
+        const applied = yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch });
+        assert.deepStrictEqual(summary(log), [`object ${MERGE}`, `status ${MERGE}`]);
+        assert.deepStrictEqual(log.patches()[0]?.body, { spec: { x: 1 } });
+        assert.deepStrictEqual(log.patches()[1]?.body, { status: { phase: "Ready" } });
+        assert.deepStrictEqual(applied.body?.status, { phase: "Ready" });
+        assert.strictEqual(applied.resourceVersion, rv(applied.body));
+      }),
+      { log },
+    );
+  });
+
+  it.effect("status alone goes to /status only; object alone to the object only", () => {
+    const log = new Cluster.RequestLog();
+    return run(
+      Effect.gen(function* () {
+        const body = yield* created();
+        log.clear();
+        const statusOnly = Patch.make(body);
+        statusOnly.status.a = 1;
+        yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch: statusOnly });
+        assert.deepStrictEqual(summary(log), [`status ${MERGE}`]);
+        log.clear();
+        const objectOnly = Patch.make(body);
+        objectOnly.meta.labels.l = "v";
+        yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch: objectOnly });
+        assert.deepStrictEqual(summary(log), [`object ${MERGE}`]);
+      }),
+      { log },
+    );
+  });
+
+  it.effect("JSON-patches finalizers with a resourceVersion test, after the merge response's version", () => {
+    const log = new Cluster.RequestLog();
+    return run(
+      Effect.gen(function* () {
+        const body = yield* created();
+        log.clear();
+        const patch = Patch.make(body);
+        patch.fns.push(Finalizers.blockDeletion("fin"));
+        yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch });
+        assert.deepStrictEqual(log.patches()[0]?.body, [
+          { op: "test", path: "/metadata/resourceVersion", value: rv(body) },
+          { op: "add", path: "/metadata/finalizers", value: ["fin"] },
+        ]);
+
+        const fresh = (yield* (yield* KubeApi).get(Cluster.resource(), {
+          namespace: "ns1",
+          name: "e1",
+        })) as RawBody;
+        log.clear();
+        const both = Patch.make(fresh);
+        both.spec.y = 2;
+        both.fns.push(Finalizers.allowDeletion("fin"));
+        const applied = yield* PatchApplier.apply({ resource: Cluster.resource(), body: fresh, patch: both });
+        const merged = log.patches()[0];
+        const guarded = log.patches()[1]?.body as ReadonlyArray<{ op: string; value?: unknown }>;
+        assert.strictEqual(merged?.contentType, MERGE);
+        assert.strictEqual(log.patches()[1]?.contentType, JSON_PATCH);
+        assert.notStrictEqual(guarded[0]?.value, rv(fresh));
+        assert.isTrue(Number(guarded[0]?.value) > Number(rv(fresh)));
+        assert.deepStrictEqual(applied.body?.metadata?.finalizers, undefined);
+      }),
+      { log },
+    );
+  });
+
+  it.effect(
+    "all four steps in order; the status JSON patch is guarded by the object JSON patch's version",
+    () => {
+      const log = new Cluster.RequestLog();
+      return run(
+        Effect.gen(function* () {
+          const body = yield* created();
+          log.clear();
+          const patch = Patch.make(body);
+          patch.spec.x = 1;
+          patch.status.s = 1;
+          patch.fns.push(Finalizers.blockDeletion("fin"));
+          patch.fns.push((b) => {
+            (b as { status: Record<string, unknown> }).status.fromFn = true;
+          });
+          const applied = yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch });
+          assert.deepStrictEqual(summary(log), [
+            `object ${MERGE}`,
+            `status ${MERGE}`,
+            `object ${JSON_PATCH}`,
+            `status ${JSON_PATCH}`,
+          ]);
+          const third = log.patches()[2]?.body as ReadonlyArray<{ path: string; value?: unknown }>;
+          const fourth = log.patches()[3]?.body as ReadonlyArray<{ path: string; value?: unknown }>;
+          assert.deepStrictEqual(
+            third.map((op) => op.path),
+            ["/metadata/resourceVersion", "/metadata/finalizers"],
+          );
+          assert.deepStrictEqual(
+            fourth.map((op) => op.path),
+            ["/metadata/resourceVersion", "/status/fromFn"],
+          );
+          assert.isTrue(Number(fourth[0]?.value) > Number(third[0]?.value));
+          assert.strictEqual(applied.calls, 4);
+          assert.deepStrictEqual(applied.body?.status, { s: 1, fromFn: true });
+          assert.deepStrictEqual(applied.body?.metadata?.finalizers, ["fin"]);
+        }),
+        { log },
+      );
+    },
+  );
+
+  it.effect("without a status subresource, everything goes to the object (status ops mixed in)", () => {
+    const log = new Cluster.RequestLog();
+    return run(
+      Effect.gen(function* () {
+        const body = yield* created(false);
+        log.clear();
+        const patch = Patch.make(body);
+        patch.status.s = 1;
+        patch.fns.push(Finalizers.blockDeletion("fin"));
+        patch.fns.push((b) => {
+          (b as { status: Record<string, unknown> }).status.fromFn = true;
+        });
+        yield* PatchApplier.apply({ resource: Cluster.resource({ status: false }), body, patch });
+        assert.deepStrictEqual(summary(log), [`object ${MERGE}`, `object ${JSON_PATCH}`]);
+        assert.deepStrictEqual(log.patches()[0]?.body, { status: { s: 1 } });
+        const ops = log.patches()[1]?.body as ReadonlyArray<{ path: string }>;
+        assert.deepStrictEqual(ops.map((op) => op.path).sort(), [
+          "/metadata/finalizers",
+          "/metadata/resourceVersion",
+          "/status/fromFn",
+        ]);
+      }),
+      { log, status: false },
+    );
+  });
+
+  it.effect.each([
+    ["object", 2],
+    ["status", 3],
+  ] as const)(
+    "a 422 on the %s JSON patch leaves only the functions as the remaining patch",
+    ([, failing]) => {
+      const log = new Cluster.RequestLog();
+      return run(
+        Effect.gen(function* () {
+          const body = yield* created();
+          log.clear();
+          log.failPatch = (index) => (index === failing - 1 ? 422 : undefined);
+          const patch = Patch.make(body);
+          patch.spec.x = 1;
+          const fin = Finalizers.blockDeletion("fin");
+          const statusFn = (b: { status?: Record<string, unknown> }) => {
+            b.status = { ...(b.status ?? {}), fromFn: true };
+          };
+          patch.fns.push(fin, statusFn as never);
+          const applied = yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch });
+          assert.strictEqual(log.patches().length, failing);
+          assert.strictEqual(log.patches()[failing - 1]?.contentType, JSON_PATCH);
+          assert.isDefined(applied.remaining);
+          assert.deepStrictEqual(applied.remaining?.toMergePatch(), {});
+          assert.strictEqual(applied.remaining?.original, undefined);
+          assert.deepStrictEqual(applied.remaining?.fns, [fin, statusFn]);
+          assert.isFalse(applied.gone);
+          assert.strictEqual(applied.body?.spec?.x, 1);
+        }),
+        { log },
+      );
+    },
+  );
+
+  it.effect.each([1, 2, 3, 4])(
+    "a 404 at step %d means the object is gone, after exactly that many calls",
+    (step) => {
+      const log = new Cluster.RequestLog();
+      return run(
+        Effect.gen(function* () {
+          const body = yield* created();
+          log.clear();
+          log.failPatch = (index) => (index === step - 1 ? 404 : undefined);
+          const patch = Patch.make(body);
+          patch.spec.x = 1;
+          patch.status.s = 1;
+          patch.fns.push(Finalizers.blockDeletion("fin"));
+          patch.fns.push((b) => {
+            (b as { status: Record<string, unknown> }).status.fromFn = true;
+          });
+          const applied = yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch });
+          assert.isTrue(applied.gone);
+          assert.strictEqual(applied.body, undefined);
+          assert.strictEqual(applied.remaining, undefined);
+          assert.strictEqual(applied.resourceVersion, undefined);
+          assert.strictEqual(log.patches().length, step);
+        }),
+        { log },
+      );
+    },
+  );
+
+  it.effect.each([400, 403, 500])("HTTP %d escalates as a KubeApiError", (status) =>
+    run(
+      Effect.gen(function* () {
+        const body = yield* created();
+        const faults = yield* FaultInjector;
+        yield* faults.injectFailure({ verb: "patch", status, times: 1 }).pipe(Effect.orDie);
+        const patch = Patch.make(body);
+        patch.spec.x = 1;
+        const error = yield* Effect.flip(PatchApplier.apply({ resource: Cluster.resource(), body, patch }));
+        assert.instanceOf(error, KubeApiError);
+      }),
+    ),
+  );
+
+  it.effect("marks the version of a released object as never arriving", () =>
+    run(
+      Effect.gen(function* () {
+        const api = yield* KubeApi;
+        yield* created();
+        const held = Patch.make();
+        held.meta.finalizers = ["fin"];
+        yield* api.patch(
+          Cluster.resource(),
+          { namespace: "ns1", name: "e1" },
+          { type: "merge", body: held.toMergePatch() },
+        );
+        yield* api.delete(Cluster.resource(), { namespace: "ns1", name: "e1" });
+        const deleting = (yield* api.get(Cluster.resource(), { namespace: "ns1", name: "e1" })) as RawBody;
+        const patch = Patch.make(deleting);
+        patch.fns.push(Finalizers.allowDeletion("fin"));
+        const applied = yield* PatchApplier.apply({ resource: Cluster.resource(), body: deleting, patch });
+        assert.isTrue(applied.gone || applied.resourceVersion?.endsWith(PatchApplier.NEVER_ARRIVES) === true);
+      }),
+    ),
+  );
+
+  it.effect.each([
+    ["echoes the patch", (b: Record<string, unknown>) => b, 0],
+    ["drops a nulled field", (b: Record<string, unknown>) => b, 0],
+    ["loses the spec", ({ spec: _, ...rest }: Record<string, unknown>) => rest, 1],
+    ["alters a value", (b: Record<string, unknown>) => ({ ...b, spec: { ...(b.spec as object), x: 2 } }), 1],
+    ["is empty", () => ({}), 1],
+  ] as const)(
+    "merge-patching warns about inconsistencies only when the response %s",
+    ([, rewrite, count]) => {
+      const lines: Array<string> = [];
+      const log = new Cluster.RequestLog();
+      return run(
+        Effect.gen(function* () {
+          const body = yield* created();
+          log.rewritePatchResponse = rewrite;
+          const patch = Patch.make(body);
+          patch.spec.x = 1;
+          patch.spec.field = null;
+          patch.meta.annotations = {};
+          yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch });
+          const warnings = lines.filter((l) => l.startsWith("Warn"));
+          assert.strictEqual(warnings.length, count);
+          if (count > 0) assert.include(warnings[0], "Merge-patching finished with inconsistencies:");
+        }),
+        { lines, log },
+      );
+    },
+  );
+});
