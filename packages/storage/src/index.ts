@@ -8,6 +8,7 @@ export * as HandlerState from "./HandlerState.ts";
 export * as MultiDiffBaseStorage from "./MultiDiffBaseStorage.ts";
 export * as MultiProgressStorage from "./MultiProgressStorage.ts";
 export * as Outcome from "./Outcome.ts";
+export * as Progression from "./Progression.ts";
 export * as ProgressRecord from "./ProgressRecord.ts";
 export * as ProgressStorage from "./ProgressStorage.ts";
 export * as SmartProgressStorage from "./SmartProgressStorage.ts";
