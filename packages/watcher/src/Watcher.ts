@@ -12,7 +12,7 @@ import { KubeApi } from "@kopf/client";
 import { OperatorSettings } from "@kopf/settings";
 import type { RawBody, Resource } from "@kopf/structs";
 import { Cause, Clock, Effect, Option, Queue, Result, Stream } from "effect";
-import { failureOf, fillKind, toInput } from "./internal/events.ts";
+import { defectFailure, failureOf, fillKind, toInput } from "./internal/events.ts";
 import * as KnownObjects from "./internal/knownObjects.ts";
 import * as WatchMetrics from "./internal/watchMetrics.ts";
 import type { ApiFailure } from "./ListWatch.ts";
@@ -154,12 +154,14 @@ export const fromListWatch = <E extends ApiFailure>(
           let resourceVersion: string | undefined;
           do {
             const page = yield* Effect.result(
-              api.list({
-                limit: pageSize ?? undefined,
-                continue: token,
-                labelSelector: options.labelSelector,
-                fieldSelector: options.fieldSelector,
-              }),
+              api
+                .list({
+                  limit: pageSize ?? undefined,
+                  continue: token,
+                  labelSelector: options.labelSelector,
+                  fieldSelector: options.fieldSelector,
+                })
+                .pipe(Effect.catchDefect((defect) => Effect.fail(defectFailure(defect)))),
             );
             if (Result.isFailure(page))
               return yield* feed({ _tag: "ListFailed", failure: failureOf(page.failure) });
@@ -186,10 +188,13 @@ export const fromListWatch = <E extends ApiFailure>(
                   fieldSelector: options.fieldSelector,
                 }),
               );
+              const pulling = Effect.result(
+                pull.pipe(Effect.catchDefect((defect) => Effect.fail(defectFailure(defect)))),
+              );
               const next =
                 inactivity === null
-                  ? Effect.map(Effect.result(pull), Option.some)
-                  : Effect.timeoutOption(Effect.result(pull), inactivity * 1000);
+                  ? Effect.map(pulling, Option.some)
+                  : Effect.timeoutOption(pulling, inactivity * 1000);
               while (true) {
                 const pulled = yield* next;
                 if (Option.isNone(pulled)) return yield* feed({ _tag: "Inactive", seconds: inactivity ?? 0 });
@@ -197,7 +202,7 @@ export const fromListWatch = <E extends ApiFailure>(
                 if (Result.isFailure(chunk)) {
                   const error = chunk.failure;
                   if (Cause.isDone(error)) return yield* feed({ _tag: "StreamEnded" });
-                  return yield* feed({ _tag: "StreamFailed", failure: failureOf(error as E) });
+                  return yield* feed({ _tag: "StreamFailed", failure: failureOf(error as ApiFailure) });
                 }
                 for (const event of chunk.success) {
                   yield* noted(event.type);

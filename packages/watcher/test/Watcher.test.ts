@@ -337,6 +337,30 @@ describe("Watcher.fromListWatch", () => {
     }),
   );
 
+  it.effect("defects of the client are problems too, and the stream goes on", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      let listDefects = 1;
+      let watchDefects = 1;
+      const faulty: typeof fake = {
+        ...fake,
+        list: (request) => (listDefects-- > 0 ? Effect.die(new Error("list bug")) : fake.list(request)),
+        watch: (request) => (watchDefects-- > 0 ? Stream.die(new Error("watch bug")) : fake.watch(request)),
+      };
+      const { seen } = yield* start(faulty);
+      for (let i = 0; i < 3; i++) {
+        yield* TestClock.adjust("1 second");
+        yield* settle;
+      }
+      assert.deepStrictEqual(problems(seen), ["ListFailed:relist", "WatchFailed:resume"]);
+      const first = seen.find((i) => i._tag === "Problem");
+      assert.include(first?._tag === "Problem" ? first.message : "", "list bug");
+      yield* fake.create("a");
+      yield* settle;
+      assert.deepStrictEqual(events(seen), ["ADDED a {}"]);
+    }),
+  );
+
   it.effect("interrupting the consumer closes the open watch and stops all requests", () =>
     Effect.gen(function* () {
       const fake = yield* FakeCluster.make;

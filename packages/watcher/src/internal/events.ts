@@ -62,3 +62,12 @@ export const failureOf = (error: ApiFailure): WatchState.Failure => ({
   message: error.message,
   status: error.status,
 });
+
+/**
+ * A defect of the API client (a bug, not an API error) as a failure: the watcher reports it as
+ * a problem and recovers like from any other failure, instead of ending its stream.
+ */
+export const defectFailure = (defect: unknown): ApiFailure => ({
+  reason: "Defect",
+  message: `unexpected client failure: ${defect instanceof Error ? defect.message : String(defect)}`,
+});
