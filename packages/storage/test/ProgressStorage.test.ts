@@ -264,6 +264,12 @@ describe.each(ANNOTATION_STORAGES)("hashed keys: %s", (_, make) => {
     expect(annotationsOf(patch)[fullKey]).toBeNull();
   });
 
+  it.each(HASHED)("touches %s as %s", (key, fullKey) => {
+    const patch: Patch = {};
+    make({ prefix: P, touchKey: key }).touch({ body: {}, patch, value: "irrelevant" });
+    expect(annotationsOf(patch)[fullKey]).toBe("irrelevant");
+  });
+
   it("reads the V1 key when the V2 key holds null, and V2 first otherwise", () => {
     const key = "x".repeat(40);
     const v1 = `${P}/${"x".repeat(32)}-tEokcg`;
