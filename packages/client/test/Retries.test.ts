@@ -4,6 +4,7 @@
 import { assert, describe, it } from "@effect/vitest";
 import { Effect, Exit, Fiber, Logger, References } from "effect";
 import { TestClock } from "effect/testing";
+import fc from "fast-check";
 import { KubeApiError } from "../src/KubeApiError.ts";
 import { isRetryable, nextDelay, type RetryOptions, retrying } from "../src/Retries.ts";
 
@@ -152,6 +153,22 @@ describe("Retry-After on 429", () => {
       );
     }),
   );
+
+  it("nextDelay: never below Retry-After unless enforced exactly; the backoff without one (property)", () => {
+    fc.assert(
+      fc.property(
+        fc.nat(1000),
+        fc.option(fc.nat(1000), { nil: undefined }),
+        fc.boolean(),
+        (backoff, retryAfter, enforce) => {
+          const delay = nextDelay(backoff, retryAfter, enforce);
+          if (retryAfter === undefined) assert.strictEqual(delay, backoff);
+          else if (enforce) assert.strictEqual(delay, retryAfter);
+          else assert.strictEqual(delay, Math.max(backoff, retryAfter));
+        },
+      ),
+    );
+  });
 
   it("nextDelay never undercuts the server", () => {
     assert.strictEqual(nextDelay(5, 10, false), 10);

@@ -4,6 +4,7 @@
 import { assert, describe, it } from "@effect/vitest";
 import { Deferred, Effect, Exit, Fiber, Layer, Ref } from "effect";
 import { TestClock } from "effect/testing";
+import fc from "fast-check";
 import type * as ConnectionInfo from "../src/ConnectionInfo.ts";
 import { KubeApiError } from "../src/KubeApiError.ts";
 import { LoginError } from "../src/LoginError.ts";
@@ -53,6 +54,24 @@ describe("selection", () => {
         assert.deepStrictEqual([...seen].sort(), ["a", "b"]);
       }),
     ),
+  );
+
+  it.effect("always hands out an item of the highest priority present (property)", () =>
+    Effect.gen(function* () {
+      const samples = fc.sample(
+        fc.array(fc.integer({ min: -5, max: 5 }), { minLength: 1, maxLength: 6 }),
+        50,
+      );
+      for (const priorities of samples) {
+        const initial = Object.fromEntries(priorities.map((p, i) => [`k${i}`, info(`t${i}`, p)]));
+        const top = Math.max(...priorities);
+        yield* withVault({ initial }, (vault) =>
+          Effect.gen(function* () {
+            for (let i = 0; i < 5; i++) assert.strictEqual((yield* vault.select).info.priority, top);
+          }),
+        );
+      }
+    }),
   );
 
   it.effect("an empty vault without a login fails with OutOfCredentials", () =>
