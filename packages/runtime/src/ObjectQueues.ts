@@ -1,0 +1,173 @@
+/**
+ * Per-object queues and workers (Kopf's `queueing.watcher`/`worker`, spec §7.2–§7.3): events are
+ * demultiplexed by object key; one worker per object processes its events strictly in order,
+ * one at a time, while different objects are processed concurrently (up to
+ * `queueing.workerLimit` workers at once when set). A worker exits after `queueing.idleTimeout`
+ * seconds without events (longer while a consistency wait is pending) and a new one starts with
+ * the next event.
+ *
+ * Every queued event raises the object's {@link Pressure} flag; the worker lowers it before it
+ * processes the last queued event, so sleeps inside processing wake up when newer events wait.
+ *
+ * Consistency: when processing patched the object, it returns the resource version of the
+ * patch's response; the worker then awaits that version for `persistence.consistencyTimeout`
+ * seconds, passing the deadline to processing, which runs no change-detecting handlers on older
+ * (stale) states (see `@kopf/causes`' `ConsistencyGate`). `0` disables the tracking.
+ *
+ * A failure of processing (a framework bug: processing itself never fails) is logged as Kopf
+ * does and ends that object's worker only; the next event starts a fresh one. (Kopf also cancels
+ * the watcher of that resource, which then stays dead; we keep serving the other objects.)
+ */
+import type { RawEvent } from "@kopf/structs";
+import { ObjectKey } from "@kopf/watcher";
+import { Cause, Clock, Duration, Effect, FiberSet, Option, Queue, type Scope, Semaphore } from "effect";
+import * as Pressure from "./Pressure.ts";
+
+/** What processing gets besides the event. */
+export interface WorkerContext {
+  /** The object's pressure flag: sleeps must wake up when it is raised. */
+  readonly pressure: Pressure.Pressure;
+  /** Until when (Clock milliseconds) our own last patch's version is awaited; `undefined` if not awaited. */
+  readonly consistencyTime: number | undefined;
+}
+
+/** Processes one event; returns the resource version to await (our patch's) or `undefined`. */
+export type Processor<R> = (
+  event: RawEvent,
+  context: WorkerContext,
+) => Effect.Effect<string | undefined, never, R>;
+
+/** How the queues behave (from `settings.queueing` and `settings.persistence`). Durations in seconds. */
+export interface Options {
+  readonly idleTimeout: number;
+  readonly exitTimeout: number;
+  /** The most workers running at once; `null`: unlimited. */
+  readonly workerLimit: number | null;
+  readonly consistencyTimeout: number;
+  /** For log lines: the resource (and namespace) these queues serve. */
+  readonly name?: string | undefined;
+}
+
+/** The queues of one watch stream. */
+export interface ObjectQueues {
+  /** Queues an event for its object's worker (starting one if none runs). */
+  readonly offer: (event: RawEvent) => Effect.Effect<void>;
+  /** The keys of objects with a running worker. */
+  readonly active: () => ReadonlyArray<string>;
+  /**
+   * Ends every stream: workers finish what is queued within `exitTimeout` seconds; the rest are
+   * interrupted with Kopf's warning "Unprocessed streams left for …".
+   */
+  readonly shutdown: Effect.Effect<void>;
+}
+
+const END = Symbol("end-of-stream");
+type Item = RawEvent | typeof END;
+
+interface Stream {
+  readonly queue: Queue.Queue<Item>;
+  readonly pressure: Pressure.Pressure;
+}
+
+/**
+ * Starts the queues in the current scope (closing the scope interrupts every worker).
+ *
+ * @example
+ * ```ts
+ * const queues = yield* ObjectQueues.make((event, ctx) => processResourceEvent(event, ctx), options)
+ * yield* Stream.runForEach(events, queues.offer)
+ * ```
+ */
+export const make = <R>(
+  process: Processor<R>,
+  options: Options,
+): Effect.Effect<ObjectQueues, never, Scope.Scope | R> =>
+  Effect.gen(function* () {
+    const streams = new Map<string, Stream>();
+    const fibers = yield* FiberSet.make<void, never>();
+    const limit = options.workerLimit === null ? undefined : yield* Semaphore.make(options.workerLimit);
+    const runFork = yield* FiberSet.runtime(fibers)<R>();
+    let closing = false;
+
+    const worker = (key: string, stream: Stream): Effect.Effect<void, never, R> =>
+      Effect.gen(function* () {
+        let expected: string | undefined;
+        let consistencyTime: number | undefined;
+        while (true) {
+          const now = yield* Clock.currentTimeMillis;
+          if (consistencyTime !== undefined && now >= consistencyTime) {
+            expected = undefined;
+            consistencyTime = undefined;
+          }
+          const idle = Math.max(options.idleTimeout * 1000, (consistencyTime ?? now) - now);
+          const next = yield* Effect.timeoutOption(Queue.take(stream.queue), Duration.millis(idle));
+          if (Option.isNone(next)) {
+            const exited = yield* Effect.sync(() => {
+              if (Queue.sizeUnsafe(stream.queue) > 0) return false;
+              streams.delete(key);
+              return true;
+            });
+            if (exited) return;
+            continue;
+          }
+          const item = next.value;
+          if (item === END) return;
+          if (expected !== undefined && ObjectKey.versionOf(item.object) === expected) {
+            expected = undefined;
+            consistencyTime = undefined;
+          }
+          if (Queue.sizeUnsafe(stream.queue) === 0) yield* Pressure.clear(stream.pressure);
+          const version = yield* process(item, { pressure: stream.pressure, consistencyTime });
+          if (version !== undefined && options.consistencyTimeout > 0) {
+            expected = version;
+            consistencyTime = (yield* Clock.currentTimeMillis) + options.consistencyTimeout * 1000;
+          }
+        }
+      }).pipe(
+        Effect.catchCause((cause) =>
+          Cause.hasInterruptsOnly(cause)
+            ? Effect.failCause(cause)
+            : Effect.logError(
+                `Event processing has failed with an unrecoverable error for ${key}. This seems to be a framework bug.`,
+                cause,
+              ),
+        ),
+        Effect.ensuring(Effect.sync(() => streams.get(key) === stream && streams.delete(key))),
+      );
+
+    const offer = (event: RawEvent): Effect.Effect<void> =>
+      Effect.suspend(() => {
+        if (closing) return Effect.void;
+        const key = ObjectKey.of(event.object);
+        const existing = streams.get(key);
+        if (existing !== undefined) {
+          Queue.offerUnsafe(existing.queue, event);
+          return Pressure.raise(existing.pressure);
+        }
+        return Effect.gen(function* () {
+          const stream: Stream = { queue: yield* Queue.unbounded<Item>(), pressure: yield* Pressure.make };
+          streams.set(key, stream);
+          Queue.offerUnsafe(stream.queue, event);
+          yield* Pressure.raise(stream.pressure);
+          const body = worker(key, stream);
+          runFork(limit === undefined ? body : limit.withPermits(1)(body));
+        });
+      });
+
+    const shutdown = Effect.gen(function* () {
+      closing = true;
+      for (const stream of streams.values()) Queue.offerUnsafe(stream.queue, END);
+      const joined = yield* Effect.timeoutOption(
+        FiberSet.awaitEmpty(fibers),
+        Duration.seconds(options.exitTimeout),
+      );
+      if (Option.isNone(joined) && streams.size > 0) {
+        yield* Effect.logWarning(
+          `Unprocessed streams left for ${options.name ?? "the resource"}: ${[...streams.keys()].join(", ")}`,
+        );
+      }
+      yield* FiberSet.clear(fibers);
+    });
+
+    return { offer, active: () => [...streams.keys()], shutdown } satisfies ObjectQueues;
+  });

@@ -1,0 +1,58 @@
+/**
+ * The per-object "pressure" flag (Kopf's `stream_pressure`, spec §7.2): raised whenever a new
+ * event of the object is queued, cleared by the worker before it processes the last queued
+ * event. Every sleep inside processing (delays before touching, consistency waits, throttling)
+ * is cut short by it, so a newer event is never kept waiting behind an older one's sleep.
+ */
+import { Clock, Duration, Effect, Latch } from "effect";
+
+/** A pressure flag. */
+export interface Pressure {
+  readonly latch: Latch.Latch;
+}
+
+/** A new, lowered flag. */
+export const make: Effect.Effect<Pressure> = Effect.map(Latch.make(false), (latch) => ({ latch }));
+
+/** A new, lowered flag, outside of an effect (for synchronous set-up). */
+export const makeUnsafe = (): Pressure => ({ latch: Latch.makeUnsafe(false) });
+
+/** Raises the flag: sleeping processing wakes up. */
+export const raise = (pressure: Pressure): Effect.Effect<void> => Effect.asVoid(pressure.latch.open);
+
+/** Lowers the flag. */
+export const clear = (pressure: Pressure): Effect.Effect<void> => Effect.asVoid(pressure.latch.close);
+
+/** Whether the flag is raised now. */
+export const isRaised = (pressure: Pressure): boolean => Latch.isOpen(pressure.latch);
+
+/** How a sleep ended. */
+export interface Slept {
+  /** The whole duration elapsed. */
+  readonly fully: boolean;
+  /** Seconds left when new changes cut the sleep short (0 when it elapsed). */
+  readonly left: number;
+}
+
+/**
+ * Sleeps for `seconds` unless the flag is raised (already or meanwhile): `fully` when the whole
+ * sleep elapsed, otherwise the seconds `left`. A non-positive duration does not sleep.
+ *
+ * @example
+ * ```ts
+ * const slept = yield* Pressure.sleep(pressure, 10)
+ * if (!slept.fully) yield* Effect.logDebug(`Sleeping was interrupted by new changes, ${slept.left} seconds left.`)
+ * ```
+ */
+export const sleep = (pressure: Pressure | undefined, seconds: number): Effect.Effect<Slept> =>
+  Effect.gen(function* () {
+    if (pressure !== undefined && isRaised(pressure)) return { fully: false, left: Math.max(seconds, 0) };
+    if (seconds <= 0) return { fully: true, left: 0 };
+    const slept = Effect.as(Effect.sleep(Duration.seconds(seconds)), true);
+    if (pressure === undefined) return { fully: yield* slept, left: 0 };
+    const start = yield* Clock.currentTimeMillis;
+    const fully = yield* Effect.raceFirst(slept, Effect.as(pressure.latch.await, false));
+    if (fully) return { fully, left: 0 };
+    const end = yield* Clock.currentTimeMillis;
+    return { fully, left: Math.max(0, seconds - (end - start) / 1000) };
+  });

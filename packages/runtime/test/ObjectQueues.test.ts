@@ -1,0 +1,239 @@
+// Covers the per-object queues (spec §7.2–§7.3) in virtual time: strict order per object and
+// concurrency across objects, the pressure flag, idle workers exiting and restarting, the worker
+// limit, consistency tracking of our own patches' versions, crash isolation and shutdown.
+import { assert, describe, it } from "@effect/vitest";
+import type { RawEvent } from "@kopf/structs";
+import { Effect, Logger } from "effect";
+import { TestClock } from "effect/testing";
+import * as ObjectQueues from "../src/ObjectQueues.ts";
+import * as Pressure from "../src/Pressure.ts";
+
+const event = (uid: string, rv: string, type: RawEvent["type"] = "MODIFIED"): RawEvent => ({
+  type,
+  object: { metadata: { uid, name: uid, namespace: "ns", resourceVersion: rv } },
+});
+
+const options: ObjectQueues.Options = {
+  idleTimeout: 5,
+  exitTimeout: 2,
+  workerLimit: null,
+  consistencyTimeout: 5,
+};
+
+const settle = Effect.gen(function* () {
+  for (let i = 0; i < 20; i++) yield* Effect.yieldNow;
+});
+
+describe("ObjectQueues", () => {
+  it.effect("processes one object's events in order, one at a time, objects concurrently", () =>
+    Effect.gen(function* () {
+      const log: Array<string> = [];
+      let running = 0;
+      let maxRunning = 0;
+      const queues = yield* ObjectQueues.make(
+        (e) =>
+          Effect.gen(function* () {
+            running += 1;
+            maxRunning = Math.max(maxRunning, running);
+            log.push(`start ${e.object.metadata?.uid} ${e.object.metadata?.resourceVersion}`);
+            yield* Effect.sleep("1 second");
+            log.push(`end ${e.object.metadata?.uid} ${e.object.metadata?.resourceVersion}`);
+            running -= 1;
+            return undefined;
+          }),
+        options,
+      );
+      yield* queues.offer(event("a", "1"));
+      yield* queues.offer(event("a", "2"));
+      yield* queues.offer(event("b", "1"));
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      const a = log.filter((l) => l.includes(" a "));
+      assert.deepStrictEqual(a, ["start a 1", "end a 1", "start a 2", "end a 2"]);
+      assert.strictEqual(maxRunning, 2);
+    }).pipe(Effect.scoped),
+  );
+
+  it.effect("raises the pressure while newer events wait; clears it before the last one", () =>
+    Effect.gen(function* () {
+      const seen: Array<string> = [];
+      const queues = yield* ObjectQueues.make(
+        (e, ctx) =>
+          Effect.gen(function* () {
+            const slept = yield* Pressure.sleep(ctx.pressure, 100);
+            seen.push(`${e.object.metadata?.resourceVersion} ${slept.fully ? "slept" : "woken"}`);
+            return undefined;
+          }),
+        options,
+      );
+      yield* queues.offer(event("a", "1"));
+      yield* settle;
+      yield* queues.offer(event("a", "2"));
+      yield* settle;
+      yield* TestClock.adjust("100 seconds");
+      yield* settle;
+      assert.deepStrictEqual(seen, ["1 woken", "2 slept"]);
+    }).pipe(Effect.scoped),
+  );
+
+  it.effect("an idle worker exits after idleTimeout; the next event starts a new one", () =>
+    Effect.gen(function* () {
+      let count = 0;
+      const queues = yield* ObjectQueues.make(
+        () => Effect.sync(() => void (count += 1)).pipe(Effect.as(undefined)),
+        options,
+      );
+      yield* queues.offer(event("a", "1"));
+      yield* settle;
+      assert.deepStrictEqual(queues.active(), ["a"]);
+      yield* TestClock.adjust("4 seconds");
+      yield* settle;
+      assert.deepStrictEqual(queues.active(), ["a"]);
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      assert.deepStrictEqual(queues.active(), []);
+      yield* queues.offer(event("a", "2"));
+      yield* settle;
+      assert.strictEqual(count, 2);
+      assert.deepStrictEqual(queues.active(), ["a"]);
+    }).pipe(Effect.scoped),
+  );
+
+  it.effect("runs at most workerLimit workers at once", () =>
+    Effect.gen(function* () {
+      let running = 0;
+      let maxRunning = 0;
+      const queues = yield* ObjectQueues.make(
+        () =>
+          Effect.gen(function* () {
+            running += 1;
+            maxRunning = Math.max(maxRunning, running);
+            yield* Effect.sleep("1 second");
+            running -= 1;
+            return undefined;
+          }),
+        { ...options, workerLimit: 2, idleTimeout: 0 },
+      );
+      for (const uid of ["a", "b", "c", "d"]) yield* queues.offer(event(uid, "1"));
+      for (let i = 0; i < 4; i++) {
+        yield* settle;
+        yield* TestClock.adjust("1 second");
+      }
+      yield* settle;
+      assert.strictEqual(maxRunning, 2);
+    }).pipe(Effect.scoped),
+  );
+
+  it.effect("passes the consistency deadline until our patch's version arrives", () =>
+    Effect.gen(function* () {
+      const seen: Array<string> = [];
+      const queues = yield* ObjectQueues.make(
+        (e, ctx) =>
+          Effect.sync(() => {
+            const rv = e.object.metadata?.resourceVersion ?? "";
+            seen.push(
+              `${rv} ${ctx.consistencyTime === undefined ? "consistent" : `awaiting until ${ctx.consistencyTime}`}`,
+            );
+            return rv === "1" ? "3" : undefined;
+          }),
+        options,
+      );
+      yield* queues.offer(event("a", "1"));
+      yield* settle;
+      yield* queues.offer(event("a", "2"));
+      yield* settle;
+      yield* queues.offer(event("a", "3"));
+      yield* settle;
+      yield* queues.offer(event("a", "4"));
+      yield* settle;
+      assert.deepStrictEqual(seen, ["1 consistent", "2 awaiting until 5000", "3 consistent", "4 consistent"]);
+    }).pipe(Effect.scoped),
+  );
+
+  it.effect("a version that never arrives is assumed after the consistency timeout", () =>
+    Effect.gen(function* () {
+      const seen: Array<string> = [];
+      const queues = yield* ObjectQueues.make(
+        (e, ctx) =>
+          Effect.sync(() => {
+            seen.push(`${e.object.metadata?.resourceVersion} ${ctx.consistencyTime ?? "-"}`);
+            return e.object.metadata?.resourceVersion === "1" ? "9~which~never~arrives" : undefined;
+          }),
+        options,
+      );
+      yield* queues.offer(event("a", "1"));
+      yield* settle;
+      yield* TestClock.adjust("6 seconds");
+      yield* settle;
+      yield* queues.offer(event("a", "2"));
+      yield* settle;
+      assert.deepStrictEqual(seen, ["1 -", "2 -"]);
+    }).pipe(Effect.scoped),
+  );
+
+  it.effect("a crashing processor is logged and only ends that object's worker", () => {
+    const lines: Array<string> = [];
+    return Effect.gen(function* () {
+      let count = 0;
+      const queues = yield* ObjectQueues.make(
+        (e) =>
+          e.object.metadata?.uid === "bad"
+            ? Effect.die(new Error("boom"))
+            : Effect.sync(() => void (count += 1)).pipe(Effect.as(undefined)),
+        options,
+      );
+      yield* queues.offer(event("bad", "1"));
+      yield* queues.offer(event("good", "1"));
+      yield* settle;
+      yield* queues.offer(event("good", "2"));
+      yield* settle;
+      assert.strictEqual(count, 2);
+      assert.deepStrictEqual(queues.active(), ["good"]);
+      assert.isTrue(
+        lines.some((l) => l.includes("Event processing has failed with an unrecoverable error for bad")),
+      );
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(
+        Logger.layer([Logger.make((o) => lines.push((o.message as ReadonlyArray<unknown>).join(" ")))]),
+      ),
+    );
+  });
+
+  it.effect("shutdown drains within exitTimeout, then interrupts the rest with a warning", () => {
+    const lines: Array<string> = [];
+    return Effect.gen(function* () {
+      const done: Array<string> = [];
+      const queues = yield* ObjectQueues.make(
+        (e) =>
+          Effect.gen(function* () {
+            if (e.object.metadata?.uid === "slow") yield* Effect.sleep("1 hour");
+            done.push(e.object.metadata?.uid ?? "");
+            return undefined;
+          }),
+        { ...options, name: "kopfexamples" },
+      );
+      yield* queues.offer(event("fast", "1"));
+      yield* queues.offer(event("slow", "1"));
+      yield* settle;
+      const fiber = yield* Effect.forkChild(queues.shutdown);
+      yield* settle;
+      yield* TestClock.adjust("2 seconds");
+      yield* settle;
+      assert.isDefined(fiber.pollUnsafe());
+      assert.deepStrictEqual(done, ["fast"]);
+      assert.isTrue(lines.some((l) => l.includes("Unprocessed streams left for kopfexamples: slow")));
+      yield* queues.offer(event("late", "1"));
+      yield* settle;
+      assert.deepStrictEqual(done, ["fast"]);
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(
+        Logger.layer([Logger.make((o) => lines.push((o.message as ReadonlyArray<unknown>).join(" ")))]),
+      ),
+    );
+  });
+});
