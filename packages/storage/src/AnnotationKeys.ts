@@ -10,6 +10,9 @@ import { Result } from "effect";
 import * as Base64 from "./internal/base64.ts";
 import { StorageConfigError } from "./StorageError.ts";
 
+/** Kopf's default annotation prefix, for progress, diff-base and touch keys. */
+export const DEFAULT_PREFIX = "kopf.zalando.org";
+
 /** Kubernetes limits the name part of an annotation key (after the `/`) to 63 characters. */
 export const MAX_NAME_LENGTH = 63;
 

@@ -36,7 +36,7 @@ export interface AnnotationsDiffBaseStorage extends DiffBaseStorage {
 }
 
 /** Kopf's default annotation prefix and key. */
-export const DEFAULT_PREFIX = "kopf.zalando.org";
+export const DEFAULT_PREFIX = AnnotationKeys.DEFAULT_PREFIX;
 export const DEFAULT_KEY = "last-handled-configuration";
 
 const build = (options: Options, warnings: ReadonlyArray<string>): AnnotationsDiffBaseStorage => {

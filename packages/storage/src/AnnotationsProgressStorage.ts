@@ -36,7 +36,7 @@ export interface AnnotationsProgressStorage extends ProgressStorage {
 }
 
 /** Kopf's default annotation prefix. */
-export const DEFAULT_PREFIX = "kopf.zalando.org";
+export const DEFAULT_PREFIX = AnnotationKeys.DEFAULT_PREFIX;
 
 const annotationPath = (key: string): FieldPath.FieldPath => ["metadata", "annotations", key];
 
