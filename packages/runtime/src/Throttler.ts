@@ -1,0 +1,126 @@
+/**
+ * Per-object throttling of framework errors (Kopf's `throttled`, spec §5.11, §16 AE): when the
+ * processing of an event fails unexpectedly (API errors while patching, a storage that cannot
+ * be decoded — not handler errors, which the execution engine handles), the object is left
+ * alone for the next delay of `settings.queueing.errorDelays` (the last one is reused when they
+ * run out; no delays: no throttling). Events arriving meanwhile are skipped until the time is up;
+ * the first success resets the sequence. Cancellation (interruption) is never throttled.
+ *
+ * The decisions are pure ({@link onFailure}, {@link onSuccess}); {@link throttled} performs them
+ * around an effect, sleeping interruptibly by the object's {@link Pressure} flag.
+ */
+import { Cause, Clock, Effect, Option } from "effect";
+import * as Pressure from "./Pressure.ts";
+
+/** The throttling state of one object. */
+export interface Throttler {
+  /** Until when (Clock milliseconds) the object is left alone; `undefined`: not throttled. */
+  readonly activeUntil: number | undefined;
+  /** How many delays of the sequence have been used since the last success. */
+  readonly used: number;
+  /** The last delay used (seconds), reused when the sequence runs out. */
+  readonly lastDelay: number | undefined;
+}
+
+/** Not throttled. */
+export const initial: Throttler = { activeUntil: undefined, used: 0, lastDelay: undefined };
+
+/**
+ * The state after a failure at `now` (ms): the next delay of the sequence (or the last one
+ * again); `delay` is `undefined` when there are no delays at all (no throttling).
+ *
+ * @example
+ * onFailure(initial, [123, 234], 0) // { state: { activeUntil: 123000, used: 1, lastDelay: 123 }, delay: 123 }
+ */
+export const onFailure = (
+  state: Throttler,
+  delays: ReadonlyArray<number>,
+  now: number,
+): { readonly state: Throttler; readonly delay: number | undefined } => {
+  const delay = state.used < delays.length ? delays[state.used] : state.lastDelay;
+  if (delay === undefined) return { state, delay: undefined };
+  return { state: { activeUntil: now + delay * 1000, used: state.used + 1, lastDelay: delay }, delay };
+};
+
+/**
+ * The state after a successful run; `wasThrottled` says whether to log that throttling is over.
+ *
+ * @example
+ * onSuccess({ activeUntil: undefined, used: 2, lastDelay: 234 }) // { state: initial, wasThrottled: true }
+ */
+export const onSuccess = (
+  state: Throttler,
+): { readonly state: Throttler; readonly wasThrottled: boolean } => ({
+  state: initial,
+  wasThrottled: state.lastDelay !== undefined,
+});
+
+/** Where the state of one object lives between events. */
+export interface Cell {
+  get(): Throttler;
+  set(state: Throttler): void;
+}
+
+const sleepOut = (cell: Cell, pressure: Pressure.Pressure | undefined) =>
+  Effect.gen(function* () {
+    const until = cell.get().activeUntil;
+    if (until === undefined) return;
+    const now = yield* Clock.currentTimeMillis;
+    const slept = yield* Pressure.sleep(pressure, (until - now) / 1000);
+    if (slept.fully) cell.set({ ...cell.get(), activeUntil: undefined });
+  });
+
+/**
+ * Runs `body` unless the object is throttled: first sleeps what is left of an earlier throttling
+ * (interruptibly); skips the body (`None`) if that sleep was cut short; on an unexpected failure
+ * logs "Throttling for {d} seconds due to an unexpected error: …" and sleeps the new delay.
+ *
+ * @example
+ * ```ts
+ * const result = yield* Throttler.throttled({ cell, delays: settings.queueing.errorDelays, pressure }, processEvent)
+ * ```
+ */
+export const throttled = <A, E, R>(
+  options: {
+    readonly cell: Cell;
+    readonly delays: ReadonlyArray<number>;
+    readonly pressure?: Pressure.Pressure | undefined;
+  },
+  body: Effect.Effect<A, E, R>,
+): Effect.Effect<Option.Option<A>, never, R> =>
+  Effect.gen(function* () {
+    const { cell, delays, pressure } = options;
+    yield* sleepOut(cell, pressure);
+    if (cell.get().activeUntil !== undefined) return Option.none();
+    const exit = yield* Effect.exit(body);
+    if (exit._tag === "Success") {
+      const next = onSuccess(cell.get());
+      cell.set(next.state);
+      if (next.wasThrottled)
+        yield* Effect.logInfo("Throttling is over. Switching back to normal operations.");
+      return Option.some(exit.value);
+    }
+    if (Cause.hasInterrupts(exit.cause)) return yield* Effect.failCause(exit.cause as Cause.Cause<never>);
+    const next = onFailure(cell.get(), delays, yield* Clock.currentTimeMillis);
+    cell.set(next.state);
+    if (next.delay === undefined) {
+      yield* Effect.logError("An unexpected error occurred; no throttling is configured.", exit.cause);
+      return Option.none();
+    }
+    yield* Effect.logError(
+      `Throttling for ${next.delay} seconds due to an unexpected error: ${describe(exit.cause)}`,
+      exit.cause,
+    );
+    yield* sleepOut(cell, pressure);
+    return Option.none();
+  });
+
+const describe = (cause: Cause.Cause<unknown>): string => {
+  const error = Cause.squash(cause);
+  if (error instanceof Error) return `${error.name}(${JSON.stringify(error.message)})`;
+  if (typeof error === "object" && error !== null && "_tag" in error) {
+    const message = (error as { message?: unknown }).message;
+    return `${String((error as { _tag: unknown })._tag)}(${JSON.stringify(String(message ?? ""))})`;
+  }
+  return String(error);
+};
