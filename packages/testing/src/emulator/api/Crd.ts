@@ -134,6 +134,18 @@ export const resourceTypeOf = (crd: JsonObject): ResourceType | undefined => {
     fieldSelectors: selectable,
     nameRule: "subdomain",
     schemas,
+    printerColumns: (Array.isArray(storage.additionalPrinterColumns) ? storage.additionalPrinterColumns : [])
+      .filter(isObject)
+      .map((c) => ({
+        name: str(c.name) ?? "",
+        type: str(c.type) ?? "string",
+        format: str(c.format) ?? "",
+        description:
+          str(c.description) ??
+          `Custom resource definition column (in JSONPath format): ${str(c.jsonPath) ?? ""}`,
+        priority: typeof c.priority === "number" ? c.priority : 0,
+        jsonPath: str(c.jsonPath) ?? "",
+      })),
   };
 };
 

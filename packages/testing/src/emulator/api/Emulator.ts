@@ -88,6 +88,17 @@ const ADMIN = { username: "system:admin", groups: ["system:masters", "system:aut
 
 const DEFAULT_NAMESPACES = ["default", "kube-node-lease", "kube-public", "kube-system"];
 
+/** The service the apiserver maintains for itself in `default`. */
+const KUBERNETES_SERVICE = {
+  metadata: { name: "kubernetes", labels: { component: "apiserver", provider: "kubernetes" } },
+  spec: {
+    clusterIP: "10.96.0.1",
+    ports: [{ name: "https", port: 443, protocol: "TCP", targetPort: 6443 }],
+    sessionAffinity: "None",
+    type: "ClusterIP",
+  },
+};
+
 const makeReader = (store: Store): StoreReader => ({
   get: (group, resource, namespace, name) => store.table(group, resource)?.get(namespace, name),
   list: (group, resource, namespace) => store.table(group, resource)?.list(namespace) ?? [],
@@ -188,6 +199,12 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
       ObjectMeta.prepareCreate(namespaces.type, undefined, { metadata: { name } }, core.now(), core.random),
       undefined,
     );
+  const services = store.table("", "services") as Table;
+  store.put(
+    services,
+    ObjectMeta.prepareCreate(services.type, "default", KUBERNETES_SERVICE, core.now(), core.random),
+    undefined,
+  );
   yield* Effect.forkScoped(
     Effect.forever(
       Queue.take(gcSignal).pipe(

@@ -3,6 +3,7 @@
  * subresources and the per-type rules of its registry strategy; and the built-in types it serves.
  */
 import type { StructuralSchema } from "./Schema.ts";
+import type { PrinterColumn } from "./Tables.ts";
 
 export interface ScaleSubresource {
   readonly specReplicasPath: string;
@@ -41,6 +42,8 @@ export interface ResourceType {
   readonly nameRule: NameRule;
   /** Structural schemas per version (custom resources only). */
   readonly schemas: ReadonlyMap<string, StructuralSchema>;
+  /** additionalPrinterColumns of a custom resource (empty for built-ins). */
+  readonly printerColumns: ReadonlyArray<PrinterColumn>;
 }
 
 /** The key of a type's table in the store: `group/plural`. */
@@ -101,6 +104,7 @@ const builtin = (s: BuiltinSpec): ResourceType => ({
   fieldSelectors: s.fieldSelectors ?? [],
   nameRule: s.nameRule ?? "subdomain",
   schemas: new Map(),
+  printerColumns: [],
 });
 
 const EVENT_FIELDS = [

@@ -16,6 +16,7 @@ import * as Reads from "./Reads.ts";
 import { apiVersionOf, type ResourceType } from "./ResourceType.ts";
 import * as Scale from "./Scale.ts";
 import * as Status from "./Status.ts";
+import * as Tables from "./Tables.ts";
 import * as Watch from "./Watch.ts";
 import * as Writes from "./Writes.ts";
 
@@ -154,6 +155,14 @@ const watchOptions = (
   });
 };
 
+const asTable = (
+  core: Core,
+  resolved: Resolved,
+  request: ApiRequest,
+  items: ReadonlyArray<JsonObject>,
+  meta: JsonObject,
+) => Tables.table(resolved.type, items, meta, core.now(), request.query.get("includeObject") ?? "Metadata");
+
 const resource = Effect.fnUntraced(function* (
   core: Core,
   resolved: Resolved,
@@ -170,7 +179,12 @@ const resource = Effect.fnUntraced(function* (
         const options = yield* Effect.fromResult(watchOptions(core, resolved, request.query));
         return Watch.open(core, resolved, options);
       }
-      return json(200, yield* Effect.fromResult(Reads.list(core.store, resolved, request)));
+      const list = yield* Effect.fromResult(Reads.list(core.store, resolved, request));
+      if (!Tables.wantsTable(request.headers.accept)) return json(200, list);
+      return json(
+        200,
+        asTable(core, resolved, request, list.items as Array<JsonObject>, list.metadata as JsonObject),
+      );
     }
     if (method === "POST" && !deny("create")) return yield* Writes.create(core, resolved, request);
     if (method === "DELETE")
@@ -202,8 +216,16 @@ const resource = Effect.fnUntraced(function* (
     return yield* Writes.update(core, { ...resolved, subresource: undefined }, request);
   }
   switch (method) {
-    case "GET":
-      return json(200, yield* Effect.fromResult(Reads.get(resolved)));
+    case "GET": {
+      const obj = yield* Effect.fromResult(Reads.get(resolved));
+      if (!Tables.wantsTable(request.headers.accept)) return json(200, obj);
+      return json(
+        200,
+        asTable(core, resolved, request, [obj], {
+          resourceVersion: (obj.metadata as JsonObject).resourceVersion,
+        }),
+      );
+    }
     case "PUT":
       return yield* Writes.update(core, resolved, request);
     case "PATCH":

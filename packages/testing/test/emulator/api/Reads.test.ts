@@ -124,10 +124,11 @@ describe("list", () => {
     ],
     ["labelSelector=a%20b", 400, undefined],
     ["fieldSelector=spec.nope%3Dx", 400, "field label not supported: spec.nope"],
-    ["resourceVersion=999999", 504, "Timeout: Too large resource version: 999999, current: 5"],
+    ["resourceVersion=999999", 504, /^Timeout: Too large resource version: 999999, current: \d+$/],
   ])("?%s answers %i", async (query, code, message) => {
     const r = await run(send("GET", `${NS}?${query}`));
     expect(r.status).toBe(code);
-    if (message !== undefined) expect(r.body.message).toBe(message);
+    if (typeof message === "string") expect(r.body.message).toBe(message);
+    else if (message !== undefined) expect(r.body.message).toMatch(message);
   });
 });
