@@ -161,6 +161,41 @@ describe("Progression", () => {
     expect(State.counts(begun.state)).toEqual({ success: 0, failure: 0, running: 2 });
   });
 
+  it("finishes a cause started by a legacy operator that kept progress in the status", () => {
+    const body = {
+      status: { kopf: { progress: { h1: { started: T0_ISO, purpose: "create", retries: 2 } } } },
+    } as RawBody;
+    const owned = [{ id: "h1" }];
+    const patch = Patch.make(body);
+    const begun = ok(
+      Progression.begin({
+        body,
+        patch,
+        storage,
+        ownedHandlers: owned,
+        causeHandlers: owned,
+        purpose: "create",
+        now: T0,
+      }),
+    );
+    expect(begun.state.handlers.get("h1")?.retries).toBe(2);
+    const finished = ok(
+      Progression.finish({
+        state: begun.state,
+        outcomes: { h1: { final: true } },
+        body,
+        patch,
+        storage,
+        ownedHandlers: owned,
+        now: T0,
+      }),
+    );
+    expect(finished.done).toBe(true);
+    // The new record went to the annotations and was purged from the patch again; the legacy
+    // status record is deleted; nothing else is written.
+    expect(patch.toMergePatch()).toEqual({ status: { kopf: { progress: { h1: null } } } });
+  });
+
   it("fails on outcomes for handlers outside the state", () => {
     const begun = ok(
       Progression.begin({

@@ -3,11 +3,12 @@
 // issue 601, started/runtime/finished/sleeping/awakened/delayed/retries, outcomes, subrefs,
 // results delivery, purging, and properties of the transitions.
 import { describe, expect, it } from "@effect/vitest";
-import { IsoTime, type RawBody } from "@kopf/structs";
+import { IsoTime, Patch, type RawBody } from "@kopf/structs";
 import { Result } from "effect";
 import * as fc from "fast-check";
 import * as HandlerState from "../src/HandlerState.ts";
 import * as Outcome from "../src/Outcome.ts";
+import * as SmartProgressStorage from "../src/SmartProgressStorage.ts";
 import * as State from "../src/State.ts";
 import * as StatusProgressStorage from "../src/StatusProgressStorage.ts";
 
@@ -510,6 +511,45 @@ describe("results and purging", () => {
 });
 
 describe("State properties", () => {
+  it("storing, reloading and storing again writes nothing the second time", () => {
+    const annotationStorage = SmartProgressStorage.makeDefault();
+    const outcomeList = fc.array(
+      fc.record({
+        final: fc.boolean(),
+        delay: fc.option(fc.double({ min: 0, max: 3600, noNaN: true }), { nil: null }),
+        error: fc.option(fc.record({ message: fc.string({ unit: "binary" }) }), { nil: null }),
+        subrefs: fc.array(fc.string({ minLength: 1, maxLength: 5 }), { maxLength: 3 }),
+      }),
+      { minLength: 1, maxLength: 3 },
+    );
+    fc.assert(
+      fc.property(outcomeList, fc.integer({ min: 0, max: 10 ** 15 }), (list, now) => {
+        const ids = list.map((_, i) => ({ id: `h${i}` }));
+        let state = State.withHandlers(State.withPurpose(State.empty(), "update"), ids, now);
+        state = Result.getOrThrow(
+          State.withOutcomes(state, Object.fromEntries(list.map((o, i) => [`h${i}`, o])), now),
+        );
+        const first = Patch.make({});
+        State.store(state, { body: {}, patch: first, storage: annotationStorage });
+        const body = Patch.applyMergePatch({} as RawBody, first.toMergePatch());
+        const loaded = Result.getOrThrow(
+          State.fromStorage({ body, storage: annotationStorage, handlers: ids, now: now + 5_000_000 }),
+        );
+        const reactivated = State.withHandlers(State.withPurpose(loaded, "update"), ids, now + 5_000_000);
+        const second = Patch.make(body);
+        State.store(reactivated, { body, patch: second, storage: annotationStorage });
+        expect(second.toMergePatch()).toEqual({});
+        for (const { id } of ids) {
+          const before = state.handlers.get(id);
+          const after = reactivated.handlers.get(id);
+          expect(after && before && { ...after, origin: null, active: true }).toEqual(
+            before && { ...before, origin: null, subrefs: [...before.subrefs].sort() },
+          );
+        }
+      }),
+    );
+  });
+
   const outcomeArb: fc.Arbitrary<Outcome.Outcome> = fc.record({
     final: fc.boolean(),
     delay: fc.option(fc.integer({ min: 0, max: 3600 }), { nil: null }),
