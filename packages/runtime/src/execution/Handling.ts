@@ -1,0 +1,232 @@
+/**
+ * Executing handlers once (Kopf's `execute_handlers_once` / `execute_handler_once`, §5.4 and
+ * §5.5): the lifecycle picks among the awakened handlers, the picked ones run one after
+ * another, and each attempt becomes an `Outcome` judged by `ErrorModes`, with Kopf's log lines.
+ * This never fails with a handler's error: handler failures are outcomes. Interruption of an
+ * attempt is logged ("is cancelled. Will escalate.") and propagated.
+ *
+ * Used for changing handlers (with the sub-handling context), `on.event` handlers and
+ * activities alike; the context object is built per kind of cause (`HandlerCause`).
+ */
+import {
+  type ActivityHandler,
+  type AnyHandler,
+  type ChangingHandler,
+  Handler,
+  HandlerCause,
+  type IndexingHandler,
+  type Lifecycle,
+  type Logger,
+  type SpawningHandler,
+  type WatchingHandler,
+  type WebhookHandler,
+} from "@kopf/registry";
+import type { OperatorSettings } from "@kopf/settings";
+import { HandlerState, type Outcome, type State } from "@kopf/storage";
+
+type Outcome_ = Outcome.Outcome;
+
+import { IsoTime } from "@kopf/structs";
+import { Effect, Random } from "effect";
+import * as ErrorModes from "./ErrorModes.ts";
+import { HandlerFailure, invoke } from "./Invocation.ts";
+
+/** Any cause a handler can be executed for. */
+export type ExecutableCause =
+  | HandlerCause.ChangingCause
+  | HandlerCause.WatchingCause
+  | HandlerCause.IndexingCause
+  | HandlerCause.SpawningCause
+  | HandlerCause.WebhookCause
+  | HandlerCause.ActivityCause;
+
+/** Any handler that can be executed. */
+export type ExecutableHandler =
+  | ChangingHandler
+  | WatchingHandler
+  | IndexingHandler
+  | SpawningHandler
+  | WebhookHandler
+  | ActivityHandler;
+
+/** What a sub-handling context adds to one invocation (see `Subhandling`). */
+export interface Subcontext {
+  /** Extra context fields (e.g. `subregistry`), overridden by indices as every field is. */
+  readonly fields: Readonly<Record<string, unknown>>;
+  /** Wraps the invocation: binds it ambiently and runs what must follow it (sub-handlers). */
+  readonly around: <A>(invocation: Effect.Effect<A, HandlerFailure>) => Effect.Effect<A, unknown>;
+  /** The ids of all sub-handlers used so far by this invocation (any depth). */
+  readonly subrefs: () => ReadonlyArray<string>;
+}
+
+/** Builds the sub-handling context of one invocation (Kopf's `extra_context`). */
+export type ExtraContext = (args: {
+  readonly handler: ExecutableHandler;
+  readonly cause: ExecutableCause;
+  readonly settings: OperatorSettings;
+  readonly lifecycle: Lifecycle;
+}) => Effect.Effect<Subcontext | undefined>;
+
+/** One handler's attempt. */
+export interface HandlerAttempt {
+  readonly handler: ExecutableHandler;
+  readonly cause: ExecutableCause;
+  /** The handler's current state (retries, started). */
+  readonly state: HandlerState.HandlerState;
+  readonly settings: OperatorSettings;
+  /** The lifecycle sub-handlers inherit. */
+  readonly lifecycle: Lifecycle;
+  readonly extraContext?: ExtraContext | undefined;
+  /** Fields added to the context (e.g. daemons' `stopped`); indices still override them. */
+  readonly fields?: Readonly<Record<string, unknown>> | undefined;
+}
+
+const loggerOf = (cause: ExecutableCause): Logger => cause.logger;
+
+const emit = (logger: Logger, log: ErrorModes.LogLine, error: unknown): Effect.Effect<void> =>
+  Effect.sync(() => {
+    switch (log.level) {
+      case "debug":
+        return logger.debug(log.message);
+      case "info":
+        return logger.info(log.message);
+      case "warning":
+        return logger.warning(log.message);
+      case "error":
+        return log.traceback ? logger.exception(log.message, error) : logger.error(log.message);
+    }
+  });
+
+const adjusted = (handler: ExecutableHandler, cause: ExecutableCause): ExecutableCause =>
+  cause._tag === "ChangingCause" && handler._tag === "ChangingHandler"
+    ? HandlerCause.adjustCause(handler, cause)
+    : cause;
+
+const contextOf = (cause: ExecutableCause, invocation: Readonly<Record<string, unknown>>): unknown => {
+  const fields = invocation as unknown as HandlerCause.ChangingInvocation;
+  switch (cause._tag) {
+    case "ActivityCause":
+      return HandlerCause.activityContext(cause, fields);
+    case "ChangingCause":
+      return HandlerCause.handlerContext(cause, fields);
+    case "WatchingCause":
+      return HandlerCause.handlerContext(cause, fields);
+    case "IndexingCause":
+      return HandlerCause.handlerContext(cause, fields);
+    case "SpawningCause":
+      return HandlerCause.handlerContext(cause, fields as unknown as HandlerCause.SpawningInvocation);
+    case "WebhookCause":
+      return HandlerCause.handlerContext(cause, fields);
+  }
+};
+
+const unwrap = (failure: unknown): unknown => (failure instanceof HandlerFailure ? failure.error : failure);
+
+/**
+ * Executes one handler once and judges the attempt (Kopf §5.5). Completes with the outcome;
+ * fails only by interruption.
+ *
+ * @example
+ * const outcome = yield* Handling.executeHandlerOnce({ handler, cause, state, settings, lifecycle: Lifecycles.asap })
+ */
+export const executeHandlerOnce = (attempt: HandlerAttempt): Effect.Effect<Outcome_> =>
+  Effect.gen(function* () {
+    const { handler, state, settings, lifecycle } = attempt;
+    const logger = loggerOf(attempt.cause);
+    const title = Handler.describe(handler as AnyHandler);
+    const now = yield* IsoTime.now;
+    const runtime = HandlerState.runtime(state, now);
+    const judged: ErrorModes.Attempt = {
+      title,
+      retries: state.retries,
+      runtime,
+      timeout: handler.timeout,
+      retryLimit: handler.retries,
+      backoff: handler.backoff ?? settings.execution.defaultBackoff,
+      errors: Handler.effectiveErrors(handler as AnyHandler),
+    };
+
+    yield* Effect.sync(() => logger.debug(`${title} is invoked.`));
+    const limit = ErrorModes.precheck(judged);
+    if (limit !== undefined) {
+      const verdict = ErrorModes.failed(judged, limit);
+      yield* emit(logger, verdict.log, limit);
+      return verdict.outcome;
+    }
+
+    const cause = adjusted(handler, attempt.cause);
+    const sub =
+      attempt.extraContext === undefined
+        ? undefined
+        : yield* attempt.extraContext({ handler, cause, settings, lifecycle });
+    const context = contextOf(cause, {
+      ...attempt.fields,
+      ...sub?.fields,
+      param: handler.param,
+      retry: state.retries,
+      started: new Date(IsoTime.toMillis(state.started)),
+      runtime: runtime / 1000,
+    });
+    const call = invoke(handler.fn as (ctx: unknown) => unknown, context);
+    const result = yield* (sub === undefined ? call : sub.around(call)).pipe(
+      Effect.map((value) => ({ ok: true as const, value })),
+      Effect.catch((failure) => Effect.succeed({ ok: false as const, error: unwrap(failure) })),
+      Effect.onInterrupt(() => Effect.sync(() => logger.warning(`${title} is cancelled. Will escalate.`))),
+    );
+    const subrefs = sub?.subrefs() ?? [];
+    const verdict = result.ok
+      ? ErrorModes.succeeded(judged, result.value, subrefs)
+      : ErrorModes.failed(judged, result.error, subrefs);
+    yield* emit(logger, verdict.log, result.ok ? undefined : result.error);
+    return verdict.outcome;
+  });
+
+/** A cycle's execution of handlers: what to run, with which lifecycle and state. */
+export interface HandlersRun {
+  readonly lifecycle: Lifecycle;
+  readonly settings: OperatorSettings;
+  /** The candidates in registration order; only awakened ones known to `state` are offered. */
+  readonly handlers: ReadonlyArray<ExecutableHandler>;
+  readonly cause: ExecutableCause;
+  readonly state: State.State;
+  readonly extraContext?: ExtraContext | undefined;
+  readonly fields?: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * Offers the awakened handlers (neither finished nor sleeping) to the lifecycle and executes
+ * its plan sequentially, once each (Kopf §5.4). Completes with the outcomes by handler id.
+ *
+ * @example
+ * const outcomes = yield* Handling.executeHandlersOnce({ lifecycle, settings, handlers, cause, state })
+ * const next = State.withOutcomes(state, outcomes, now)
+ */
+export const executeHandlersOnce = (run: HandlersRun): Effect.Effect<ReadonlyMap<string, Outcome_>> =>
+  Effect.gen(function* () {
+    const now = yield* IsoTime.now;
+    const random = yield* Random.Random;
+    const todo = run.handlers.filter((h) => {
+      const handlerState = run.state.handlers.get(h.id);
+      return handlerState !== undefined && HandlerState.isAwakened(handlerState, now);
+    });
+    const plan = run.lifecycle(todo, {
+      retries: (id) => run.state.handlers.get(id)?.retries ?? 0,
+      random: () => random.nextDoubleUnsafe(),
+    });
+    const outcomes = new Map<string, Outcome_>();
+    for (const handler of plan) {
+      const state = run.state.handlers.get(handler.id);
+      if (state === undefined) continue;
+      const outcome = yield* executeHandlerOnce({
+        handler,
+        cause: run.cause,
+        state,
+        settings: run.settings,
+        lifecycle: run.lifecycle,
+        extraContext: run.extraContext,
+        fields: run.fields,
+      });
+      outcomes.set(handler.id, outcome);
+    }
+    return outcomes;
+  });

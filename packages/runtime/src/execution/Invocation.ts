@@ -1,0 +1,79 @@
+/**
+ * Invocation of one handler function with its single context object, whatever kind of
+ * function it is (Kopf's `invocation.invoke`):
+ *
+ * - a **sync** function is called on the event loop. Node has no threads for JavaScript, so
+ *   it blocks everything — other objects included — for exactly as long as it runs, and no
+ *   longer: keep it short, or make it `async` and `await` the slow parts (I/O never blocks);
+ *   CPU-heavy work belongs in a worker thread the handler awaits;
+ * - an **async** function (or any function returning a promise) is awaited; other objects are
+ *   handled meanwhile;
+ * - a function returning an **Effect** has it run in the handler's fiber (interruptible, on the
+ *   operator's `Clock`, with the ambient `CurrentBinding` in its context).
+ *
+ * Whatever the function throws, rejects with, fails with or dies with becomes a
+ * `HandlerFailure` carrying it, for `ErrorModes` to judge; an interruption stays an
+ * interruption (the cancellation Kopf escalates).
+ */
+import { Cause, Data, Effect, Exit } from "effect";
+import { AmbientRunner, CurrentBinding } from "./Ambient.ts";
+
+/** How a handler call went wrong, besides what it went wrong with. */
+export type HandlerFailureReason = "Thrown" | "Rejected" | "Failed" | "Died";
+
+/**
+ * A handler's own failure: `error` is what it threw, rejected with, or failed/died with.
+ *
+ * @example
+ * Effect.catchTag("HandlerFailure", (f) => Effect.succeed(f.error))
+ */
+export class HandlerFailure extends Data.TaggedError("HandlerFailure")<{
+  readonly reason: HandlerFailureReason;
+  readonly error: unknown;
+}> {}
+
+const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
+  (typeof value === "object" || typeof value === "function") &&
+  value !== null &&
+  typeof (value as { then?: unknown }).then === "function";
+
+const runEffect = (
+  effect: Effect.Effect<unknown, unknown, unknown>,
+): Effect.Effect<unknown, HandlerFailure> =>
+  Effect.exit(effect as Effect.Effect<unknown, unknown>).pipe(
+    Effect.flatMap((exit) => {
+      if (Exit.isSuccess(exit)) return Effect.succeed(exit.value);
+      const cause = exit.cause;
+      if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt;
+      const error = Cause.findErrorOption(cause);
+      return error._tag === "Some"
+        ? Effect.fail(new HandlerFailure({ reason: "Failed", error: error.value }))
+        : Effect.fail(new HandlerFailure({ reason: "Died", error: Cause.squash(cause) }));
+    }),
+  );
+
+/**
+ * Calls `fn(context)` and completes with its result: the value, the awaited promise, or the
+ * Effect's success. With a `CurrentBinding` in the fiber's context, the call runs inside the
+ * `AmbientRunner` so `register`/`subhandler`/`execute` reach the running handler.
+ *
+ * @example
+ * const result = yield* Invocation.invoke(async ({ name }) => ({ greeted: name }), context)
+ */
+export const invoke = <C>(fn: (context: C) => unknown, context: C): Effect.Effect<unknown, HandlerFailure> =>
+  Effect.gen(function* () {
+    const binding = yield* CurrentBinding;
+    const runner = yield* AmbientRunner;
+    const returned = yield* Effect.try({
+      try: () => (binding === undefined ? fn(context) : runner.run(binding, () => fn(context))),
+      catch: (error) => new HandlerFailure({ reason: "Thrown", error }),
+    });
+    if (Effect.isEffect(returned)) return yield* runEffect(returned);
+    if (isPromiseLike(returned)) {
+      return yield* Effect.tryPromise({
+        try: () => Promise.resolve(returned),
+        catch: (error) => new HandlerFailure({ reason: "Rejected", error }),
+      });
+    }
+    return returned;
+  });

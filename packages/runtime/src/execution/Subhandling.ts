@@ -1,0 +1,235 @@
+/**
+ * Sub-handlers (Kopf §5.6): every invocation of a changing handler gets a fresh sub-registry
+ * (`ctx.subregistry`, and the ambient binding for `register`/`subhandler`/`execute` without a
+ * context). The sub-handlers declared during the call run right after it returns (unless the
+ * handler ran them itself with `execute`), with the parent's lifecycle and cause; their
+ * progress is kept under their own ids (`parent/child`), their results go to the status, and
+ * every ancestor lists them in its `subrefs`. While some are not done, the parent is retried
+ * after the shortest of their delays (`HandlerChildrenRetry`), so a parent must declare the
+ * same sub-handlers on every call.
+ */
+import {
+  type ChangingHandler,
+  type Handler,
+  type HandlerCause,
+  type HandlerFn,
+  type Lifecycle,
+  Matching,
+  type Options,
+  type RegistrationError,
+  SubRegistry,
+} from "@kopf/registry";
+import type { OperatorSettings } from "@kopf/settings";
+import { Outcome, State, type StorageDecodeError } from "@kopf/storage";
+import { IsoTime } from "@kopf/structs";
+import { Data, Effect, Result } from "effect";
+import { type Binding, CurrentBinding, type ExecuteOptions } from "./Ambient.ts";
+import { HandlerChildrenRetry } from "./ErrorModes.ts";
+import { type ExtraContext, executeHandlersOnce } from "./Handling.ts";
+
+/** Sub-handling used wrongly: outside a changing handler, or with conflicting arguments. */
+export class SubhandlingError extends Data.TaggedError("SubhandlingError")<{
+  readonly reason: "OutsideHandler" | "ConflictingArguments";
+  readonly message: string;
+}> {}
+
+const outside = (what: string) =>
+  new SubhandlingError({
+    reason: "OutsideHandler",
+    message: `${what} can only be used while a resource-changing handler runs (sub-handlers of other handlers have no retries or state tracking).`,
+  });
+
+/** The sub-handlers to run for explicit `execute` options (ids prefixed with the parent's). */
+export const handlersOf = (
+  parent: ChangingHandler,
+  options: ExecuteOptions,
+): Result.Result<ReadonlyArray<ChangingHandler>, SubhandlingError | RegistrationError> => {
+  const given = [options.fns, options.handlers, options.registry].filter((v) => v !== undefined);
+  if (given.length > 1) {
+    return Result.fail(
+      new SubhandlingError({
+        reason: "ConflictingArguments",
+        message: "Only one of the fns, handlers, registry can be passed. Got more.",
+      }),
+    );
+  }
+  if (options.handlers !== undefined) return Result.succeed([...options.handlers]);
+  if (options.registry !== undefined) return Result.succeed(options.registry.handlers);
+  const fns = options.fns;
+  const entries: ReadonlyArray<readonly [string | undefined, HandlerFn<any>]> = Array.isArray(fns)
+    ? fns.map((fn) => [undefined, fn] as const)
+    : Object.entries(fns ?? {});
+  const built: Array<ChangingHandler> = [];
+  for (const [id, fn] of entries) {
+    const made = SubRegistry.makeSubhandler(parent, fn, id === undefined ? {} : { id }, "register");
+    if (Result.isFailure(made)) return Result.fail(made.failure);
+    built.push(made.success);
+  }
+  return Result.succeed(built);
+};
+
+/** What a run of sub-handlers needs from its parent's invocation. */
+export interface SubhandlersRun {
+  readonly handlers: ReadonlyArray<ChangingHandler>;
+  readonly cause: HandlerCause.ChangingCause;
+  readonly settings: OperatorSettings;
+  readonly lifecycle: Lifecycle;
+  /** The `subrefs` collectors of all ancestors, the innermost last. */
+  readonly ancestors: ReadonlyArray<Set<string>>;
+}
+
+/**
+ * Runs sub-handlers once (Kopf's `kopf.execute` body): loads their states, executes the
+ * awakened ones per the lifecycle, stores their progress and results into the cause's patch,
+ * registers them with all ancestors, and fails with `HandlerChildrenRetry` unless all are done.
+ */
+export const executeSubhandlers = (
+  run: SubhandlersRun,
+): Effect.Effect<void, HandlerChildrenRetry | StorageDecodeError | State.StateError> =>
+  Effect.gen(function* () {
+    const { cause, settings } = run;
+    const storage = settings.persistence.progressStorage;
+    const owned = Matching.deduplicated(
+      run.handlers.filter((h) => Matching.matchesResource(h, cause.resource)),
+    );
+    const selected = Matching.changingHandlers(owned, cause);
+    const loadedAt = yield* IsoTime.now;
+    const loaded = yield* Effect.fromResult(
+      State.fromStorage({ body: cause.body, storage, handlers: owned, now: loadedAt }),
+    );
+    const state = State.withHandlers(State.withPurpose(loaded, cause.reason), selected, loadedAt);
+    const outcomes = yield* executeHandlersOnce({
+      lifecycle: run.lifecycle,
+      settings,
+      handlers: selected,
+      cause,
+      state,
+      extraContext: context(run.ancestors),
+    });
+    const now = yield* IsoTime.now;
+    const next = yield* Effect.fromResult(State.withOutcomes(state, outcomes, now));
+    State.store(next, { body: cause.body, patch: cause.patch, storage });
+    Outcome.deliverResults(outcomes, cause.patch);
+    for (const id of next.handlers.keys()) {
+      for (const collector of run.ancestors) collector.add(id);
+    }
+    if (!State.isDone(next)) {
+      const parent = run.ancestors.length;
+      return yield* new HandlerChildrenRetry({
+        delay: State.delay(next, now),
+        message: `${parent === 0 ? "Sub-handlers" : "Some sub-handlers"} are not finished yet; retrying the parent.`,
+      });
+    }
+  });
+
+/**
+ * The sub-handling context of changing handlers (Kopf's `subhandling_context`), for
+ * `Handling.executeHandlersOnce`; `ancestors` are the subrefs collectors of enclosing handlers.
+ */
+export const context =
+  (ancestors: ReadonlyArray<Set<string>> = []): ExtraContext =>
+  ({ handler, cause, settings, lifecycle }) =>
+    Effect.gen(function* () {
+      if (handler._tag !== "ChangingHandler" || cause._tag !== "ChangingCause") return undefined;
+      const subregistry = SubRegistry.make(handler);
+      const subrefs = new Set<string>();
+      const chain = [...ancestors, subrefs];
+      let executedDeclared = false;
+      const execute = (options?: ExecuteOptions): Effect.Effect<void, unknown> =>
+        Effect.suspend(() => {
+          if (options === undefined || Object.values(options).every((v) => v === undefined)) {
+            if (executedDeclared) return Effect.void;
+            executedDeclared = true;
+            return executeSubhandlers({
+              handlers: subregistry.handlers,
+              cause,
+              settings,
+              lifecycle,
+              ancestors: chain,
+            });
+          }
+          return Effect.fromResult(handlersOf(handler, options)).pipe(
+            Effect.flatMap((handlers) =>
+              executeSubhandlers({ handlers, cause, settings, lifecycle, ancestors: chain }),
+            ),
+          );
+        });
+      const services = yield* Effect.context<never>();
+      const runPromise = Effect.runPromiseWith(services);
+      const binding: Binding = {
+        handler,
+        subregistry,
+        execute,
+        executePromise: (options) => runPromise(execute(options)),
+      };
+      return {
+        fields: { subregistry },
+        around: (invocation) =>
+          invocation.pipe(
+            Effect.flatMap((result) => Effect.as(execute(), result)),
+            Effect.provideService(CurrentBinding, binding),
+          ),
+        subrefs: () => [...subrefs].sort(),
+      };
+    });
+
+/**
+ * The binding of the running changing handler, for Effect handlers.
+ *
+ * @example
+ * const { subregistry } = yield* Subhandling.current
+ */
+export const current: Effect.Effect<Binding, SubhandlingError> = Effect.flatMap(
+  Effect.service(CurrentBinding),
+  (binding: Binding | undefined) =>
+    binding === undefined ? Effect.fail(outside("Sub-handlers")) : Effect.succeed(binding),
+);
+
+/**
+ * Declares a sub-handler of the running handler from an Effect handler (Kopf's
+ * `@kopf.subhandler`); the same as `ctx.subregistry.subhandler`.
+ *
+ * @example
+ * yield* Subhandling.subhandler({ id: "task1" }, () => Effect.log("task 1"))
+ */
+export const subhandler = <F extends HandlerFn<any>>(
+  options: Options.SubhandlerOptions<any>,
+  fn: F,
+): Effect.Effect<F, SubhandlingError | RegistrationError> =>
+  Effect.flatMap(current, (binding) =>
+    Effect.try({
+      try: () => binding.subregistry.subhandler(options, fn),
+      catch: (error) => error as RegistrationError,
+    }),
+  );
+
+/**
+ * Declares a function as a sub-handler of the running handler (Kopf's `kopf.register`).
+ *
+ * @example
+ * yield* Subhandling.register(createSingleTask, { id: "task-a" })
+ */
+export const register = <F extends HandlerFn<any>>(
+  fn: F,
+  options?: Options.RegisterOptions<any>,
+): Effect.Effect<F, SubhandlingError | RegistrationError> =>
+  Effect.flatMap(current, (binding) =>
+    Effect.try({
+      try: () => binding.subregistry.register(fn, options),
+      catch: (error) => error as RegistrationError,
+    }),
+  );
+
+/**
+ * Runs sub-handlers now, inside the handler (Kopf's `kopf.execute`): the declared ones, or
+ * those given. Fails with `HandlerChildrenRetry` while they are not all done — let it
+ * propagate so the parent is retried.
+ *
+ * @example
+ * yield* Subhandling.execute({ fns: { a: stepA, b: stepB } })
+ */
+export const execute = (options?: ExecuteOptions): Effect.Effect<void, unknown> =>
+  Effect.flatMap(current, (binding) => binding.execute(options));
+
+/** Re-exported for handlers that build sub-handlers by hand. */
+export type { Handler };
