@@ -27,7 +27,7 @@ const REASONS = ["create", "update", "delete", "resume"] as const;
 const handler = { id: "some-id" };
 const storage = StatusProgressStorage.make();
 
-type Patch = { [key: string]: unknown };
+type PlainPatch = { [key: string]: unknown };
 const withRecord = (record: object): RawBody =>
   ({ status: { kopf: { progress: { "some-id": record } } } }) as RawBody;
 const load = (body: RawBody, handlers: ReadonlyArray<State.HandlerRef> = [handler]) =>
@@ -35,7 +35,7 @@ const load = (body: RawBody, handlers: ReadonlyArray<State.HandlerRef> = [handle
 const outcomes = (state: State.State, map: Record<string, Outcome.Outcome>) =>
   Result.getOrThrow(State.withOutcomes(state, map, NOW));
 const stored = (state: State.State, body: RawBody = {}): Record<string, unknown> => {
-  const patch: Patch = {};
+  const patch: PlainPatch = {};
   State.store(state, { body, patch, storage });
   return (patch as { status: { kopf: { progress: Record<string, Record<string, unknown>> } } }).status.kopf
     .progress["some-id"] as Record<string, unknown>;
@@ -429,13 +429,13 @@ describe("results and purging", () => {
     [[1, 2], { status: { "some-id": [1, 2] } }],
     [{ field: "value" }, { status: { "some-id": { field: "value" } } }],
   ])("delivers the result %j as %j", (result, expected) => {
-    const patch: Patch = {};
+    const patch: PlainPatch = {};
     Outcome.deliverResults({ "some-id": { final: true, result } }, patch);
     expect(patch).toEqual(expected);
   });
 
   it("skips the results of failed attempts and merges mappings one level deep", () => {
-    const patch: Patch = { status: { a: { x: 1, y: 1 } } };
+    const patch: PlainPatch = { status: { a: { x: 1, y: 1 } } };
     Outcome.deliverResults(
       new Map<string, Outcome.Outcome>([
         ["a", { final: true, result: { y: 2, z: { deep: true } } }],
@@ -450,7 +450,7 @@ describe("results and purging", () => {
     body: RawBody,
     loadWith: ReadonlyArray<State.HandlerRef>,
     purgeWith: ReadonlyArray<State.HandlerRef>,
-    patch: Patch = {},
+    patch: PlainPatch = {},
   ) => {
     State.purge(load(body, loadWith), { body, patch, storage, handlers: purgeWith });
     return patch;
