@@ -108,6 +108,8 @@ export const make = Effect.fnUntraced(function* (options: VaultOptions) {
   let nextId = 0;
   // Present while re-authenticating: callers wait on it; resolved when the login has finished.
   let gate: Deferred.Deferred<void> | undefined;
+  // Why the last login failed, for the error callers get when nothing is left.
+  let lastFailure: LoginError | undefined;
 
   const add = (credentials: Credentials): void => {
     for (const [key, info] of entriesOf(credentials)) {
@@ -135,8 +137,19 @@ export const make = Effect.fnUntraced(function* (options: VaultOptions) {
     const login = options.login;
     return Effect.logInfo("Re-authentication has been initiated.").pipe(
       Effect.andThen(login),
+      Effect.tap(() =>
+        Effect.sync(() => {
+          lastFailure = undefined;
+        }),
+      ),
       Effect.catchCause((cause) =>
-        Effect.logError("Re-authentication has failed.", cause).pipe(Effect.as({} as Credentials)),
+        Effect.sync(() => {
+          const failure = cause.reasons.find((reason) => reason._tag === "Fail")?.error;
+          lastFailure = failure instanceof LoginError ? failure : undefined;
+        }).pipe(
+          Effect.andThen(Effect.logError("Re-authentication has failed.", cause)),
+          Effect.as({} as Credentials),
+        ),
       ),
       Effect.flatMap((credentials) =>
         Effect.suspend(() =>
@@ -151,8 +164,16 @@ export const make = Effect.fnUntraced(function* (options: VaultOptions) {
     );
   });
 
-  const outOfCredentials = (cause?: unknown) =>
-    new LoginError({ reason: "OutOfCredentials", message: OUT_OF_CREDENTIALS, ...(cause ? { cause } : {}) });
+  /** Out of credentials; the last login failure, if any, is named (e.g. the broken kubeconfig). */
+  const outOfCredentials = () =>
+    new LoginError({
+      reason: "OutOfCredentials",
+      message:
+        lastFailure === undefined
+          ? OUT_OF_CREDENTIALS
+          : `${OUT_OF_CREDENTIALS} The last login failed: ${lastFailure.message}`,
+      ...(lastFailure === undefined ? {} : { cause: lastFailure }),
+    });
 
   /** Drop expired items; say whether any were dropped. */
   const expire = (now: number): boolean => {

@@ -187,6 +187,8 @@ describe("invalidation and re-authentication", () => {
         Effect.gen(function* () {
           const error = yield* Effect.flip(vault.select);
           assert.strictEqual(error.reason, "OutOfCredentials");
+          assert.include(error.message, "The last login failed: exec plugin exited with 1");
+          assert.strictEqual((error.cause as LoginError).reason, "PluginFailed");
           assert.strictEqual((yield* vault.select).info.token, "ok");
         }),
       );

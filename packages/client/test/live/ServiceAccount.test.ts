@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { afterAll, assert, describe, it } from "@effect/vitest";
 import { Effect, Layer } from "effect";
 import { TestClock } from "effect/testing";
+import { KubeApi } from "../../src/KubeApi.ts";
 import { KubeApiError } from "../../src/KubeApiError.ts";
 import * as KubeClient from "../../src/live/KubeClient.ts";
 import * as ServiceAccountLogin from "../../src/live/ServiceAccount.ts";
@@ -127,6 +128,19 @@ describe("the default login", () => {
         serviceAccount: { directory: mount({ token: "sa" }), env: {} },
       });
       assert.deepStrictEqual(Object.keys(credentials), ["login_with_kubeconfig"]);
+    }),
+  );
+
+  it.live("a broken kubeconfig reaches API callers as a LoginError naming the file", () =>
+    Effect.gen(function* () {
+      const path = join(mount({}), "config");
+      writeFileSync(path, "clusters: [unclosed");
+      const error = yield* Effect.flatMap(KubeApi, (api) =>
+        api.raw({ method: "GET", path: "/version" }),
+      ).pipe(Effect.provide(KubeClient.layer({ kubeconfig: { paths: path } })), Effect.flip);
+      assert.strictEqual(error._tag, "LoginError");
+      assert.include(error.message, path);
+      assert.include(error.message, "broken kubeconfig");
     }),
   );
 
