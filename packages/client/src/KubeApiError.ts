@@ -102,6 +102,10 @@ export class KubeApiError extends Data.TaggedError("KubeApiError")<{
     transportError(message, cause);
   /** See {@link timeoutError}. */
   static readonly timeout = (message: string, cause?: unknown): KubeApiError => timeoutError(message, cause);
+  /** See {@link reasonOf}. */
+  static readonly reasonOf = (status: number): Reason | undefined => reasonOf(status);
+  /** See {@link isStatusBody}. */
+  static readonly isStatusBody = (value: unknown): value is StatusBody => isStatusBody(value);
   /** See {@link invalidRequest}. */
   static readonly invalidRequest = (message: string): KubeApiError => invalidRequest(message);
 }

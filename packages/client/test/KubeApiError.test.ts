@@ -42,6 +42,7 @@ describe("KubeApiError.fromResponse", () => {
     assert.strictEqual(error?.reason, reason);
     assert.strictEqual(error?.status, status);
     assert.strictEqual(reasonOf(status), reason);
+    assert.strictEqual(KubeApiError.reasonOf(status), reason);
   });
 
   it("keeps code, message and details of a Status payload", () => {
@@ -126,6 +127,13 @@ describe("KubeApiError.fromStatus (watch ERROR events)", () => {
     });
     assert.strictEqual(error.reason, reason);
     assert.strictEqual(error.message, "too old resource version");
+  });
+
+  it("recognises Status objects", () => {
+    assert.isTrue(KubeApiError.isStatusBody({ kind: "Status", code: 410 }));
+    assert.isFalse(KubeApiError.isStatusBody({ kind: "Pod" }));
+    assert.isFalse(KubeApiError.isStatusBody(null));
+    assert.isFalse(KubeApiError.isStatusBody([{ kind: "Status" }]));
   });
 });
 
