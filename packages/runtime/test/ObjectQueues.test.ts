@@ -83,7 +83,11 @@ describe("ObjectQueues", () => {
     Effect.gen(function* () {
       let count = 0;
       const queues = yield* ObjectQueues.make(
-        () => Effect.sync(() => void (count += 1)).pipe(Effect.as(undefined)),
+        () =>
+          Effect.sync(() => {
+            count += 1;
+            return undefined;
+          }),
         options,
       );
       yield* queues.offer(event("a", "1"));
@@ -182,7 +186,10 @@ describe("ObjectQueues", () => {
         (e) =>
           e.object.metadata?.uid === "bad"
             ? Effect.die(new Error("boom"))
-            : Effect.sync(() => void (count += 1)).pipe(Effect.as(undefined)),
+            : Effect.sync(() => {
+                count += 1;
+                return undefined;
+              }),
         options,
       );
       yield* queues.offer(event("bad", "1"));

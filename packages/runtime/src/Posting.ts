@@ -1,0 +1,179 @@
+/**
+ * Kubernetes events about objects (Kopf's `kopf.event/info/warn/exception` and the
+ * log-to-events bridge, spec §5.12–§5.13, §16 V, AD): events are queued synchronously (handlers
+ * call these from plain code) and posted in order by a background fiber through
+ * `KubeApi.postEvent`, which builds Kopf's event body, shortens long messages, skips events
+ * about `v1/Event` objects and logs API failures as warnings.
+ *
+ * Gating follows Kopf: `event` needs `posting.enabled`; `info` also needs `posting.level` ≤
+ * INFO; `exception` needs it ≤ ERROR; `warn` (a Kopf quirk we keep) checks only the level ≤
+ * WARNING. The bridge posts log lines of object loggers only when `posting.enabled` and
+ * `posting.loggers` (off by default) and the line's level reaches `posting.level`; local loggers
+ * never post.
+ */
+import { KubeApi } from "@kopf/client";
+import type { OperatorSettings } from "@kopf/settings";
+import type { ObjectReference, RawBody } from "@kopf/structs";
+import { Body } from "@kopf/structs";
+import { Effect, Logger, Queue, type Scope } from "effect";
+import * as Logging from "./Logging.ts";
+
+/** An event to post. */
+export interface EventSpec {
+  readonly type: string;
+  readonly reason: string;
+  readonly message?: string | undefined;
+}
+
+/** The queue of events to post. */
+export interface Poster {
+  /** Queues an event about an object (never blocks, never fails). */
+  readonly enqueue: (ref: ObjectReference, spec: EventSpec) => void;
+}
+
+/**
+ * Starts the background poster in the current scope.
+ *
+ * @example
+ * ```ts
+ * const poster = yield* Posting.make
+ * poster.enqueue(Posting.referenceOf(body), { type: "Normal", reason: "Created", message: "done" })
+ * ```
+ */
+export const make: Effect.Effect<Poster, never, KubeApi | Scope.Scope> = Effect.gen(function* () {
+  const api = yield* KubeApi;
+  const queue = yield* Queue.unbounded<readonly [ObjectReference, EventSpec]>();
+  yield* Effect.forkScoped(
+    Effect.forever(
+      Effect.flatMap(Queue.take(queue), ([ref, spec]) =>
+        api
+          .postEvent(ref, spec)
+          .pipe(
+            Effect.catch((error) =>
+              Effect.logWarning(`Failed to post an event. Ignoring and continuing. ${error.message}`),
+            ),
+          ),
+      ),
+    ),
+  );
+  return { enqueue: (ref, spec) => void Queue.offerUnsafe(queue, [ref, spec]) };
+});
+
+/** The reference of a body, as events need it (`involvedObject`). */
+export const referenceOf = (body: RawBody): ObjectReference => {
+  const ref: { [key: string]: string } = {};
+  if (typeof body.apiVersion === "string") ref.apiVersion = body.apiVersion;
+  if (typeof body.kind === "string") ref.kind = body.kind;
+  const name = Body.name(body);
+  const uid = Body.uid(body);
+  const namespace = Body.namespace(body);
+  if (name !== undefined) ref.name = name;
+  if (uid !== undefined) ref.uid = uid;
+  if (namespace !== undefined) ref.namespace = namespace;
+  return ref;
+};
+
+/** One body or nested iterables of bodies (Kopf's `objs`). */
+export type Objects = RawBody | Iterable<Objects>;
+
+const isIterable = (value: unknown): value is Iterable<Objects> =>
+  typeof value === "object" && value !== null && Symbol.iterator in value;
+
+/** The bodies of nested iterables, in order. */
+export const flatten = (objs: Objects): ReadonlyArray<RawBody> =>
+  isIterable(objs) ? [...objs].flatMap(flatten) : [objs as RawBody];
+
+const level = (settings: OperatorSettings): number => Logging.levelNumber(settings.posting.level);
+
+/** The explicit posting calls, bound to a poster and (live) settings. */
+export interface Events {
+  event(objs: Objects, options: { type: string; reason: string; message?: string }): void;
+  info(objs: Objects, options: { reason: string; message?: string }): void;
+  warn(objs: Objects, options: { reason: string; message?: string }): void;
+  exception(objs: Objects, options?: { reason?: string; message?: string; exc?: unknown }): void;
+}
+
+const errorName = (error: unknown): string =>
+  error instanceof Error
+    ? error.constructor.name || error.name
+    : typeof error === "object" && error !== null && "_tag" in error
+      ? String((error as { _tag: unknown })._tag)
+      : "Error";
+
+const errorText = (error: unknown): string =>
+  error instanceof Error || (typeof error === "object" && error !== null && "message" in error)
+    ? String((error as { message: unknown }).message)
+    : String(error);
+
+/**
+ * Kopf's `event`, `info`, `warn` and `exception`, gated by the settings read at each call.
+ *
+ * @example
+ * ```ts
+ * const events = Posting.events(poster, () => settings)
+ * events.info(body, { reason: "Created", message: "The pod is up." })
+ * ```
+ */
+export const events = (poster: Poster, settings: () => OperatorSettings): Events => {
+  const post = (objs: Objects, spec: EventSpec) => {
+    for (const body of flatten(objs)) poster.enqueue(referenceOf(body), spec);
+  };
+  return {
+    event: (objs, { type, reason, message = "" }) => {
+      if (settings().posting.enabled) post(objs, { type, reason, message });
+    },
+    info: (objs, { reason, message = "" }) => {
+      if (settings().posting.enabled && level(settings()) <= 20)
+        post(objs, { type: "Normal", reason, message });
+    },
+    warn: (objs, { reason, message = "" }) => {
+      if (level(settings()) <= 30) post(objs, { type: "Warning", reason, message });
+    },
+    exception: (objs, { reason, message = "", exc } = {}) => {
+      if (!(settings().posting.enabled && level(settings()) <= 40)) return;
+      const text =
+        exc === undefined ? message : message === "" ? errorText(exc) : `${message} ${errorText(exc)}`;
+      post(objs, {
+        type: "Error",
+        reason: reason || (exc === undefined ? "" : errorName(exc)),
+        message: text,
+      });
+    },
+  };
+};
+
+/** The event type of a log level (§5.13). */
+export const eventType = (levelno: number): string =>
+  levelno <= 10
+    ? "Debug"
+    : levelno <= 20
+      ? "Normal"
+      : levelno <= 30
+        ? "Warning"
+        : levelno <= 40
+          ? "Error"
+          : "Fatal";
+
+/**
+ * The log-to-events bridge: an Effect logger posting object log lines as events, when enabled.
+ *
+ * @example
+ * ```ts
+ * Logger.layer([Logging.logger({ format: "full" }, write), Posting.bridge(poster, () => settings)], { mergeWithExisting: false })
+ * ```
+ */
+export const bridge = (poster: Poster, settings: () => OperatorSettings): Logger.Logger<unknown, void> =>
+  Logger.make((options) => {
+    const current = settings().posting;
+    if (!current.enabled || !current.loggers) return;
+    const record = Logging.recordOf(options);
+    if (record.ref === undefined) return;
+    if (Logging.isLocal(options)) return;
+    const levelno = Logging.levelNumber(record.level);
+    if (levelno < Logging.levelNumber(current.level)) return;
+    poster.enqueue(record.ref as ObjectReference, {
+      type: eventType(levelno),
+      reason: "Logging",
+      message: record.message,
+    });
+  });

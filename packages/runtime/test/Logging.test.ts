@@ -1,0 +1,97 @@
+// Covers the log formats (spec §12.1, §16 AG): JSON severities by level number, object prefixes,
+// the refkey, the full format's columns, and handler loggers writing through Effect's loggers
+// with the object's annotations.
+import { assert, describe, it } from "@effect/vitest";
+import { Effect, Logger } from "effect";
+import * as Logging from "../src/Logging.ts";
+
+const record = (overrides: Partial<Logging.Record> = {}): Logging.Record => ({
+  message: "hello",
+  level: "Info",
+  date: new Date(Date.UTC(2020, 11, 31, 23, 59, 59, 123)),
+  name: "kopf.objects",
+  ref: { apiVersion: "v1", kind: "Pod", name: "name1", uid: "uid1", namespace: "namespace1" },
+  failure: undefined,
+  ...overrides,
+});
+
+describe("Logging", () => {
+  it.each([
+    [0, "debug"],
+    [10, "debug"],
+    [11, "info"],
+    [20, "info"],
+    [21, "warn"],
+    [30, "warn"],
+    [31, "error"],
+    [40, "error"],
+    [41, "fatal"],
+    [999, "fatal"],
+  ] as const)("level number %d ⇒ severity %s", (levelno, expected) => {
+    assert.strictEqual(Logging.severity(levelno), expected);
+  });
+
+  it.each([
+    [{ name: "name1", namespace: "namespace1" }, "[namespace1/name1] hello"],
+    [{ name: "name1" }, "[name1] hello"],
+    [undefined, "hello"],
+  ])("plain prefix for %j", (ref, expected) => {
+    assert.strictEqual(Logging.formatRecord({ format: "plain" }, record({ ref })), expected);
+  });
+
+  it("the full format has Kopf's columns", () => {
+    assert.strictEqual(
+      Logging.formatRecord({ format: "full" }, record({ level: "Warn" })),
+      "[2020-12-31 23:59:59,123] kopf.objects         [WARNING ] [namespace1/name1] hello",
+    );
+    assert.strictEqual(
+      Logging.formatRecord(
+        { format: "full", prefix: false },
+        record({ name: "kopf.activities.startup.long" }),
+      ),
+      "[2020-12-31 23:59:59,123] kopf.activities.star [INFO    ] hello",
+    );
+  });
+
+  it.each([
+    [undefined, "object"],
+    ["k8s-obj", "k8s-obj"],
+  ])("JSON lines carry message, timestamp, severity and the reference under the refkey %s", (refkey, key) => {
+    const line = JSON.parse(Logging.formatRecord({ format: "json", refkey }, record()));
+    assert.deepStrictEqual(line, {
+      message: "hello",
+      timestamp: "2020-12-31T23:59:59.123000+00:00",
+      severity: "info",
+      [key]: { apiVersion: "v1", kind: "Pod", name: "name1", uid: "uid1", namespace: "namespace1" },
+    });
+  });
+
+  it("JSON lines are not prefixed unless asked", () => {
+    assert.strictEqual(JSON.parse(Logging.formatRecord({ format: "json" }, record())).message, "hello");
+    assert.strictEqual(
+      JSON.parse(Logging.formatRecord({ format: "json", prefix: true }, record())).message,
+      "[namespace1/name1] hello",
+    );
+  });
+
+  it.effect("handler loggers write through the Effect loggers with the object's reference", () => {
+    const lines: Array<string> = [];
+    return Effect.gen(function* () {
+      const context = yield* Effect.context<never>();
+      const logger = Logging.handlerLogger(context);
+      logger.info("Creating %s", "pod");
+      logger.warning("careful");
+      logger.exception("failed", new Error("boom"));
+    }).pipe(
+      Logging.annotateObject({ name: "name1", namespace: "ns1" }),
+      Effect.provide(Logger.layer([Logging.logger({ format: "plain" }, (line) => lines.push(line))])),
+      Effect.tap(() =>
+        Effect.sync(() => {
+          assert.strictEqual(lines[0], "[ns1/name1] Creating %s pod");
+          assert.strictEqual(lines[1], "[ns1/name1] careful");
+          assert.match(lines[2] ?? "", /^\[ns1\/name1\] failed\n.*boom/s);
+        }),
+      ),
+    );
+  });
+});
