@@ -131,7 +131,12 @@ export const resourceTypeOf = (crd: JsonObject): ResourceType | undefined => {
     generation: true,
     allowUnconditionalUpdate: false,
     returnDeletedObject: true,
-    fieldSelectors: selectable,
+    fieldSelectors: [
+      "metadata.name",
+      ...(spec.scope === "Namespaced" ? ["metadata.namespace"] : []),
+      ...selectable,
+    ],
+    fieldLabelsConverted: true,
     nameRule: "subdomain",
     schemas,
     printerColumns: (Array.isArray(storage.additionalPrinterColumns) ? storage.additionalPrinterColumns : [])

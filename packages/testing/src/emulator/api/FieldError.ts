@@ -23,15 +23,21 @@ export interface FieldError {
   readonly detail: string;
 }
 
-/** Renders a value the way Go's `%#v`/`%q` does for the JSON types we store. */
+/** Renders a bad value as field.Error does: `%q` for strings, `%v` for scalars, JSON otherwise. */
 export const renderValue = (value: unknown): string => {
   if (typeof value === "string") return JSON.stringify(value);
   if (value === null || value === undefined) return "null";
   if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (Array.isArray(value)) return `[]interface {}{${value.map(renderValue).join(", ")}}`;
-  return `map[string]interface {}{${Object.entries(value as Record<string, unknown>)
-    .map(([k, v]) => `${JSON.stringify(k)}:${renderValue(v)}`)
-    .join(", ")}}`;
+  return JSON.stringify(sortKeys(value));
+};
+
+/** Go's encoding/json writes map keys sorted. */
+const sortKeys = (value: unknown): unknown => {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(value).sort()) out[k] = sortKeys((value as Record<string, unknown>)[k]);
+  return out;
 };
 
 /** The error body without the field path, e.g. `Invalid value: "X": must be lower case`. */

@@ -27,15 +27,23 @@ export const parseSelection = (
   if (Result.isFailure(labels)) return Result.fail(Status.badRequest(labels.failure));
   const fields = Selectors.parseFieldSelector(query.get("fieldSelector") ?? "");
   if (Result.isFailure(fields)) return Result.fail(Status.badRequest(fields.failure));
-  const known = new Set(["metadata.name", "metadata.namespace", ...resolved.type.fieldSelectors]);
-  for (const f of fields.success)
-    if (!known.has(f.field)) {
-      const message = resolved.type.custom
-        ? `"${f.field}" is not a known field selector: only ${["metadata.name", "metadata.namespace", ...resolved.type.fieldSelectors].map((k) => `"${k}"`).join(", ")}`
-        : `field label not supported: ${f.field}`;
-      return Result.fail(Status.badRequest(message));
-    }
-  return Result.succeed({ labels: labels.success, fields: fields.success });
+  const t = resolved.type;
+  const known = new Set(
+    t.fieldLabelsConverted ? t.fieldSelectors : ["metadata.name", "metadata.namespace", ...t.fieldSelectors],
+  );
+  const fieldsWanted = fields.success.map((f) =>
+    t.plural === "pods" && t.group === "" && f.field === "spec.host" ? { ...f, field: "spec.nodeName" } : f,
+  );
+  for (const f of fieldsWanted)
+    if (!known.has(f.field))
+      return Result.fail(
+        Status.badRequest(
+          t.fieldLabelsConverted
+            ? `field label not supported: ${f.field}`
+            : `"${f.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`,
+        ),
+      );
+  return Result.succeed({ labels: labels.success, fields: fieldsWanted });
 };
 
 export const matches = (selection: Selection, obj: JsonObject): boolean =>

@@ -37,8 +37,13 @@ export interface ResourceType {
   readonly allowUnconditionalUpdate: boolean;
   /** Whether a delete answers with the deleted object (else with a Success Status). */
   readonly returnDeletedObject: boolean;
-  /** Field selector labels beyond metadata.name and metadata.namespace. */
+  /**
+   * Field selector labels. With `fieldLabelsConverted` (a conversion function is registered for the
+   * kind, as for pods and custom resources) exactly these; otherwise these plus metadata.name and
+   * metadata.namespace.
+   */
   readonly fieldSelectors: ReadonlyArray<string>;
+  readonly fieldLabelsConverted: boolean;
   readonly nameRule: NameRule;
   /** Structural schemas per version (custom resources only). */
   readonly schemas: ReadonlyMap<string, StructuralSchema>;
@@ -79,8 +84,14 @@ interface BuiltinSpec {
   readonly generation?: boolean;
   readonly returnDeletedObject?: boolean;
   readonly fieldSelectors?: ReadonlyArray<string>;
+  readonly fieldLabelsConverted?: boolean;
   readonly nameRule?: NameRule;
 }
+
+const converted = (...labels: ReadonlyArray<string>) => ({
+  fieldSelectors: labels,
+  fieldLabelsConverted: true,
+});
 
 const builtin = (s: BuiltinSpec): ResourceType => ({
   group: s.group,
@@ -102,6 +113,7 @@ const builtin = (s: BuiltinSpec): ResourceType => ({
   allowUnconditionalUpdate: true,
   returnDeletedObject: s.returnDeletedObject ?? false,
   fieldSelectors: s.fieldSelectors ?? [],
+  fieldLabelsConverted: s.fieldLabelsConverted ?? false,
   nameRule: s.nameRule ?? "subdomain",
   schemas: new Map(),
   printerColumns: [],
@@ -133,7 +145,7 @@ export const BUILTINS: ReadonlyArray<ResourceType> = [
     verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
     status: true,
     extraSubresources: ["finalize"],
-    fieldSelectors: ["status.phase"],
+    ...converted("status.phase", "metadata.name"),
     nameRule: "label",
   }),
   builtin({
@@ -150,7 +162,7 @@ export const BUILTINS: ReadonlyArray<ResourceType> = [
     kind: "Secret",
     plural: "secrets",
     namespaced: true,
-    fieldSelectors: ["type"],
+    ...converted("type", "metadata.namespace", "metadata.name"),
   }),
   builtin({
     group: "",
@@ -170,7 +182,9 @@ export const BUILTINS: ReadonlyArray<ResourceType> = [
     namespaced: true,
     status: true,
     returnDeletedObject: true,
-    fieldSelectors: [
+    ...converted(
+      "metadata.name",
+      "metadata.namespace",
       "spec.nodeName",
       "spec.restartPolicy",
       "spec.schedulerName",
@@ -180,7 +194,7 @@ export const BUILTINS: ReadonlyArray<ResourceType> = [
       "status.podIP",
       "status.podIPs",
       "status.nominatedNodeName",
-    ],
+    ),
   }),
   builtin({
     group: "",
@@ -193,6 +207,7 @@ export const BUILTINS: ReadonlyArray<ResourceType> = [
     verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
     status: true,
     returnDeletedObject: true,
+    ...converted("metadata.namespace", "metadata.name", "spec.clusterIP", "spec.type"),
     nameRule: "dns1035",
   }),
   builtin({
@@ -202,7 +217,7 @@ export const BUILTINS: ReadonlyArray<ResourceType> = [
     plural: "events",
     shortNames: ["ev"],
     namespaced: true,
-    fieldSelectors: EVENT_FIELDS,
+    ...converted(...EVENT_FIELDS, "metadata.namespace", "metadata.name"),
   }),
   builtin({
     group: "events.k8s.io",
@@ -211,7 +226,8 @@ export const BUILTINS: ReadonlyArray<ResourceType> = [
     plural: "events",
     shortNames: ["ev"],
     namespaced: true,
-    fieldSelectors: [
+    ...converted(
+      "reason",
       "regarding.kind",
       "regarding.namespace",
       "regarding.name",
@@ -219,10 +235,11 @@ export const BUILTINS: ReadonlyArray<ResourceType> = [
       "regarding.apiVersion",
       "regarding.resourceVersion",
       "regarding.fieldPath",
-      "reason",
       "reportingController",
       "type",
-    ],
+      "metadata.namespace",
+      "metadata.name",
+    ),
   }),
   builtin({
     group: "apps",

@@ -222,11 +222,11 @@ export const checkResourceVersion = (
   if (rv === "") {
     if (!required) return Result.succeed(false);
     return Result.fail(
-      Status.invalid(resolved.type.group, resolved.type.kind, resolved.name ?? "", [
+      Status.invalid(resolved.type.group, resolved.type.plural, resolved.name ?? "", [
         {
           type: "FieldValueInvalid",
           field: "metadata.resourceVersion",
-          rendered: "0x0",
+          value: 0,
           detail: "must be specified for an update",
         },
       ]),

@@ -36,6 +36,22 @@ describe("list", () => {
     expect(Number(r.body.metadata.resourceVersion)).toBeGreaterThan(0);
   });
 
+  it.each([
+    ["/api/v1/pods?fieldSelector=spec.nope%3Dx", "field label not supported: spec.nope"],
+    [
+      "/api/v1/namespaces?fieldSelector=metadata.namespace%3Dx",
+      "field label not supported: metadata.namespace",
+    ],
+    [
+      "/apis/apps/v1/deployments?fieldSelector=spec.replicas%3D1",
+      '"spec.replicas" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    ],
+  ])("rejects unsupported field labels as the kind's conversion does: %s", async (url, message) => {
+    const r = await run(send("GET", url));
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe(message);
+  });
+
   it("lists across namespaces", async () => {
     const r = await run(seed.pipe(Effect.andThen(send("GET", "/api/v1/configmaps"))));
     expect(r.body.items.map((i: any) => `${i.metadata.namespace}/${i.metadata.name}`)).toEqual([
@@ -123,7 +139,11 @@ describe("list", () => {
       "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
     ],
     ["labelSelector=a%20b", 400, undefined],
-    ["fieldSelector=spec.nope%3Dx", 400, "field label not supported: spec.nope"],
+    [
+      "fieldSelector=spec.nope%3Dx",
+      400,
+      '"spec.nope" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    ],
     ["resourceVersion=999999", 504, /^Timeout: Too large resource version: 999999, current: \d+$/],
   ])("?%s answers %i", async (query, code, message) => {
     const r = await run(send("GET", `${NS}?${query}`));
