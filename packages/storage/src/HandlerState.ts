@@ -30,6 +30,18 @@ export interface HandlerState {
 
 const MICROS_PER_SECOND = 1_000_000;
 
+/** Python's string order: by code point (JS's default sort compares UTF-16 units). */
+const byCodePoint = (a: string, b: string): number => {
+  const left = Array.from(a, (c) => c.codePointAt(0) ?? 0);
+  const right = Array.from(b, (c) => c.codePointAt(0) ?? 0);
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    const diff = (left[i] ?? 0) - (right[i] ?? 0);
+    if (diff !== 0) return diff;
+  }
+  return left.length - right.length;
+};
+const sorted = (ids: Iterable<string>): Array<string> => [...ids].sort(byCodePoint);
+
 /**
  * A new, active state for a handler that has never run: started now.
  *
@@ -133,7 +145,7 @@ export const forStorage = (state: HandlerState): ProgressRecord => ({
   success: state.success,
   failure: state.failure,
   message: state.message,
-  subrefs: state.subrefs.length === 0 ? null : [...state.subrefs].sort(),
+  subrefs: state.subrefs.length === 0 ? null : sorted(state.subrefs),
 });
 
 const withoutNulls = (record: ProgressRecord): ProgressRecord =>
@@ -243,6 +255,6 @@ export const withOutcome = (state: HandlerState, outcome: Outcome, now: IsoTime.
     failure: outcome.final && failed,
     retries: state.retries + 1,
     message: failed ? (outcome.error?.message ?? "") : null,
-    subrefs: [...new Set([...state.subrefs, ...(outcome.subrefs ?? [])])].sort(),
+    subrefs: sorted(new Set([...state.subrefs, ...(outcome.subrefs ?? [])])),
   };
 };

@@ -92,6 +92,12 @@ describe("records", () => {
     expect(HandlerState.isChanged(loaded(record))).toBe(changed);
   });
 
+  it("sorts subrefs by code point, as Python does", () => {
+    const subrefs = ["fn/\u{1F600}", "fn/\uFF21", "fn/b", "fn/a"];
+    const state = HandlerState.withOutcome(HandlerState.fromScratch(NOW), { final: true, subrefs }, NOW);
+    expect(state.subrefs).toEqual(["fn/a", "fn/b", "fn/\uFF21", "fn/\u{1F600}"]);
+  });
+
   it("is always changed when new", () => {
     expect(HandlerState.isChanged(HandlerState.fromScratch(NOW))).toBe(true);
   });
