@@ -391,6 +391,34 @@ describe("watch", () => {
     }),
   );
 
+  it.effect("watching.clientTimeout ends the watch request quietly (virtual time)", () =>
+    Effect.gen(function* () {
+      const h = harness(() => ({
+        streaming: true,
+        status: 200,
+        headers: {},
+        body: Stream.concat(
+          Stream.make(new TextEncoder().encode(event("ADDED", "a", "1") + "\n")),
+          Stream.never,
+        ),
+      }));
+      const settings = settingsOr(Settings.make({ watching: { clientTimeout: 5 } }));
+      const fiber = yield* Effect.forkChild(
+        h
+          .run((api) => Stream.runCollect(api.watch(pods)))
+          .pipe(Effect.provideService(OperatorSettings, settings)),
+      );
+      yield* advance(4.5);
+      assert.isUndefined(fiber.pollUnsafe());
+      yield* advance(1);
+      const events = yield* Fiber.join(fiber);
+      assert.deepStrictEqual(
+        events.map((e) => e.object.metadata?.name),
+        ["a"],
+      );
+    }),
+  );
+
   it.effect("a malformed line fails the stream with a TransportError", () =>
     Effect.gen(function* () {
       const h = harness(() => streaming([event("ADDED", "a", "1") + "\n{not json\n"]));
