@@ -3,7 +3,7 @@
 // streamed watch bodies read as they arrive and closed when the consumer stops, connection
 // refused as a TransportError, and the request timeout (real time).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest";
 import { OperatorSettings, Settings } from "@kopf/settings";
 import { Resource } from "@kopf/structs";
@@ -176,6 +176,25 @@ describe("live transport over HTTP/1.1", () => {
       );
       assert.strictEqual(error._tag === "KubeApiError" && error.reason, "TransportError");
       assert.include(error.message, "ECONNREFUSED");
+    }),
+  );
+
+  it.live("a TLS handshake that never completes times out after networking.connectTimeout", () =>
+    Effect.gen(function* () {
+      const silent = createNetServer(() => {});
+      yield* Effect.promise(() => new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve)));
+      const port = (silent.address() as AddressInfo).port;
+      const settings = Settings.make({
+        networking: { errorBackoffs: [], requestTimeout: null, connectTimeout: 0.3 },
+      });
+      if (settings._tag === "Failure") throw new Error("settings");
+      const error = yield* Effect.flip(
+        withApi((api) => api.get(pods, { namespace: "ns", name: "x" }), `https://127.0.0.1:${port}`).pipe(
+          Effect.provideService(OperatorSettings, settings.success),
+        ),
+      );
+      silent.close();
+      assert.strictEqual(error._tag === "KubeApiError" && error.reason, "Timeout");
     }),
   );
 
