@@ -79,27 +79,35 @@ interface ContinueToken {
   readonly start: string;
 }
 
+/** The apiserver's continue token: unpadded base64url of `{"v":"meta.k8s.io/v1","rv":N,"start":"key\u0000"}`. */
 const encodeContinue = (token: ContinueToken): string =>
-  Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv: token.rv, start: token.start })).toString("base64");
+  Buffer.from(JSON.stringify({ v: "meta.k8s.io/v1", rv: token.rv, start: token.start })).toString(
+    "base64url",
+  );
 
-const decodeContinue = (raw: string): ContinueToken | undefined => {
+const decodeContinue = (raw: string): Result.Result<ContinueToken, string> => {
+  if (!/^[A-Za-z0-9_-]*$/.test(raw) || raw.length % 4 === 1)
+    return Result.fail("continue key is not valid: illegal base64 data");
+  let parsed: unknown;
   try {
-    const parsed = JSON.parse(Buffer.from(raw, "base64").toString("utf8")) as unknown;
-    if (
-      !isObject(parsed) ||
-      parsed.v !== "meta.k8s.io/v1" ||
-      typeof parsed.rv !== "number" ||
-      typeof parsed.start !== "string"
-    )
-      return undefined;
-    return { rv: parsed.rv, start: parsed.start };
-  } catch {
-    return undefined;
+    parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
+  } catch (e) {
+    return Result.fail(`continue key is not valid: ${e instanceof Error ? e.message : String(e)}`);
   }
+  if (!isObject(parsed)) return Result.fail("continue key is not valid: not a JSON object");
+  if (parsed.v !== "meta.k8s.io/v1")
+    return Result.fail("continue key is not valid: server does not recognize this encoded version");
+  if (typeof parsed.rv !== "number" || parsed.rv === 0)
+    return Result.fail(
+      "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
+    );
+  if (typeof parsed.start !== "string" || parsed.start === "")
+    return Result.fail("continue key is not valid: encoded start key empty (version meta.k8s.io/v1)");
+  return Result.succeed({ rv: parsed.rv, start: parsed.start });
 };
 
 const EXPIRED_CONTINUE =
-  "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.";
+  "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.";
 
 const parseRv = (raw: string): number | undefined => (/^[0-9]+$/.test(raw) ? Number(raw) : undefined);
 
@@ -151,14 +159,10 @@ export const list = (
   let start = "";
   if (cont !== "") {
     const token = decodeContinue(cont);
-    if (token === undefined)
-      return Result.fail(
-        Status.badRequest(
-          "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
-        ),
-      );
-    atRv = token.rv;
-    start = token.start;
+    if (Result.isFailure(token))
+      return Result.fail(Status.badRequest(`invalid continue token: ${token.failure}`));
+    atRv = token.success.rv;
+    start = token.success.start;
     if (atRv < resolved.table.compactedRv) return Result.fail(Status.expired(EXPIRED_CONTINUE));
   } else if (rvRaw !== "" && rvRaw !== "0") {
     const rv = parseRv(rvRaw);

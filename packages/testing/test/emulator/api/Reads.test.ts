@@ -133,10 +133,11 @@ describe("list", () => {
       400,
       'resourceVersionMatch: Unsupported value: "Bogus": supported values: "Exact", "NotOlderThan"',
     ],
+    ["continue=garbage", 400, /^invalid continue token: continue key is not valid: /],
     [
-      "continue=garbage",
+      `continue=${Buffer.from('{"v":"meta.k8s.io/v1","rv":0,"start":"a"}').toString("base64url")}`,
       400,
-      "continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
+      "invalid continue token: continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
     ],
     ["labelSelector=a%20b", 400, undefined],
     [
