@@ -111,10 +111,9 @@ describe("the ambient binding", () => {
 
   it.effect("is visible to Effect handlers through their fiber", () =>
     Effect.gen(function* () {
-      const result = yield* invoke(
-        () => CurrentBinding.asEffect?.() ?? Effect.service(CurrentBinding),
-        {},
-      ).pipe(Effect.provideService(CurrentBinding, binding));
+      const result = yield* invoke(() => Effect.service(CurrentBinding), {}).pipe(
+        Effect.provideService(CurrentBinding, binding),
+      );
       expect(result).toBe(binding);
     }),
   );
