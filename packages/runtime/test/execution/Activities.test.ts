@@ -1,0 +1,179 @@
+// Covers operator activities (Kopf §7.8, §12.2, §12.3): all handlers at once, retried in
+// virtual time until all are done, a final failure as ActivityError, the activity context
+// (memo shared, settings, activity, retry…), login results validated into credentials, and
+// probe results by handler id.
+import { assert, describe, expect, it } from "@effect/vitest";
+import { PermanentError, Registry, TemporaryError } from "@kopf/registry";
+import { Settings } from "@kopf/settings";
+import { Cause, Effect, Exit, Fiber, Logger, References } from "effect";
+import { TestClock } from "effect/testing";
+import * as Activities from "../../src/execution/Activities.ts";
+import * as F from "./fixtures.ts";
+
+const errorOf = <E>(exit: Exit.Exit<unknown, E>): E => {
+  assert.isTrue(Exit.isFailure(exit));
+  const found = Exit.isFailure(exit) ? Cause.findErrorOption(exit.cause) : undefined;
+  assert.strictEqual(found?._tag, "Some");
+  return (found as { value: E }).value;
+};
+
+describe("run", () => {
+  it.effect("gives handlers the activity context and the shared memo", () =>
+    Effect.gen(function* () {
+      const registry = Registry.make();
+      const seen: Array<Record<string, unknown>> = [];
+      registry.on.startup({ id: "s1", param: "p" }, (ctx) => {
+        seen.push({ ...ctx });
+        ctx.memo.counter = 1;
+      });
+      registry.on.startup({ id: "s2" }, (ctx) => void seen.push({ ...ctx }));
+      const memo = {};
+      const settings = Settings.mutableCopy(Settings.defaults);
+      const rec = F.recorder();
+      yield* Activities.run(registry, "startup", { memo, settings, logger: rec.logger, indices: { idx: 1 } });
+      expect(Object.keys(seen[0]!).sort()).toEqual(
+        ["activity", "idx", "logger", "memo", "param", "retry", "runtime", "settings", "started"].sort(),
+      );
+      expect(seen[0]).toMatchObject({ activity: "startup", param: "p", retry: 0, settings });
+      expect(seen[1]?.memo).toBe(memo);
+      expect(memo).toEqual({ counter: 1 });
+      expect(rec.messages()).toEqual(["Activity 's1' succeeded.", "Activity 's2' succeeded."]);
+    }),
+  );
+
+  it.effect("retries until all handlers are done, sleeping on the clock", () =>
+    Effect.gen(function* () {
+      const registry = Registry.make();
+      const attempts: Array<string> = [];
+      registry.on.startup({ id: "flaky" }, ({ retry }) => {
+        attempts.push(`flaky#${retry}`);
+        if (retry < 2) throw new TemporaryError("not ready", { delay: 10 });
+      });
+      registry.on.startup({ id: "steady" }, () => void attempts.push("steady"));
+      const fiber = yield* Effect.forkChild(
+        Activities.run(registry, "startup", { logger: F.recorder().logger }),
+      );
+      yield* TestClock.adjust("9 seconds");
+      expect(attempts).toEqual(["flaky#0", "steady"]);
+      yield* TestClock.adjust("1 second");
+      expect(attempts).toEqual(["flaky#0", "steady", "flaky#1"]);
+      yield* TestClock.adjust("10 seconds");
+      yield* Fiber.join(fiber);
+      expect(attempts).toEqual(["flaky#0", "steady", "flaky#1", "flaky#2"]);
+    }),
+  );
+
+  it.effect("fails with ActivityError when a handler fails for good", () =>
+    Effect.gen(function* () {
+      const registry = Registry.make();
+      registry.on.startup({ id: "bad" }, () => {
+        throw new PermanentError("no database");
+      });
+      registry.on.startup({ id: "good" }, () => "ok");
+      const error = errorOf(
+        yield* Effect.exit(Activities.run(registry, "startup", { logger: F.recorder().logger })),
+      );
+      expect(error).toBeInstanceOf(Activities.ActivityError);
+      const activityError = error as Activities.ActivityError;
+      expect([activityError.reason, activityError.activity, activityError.message]).toEqual([
+        "HandlersFailed",
+        "startup",
+        "One or more handlers failed.",
+      ]);
+      expect(Object.keys(activityError.errors)).toEqual(["bad"]);
+    }),
+  );
+
+  it.effect("uses the settings' backoff and the handler's retries limit", () =>
+    Effect.gen(function* () {
+      const registry = Registry.make();
+      let calls = 0;
+      registry.on.cleanup({ id: "c", retries: 3 }, () => {
+        calls++;
+        throw new Error("always");
+      });
+      const settings = {
+        ...Settings.defaults,
+        execution: { ...Settings.defaults.execution, defaultBackoff: 1 },
+      };
+      const fiber = yield* Effect.forkChild(
+        Effect.exit(Activities.run(registry, "cleanup", { settings, logger: F.recorder().logger })),
+      );
+      yield* TestClock.adjust("2 seconds");
+      const exit = yield* Fiber.join(fiber);
+      expect(calls).toBe(3);
+      expect(errorOf(exit)).toBeInstanceOf(Activities.ActivityError);
+    }),
+  );
+
+  it.effect("without handlers completes at once with nothing", () =>
+    Effect.gen(function* () {
+      const results = yield* Activities.run(Registry.make(), "cleanup", { logger: F.recorder().logger });
+      expect(results.size).toBe(0);
+    }),
+  );
+
+  it.effect("logs through Effect when no logger is given", () =>
+    Effect.gen(function* () {
+      const registry = Registry.make();
+      registry.on.startup({ id: "s" }, ({ logger }) => logger.info("hello"));
+      const logged: Array<readonly [string, unknown, unknown]> = [];
+      const capture = Logger.make((options) => {
+        const annotations = options.fiber.getRef(References.CurrentLogAnnotations);
+        logged.push([options.logLevel, options.message, annotations.logger]);
+      });
+      yield* Activities.run(registry, "startup").pipe(Effect.provide(Logger.layer([capture])));
+      expect(logged).toContainEqual(["Info", ["hello"], "kopf.activities.startup"]);
+      expect(logged).toContainEqual(["Info", ["Activity 's' succeeded."], "kopf.activities.startup"]);
+    }),
+  );
+});
+
+describe("authenticate", () => {
+  it.effect("turns connection info into credentials by handler id", () =>
+    Effect.gen(function* () {
+      const registry = Registry.make();
+      registry.on.login({ id: "login_fn" }, () => ({ server: "https://k8s:6443", token: "t", priority: 10 }));
+      registry.on.login({ id: "nothing" }, () => null);
+      const credentials = yield* Activities.authenticate(registry, { logger: F.recorder().logger });
+      expect(credentials).toEqual({
+        login_fn: { server: "https://k8s:6443", token: "t", priority: 10, trustEnv: false },
+      });
+    }),
+  );
+
+  it.effect.each([
+    ["a string", () => "token", "InvalidConfiguration"],
+    ["an object without a server", () => ({ token: "t" }), "InvalidConfiguration"],
+    [
+      "conflicting fields",
+      () => ({ server: "https://k", caPath: "/a", caData: "b" }),
+      "InvalidConfiguration",
+    ],
+    ["no results at all", () => undefined, "OutOfCredentials"],
+  ] as const)("rejects %s", ([_name, fn, reason]) =>
+    Effect.gen(function* () {
+      const registry = Registry.make();
+      registry.on.login({ id: "login_fn" }, fn);
+      const error = errorOf(
+        yield* Effect.exit(Activities.authenticate(registry, { logger: F.recorder().logger })),
+      );
+      expect(error).toMatchObject({ _tag: "LoginError", reason });
+    }),
+  );
+});
+
+describe("probe", () => {
+  it.effect("reports the probes' results by id", () =>
+    Effect.gen(function* () {
+      const registry = Registry.make();
+      registry.on.probe({ id: "count" }, () => 42);
+      registry.on.probe({ id: "status" }, async () => ({ ok: true }));
+      expect(yield* Activities.probe(registry, { logger: F.recorder().logger })).toEqual({
+        count: 42,
+        status: { ok: true },
+      });
+      expect(yield* Activities.probe(Registry.make(), { logger: F.recorder().logger })).toEqual({});
+    }),
+  );
+});
