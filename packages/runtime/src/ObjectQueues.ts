@@ -55,7 +55,8 @@ export interface ObjectQueues {
   /** The keys of objects with a running worker. */
   readonly active: () => ReadonlyArray<string>;
   /**
-   * Ends every stream: workers finish what is queued within `exitTimeout` seconds; the rest are
+   * Ends every stream: sleeping workers are woken (their sleeps end as for a new event) and
+   * finish what is queued within `exitTimeout` seconds; the rest are
    * interrupted with Kopf's warning "Unprocessed streams left for …".
    */
   readonly shutdown: Effect.Effect<void>;
@@ -156,7 +157,10 @@ export const make = <R>(
 
     const shutdown = Effect.gen(function* () {
       closing = true;
-      for (const stream of streams.values()) Queue.offerUnsafe(stream.queue, END);
+      for (const stream of streams.values()) {
+        Queue.offerUnsafe(stream.queue, END);
+        yield* Pressure.raise(stream.pressure);
+      }
       const joined = yield* Effect.timeoutOption(
         FiberSet.awaitEmpty(fibers),
         Duration.seconds(options.exitTimeout),

@@ -15,7 +15,7 @@ import { KubeApi } from "@kopf/client";
 import type { OperatorSettings } from "@kopf/settings";
 import type { ObjectReference, RawBody } from "@kopf/structs";
 import { Body } from "@kopf/structs";
-import { Effect, Logger, Queue, type Scope } from "effect";
+import { Context, Effect, Logger, Queue, type Scope } from "effect";
 import * as Logging from "./Logging.ts";
 
 /** An event to post. */
@@ -141,6 +141,15 @@ export const events = (poster: Poster, settings: () => OperatorSettings): Events
     },
   };
 };
+
+/**
+ * The explicit posting calls of the running operator, for code running inside it (handlers read
+ * it through the facade's ambient binding); `undefined` outside of an operator.
+ */
+export const CurrentEvents: Context.Reference<Events | undefined> = Context.Reference<Events | undefined>(
+  "@kopf/runtime/Posting/CurrentEvents",
+  { defaultValue: () => undefined },
+);
 
 /** The event type of a log level (§5.13). */
 export const eventType = (levelno: number): string =>

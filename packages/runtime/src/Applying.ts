@@ -1,0 +1,94 @@
+/**
+ * The end of a processing cycle (Kopf's `apply`, spec §5.8): apply the cycle's patch (removing
+ * the touch-dummy with it), then, for delayed handlers, sleep until the earliest delay (at most
+ * 10 minutes), interruptibly by new events of the object, and "touch" the object afterwards —
+ * patch a dummy annotation with the current time — to provoke a new watch event and thus a new
+ * cycle. When a patch was applied, its own watch event re-triggers processing: no sleep, no touch.
+ */
+import type { ApiError, KubeApi } from "@kopf/client";
+import { OperatorSettings } from "@kopf/settings";
+import { IsoTime, Patch, type RawBody, type Resource } from "@kopf/structs";
+import { Effect } from "effect";
+import * as PatchApplier from "./PatchApplier.ts";
+import * as Pressure from "./Pressure.ts";
+
+/** Kopf's `WAITING_KEEPALIVE_INTERVAL`: the longest sleep before a re-evaluating touch. */
+export const KEEPALIVE_SECONDS = 600;
+
+/** What to apply. */
+export interface Input {
+  readonly resource: Resource.Resource;
+  readonly body: RawBody;
+  readonly patch: Patch.Patch;
+  /** Seconds until handlers (and engines) want to run again. */
+  readonly delays: ReadonlyArray<number>;
+  readonly pressure?: Pressure.Pressure | undefined;
+  /** Whether a changing cause was handled (for the "cycle is finished" line). */
+  readonly handled: boolean;
+}
+
+/** What applying left. */
+export interface Output {
+  /** The version to await as our own change's echo, if something was patched. */
+  readonly resourceVersion: string | undefined;
+  /** The patch functions to retry next cycle (after a 422), if any. */
+  readonly remaining: Patch.Patch | undefined;
+}
+
+const seconds = (value: number): string => String(Math.round(value * 1000) / 1000);
+
+/**
+ * Applies the patch, then sleeps and touches as needed.
+ *
+ * @example
+ * ```ts
+ * const { resourceVersion, remaining } = yield* Applying.apply({ resource, body, patch, delays, pressure, handled: true })
+ * ```
+ */
+export const apply = (input: Input): Effect.Effect<Output, ApiError | Patch.PatchError, KubeApi> =>
+  Effect.gen(function* () {
+    const settings = yield* OperatorSettings;
+    const storage = settings.persistence.progressStorage;
+    const { patch, body, resource } = input;
+    const delay = input.delays.length > 0 ? Math.min(...input.delays) : undefined;
+    const applied = !patch.isEmpty();
+    let resourceVersion: string | undefined;
+    let remaining: Patch.Patch | undefined;
+    if (applied) {
+      storage.touch({ body, patch: patch as never, value: null });
+      const result = yield* PatchApplier.apply({ resource, body, patch });
+      resourceVersion = result.resourceVersion;
+      remaining = result.remaining;
+      if (result.gone) return { resourceVersion: undefined, remaining: undefined };
+    }
+
+    if (delay !== undefined && delay > 0 && applied) {
+      yield* Effect.logDebug(`Sleeping was skipped because of the patch, ${seconds(delay)} seconds left.`);
+    } else if (delay !== undefined) {
+      let slept: Pressure.Slept = { fully: true, left: 0 };
+      if (delay > KEEPALIVE_SECONDS) {
+        yield* Effect.logDebug(
+          `Sleeping for ${seconds(delay)} (capped ${KEEPALIVE_SECONDS}) seconds for the delayed handlers.`,
+        );
+        slept = yield* Pressure.sleep(input.pressure, KEEPALIVE_SECONDS);
+      } else if (delay > 0) {
+        yield* Effect.logDebug(`Sleeping for ${seconds(delay)} seconds for the delayed handlers.`);
+        slept = yield* Pressure.sleep(input.pressure, delay);
+      }
+      if (applied && delay <= 0) {
+        // The patch's own event brings the next cycle.
+      } else if (!slept.fully) {
+        yield* Effect.logDebug(
+          `Sleeping was interrupted by new changes, ${seconds(slept.left)} seconds left.`,
+        );
+      } else {
+        const touch = Patch.make(body);
+        storage.touch({ body, patch: touch as never, value: IsoTime.format(yield* IsoTime.now) });
+        const touched = yield* PatchApplier.apply({ resource, body, patch: touch });
+        if (touched.resourceVersion !== undefined) resourceVersion = touched.resourceVersion;
+      }
+    } else if (!applied && input.handled) {
+      yield* Effect.logDebug("Handling cycle is finished, waiting for new changes.");
+    }
+    return { resourceVersion, remaining };
+  });

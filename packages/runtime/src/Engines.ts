@@ -1,0 +1,56 @@
+/**
+ * The seams where the later engines plug into the processing of every event (spec §5.1 step 5,
+ * §5.2 step 3, §6, §10): indexing and spawning (daemons and timers). This issue's runtime
+ * registers no engine, so processing skips both steps — that is deliberate, not a stub: the
+ * engines of the next issue implement these interfaces and are passed to `Operator` (and from
+ * there to `Processing`), without changes to processing itself.
+ *
+ * The finalizer decision already considers spawning handlers (a matching daemon or timer needs
+ * the finalizer, like a mandatory `on.delete` handler): the spawning engine only reports which
+ * of them are stopped forever (`excluded`) and its delays.
+ */
+import type { SpawningCause } from "@kopf/causes";
+import type { HandlerId, SpawningHandler } from "@kopf/registry";
+import type { RawEvent, Resource } from "@kopf/structs";
+import type { Effect } from "effect";
+
+/** What the indexing engine gets for every event, before anything else runs. */
+export interface IndexingInput {
+  readonly resource: Resource.Resource;
+  readonly event: RawEvent;
+  /** The key of the object's memory (its uid, `""` when absent). */
+  readonly key: string;
+}
+
+/** What the spawning engine gets for every event (except for objects in stealth mode). */
+export interface SpawningInput {
+  readonly resource: Resource.Resource;
+  readonly event: RawEvent;
+  readonly key: string;
+  readonly cause: SpawningCause.SpawningCause;
+  /** The daemons and timers of the resource kind (`registry.spawningFor(resource)`). */
+  readonly handlers: ReadonlyArray<SpawningHandler>;
+}
+
+/** What the spawning engine reports back. */
+export interface SpawningResult {
+  /** Seconds until the engine wants the object processed again (e.g. daemons being stopped). */
+  readonly delays: ReadonlyArray<number>;
+  /** Daemons and timers stopped forever for this object: they no longer need the finalizer. */
+  readonly excluded: ReadonlySet<HandlerId.HandlerId>;
+}
+
+/** The pluggable engines. Every member is optional; without them the steps do nothing. */
+export interface Engines {
+  /** Indexes the object (§10); runs first for every event. */
+  readonly indexing?: ((input: IndexingInput) => Effect.Effect<void>) | undefined;
+  /** Completes when the whole operator is indexed (§7.7); processing waits for it after indexing. */
+  readonly indexed?: Effect.Effect<void> | undefined;
+  /** The operator's indices by name, for handler contexts (indices override same-named fields). */
+  readonly indices?: (() => Readonly<Record<string, unknown>>) | undefined;
+  /** Spawns, keeps or stops daemons and timers (§6). */
+  readonly spawning?: ((input: SpawningInput) => Effect.Effect<SpawningResult>) | undefined;
+}
+
+/** No engines: the runtime of this issue. */
+export const none: Engines = {};

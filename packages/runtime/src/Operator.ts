@@ -1,0 +1,205 @@
+/**
+ * The operator as an Effect program (Kopf's `operator()`/`spawn_tasks`, spec §7.8): validate the
+ * options, run the startup activity (the operator handles nothing before it succeeds; a final
+ * failure stops it before it touches the API), then orchestrate the watchers and process events
+ * until interrupted; on interruption, stop the watches, let the running handlers finish within
+ * `queueing.exitTimeout` seconds (progress is persisted by the cycles that complete), and run
+ * the cleanup activity.
+ *
+ * The `KubeApi` comes from the context, so an embedding application or a test provides the live
+ * client or the emulator's. Readiness is a `Deferred` completed after startup; stopping is
+ * interrupting the fiber (see {@link start} for a handle with `ready`, `stop` and `done`).
+ */
+import type { KubeApi } from "@kopf/client";
+import type { Memo, Registry } from "@kopf/registry";
+import { OperatorSettings, RunOptions, Settings, type SettingsError } from "@kopf/settings";
+import type { NamespaceObserver } from "@kopf/watcher";
+import { Context, Data, Deferred, Effect, type Exit, Fiber, Layer, Logger, type Scope } from "effect";
+import type * as Engines from "./Engines.ts";
+import * as Activities from "./execution/Activities.ts";
+import * as Orchestrator from "./Orchestrator.ts";
+import * as Posting from "./Posting.ts";
+
+/** Why the operator could not run. */
+export class OperatorError extends Data.TaggedError("OperatorError")<{
+  readonly reason: "InvalidOptions" | "StartupFailed" | "InvalidSettings";
+  readonly message: string;
+  readonly cause?: unknown;
+}> {}
+
+/** How to run the operator (Kopf's `kopf.run`/`operator` arguments). */
+export interface OperatorOptions {
+  /** The handlers (the facade passes its default registry). */
+  readonly registry: Registry.Registry<any>;
+  /** Settings overrides on top of the `OperatorSettings` in the context. */
+  readonly settings?: Settings.Overrides | undefined;
+  /** Namespace patterns to serve (`--namespace`). */
+  readonly namespaces?: ReadonlyArray<NamespaceObserver.Pattern> | undefined;
+  /** Serve the whole cluster (`--all-namespaces`). */
+  readonly clusterwide?: boolean | undefined;
+  /** The operator's memo, shared with activities; every object gets a shallow copy. */
+  readonly memo?: Memo | undefined;
+  /** Peering options (used by the peering engine of a later issue). */
+  readonly identity?: string | undefined;
+  readonly standalone?: boolean | undefined;
+  readonly priority?: number | undefined;
+  readonly peeringName?: string | undefined;
+  /** The health endpoint URL (served by the probes engine of a later issue). */
+  readonly livenessEndpoint?: string | undefined;
+  /** Engines plugged into processing (indexing, daemons and timers); none by default. */
+  readonly engines?: Engines.Engines | undefined;
+  /** Completed once startup handlers succeeded and the watches are starting. */
+  readonly ready?: Deferred.Deferred<void> | undefined;
+}
+
+/** Checks the run mode (Kopf's `spawn_tasks` validation). */
+const modeOf = (options: OperatorOptions) =>
+  Effect.gen(function* () {
+    const namespaces = options.namespaces ?? [];
+    if (options.clusterwide === true && namespaces.length > 0) {
+      return yield* new OperatorError({
+        reason: "InvalidOptions",
+        message: "Either clusterwide=true or namespaces=[...] can be set, not both.",
+      });
+    }
+    if (options.clusterwide !== true && namespaces.length === 0) {
+      yield* Effect.logWarning(
+        "Absence of either namespaces or cluster-wide flag will become an error soon. " +
+          "For now, switching to the cluster-wide mode for backward compatibility.",
+      );
+      return { clusterwide: true, namespaces: [] as ReadonlyArray<NamespaceObserver.Pattern> };
+    }
+    return { clusterwide: options.clusterwide === true, namespaces };
+  });
+
+/**
+ * Runs the operator until interrupted (a graceful stop) or until startup fails.
+ *
+ * @example
+ * ```ts
+ * const registry = Registry.make()
+ * registry.on.create("kopfexamples", function createFn({ logger }) { logger.info("created") })
+ * const program = Operator.run({ registry, namespaces: ["default"] })
+ * // provide a KubeApi (live or the emulator's) and run it; interrupt it to stop
+ * ```
+ */
+export const run = (options: OperatorOptions): Effect.Effect<void, OperatorError, KubeApi> =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const mode = yield* modeOf(options);
+      const base = yield* OperatorSettings;
+      const forRun = RunOptions.forRun({
+        clusterwide: mode.clusterwide,
+        peeringName: options.peeringName,
+        standalone: options.standalone,
+        priority: options.priority,
+      });
+      const made = yield* Settings.makeEffect(
+        { ...options.settings, peering: { ...options.settings?.peering, ...forRun.peering } },
+        base,
+      ).pipe(
+        Effect.mapError(
+          (error: SettingsError) =>
+            new OperatorError({ reason: "InvalidSettings", message: error.message, cause: error }),
+        ),
+      );
+      // Startup handlers may change the settings: they get a mutable copy, which the rest uses.
+      const settings = Settings.mutableCopy(made) as OperatorSettings;
+      const memo = options.memo ?? {};
+      return yield* operate(options, mode, memo, settings).pipe(
+        Effect.provideService(OperatorSettings, settings),
+      );
+    }),
+  );
+
+const operate = (
+  options: OperatorOptions,
+  mode: { clusterwide: boolean; namespaces: ReadonlyArray<NamespaceObserver.Pattern> },
+  memo: Memo,
+  settings: OperatorSettings,
+): Effect.Effect<void, OperatorError, KubeApi | Scope.Scope> =>
+  Effect.gen(function* () {
+    yield* Activities.run(options.registry, "startup", { memo, settings }).pipe(
+      Effect.mapError(
+        (error) =>
+          new OperatorError({
+            reason: "StartupFailed",
+            message: `The startup activity has failed: ${error.message}`,
+            cause: error,
+          }),
+      ),
+    );
+    const poster = yield* Posting.make;
+    const loggers = yield* Logger.CurrentLoggers;
+    const bridged = new Set([...loggers, Posting.bridge(poster, () => settings)]);
+    const cleanup = Activities.run(options.registry, "cleanup", { memo, settings }).pipe(
+      Effect.catch((error) => Effect.logError(`The cleanup activity has failed: ${error.message}`)),
+    );
+    yield* Orchestrator.run({
+      registry: options.registry,
+      clusterwide: mode.clusterwide,
+      namespaces: mode.namespaces,
+      memo,
+      engines: options.engines,
+      onStarted:
+        options.ready === undefined
+          ? undefined
+          : Deferred.succeed(options.ready, undefined).pipe(Effect.asVoid),
+    }).pipe(
+      Effect.provideService(Logger.CurrentLoggers, bridged),
+      Effect.provideService(
+        Posting.CurrentEvents,
+        Posting.events(poster, () => settings),
+      ),
+      Effect.onInterrupt(() => Effect.logInfo("Stop-flag is raised. Operator is stopping.")),
+      Effect.ensuring(cleanup),
+    );
+  });
+
+/** A running operator. */
+export interface Handle {
+  /** Completes when the operator is ready (startup done, watches starting). */
+  readonly ready: Effect.Effect<void>;
+  /** Stops gracefully and waits until it has stopped. */
+  readonly stop: Effect.Effect<void>;
+  /** Completes with the operator's exit (after a stop, a startup failure, …). */
+  readonly done: Effect.Effect<Exit.Exit<void, OperatorError>>;
+}
+
+/**
+ * Starts the operator in the background of the current scope (closing the scope stops it).
+ *
+ * @example
+ * ```ts
+ * const operator = yield* Operator.start({ registry, namespaces: ["ns1"] })
+ * yield* operator.ready
+ * // … create objects, assert …
+ * yield* operator.stop
+ * ```
+ */
+export const start = (options: OperatorOptions): Effect.Effect<Handle, never, KubeApi | Scope.Scope> =>
+  Effect.gen(function* () {
+    const ready = options.ready ?? (yield* Deferred.make<void>());
+    const fiber = yield* Effect.forkScoped(run({ ...options, ready }));
+    return {
+      ready: Effect.raceFirst(Deferred.await(ready), Effect.asVoid(Fiber.await(fiber))),
+      stop: Effect.asVoid(Fiber.interrupt(fiber)),
+      done: Fiber.await(fiber),
+    };
+  });
+
+/** The running operator as a service (see {@link layer}). */
+export class RunningOperator extends Context.Service<RunningOperator, Handle>()(
+  "@kopf/runtime/RunningOperator",
+) {}
+
+/**
+ * The operator as a layer: built when the layer is, stopped gracefully when it is released.
+ *
+ * @example
+ * ```ts
+ * const app = Layer.provide(Operator.layer({ registry, clusterwide: true }), liveKubeApi)
+ * ```
+ */
+export const layer = (options: OperatorOptions): Layer.Layer<RunningOperator, never, KubeApi> =>
+  Layer.effect(RunningOperator, start(options));

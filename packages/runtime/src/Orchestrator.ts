@@ -1,0 +1,120 @@
+/**
+ * Orchestration of the watchers (Kopf's `orchestrator` and `watcher`/`worker` wiring, spec
+ * §7.5–§7.7): the resources come from the resource observer's insights (kept current as CRDs
+ * come and go), the namespaces from the namespace observer (patterns, or cluster-wide); one
+ * watch per resource × namespace feeds the per-object queues of its stream, whose workers run
+ * {@link Processing} for each event. Obsolete watches are stopped first, missing ones started.
+ *
+ * Stopping a watch ends its queues gracefully: queued events are processed within
+ * `queueing.exitTimeout` seconds, sleeping workers are woken, the rest is interrupted.
+ */
+import { KubeApi } from "@kopf/client";
+import type { Memo, Registry } from "@kopf/registry";
+import { OperatorSettings } from "@kopf/settings";
+import { Resource, Selector } from "@kopf/structs";
+import {
+  Insights,
+  ListWatch,
+  NamespaceObserver,
+  ResourceObserver,
+  Watcher,
+  WatchMatrix,
+} from "@kopf/watcher";
+import { Effect, Stream, SubscriptionRef } from "effect";
+import type * as Engines from "./Engines.ts";
+import * as ObjectQueues from "./ObjectQueues.ts";
+import * as Processing from "./Processing.ts";
+
+/** What to orchestrate. */
+export interface OrchestratorOptions {
+  readonly registry: Registry.Registry;
+  /** Serve the whole cluster. */
+  readonly clusterwide: boolean;
+  /** Namespace patterns when not cluster-wide. */
+  readonly namespaces: ReadonlyArray<NamespaceObserver.Pattern>;
+  readonly memo: Memo;
+  readonly engines?: Engines.Engines | undefined;
+  /** Called once the first resources and namespaces are known and the watches are starting. */
+  readonly onStarted?: Effect.Effect<void> | undefined;
+}
+
+const NAMESPACES = Resource.make({
+  group: "",
+  version: "v1",
+  plural: "namespaces",
+  namespaced: false,
+  kind: "Namespace",
+});
+
+/**
+ * Runs the observers and the matrix of watches until interrupted.
+ *
+ * @example
+ * ```ts
+ * yield* Orchestrator.run({ registry, clusterwide: false, namespaces: ["ns1"], memo: {} })
+ * ```
+ */
+export const run = (options: OrchestratorOptions): Effect.Effect<void, never, KubeApi> =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const api = yield* KubeApi;
+      const settings = yield* OperatorSettings;
+      const watcherOptions = Watcher.optionsFromSettings(settings);
+      const resources = yield* ResourceObserver.make(api, (crd) => ListWatch.fromKubeApi(api, crd, null), {
+        selectors: Insights.selectorSetsOf(options.registry),
+        scanningDisabled: settings.scanning.disabled,
+        watcher: watcherOptions,
+      });
+      const observed = yield* SubscriptionRef.get(resources.observed);
+      const namespacesResource = Selector.select(Selector.NAMESPACES, observed.resources)[0] ?? NAMESPACES;
+      const namespaces = yield* NamespaceObserver.make(ListWatch.fromKubeApi(api, namespacesResource, null), {
+        clusterwide: options.clusterwide,
+        namespaces: options.namespaces,
+        scanningDisabled: settings.scanning.disabled,
+        watcher: watcherOptions,
+      });
+
+      const processors = new Map<string, Processing.ResourceProcessor>();
+      const processorOf = (resource: Resource.Resource) => {
+        const key = Resource.toString(resource);
+        let processor = processors.get(key);
+        if (processor === undefined) {
+          processor = Processing.make({
+            registry: options.registry,
+            resource,
+            memo: options.memo,
+            engines: options.engines,
+          });
+          processors.set(key, processor);
+        }
+        return processor;
+      };
+
+      const spawn = (cell: WatchMatrix.Cell) =>
+        Effect.scoped(
+          Effect.gen(function* () {
+            const current = yield* OperatorSettings;
+            const processor = processorOf(cell.resource);
+            const name = `${Resource.toString(cell.resource)}${cell.namespace === null ? "" : ` in ${cell.namespace}`}`;
+            const queues = yield* ObjectQueues.make(processor.process, {
+              idleTimeout: current.queueing.idleTimeout,
+              exitTimeout: current.queueing.exitTimeout,
+              workerLimit: current.queueing.workerLimit,
+              consistencyTimeout: current.persistence.consistencyTimeout,
+              name,
+            });
+            yield* Effect.addFinalizer(() => queues.shutdown);
+            yield* Stream.runForEach(Watcher.stream(cell.resource, cell.namespace), (item) =>
+              item._tag === "Event" ? queues.offer({ type: item.type, object: item.object }) : Effect.void,
+            );
+          }),
+        );
+
+      if (options.onStarted !== undefined) yield* options.onStarted;
+      yield* WatchMatrix.run(
+        SubscriptionRef.changes(resources.observed).pipe(Stream.map((o) => o.insights.watched)),
+        SubscriptionRef.changes(namespaces.namespaces),
+        spawn,
+      );
+    }),
+  );

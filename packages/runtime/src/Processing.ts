@@ -1,0 +1,248 @@
+/**
+ * The processing of one watch event of one object (Kopf's `process_resource_event` and
+ * `process_resource_causes`, spec §5.1–§5.3): recall the object's memory, then — inside the
+ * per-object error throttler — index it (engine seam), detect the causes, run the `on.event`
+ * handlers, spawn daemons and timers (engine seam), decide on the finalizer, pass the
+ * consistency gate, run the changing handlers through the execution engine, store the
+ * diff-base once a cause is fully handled, and finally apply the patch, sleep and touch.
+ *
+ * Everything about one object runs with its reference as the log annotation, so every line
+ * (including the handlers' own) is prefixed `[ns/name]` and can be posted as an event.
+ */
+import {
+  CauseInputs,
+  ChangeCause,
+  ConsistencyGate,
+  FinalizerDecision,
+  ResourceMemory,
+  SpawningCause,
+  WatchingCause,
+} from "@kopf/causes";
+import type { KubeApi } from "@kopf/client";
+import { Matching, type Memo, type Registry } from "@kopf/registry";
+import { OperatorSettings } from "@kopf/settings";
+import { DiffBaseStorage } from "@kopf/storage";
+import { Patch, type RawEvent, type Resource } from "@kopf/structs";
+import { Clock, Effect, Option } from "effect";
+import * as Applying from "./Applying.ts";
+import type * as Engines from "./Engines.ts";
+import * as Execution from "./execution/Execution.ts";
+import * as Logging from "./Logging.ts";
+import type * as ObjectQueues from "./ObjectQueues.ts";
+import * as Posting from "./Posting.ts";
+import * as Pressure from "./Pressure.ts";
+import * as Throttler from "./Throttler.ts";
+
+/** What the runtime keeps about one object between its events. */
+export interface ObjectMemory {
+  /** Cause-detection memory: noticed by the listing, fully handled once (§3.7). */
+  causes: ResourceMemory.ResourceMemory;
+  /** The handlers' per-object memo: a shallow copy of the operator's memo at first sight. */
+  readonly memo: Memo;
+  /** The error throttler's state (§5.11). */
+  throttler: Throttler.Throttler;
+  /** Patch functions left over by a 422 conflict, retried on the next cycle. */
+  remaining: Patch.Patch | undefined;
+}
+
+/** Everything the processing of one resource kind needs. */
+export interface ProcessorOptions {
+  readonly registry: Registry.Registry;
+  readonly resource: Resource.Resource;
+  /** The operator's memo; each object gets a shallow copy. */
+  readonly memo: Memo;
+  readonly engines?: Engines.Engines | undefined;
+}
+
+/** The processor of one resource kind (shared by all its watch streams) and its memories. */
+export interface ResourceProcessor {
+  readonly process: ObjectQueues.Processor<KubeApi>;
+  /** The memories of the objects seen, by uid. */
+  readonly memories: ReadonlyMap<string, ObjectMemory>;
+}
+
+/**
+ * A processor for the events of one resource kind.
+ *
+ * @example
+ * ```ts
+ * const processor = Processing.make({ registry, resource, memo: {} })
+ * const queues = yield* ObjectQueues.make(processor.process, queueOptions)
+ * ```
+ */
+export const make = (options: ProcessorOptions): ResourceProcessor => {
+  const memories = new Map<string, ObjectMemory>();
+
+  const recall = (event: RawEvent): { key: string; memory: ObjectMemory } => {
+    const key = ResourceMemory.keyOf(event.object);
+    let memory = memories.get(key);
+    if (memory === undefined) {
+      memory = {
+        causes: ResourceMemory.fresh(event.type),
+        memo: { ...options.memo },
+        throttler: Throttler.initial,
+        remaining: undefined,
+      };
+      memories.set(key, memory);
+    }
+    if (event.type === "DELETED") memories.delete(key);
+    return { key, memory };
+  };
+
+  const process: ObjectQueues.Processor<KubeApi> = (event, context) =>
+    Effect.gen(function* () {
+      const settings = yield* OperatorSettings;
+      const { key, memory } = recall(event);
+      const cell: Throttler.Cell = { get: () => memory.throttler, set: (s) => void (memory.throttler = s) };
+      const result = yield* Throttler.throttled(
+        { cell, delays: settings.queueing.errorDelays, pressure: context.pressure },
+        processCauses({ options, event, key, memory, context }),
+      );
+      return Option.getOrUndefined(result);
+    }).pipe(Logging.annotateObject(Posting.referenceOf(event.object)));
+
+  return { process, memories };
+};
+
+interface CycleInput {
+  readonly options: ProcessorOptions;
+  readonly event: RawEvent;
+  readonly key: string;
+  readonly memory: ObjectMemory;
+  readonly context: ObjectQueues.WorkerContext;
+}
+
+/** One cycle: causes, handlers, finalizers, then the patch (§5.1 steps 5–7, §5.2). */
+const processCauses = (input: CycleInput) =>
+  Effect.gen(function* () {
+    const { options, event, key, memory, context } = input;
+    const { registry, resource } = options;
+    const engines = options.engines ?? {};
+    const settings = yield* OperatorSettings;
+    const { finalizer, diffbaseStorage, progressStorage } = settings.persistence;
+    const body = event.object;
+
+    if (engines.indexing !== undefined) yield* engines.indexing({ resource, event, key });
+    if (engines.indexed !== undefined) yield* engines.indexed;
+
+    const carried = memory.remaining;
+    const patch = new Patch.Patch(body, { fns: carried?.fns ?? [] });
+    const patchInitiallyEmpty = patch.isEmpty();
+    const services = yield* Effect.context<never>();
+    const ctx = {
+      resource,
+      patch,
+      logger: Logging.handlerLogger(services),
+      memo: memory.memo,
+      indices: engines.indices?.() ?? {},
+    };
+
+    // On-event handlers: every event, errors ignored, results into the patch.
+    if (registry.hasHandlers("watching", resource)) {
+      const cause = WatchingCause.make(event, ctx);
+      const handlers = Matching.watchingHandlers(registry.watchingFor(resource), cause);
+      if (handlers.length > 0) yield* Execution.runWatching({ cause, handlers, settings });
+    }
+
+    const inputs = yield* Effect.fromResult(
+      CauseInputs.make({
+        event,
+        registry,
+        resource,
+        diffbaseStorage,
+        progressStorage,
+        finalizer,
+        memory: memory.causes,
+      }),
+    );
+
+    // Daemons and timers (engine seam).
+    const spawningHandlers = registry.spawningFor(resource);
+    const spawningCause =
+      spawningHandlers.length > 0 ? SpawningCause.make({ body, diff: inputs.diff }, ctx) : undefined;
+    let delays: Array<number> = [];
+    let excluded: ReadonlySet<string> = new Set();
+    if (spawningCause !== undefined && engines.spawning !== undefined) {
+      const spawned = yield* engines.spawning({
+        resource,
+        event,
+        key,
+        cause: spawningCause,
+        handlers: spawningHandlers,
+      });
+      delays = [...spawned.delays];
+      excluded = spawned.excluded;
+    }
+
+    // The changing cause, unless in stealth mode (no changing handler could be interested).
+    const owned = registry.changingFor(resource);
+    let changing: ChangeCause.ChangeCause | undefined =
+      owned.length > 0 ? ChangeCause.make(inputs, ctx) : undefined;
+    if (changing !== undefined && !Matching.prematchAny(owned, changing)) changing = undefined;
+
+    // The finalizer: added when needed (skipping the handlers), removed when not.
+    const mustBlock = Matching.requiresFinalizer({
+      ...(changing === undefined ? {} : { changing: { handlers: owned, cause: changing } }),
+      ...(spawningCause === undefined
+        ? {}
+        : { spawning: { handlers: spawningHandlers, cause: spawningCause, excluded } }),
+    });
+    const decision = FinalizerDecision.decide({ body, finalizer, mustBlock });
+    if (decision._tag !== "Keep") {
+      yield* Effect.logDebug(decision.message);
+      const fn = FinalizerDecision.toPatchFn(decision, finalizer);
+      if (fn !== undefined) patch.fns.push(fn);
+      changing = undefined;
+    }
+
+    // The consistency gate: no change-detecting handlers on a state older than our own patch.
+    let gate = ConsistencyGate.gate({
+      reason: changing?.reason,
+      consistencyTime: context.consistencyTime,
+      patchEmpty: patch.isEmpty(),
+      patchInitiallyEmpty,
+    });
+    if (gate._tag === "Wait") {
+      const now = yield* Clock.currentTimeMillis;
+      const slept = yield* Pressure.sleep(context.pressure, (gate.until - now) / 1000);
+      gate = ConsistencyGate.afterWait({ sleptFully: slept.fully });
+    }
+    if (gate._tag === "Inconsistent") changing = undefined;
+    const consistent = gate._tag !== "Inconsistent";
+
+    let handled = false;
+    if (changing !== undefined) {
+      handled = true;
+      const message = ChangeCause.reactorMessage(changing.reason);
+      if (message !== undefined) {
+        yield* Effect.logDebug(message);
+      } else {
+        const handlers = Matching.changingHandlers(owned, changing);
+        const run = yield* Execution.runChanging({ cause: changing, handlers, owned, settings });
+        delays = [...delays, ...run.delays];
+        if (run.done || run.skipped) {
+          DiffBaseStorage.storeIfChanged(diffbaseStorage, { body, patch, old: inputs.old, new: inputs.new });
+          memory.causes = ResourceMemory.markFullyHandled(memory.causes);
+        }
+      }
+    }
+
+    // Release a deleted object once nothing is left to wait for (unless already decided above).
+    const release = FinalizerDecision.decideRelease({ type: event.type, body, finalizer, delays });
+    if (release._tag === "Remove" && consistent && decision._tag === "Keep") {
+      yield* Effect.logDebug(release.message);
+      patch.fns.push(FinalizerDecision.toPatchFn(release, finalizer) as Patch.PatchFn);
+    }
+
+    if (event.type === "DELETED") return undefined;
+    const applied = yield* Applying.apply({
+      resource,
+      body,
+      patch,
+      delays,
+      pressure: context.pressure,
+      handled,
+    });
+    memory.remaining = applied.remaining;
+    return applied.resourceVersion;
+  });

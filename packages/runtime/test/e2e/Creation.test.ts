@@ -1,0 +1,45 @@
+// End to end against the emulator (spec §5.1–§5.3, §5.7–§5.10, §3.8): a created object is
+// handled once by its create handler, which leaves the results in status, the last-handled
+// configuration in Kopf's format, no progress annotations, and costs exactly one API write
+// (two when an on.delete handler needs the finalizer); updates and field handlers see diffs.
+import { assert, describe, it } from "@effect/vitest";
+import { Registry } from "@kopf/registry";
+import { Effect } from "effect";
+import * as Harness from "../fixtures/Harness.ts";
+
+const LAST_HANDLED = "kopf.zalando.org/last-handled-configuration";
+
+describe("creation", () => {
+  it.effect("runs the create handler once; results in status; the diff-base stored; one write", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        const calls: Array<string> = [];
+        registry.on.create("kopfexamples.kopf.dev", function createFn({ name, logger }) {
+          calls.push(String(name));
+          logger.info("hello from the handler");
+          return { message: "created" };
+        });
+        yield* Harness.start(registry, { lines, log });
+        log.clear();
+        yield* Harness.create("e1");
+        yield* Harness.settle(3);
+        const body = yield* Harness.get("e1");
+        assert.deepStrictEqual(calls, ["e1"]);
+        assert.deepStrictEqual(body.status, { createFn: { message: "created" } });
+        assert.deepStrictEqual(Harness.annotations(body), {
+          [LAST_HANDLED]: '{"spec":{"field":"value"}}\n',
+        });
+        assert.deepStrictEqual(body.metadata?.finalizers, undefined);
+        // The annotations and the status subresource: two merge patches, as in Kopf.
+        assert.deepStrictEqual(
+          log.writes().map((w) => `${w.method} ${w.path.split("/").slice(-1)[0]} ${w.contentType}`),
+          ["PATCH e1 application/merge-patch+json", "PATCH status application/merge-patch+json"],
+        );
+        assert.include(lines, "[ns1/e1] hello from the handler");
+        assert.include(lines, "[ns1/e1] Handler 'createFn' succeeded.");
+        assert.include(lines, "[ns1/e1] Creation is processed: 1 succeeded; 0 failed.");
+      }),
+    ),
+  );
+});
