@@ -22,6 +22,7 @@ import * as CertificateAuthority from "../tls/CertificateAuthority.ts";
 import * as Authentication from "./Authentication.ts";
 import { EmulatorServerError } from "./EmulatorServerError.ts";
 import { headersOf, readBody, writeResponse } from "./internal/nodeBridge.ts";
+import * as Protobuf from "./internal/protobuf.ts";
 import { statusResponse } from "./internal/status.ts";
 import * as Kubeconfig from "./Kubeconfig.ts";
 
@@ -180,12 +181,21 @@ const make = Effect.fnUntraced(function* (options: EmulatorServerOptions) {
         const tooLarge = statusResponse(413, `Request entity too large: limit is ${maxBody}`);
         return yield* writeResponse(res, tooLarge, { connection: "close" });
       }
+      const decoded = Protobuf.toJson(headersOf(req), read.body);
+      if (Result.isFailure(decoded)) {
+        return yield* writeResponse(
+          res,
+          statusResponse(415, `the body of the request could not be decoded: ${decoded.failure}`, {
+            reason: "UnsupportedMediaType",
+          }),
+        );
+      }
       const request: ApiRequest = {
         method: req.method ?? "GET",
         path: url.pathname,
         query: url.searchParams,
-        headers: headersOf(req),
-        body: read.body,
+        headers: decoded.success.headers,
+        body: decoded.success.body,
         user: auth.success,
       };
       if (ControlApi.isControlPath(request.path)) {

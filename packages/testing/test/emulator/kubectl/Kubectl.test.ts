@@ -141,6 +141,100 @@ describe.skipIf(!kubectlAvailability.ok)("kubectl against the emulator", () => {
     ),
   );
 
+  it.live("creates built-ins with kubectl's typed commands (protobuf bodies)", () =>
+    run((running) =>
+      Effect.gen(function* () {
+        assert.include(
+          ok(yield* kubectl(running, ["create", "namespace", "team-a"])),
+          "namespace/team-a created",
+        );
+        assert.include(
+          ok(
+            yield* kubectl(running, [
+              "create",
+              "configmap",
+              "cfg",
+              "-n",
+              "team-a",
+              "--from-literal=a=b",
+              "--from-literal=c=d",
+            ]),
+          ),
+          "configmap/cfg created",
+        );
+        ok(
+          yield* kubectl(running, [
+            "create",
+            "secret",
+            "generic",
+            "pw",
+            "-n",
+            "team-a",
+            "--from-literal=password=hunter2",
+          ]),
+        );
+        ok(
+          yield* kubectl(running, [
+            "create",
+            "deployment",
+            "web",
+            "-n",
+            "team-a",
+            "--image=nginx:1",
+            "--replicas=2",
+            "--port=80",
+          ]),
+        );
+        ok(yield* kubectl(running, ["create", "serviceaccount", "robot", "-n", "team-a"]));
+        ok(
+          yield* kubectl(running, ["create", "service", "clusterip", "web", "-n", "team-a", "--tcp=80:8080"]),
+        );
+        ok(
+          yield* kubectl(running, [
+            "run",
+            "box",
+            "-n",
+            "team-a",
+            "--image=busybox",
+            "--labels=app=box",
+            "--env=A=B",
+            "--",
+            "sleep",
+            "10",
+          ]),
+        );
+        assert.include(
+          ok(yield* kubectl(running, ["scale", "deployment", "web", "-n", "team-a", "--replicas=4"])),
+          "scaled",
+        );
+        const ns = JSON.parse(ok(yield* kubectl(running, ["get", "namespace", "team-a", "-o", "json"])));
+        assert.strictEqual(ns.metadata.labels["kubernetes.io/metadata.name"], "team-a");
+        const cfg = JSON.parse(
+          ok(yield* kubectl(running, ["get", "configmap", "cfg", "-n", "team-a", "-o", "json"])),
+        );
+        assert.deepStrictEqual(cfg.data, { a: "b", c: "d" });
+        const pw = JSON.parse(
+          ok(yield* kubectl(running, ["get", "secret", "pw", "-n", "team-a", "-o", "json"])),
+        );
+        assert.strictEqual(Buffer.from(pw.data.password, "base64").toString(), "hunter2");
+        const web = JSON.parse(
+          ok(yield* kubectl(running, ["get", "deployment", "web", "-n", "team-a", "-o", "json"])),
+        );
+        assert.strictEqual(web.spec.replicas, 4);
+        assert.strictEqual(web.spec.template.spec.containers[0].ports[0].containerPort, 80);
+        const box = JSON.parse(
+          ok(yield* kubectl(running, ["get", "pod", "box", "-n", "team-a", "-o", "json"])),
+        );
+        assert.deepStrictEqual(box.spec.containers[0].args, ["sleep", "10"]);
+        assert.deepStrictEqual(box.spec.containers[0].env, [{ name: "A", value: "B" }]);
+        const svc = JSON.parse(
+          ok(yield* kubectl(running, ["get", "service", "web", "-n", "team-a", "-o", "json"])),
+        );
+        assert.strictEqual(svc.spec.ports[0].targetPort, 8080);
+      }),
+    ),
+  );
+
   it.live("watches with get --watch", () =>
     run((running) =>
       Effect.gen(function* () {
