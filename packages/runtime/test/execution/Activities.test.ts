@@ -143,14 +143,14 @@ describe("authenticate", () => {
   );
 
   it.effect.each([
-    ["a string", () => "token", "InvalidConfiguration"],
-    ["an object without a server", () => ({ token: "t" }), "InvalidConfiguration"],
+    ["a string", (): unknown => "token", "InvalidConfiguration"],
+    ["an object without a server", (): unknown => ({ token: "t" }), "InvalidConfiguration"],
     [
       "conflicting fields",
-      () => ({ server: "https://k", caPath: "/a", caData: "b" }),
+      (): unknown => ({ server: "https://k", caPath: "/a", caData: "b" }),
       "InvalidConfiguration",
     ],
-    ["no results at all", () => undefined, "OutOfCredentials"],
+    ["no results at all", (): unknown => undefined, "OutOfCredentials"],
   ] as const)("rejects %s", ([_name, fn, reason]) =>
     Effect.gen(function* () {
       const registry = Registry.make();
