@@ -1,5 +1,4 @@
 /** Public API of this package. */
-export {};
 export * as Activities from "./execution/Activities.ts";
 export { ActivityError } from "./execution/Activities.ts";
 export * as Ambient from "./execution/Ambient.ts";
