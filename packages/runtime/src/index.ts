@@ -9,5 +9,6 @@ export * as Handling from "./execution/Handling.ts";
 export * as Invocation from "./execution/Invocation.ts";
 export { HandlerFailure } from "./execution/Invocation.ts";
 export * as AmbientHandlers from "./execution/node/AmbientHandlers.ts";
+export * as Probes from "./execution/Probes.ts";
 export * as Subhandling from "./execution/Subhandling.ts";
 export { SubhandlingError } from "./execution/Subhandling.ts";

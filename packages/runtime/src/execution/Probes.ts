@@ -1,0 +1,56 @@
+/**
+ * The probes' results as the health endpoint serves them (Kopf §12.2): all `on.probe` handlers
+ * run at most once per `maxAge` (10 s by default, on the `Clock`); requests within that age get
+ * the last results, concurrent requests share one run, and a failed run is not remembered (its
+ * waiters get the `ActivityError`, the next request runs the probes again).
+ */
+import type { Registry } from "@kopf/registry";
+import type { State } from "@kopf/storage";
+import { Clock, Deferred, Effect, Exit, Ref } from "effect";
+import { type ActivityError, type ActivityOptions, probe } from "./Activities.ts";
+
+/** Kopf's maximal age of the probes' results, in seconds. */
+export const DEFAULT_MAX_AGE = 10;
+
+/** The results of one probing run, shared by the requests that wait for it. */
+type Results = Readonly<Record<string, unknown>>;
+type Run = Deferred.Deferred<Results, ActivityError | State.StateError>;
+
+/** A source of probe results for the health endpoint. */
+export interface Prober {
+  /** The probes' results by handler id (`{}` without probes), fresh enough. */
+  readonly results: Effect.Effect<Results, ActivityError | State.StateError>;
+}
+
+/**
+ * A prober over the registry's `on.probe` handlers.
+ *
+ * @example
+ * const prober = yield* Probes.make(registry, { memo })
+ * const body = JSON.stringify(yield* prober.results) // on every GET of the liveness path
+ */
+export const make = (
+  registry: Pick<Registry.Registry<any>, "activityHandlers">,
+  options: ActivityOptions & { readonly maxAge?: number | undefined } = {},
+): Effect.Effect<Prober> =>
+  Effect.gen(function* () {
+    const maxAge = (options.maxAge ?? DEFAULT_MAX_AGE) * 1000;
+    const latest = yield* Ref.make<{ readonly at: number; readonly run: Run } | undefined>(undefined);
+    const results = Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis;
+      const fresh = yield* Deferred.make<Results, ActivityError | State.StateError>();
+      const [run, owner] = yield* Ref.modify(latest, (entry) =>
+        entry !== undefined && now - entry.at < maxAge
+          ? [[entry.run, false] as const, entry]
+          : [[fresh, true] as const, { at: now, run: fresh }],
+      );
+      if (owner) {
+        const exit = yield* Effect.exit(probe(registry, options));
+        if (Exit.isFailure(exit))
+          yield* Ref.update(latest, (entry) => (entry?.run === run ? undefined : entry));
+        yield* Deferred.done(run, exit);
+      }
+      return yield* Deferred.await(run);
+    });
+    return { results };
+  });
