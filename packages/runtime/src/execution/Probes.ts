@@ -15,6 +15,7 @@ export const DEFAULT_MAX_AGE = 10;
 /** The results of one probing run, shared by the requests that wait for it. */
 type Results = Readonly<Record<string, unknown>>;
 type Run = Deferred.Deferred<Results, ActivityError | State.StateError>;
+type Entry = { readonly at: number; readonly run: Run } | undefined;
 
 /** A source of probe results for the health endpoint. */
 export interface Prober {
@@ -35,14 +36,14 @@ export const make = (
 ): Effect.Effect<Prober> =>
   Effect.gen(function* () {
     const maxAge = (options.maxAge ?? DEFAULT_MAX_AGE) * 1000;
-    const latest = yield* Ref.make<{ readonly at: number; readonly run: Run } | undefined>(undefined);
+    const latest = yield* Ref.make<Entry>(undefined);
     const results = Effect.gen(function* () {
       const now = yield* Clock.currentTimeMillis;
       const fresh = yield* Deferred.make<Results, ActivityError | State.StateError>();
-      const [run, owner] = yield* Ref.modify(latest, (entry) =>
+      const [run, owner] = yield* Ref.modify(latest, (entry): readonly [readonly [Run, boolean], Entry] =>
         entry !== undefined && now - entry.at < maxAge
-          ? [[entry.run, false] as const, entry]
-          : [[fresh, true] as const, { at: now, run: fresh }],
+          ? [[entry.run, false], entry]
+          : [[fresh, true], { at: now, run: fresh }],
       );
       if (owner) {
         const exit = yield* Effect.exit(probe(registry, options));
