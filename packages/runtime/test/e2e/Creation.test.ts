@@ -33,7 +33,7 @@ describe("creation", () => {
         assert.deepStrictEqual(body.metadata?.finalizers, undefined);
         // The annotations and the status subresource: two merge patches, as in Kopf.
         assert.deepStrictEqual(
-          log.writes().map((w) => `${w.method} ${w.path.split("/").slice(-1)[0]} ${w.contentType}`),
+          log.patches().map((w) => `${w.method} ${w.path.split("/").slice(-1)[0]} ${w.contentType}`),
           ["PATCH e1 application/merge-patch+json", "PATCH status application/merge-patch+json"],
         );
         assert.include(lines, "[ns1/e1] hello from the handler");

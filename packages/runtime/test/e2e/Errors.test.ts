@@ -1,0 +1,253 @@
+// End to end in virtual time (spec §5.4–§5.6, §5.8, §4.1): temporary errors persist progress
+// in Kopf's annotation format and are retried after their delay through the touch-dummy;
+// permanent errors, retry limits, timeouts with look-ahead, ignored errors and the asap
+// lifecycle; sub-handlers persisted under their own keys.
+import { assert, describe, it } from "@effect/vitest";
+import { PermanentError, Registry, TemporaryError } from "@kopf/registry";
+import { Clock, Effect } from "effect";
+import * as Harness from "../fixtures/Harness.ts";
+
+const RES = "kopfexamples.kopf.dev";
+const LAST_HANDLED = "kopf.zalando.org/last-handled-configuration";
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/;
+
+const record = (body: { metadata?: { annotations?: Record<string, string> } }, key: string) => {
+  const raw = body.metadata?.annotations?.[`kopf.zalando.org/${key}`];
+  return raw === undefined ? undefined : (JSON.parse(raw) as Record<string, unknown>);
+};
+
+describe("error modes end to end", () => {
+  it.effect("a TemporaryError is recorded, slept out, re-triggered by a touch, then succeeds", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        const times: Array<number> = [];
+        registry.on.create(RES, function createFn() {
+          return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+            times.push(now);
+            return times.length === 1
+              ? Effect.fail(new TemporaryError("not yet", { delay: 10 }))
+              : Effect.succeed("done");
+          });
+        });
+        yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1");
+        yield* Harness.settle(1);
+
+        const pending = yield* Harness.get("e1");
+        const progress = record(pending, "createFn");
+        assert.deepStrictEqual(Object.keys(progress ?? {}), [
+          "started",
+          "delayed",
+          "purpose",
+          "retries",
+          "success",
+          "failure",
+          "message",
+        ]);
+        assert.match(String(progress?.started), ISO);
+        assert.match(String(progress?.delayed), ISO);
+        assert.strictEqual(
+          Date.parse(String(progress?.delayed)) - Date.parse(String(progress?.started)),
+          10_000,
+        );
+        assert.deepStrictEqual(
+          { ...progress, started: undefined, delayed: undefined },
+          {
+            started: undefined,
+            delayed: undefined,
+            purpose: "create",
+            retries: 1,
+            success: false,
+            failure: false,
+            message: "not yet",
+          },
+        );
+        assert.strictEqual(pending.metadata?.annotations?.[LAST_HANDLED], undefined);
+        assert.include(lines, "[ns1/e1] Handler 'createFn' failed temporarily: not yet");
+        assert.include(lines, "[ns1/e1] Sleeping for 10 seconds for the delayed handlers.");
+
+        yield* Harness.settle(11);
+        const done = yield* Harness.get("e1");
+        assert.strictEqual(times.length, 2);
+        assert.isAtLeast((times[1] as number) - (times[0] as number), 10_000);
+        assert.deepStrictEqual(Harness.annotations(done), { [LAST_HANDLED]: '{"spec":{"field":"value"}}\n' });
+        assert.deepStrictEqual(done.status, { createFn: "done" });
+        // The touch-dummy was set to provoke the cycle, and removed with the final patch.
+        const touches = log
+          .patches()
+          .filter((p) => JSON.stringify(p.body).includes("touch-dummy"))
+          .map(
+            (p) =>
+              (p.body as { metadata: { annotations: Record<string, unknown> } }).metadata.annotations[
+                "kopf.zalando.org/touch-dummy"
+              ],
+          );
+        assert.strictEqual(touches.length, 2);
+        assert.match(String(touches[0]), ISO);
+        assert.strictEqual(touches[1], null);
+      }),
+    ),
+  );
+
+  it.effect("a PermanentError fails the handler for good; the cause is processed", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        let calls = 0;
+        registry.on.create(RES, function createFn() {
+          calls += 1;
+          throw new PermanentError("no way");
+        });
+        yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1");
+        yield* Harness.settle(120);
+        assert.strictEqual(calls, 1);
+        assert.include(lines, "[ns1/e1] Handler 'createFn' failed permanently: no way");
+        assert.include(lines, "[ns1/e1] Creation is processed: 0 succeeded; 1 failed.");
+        assert.deepStrictEqual(Harness.annotations(yield* Harness.get("e1")), {
+          [LAST_HANDLED]: '{"spec":{"field":"value"}}\n',
+        });
+      }),
+    ),
+  );
+
+  it.effect("arbitrary errors are retried after the backoff until the retries limit (look-ahead)", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        const times: Array<number> = [];
+        registry.on.create(RES, { backoff: 5, retries: 3 }, function createFn() {
+          return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+            times.push(now);
+            return Effect.fail(new Error("oops"));
+          });
+        });
+        yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1");
+        yield* Harness.settle(30);
+        assert.strictEqual(times.length, 3);
+        assert.deepStrictEqual(
+          times.slice(1).map((t, i) => Math.round((t - (times[i] as number)) / 1000)),
+          [5, 5],
+        );
+        assert.isTrue(
+          lines.some((l) =>
+            l.includes("Handler 'createFn' failed with an exception and will try again in 5 seconds: oops"),
+          ),
+          lines.join("\n"),
+        );
+        assert.include(lines, "[ns1/e1] Creation is processed: 0 succeeded; 1 failed.");
+      }),
+    ),
+  );
+
+  it.effect("a timeout stops retrying when the next attempt would be too late", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        let calls = 0;
+        registry.on.create(RES, { backoff: 4, timeout: 10 }, function createFn() {
+          calls += 1;
+          throw new Error("slow");
+        });
+        yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1");
+        yield* Harness.settle(30);
+        assert.strictEqual(calls, 3);
+        assert.isTrue(
+          lines.some((l) =>
+            l.includes("will stop now (it would time out in 10 seconds on the next attempt): slow"),
+          ),
+          lines.filter((l) => l.includes("createFn")).join("\n"),
+        );
+        assert.include(lines, "[ns1/e1] Creation is processed: 0 succeeded; 1 failed.");
+      }),
+    ),
+  );
+
+  it.effect("ignored errors count as done", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        let calls = 0;
+        registry.on.create(RES, { errors: "ignored" }, function createFn() {
+          calls += 1;
+          throw new Error("whatever");
+        });
+        yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1");
+        yield* Harness.settle(120);
+        assert.strictEqual(calls, 1);
+        assert.include(lines, "[ns1/e1] Creation is processed: 1 succeeded; 0 failed.");
+      }),
+    ),
+  );
+
+  it.effect("asap runs one handler per cycle; each cycle persists the progress", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        const order: Array<string> = [];
+        registry.on.create(RES, function first() {
+          order.push("first");
+        });
+        registry.on.create(RES, function second() {
+          order.push("second");
+        });
+        yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1");
+        yield* Harness.settle(3);
+        assert.deepStrictEqual(order, ["first", "second"]);
+        const cycles = log.patches().filter((p) => !p.path.endsWith("/status"));
+        const firstPatch = cycles[0]?.body as { metadata: { annotations: Record<string, string> } };
+        const stored = JSON.parse(firstPatch.metadata.annotations["kopf.zalando.org/first"] ?? "{}");
+        assert.include(stored, { purpose: "create", retries: 1, success: true, failure: false });
+        assert.match(String(stored.stopped), ISO);
+        assert.deepStrictEqual(Harness.annotations(yield* Harness.get("e1")), {
+          [LAST_HANDLED]: '{"spec":{"field":"value"}}\n',
+        });
+      }),
+    ),
+  );
+
+  it.effect("sub-handlers run after their parent, with their own progress keys", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        const calls: Array<string> = [];
+        registry.on.create(RES, function createFn({ subregistry }) {
+          calls.push("parent");
+          for (const task of ["a", "b"]) {
+            subregistry.subhandler({ id: `task_${task}` }, () => {
+              calls.push(task);
+              return { task };
+            });
+          }
+        });
+        yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1");
+        yield* Harness.settle(5);
+        assert.deepStrictEqual(
+          calls.filter((c) => c !== "parent"),
+          ["a", "b"],
+        );
+        const annotated = log
+          .patches()
+          .flatMap((p) =>
+            Object.keys((p.body as { metadata?: { annotations?: object } }).metadata?.annotations ?? {}),
+          );
+        assert.includeMembers(annotated, [
+          "kopf.zalando.org/createFn.task_a",
+          "kopf.zalando.org/createFn.task_b",
+        ]);
+        const body = yield* Harness.get("e1");
+        assert.deepStrictEqual(body.status, {
+          "createFn/task_a": { task: "a" },
+          "createFn/task_b": { task: "b" },
+        });
+        assert.deepStrictEqual(Harness.annotations(body), { [LAST_HANDLED]: '{"spec":{"field":"value"}}\n' });
+      }),
+    ),
+  );
+});

@@ -1,0 +1,100 @@
+// End to end (spec §5.2 steps 5 and 8, §3.2): a mandatory on.delete handler makes the operator
+// add its finalizer first (one cycle, one JSON patch guarded by the resource version), then the
+// create handler runs; deleting the object runs the delete handler and releases the finalizer,
+// so the object really goes away. Optional delete handlers need no finalizer; a finalizer no
+// handler needs any more is removed. Counts the API writes per created object.
+import { assert, describe, it } from "@effect/vitest";
+import { Registry } from "@kopf/registry";
+import { Effect } from "effect";
+import * as Harness from "../fixtures/Harness.ts";
+
+const FINALIZER = "kopf.zalando.org/KopfFinalizerMarker";
+const summary = (log: { patches(): ReadonlyArray<{ path: string; contentType: string | undefined }> }) =>
+  log
+    .patches()
+    .map((w) => `${w.path.endsWith("/status") ? "status" : "object"} ${w.contentType?.split("/")[1]}`);
+
+describe("finalizers", () => {
+  it.effect("a trivial create handler costs one write; with a mandatory delete handler, two", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        registry.on.create("kopfexamples.kopf.dev", function createFn() {});
+        yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1");
+        yield* Harness.settle(3);
+        assert.deepStrictEqual(summary(log), ["object merge-patch+json"]);
+
+        const withDelete = Registry.make();
+        withDelete.on.create("kopfexamples.kopf.dev", function createFn() {});
+        withDelete.on.delete("kopfexamples.kopf.dev", function deleteFn() {});
+        log.clear();
+        return withDelete;
+      }).pipe(
+        Effect.flatMap((withDelete) =>
+          Harness.run(({ lines, log }) =>
+            Effect.gen(function* () {
+              yield* Harness.start(withDelete, { lines, log });
+              yield* Harness.create("e2");
+              yield* Harness.settle(3);
+              assert.deepStrictEqual(summary(log), ["object json-patch+json", "object merge-patch+json"]);
+              const body = yield* Harness.get("e2");
+              assert.deepStrictEqual(body.metadata?.finalizers, [FINALIZER]);
+              assert.include(lines, "[ns1/e2] Adding the finalizer, thus preventing the actual deletion.");
+            }),
+          ),
+        ),
+      ),
+    ),
+  );
+
+  it.effect("deletion runs the delete handler, then releases the object", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        const calls: Array<string> = [];
+        registry.on.create("kopfexamples.kopf.dev", function createFn() {
+          calls.push("create");
+        });
+        registry.on.delete("kopfexamples.kopf.dev", function deleteFn({ name }) {
+          calls.push(`delete ${name}`);
+        });
+        yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1");
+        yield* Harness.settle(3);
+        yield* Harness.remove("e1");
+        yield* Harness.settle(3);
+        assert.deepStrictEqual(calls, ["create", "delete e1"]);
+        assert.isFalse(yield* Harness.exists("e1"));
+        assert.include(lines, "[ns1/e1] Removing the finalizer, thus allowing the actual deletion.");
+        assert.include(lines, "[ns1/e1] Deletion is processed: 1 succeeded; 0 failed.");
+        assert.include(lines, "[ns1/e1] Deleted, really deleted, and we are notified.");
+      }),
+    ),
+  );
+
+  it.effect("an optional delete handler adds no finalizer; a stale finalizer is removed", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        const calls: Array<string> = [];
+        registry.on.delete("kopfexamples.kopf.dev", { optional: true }, function deleteFn() {
+          calls.push("delete");
+        });
+        yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1");
+        yield* Harness.settle(3);
+        assert.deepStrictEqual((yield* Harness.get("e1")).metadata?.finalizers, undefined);
+
+        yield* Harness.patch("e1", { metadata: { finalizers: [FINALIZER] } });
+        yield* Harness.settle(3);
+        assert.deepStrictEqual((yield* Harness.get("e1")).metadata?.finalizers, undefined);
+        assert.include(lines, "[ns1/e1] Removing the finalizer, as there are no handlers requiring it.");
+        yield* Harness.remove("e1");
+        yield* Harness.settle(3);
+        assert.isFalse(yield* Harness.exists("e1"));
+        assert.deepStrictEqual(calls, []);
+      }),
+    ),
+  );
+});
