@@ -9,7 +9,7 @@
  * `authenticate` validates login results into vault credentials; `probe` gives the probes'
  * JSON results by handler id for the health endpoint.
  */
-import { type Credentials, Login, type LoginError } from "@kopf/client";
+import { type Credentials, Login, LoginError } from "@kopf/client";
 import type { Activity, ActivityHandler, HandlerCause, Logger, Memo, Registry } from "@kopf/registry";
 import { Lifecycles } from "@kopf/registry";
 import { OperatorSettings } from "@kopf/settings";
@@ -111,20 +111,46 @@ export const run = (
   });
 
 /**
- * Runs the login activity and turns its results into credentials for the vault: each non-null
- * result must be connection info (`LoginError` otherwise, as Kopf's "Only ConnectionInfo …
- * instances are accepted."); no results at all is a `LoginError` too.
+ * Runs the login activity and turns its results into credentials for the vault, by handler id:
+ * each non-null result must be connection info (a `LoginError` otherwise, as Kopf's "Only
+ * ConnectionInfo … instances are accepted."). No results at all give no credentials (the vault
+ * then reports that none were retrieved).
  *
  * @example
  * const credentials = yield* Activities.authenticate(registry, { memo })
- * yield* vault.populate(credentials)
  */
 export const authenticate = (
   registry: Pick<Registry.Registry<any>, "activityHandlers">,
   options: ActivityOptions = {},
 ): Effect.Effect<Credentials, ActivityError | LoginError | State.StateError> =>
   Effect.flatMap(run(registry, "authentication", options), (results) =>
-    Effect.fromResult(Login.collect(results.entries())),
+    results.size === 0 ? Effect.succeed({}) : Effect.fromResult(Login.collect(results.entries())),
+  );
+
+/**
+ * The login activity as the credentials vault runs it (`CredentialsVault.layer({ login })`):
+ * like `authenticate`, with failed login handlers reported as a `LoginError` too.
+ *
+ * @example
+ * CredentialsVault.layer({ login: Activities.login(registry, { memo }) })
+ */
+export const login = (
+  registry: Pick<Registry.Registry<any>, "activityHandlers">,
+  options: ActivityOptions = {},
+): Effect.Effect<Credentials, LoginError> =>
+  authenticate(registry, options).pipe(
+    Effect.catchTags({
+      ActivityError: (error) =>
+        Effect.fail(
+          new LoginError({
+            reason: "PluginFailed",
+            message: `Login handlers have failed: ${Object.keys(error.errors).join(", ")}.`,
+            cause: error,
+          }),
+        ),
+      StateError: (error) =>
+        Effect.fail(new LoginError({ reason: "PluginFailed", message: error.message, cause: error })),
+    }),
   );
 
 /**

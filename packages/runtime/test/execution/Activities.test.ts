@@ -3,9 +3,10 @@
 // (memo shared, settings, activity, retry…), login results validated into credentials, and
 // probe results by handler id.
 import { assert, describe, expect, it } from "@effect/vitest";
+import { CredentialsVault } from "@kopf/client";
 import { PermanentError, Registry, TemporaryError } from "@kopf/registry";
 import { Settings } from "@kopf/settings";
-import { Cause, Effect, Exit, Fiber, Logger, References } from "effect";
+import { Cause, Effect, Exit, Fiber, Layer, Logger, References } from "effect";
 import { TestClock } from "effect/testing";
 import * as Activities from "../../src/execution/Activities.ts";
 import * as F from "./fixtures.ts";
@@ -150,7 +151,6 @@ describe("authenticate", () => {
       (): unknown => ({ server: "https://k", caPath: "/a", caData: "b" }),
       "InvalidConfiguration",
     ],
-    ["no results at all", (): unknown => undefined, "OutOfCredentials"],
   ] as const)("rejects %s", ([_name, fn, reason]) =>
     Effect.gen(function* () {
       const registry = Registry.make();
@@ -161,6 +161,47 @@ describe("authenticate", () => {
       expect(error).toMatchObject({ _tag: "LoginError", reason });
     }),
   );
+});
+
+describe("login", () => {
+  it.effect("gives no credentials when the handlers return nothing (the vault reports it)", () =>
+    Effect.gen(function* () {
+      const registry = Registry.make();
+      registry.on.login({ id: "login_fn" }, () => null);
+      expect(yield* Activities.login(registry, { logger: F.recorder().logger })).toEqual({});
+    }),
+  );
+
+  it.effect("reports failed login handlers as a LoginError for the vault", () =>
+    Effect.gen(function* () {
+      const registry = Registry.make();
+      registry.on.login({ id: "login_fn" }, () => {
+        throw new PermanentError("no token");
+      });
+      const error = errorOf(yield* Effect.exit(Activities.login(registry, { logger: F.recorder().logger })));
+      expect(error).toMatchObject({
+        _tag: "LoginError",
+        reason: "PluginFailed",
+        message: "Login handlers have failed: login_fn.",
+      });
+    }),
+  );
+
+  it.effect("feeds a credentials vault", () => {
+    const registry = Registry.make();
+    registry.on.login({ id: "login_fn" }, () => ({ server: "https://k8s:6443", token: "t" }));
+    return Effect.gen(function* () {
+      const vault = yield* CredentialsVault;
+      const item = yield* vault.select;
+      expect(item.info.token).toBe("t");
+    }).pipe(
+      Effect.provide(
+        Layer.fresh(
+          CredentialsVault.layer({ login: Activities.login(registry, { logger: F.recorder().logger }) }),
+        ),
+      ),
+    );
+  });
 });
 
 describe("probe", () => {
