@@ -15,6 +15,7 @@
  */
 import type { Registry } from "@kopf/registry";
 import { Resource, Selector } from "@kopf/structs";
+import { Data, Result } from "effect";
 
 type Res = Resource.Resource;
 type Sel = Selector.Selector;
@@ -195,4 +196,48 @@ export const groupsToScan = (
     groups.add(selector.group);
   }
   return groups;
+};
+
+/** Why a selector could not be resolved to one resource. */
+export type ResolveErrorReason = "Unresolved" | "Ambiguous";
+
+/** A selector matching no resource, or several (for a specific selector). */
+export class ResolveError extends Data.TaggedError("ResolveError")<{
+  readonly reason: ResolveErrorReason;
+  readonly message: string;
+  readonly matches: ReadonlyArray<Res>;
+}> {}
+
+/**
+ * The one resource a selector names among the discovered ones (core-v1 precedence applies), or
+ * a clear error: none matches (the CRD may not exist yet), or several do (specify the group).
+ * For the framework's own resources (`Selector.NAMESPACES`, `Selector.CRDS`, …) and tools.
+ *
+ * @example
+ * Insights.resolve(Selector.NAMESPACES, observed.resources) // Result.succeed(namespaces.v1)
+ */
+export const resolve = (selector: Sel, resources: ReadonlyArray<Res>): Result.Result<Res, ResolveError> => {
+  const matches = sorted(Selector.select(selector, resources));
+  const [only, ...rest] = matches;
+  if (only === undefined) {
+    return Result.fail(
+      new ResolveError({
+        reason: "Unresolved",
+        message: `Unresolved resource (try creating its CRD): ${Selector.toString(selector)}`,
+        matches,
+      }),
+    );
+  }
+  if (rest.length > 0) {
+    return Result.fail(
+      new ResolveError({
+        reason: "Ambiguous",
+        message:
+          "Ambiguous resource (try specifying the API group): " +
+          `${Selector.toString(selector)} => [${matches.map(keyOf).join(", ")}]`,
+        matches,
+      }),
+    );
+  }
+  return Result.succeed(only);
 };

@@ -262,3 +262,43 @@ describe("Insights.selectorSetsOf", () => {
     assert.deepStrictEqual(warnings, []);
   });
 });
+
+describe("Insights.resolve", () => {
+  const pods = res("", "v1", "pods");
+  const metricsPods = res("metrics.k8s.io", "v1", "pods");
+  const a = res("a.example", "v1", "things");
+  const b = res("b.example", "v1", "things");
+
+  it("finds the one resource, with core-v1 precedence", () => {
+    const found = Insights.resolve(named({ plural: "pods" }), [metricsPods, pods]);
+    assert.deepStrictEqual(Result.map(found, Resource.toString), Result.succeed("pods.v1"));
+    assert.deepStrictEqual(
+      Result.map(Insights.resolve(Selector.NAMESPACES, [res("", "v1", "namespaces")]), Resource.toString),
+      Result.succeed("namespaces.v1"),
+    );
+  });
+
+  it.each([
+    [
+      "nothing matches",
+      named({ plural: "nope" }),
+      [pods],
+      "Unresolved",
+      "Unresolved resource (try creating its CRD): Selector(plural='nope')",
+    ],
+    [
+      "several match",
+      named({ plural: "things" }),
+      [b, a],
+      "Ambiguous",
+      "Ambiguous resource (try specifying the API group): Selector(plural='things') => [things.v1.a.example, things.v1.b.example]",
+    ],
+  ] as const)("fails clearly when %s", (_name, selector, resources, reason, message) => {
+    const found = Insights.resolve(selector, resources);
+    assert.isTrue(Result.isFailure(found));
+    if (Result.isFailure(found)) {
+      assert.strictEqual(found.failure.reason, reason);
+      assert.strictEqual(found.failure.message, message);
+    }
+  });
+});
