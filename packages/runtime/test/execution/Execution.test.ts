@@ -122,6 +122,47 @@ describe("a single cycle", () => {
   );
 });
 
+describe("every handler style fails the same way", () => {
+  const failures = {
+    temporary: () => new TemporaryError("wait", { delay: 3 }),
+    permanent: () => new PermanentError("stop"),
+    arbitrary: () => new RangeError("odd"),
+  };
+  const styles = {
+    sync: (error: unknown) => () => {
+      throw error;
+    },
+    async: (error: unknown) => async () => {
+      await Promise.resolve();
+      throw error;
+    },
+    effect: (error: unknown) => () => Effect.fail(error),
+    "effect defect": (error: unknown) => () => Effect.die(error),
+  };
+  const expected = {
+    temporary: { done: false, delays: [3], log: "Handler 'fn' failed temporarily: wait" },
+    permanent: { done: true, delays: [], log: "Handler 'fn' failed permanently: stop" },
+    arbitrary: {
+      done: false,
+      delays: [60],
+      log: "Handler 'fn' failed with an exception and will try again in 60 seconds: odd",
+    },
+  };
+  const rows = Object.entries(styles).flatMap(([style, make]) =>
+    Object.entries(failures).map(([kind, error]) => [style, kind, make, error] as const),
+  );
+
+  it.effect.each(rows)("%s handler, %s error", ([_style, kind, make, error]) =>
+    Effect.gen(function* () {
+      const owned = F.changingHandlers((r) => r.on.create(F.SPEC, { id: "fn" }, make(error())));
+      const c = yield* cycle(F.body(), owned);
+      const want = expected[kind as keyof typeof expected];
+      expect([c.done, c.delays]).toEqual([want.done, want.delays]);
+      expect(c.rec.messages()[0]).toBe(want.log);
+    }),
+  );
+});
+
 describe("across cycles in virtual time", () => {
   it.effect("retries after the TemporaryError's delay, not before, with retry counted", () =>
     Effect.gen(function* () {
