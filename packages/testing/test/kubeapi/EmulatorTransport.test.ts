@@ -4,7 +4,7 @@
 // events; and, with the fault injector in virtual time: 429 with Retry-After, retried 500s, 401
 // with re-login (required token).
 import { assert, describe, it } from "@effect/vitest";
-import { type Credentials, KubeApi } from "@kopf/client";
+import { type Credentials, KubeApi, type WatchEvent } from "@kopf/client";
 import { OperatorSettings, Settings } from "@kopf/settings";
 import { Resource } from "@kopf/structs";
 import { Effect, Fiber, Layer, Ref, Stream } from "effect";
@@ -154,8 +154,11 @@ describe("watching the emulator", () => {
         const kube = yield* KubeEmulator;
         const listed = yield* api.list(deployments, { namespace: "default" });
         const rv = listed.metadata?.resourceVersion;
+        const seen: Array<WatchEvent> = [];
         const fiber = yield* Effect.forkChild(
-          Stream.runCollect(api.watch(deployments, { namespace: "default", resourceVersion: rv })),
+          Stream.runForEach(api.watch(deployments, { namespace: "default", resourceVersion: rv }), (event) =>
+            Effect.sync(() => seen.push(event)),
+          ),
         );
         yield* api.create(configmaps, cm("w1"));
         yield* api.create(deployments, {
@@ -171,10 +174,13 @@ describe("watching the emulator", () => {
           },
         });
         yield* api.delete(deployments, { namespace: "default", name: "d1" });
-        yield* Effect.sleep("10 millis").pipe(TestClock.withLive);
+        // Wait (in real time) until both changes have arrived, then drop the stream.
+        const changesOf = () => seen.filter((e) => e.type !== "BOOKMARK");
+        for (let i = 0; i < 500 && changesOf().length < 2; i++)
+          yield* Effect.sleep("10 millis").pipe(TestClock.withLive);
         yield* kube.dropWatches;
-        const events = yield* Fiber.join(fiber);
-        const changes = events.filter((e) => e.type !== "BOOKMARK");
+        yield* Fiber.join(fiber);
+        const changes = changesOf();
         assert.deepStrictEqual(
           changes.map((e) => [e.type, e.object.metadata?.name]),
           [
