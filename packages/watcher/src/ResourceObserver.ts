@@ -13,7 +13,7 @@
  *   Kopf ignores listings and so misses CRDs created between its scan and its CRD watch, or
  *   while a relisting after 410 Gone was due.
  */
-import { type Resource, Selector } from "@kopf/structs";
+import { Resource, Selector } from "@kopf/structs";
 import { Duration, Effect, Schedule, type Scope, Stream, SubscriptionRef } from "effect";
 import * as Discovery from "./Discovery.ts";
 import * as Insights from "./Insights.ts";
@@ -124,7 +124,7 @@ export const make = <E extends ApiFailure>(
 
     const watched = Watcher.fromListWatch(
       crds(crd),
-      { resource: "customresourcedefinitions.v1.apiextensions.k8s.io", namespace: null },
+      { resource: Resource.toString(crd), namespace: null },
       options.watcher ?? {},
     );
     yield* Effect.forkScoped(
@@ -142,7 +142,10 @@ export const make = <E extends ApiFailure>(
           if (item._tag === "Listed") yield* rescan(null);
           if (item._tag === "Event" && item.type !== null) {
             const group = (item.object.spec as { group?: unknown } | undefined)?.group;
-            if (typeof group === "string" && group !== "") yield* rescan(group);
+            // Groups no selector can match are not scanned (Kopf scans them, to no effect).
+            if (typeof group === "string" && group !== "" && (groups === null || groups.has(group))) {
+              yield* rescan(group);
+            }
           }
           return true;
         }),

@@ -71,6 +71,24 @@ describe("ResourceObserver.make", () => {
     ),
   );
 
+  it.effect("CRDs of groups no selector can match are not rescanned", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const discovery = FakeDiscovery.make();
+        const crds = yield* FakeCluster.make;
+        yield* ResourceObserver.make(discovery, () => crds, { selectors });
+        yield* settle;
+        const before = discovery.calls.length;
+        yield* crds.create("widgets.unrelated.example", { group: "unrelated.example" });
+        yield* settle;
+        assert.strictEqual(discovery.calls.length, before);
+        yield* crds.create("kopfexamples.kopf.dev", { group: "kopf.dev" });
+        yield* settle;
+        assert.deepStrictEqual(discovery.calls.slice(before), [["kopf.dev"]]);
+      }),
+    ),
+  );
+
   it.effect("a CRD created between the initial scan and the CRD listing is not missed", () =>
     Effect.scoped(
       Effect.gen(function* () {
