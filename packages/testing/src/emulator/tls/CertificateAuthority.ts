@@ -129,7 +129,12 @@ const sign = (
 export const make = Effect.fnUntraced(function* (options?: { readonly commonName?: string }) {
   const keys = yield* generateKeys;
   const subject: ReadonlyArray<forge.pki.CertificateField> = [
-    { name: "commonName", value: options?.commonName ?? "kopf-emulator-ca" },
+    // A distinct name per CA, so a client trusting another emulator's CA fails with "unknown
+    // authority" rather than a signature mismatch between two same-named issuers.
+    {
+      name: "commonName",
+      value: options?.commonName ?? `kopf-emulator-ca-${randomBytes(4).toString("hex")}`,
+    },
     { name: "organizationName", value: "kopf" },
   ];
   const certPem = yield* sign(subject, keys.privateKey, {

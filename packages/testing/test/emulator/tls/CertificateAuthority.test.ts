@@ -42,6 +42,15 @@ describe("CertificateAuthority", () => {
     }),
   );
 
+  it.effect("names every generated CA differently", () =>
+    Effect.gen(function* () {
+      const a = new X509Certificate((yield* CertificateAuthority.make()).certPem);
+      const b = new X509Certificate((yield* CertificateAuthority.make()).certPem);
+      assert.match(a.subject, /CN=kopf-emulator-ca-[0-9a-f]{8}/);
+      assert.notStrictEqual(a.subject, b.subject);
+    }),
+  );
+
   it.effect("issues serving certificates for the loopback names and extra SANs", () =>
     Effect.gen(function* () {
       const ca = yield* CertificateAuthority.make();
