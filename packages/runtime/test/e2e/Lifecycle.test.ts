@@ -1,0 +1,184 @@
+// End to end (spec §7.8, §5.2 step 2, §5.7, §5.11): startup handlers run before any event is
+// handled and a failing startup stops the operator before it touches the objects; interruption
+// is a graceful stop — a running handler finishes and its progress is stored, then cleanup
+// runs; on.event handlers see every event; API failures while patching are throttled per object
+// and recovered from; a 404 while patching (object gone) is not an error; a 422 on the
+// finalizer's JSON patch is retried on the next cycle.
+import { assert, describe, it } from "@effect/vitest";
+import { PermanentError, Registry } from "@kopf/registry";
+import { Effect, Exit, Fiber } from "effect";
+import * as Harness from "../fixtures/Harness.ts";
+
+const RES = "kopfexamples.kopf.dev";
+const FINALIZER = "kopf.zalando.org/KopfFinalizerMarker";
+
+describe("operator lifecycle", () => {
+  it.effect("startup runs first (sharing the memo); cleanup runs on stop", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const calls: Array<string> = [];
+        const registry = Registry.make();
+        registry.on.startup(function startupFn({ memo }) {
+          calls.push("startup");
+          memo.greeting = "hi";
+        });
+        registry.on.create(RES, function createFn({ memo }) {
+          calls.push(`create ${String(memo.greeting)}`);
+        });
+        registry.on.cleanup(function cleanupFn() {
+          calls.push("cleanup");
+        });
+        yield* Harness.setup;
+        yield* Harness.create("e1");
+        const { operator } = yield* Harness.start(registry, { lines, log });
+        yield* Harness.settle(3);
+        yield* operator.stop;
+        assert.deepStrictEqual(calls, ["startup", "create hi", "cleanup"]);
+        assert.isTrue(Exit.isSuccess(yield* operator.done) || Exit.hasInterrupts(yield* operator.done));
+      }),
+    ),
+  );
+
+  it.effect("a failing startup stops the operator before it handles anything", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const calls: Array<string> = [];
+        const registry = Registry.make();
+        registry.on.startup(function startupFn() {
+          throw new PermanentError("cannot start");
+        });
+        registry.on.create(RES, function createFn() {
+          calls.push("create");
+        });
+        yield* Harness.setup;
+        yield* Harness.create("e1");
+        const { operator } = yield* Harness.start(registry, { lines, log });
+        yield* Harness.settle(3);
+        const exit = yield* operator.done;
+        assert.isTrue(Exit.isFailure(exit));
+        assert.deepStrictEqual(calls, []);
+        assert.deepStrictEqual(log.patches(), []);
+      }),
+    ),
+  );
+
+  it.effect("a stop lets the running handler finish and stores its outcome", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        const calls: Array<string> = [];
+        registry.on.create(RES, function slowFn() {
+          return Effect.gen(function* () {
+            calls.push("started");
+            yield* Effect.sleep("1 second");
+            calls.push("finished");
+            return "ok";
+          });
+        });
+        registry.on.cleanup(function cleanupFn() {
+          calls.push("cleanup");
+        });
+        const { operator } = yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1");
+        yield* Harness.settle(0.3);
+        assert.deepStrictEqual(calls, ["started"]);
+        const stopping = yield* Effect.forkChild(operator.stop);
+        yield* Harness.settle(2);
+        yield* Fiber.join(stopping);
+        assert.deepStrictEqual(calls, ["started", "finished", "cleanup"]);
+        const body = yield* Harness.get("e1");
+        assert.deepStrictEqual(body.status, { slowFn: "ok" });
+        assert.include(lines, "Stop-flag is raised. Operator is stopping.");
+      }),
+    ),
+  );
+
+  it.effect("on.event handlers see every event, including deletion", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        const seen: Array<string> = [];
+        registry.on.event(RES, function eventFn({ type, name }) {
+          seen.push(`${type} ${name}`);
+        });
+        yield* Harness.setup;
+        yield* Harness.create("a");
+        yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("b");
+        yield* Harness.settle(1);
+        yield* Harness.remove("b");
+        yield* Harness.settle(1);
+        assert.deepStrictEqual(seen, ["null a", "ADDED b", "DELETED b"]);
+        assert.deepStrictEqual(log.patches(), []);
+      }),
+    ),
+  );
+
+  it.effect("API failures while patching are throttled per object, then recovered from", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        let calls = 0;
+        registry.on.create(RES, function createFn() {
+          calls += 1;
+        });
+        yield* Harness.start(registry, { lines, log });
+        let failures = 0;
+        log.failPatch = () => (failures++ < 1 ? 500 : undefined);
+        yield* Harness.create("e1");
+        yield* Harness.settle(0.5);
+        assert.isTrue(
+          lines.some((l) => l.startsWith("[ns1/e1] Throttling for 1 seconds due to an unexpected error:")),
+        );
+        yield* Harness.settle(1);
+        // Like Kopf, the object is processed again on its next event.
+        yield* Harness.patch("e1", { metadata: { labels: { nudge: "1" } } });
+        yield* Harness.settle(2);
+        assert.include(lines, "[ns1/e1] Throttling is over. Switching back to normal operations.");
+        assert.strictEqual(calls, 2);
+        assert.strictEqual(
+          Harness.annotations(yield* Harness.get("e1"))["kopf.zalando.org/last-handled-configuration"],
+          '{"spec":{"field":"value"},"metadata":{"labels":{"nudge":"1"}}}\n',
+        );
+      }),
+    ),
+  );
+
+  it.effect("a 422 on the finalizer's JSON patch keeps the patch functions for the next cycle", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        registry.on.delete(RES, function deleteFn() {});
+        yield* Harness.start(registry, { lines, log });
+        let conflicts = 0;
+        log.failPatch = (_, request) =>
+          request.contentType?.includes("json-patch") && conflicts++ < 1 ? 422 : undefined;
+        yield* Harness.create("e1");
+        yield* Harness.settle(1);
+        assert.deepStrictEqual((yield* Harness.get("e1")).metadata?.finalizers, undefined);
+        // Any new event of the object brings the retry.
+        yield* Harness.patch("e1", { metadata: { labels: { nudge: "1" } } });
+        yield* Harness.settle(1);
+        assert.deepStrictEqual((yield* Harness.get("e1")).metadata?.finalizers, [FINALIZER]);
+        assert.strictEqual(conflicts, 2);
+      }),
+    ),
+  );
+
+  it.effect("a 404 while patching means the object is gone: no error, no throttling", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        registry.on.create(RES, function createFn() {
+          return { done: true };
+        });
+        yield* Harness.start(registry, { lines, log });
+        log.failPatch = () => 404;
+        yield* Harness.create("e1");
+        yield* Harness.settle(2);
+        assert.include(lines, "[ns1/e1] Patching was skipped: the object does not exist anymore.");
+        assert.isFalse(lines.some((l) => l.includes("Throttling")));
+      }),
+    ),
+  );
+});

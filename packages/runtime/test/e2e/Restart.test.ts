@@ -1,0 +1,132 @@
+// End to end across operator restarts (spec §3.7, §4, §5.3): progress persisted in the middle of
+// a multi-handler cycle lets a new operator continue where the old one stopped without
+// re-running a succeeded handler; pre-existing objects get one resume cycle; objects created
+// during the downtime get create only; updates and field handlers see the diffs.
+import { assert, describe, it } from "@effect/vitest";
+import { Registry, TemporaryError } from "@kopf/registry";
+import { Effect } from "effect";
+import * as Harness from "../fixtures/Harness.ts";
+
+const RES = "kopfexamples.kopf.dev";
+const LAST_HANDLED = "kopf.zalando.org/last-handled-configuration";
+
+describe("restarts", () => {
+  it.effect(
+    "a restarted operator continues a multi-handler cycle and never re-runs a succeeded handler",
+    () =>
+      Harness.run(({ lines, log }) =>
+        Effect.gen(function* () {
+          const calls: Array<string> = [];
+          const registryOf = (operator: string) => {
+            const registry = Registry.make();
+            registry.on.create(RES, function first() {
+              calls.push(`${operator}:first`);
+            });
+            registry.on.create(RES, function second() {
+              calls.push(`${operator}:second`);
+              if (operator === "op1") throw new TemporaryError("later", { delay: 60 });
+            });
+            return registry;
+          };
+          yield* Effect.scoped(
+            Effect.gen(function* () {
+              yield* Harness.start(registryOf("op1"), { lines, log });
+              yield* Harness.create("e1");
+              yield* Harness.settle(3);
+            }),
+          );
+          assert.deepStrictEqual(calls, ["op1:first", "op1:second"]);
+          const between = yield* Harness.get("e1");
+          const annotations = Harness.annotations(between);
+          assert.include(JSON.parse(annotations["kopf.zalando.org/first"] ?? "{}"), {
+            success: true,
+            retries: 1,
+          });
+          assert.include(JSON.parse(annotations["kopf.zalando.org/second"] ?? "{}"), {
+            success: false,
+            retries: 1,
+            message: "later",
+          });
+          assert.isUndefined(annotations[LAST_HANDLED]);
+
+          yield* Effect.scoped(
+            Effect.gen(function* () {
+              const operator = yield* Effect.map(
+                Harness.start(registryOf("op2"), { lines, log }),
+                (r) => r.operator,
+              );
+              yield* Harness.settle(70);
+              yield* operator.stop;
+            }),
+          );
+          assert.deepStrictEqual(calls, ["op1:first", "op1:second", "op2:second"]);
+          assert.deepStrictEqual(Harness.annotations(yield* Harness.get("e1")), {
+            [LAST_HANDLED]: '{"spec":{"field":"value"}}\n',
+          });
+        }).pipe(Effect.scoped),
+      ),
+  );
+
+  it.effect("pre-existing objects are resumed once; objects created meanwhile are created", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const calls: Array<string> = [];
+        const registry = Registry.make();
+        registry.on.create(RES, function createFn({ name }) {
+          calls.push(`create ${name}`);
+        });
+        registry.on.resume(RES, function resumeFn({ name }) {
+          calls.push(`resume ${name}`);
+        });
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            yield* Harness.start(registry, { lines, log });
+            yield* Harness.create("old");
+            yield* Harness.settle(3);
+          }),
+        );
+        yield* Harness.create("new");
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            yield* Harness.start(registry, { lines, log });
+            yield* Harness.settle(3);
+            yield* Harness.patch("old", { metadata: { labels: { touched: "yes" } } });
+            yield* Harness.settle(3);
+          }),
+        );
+        assert.deepStrictEqual(calls.sort(), ["create new", "create old", "resume old"]);
+      }),
+    ),
+  );
+
+  it.effect("update and field handlers get the essence diff", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const seen: Array<unknown> = [];
+        const registry = Registry.make();
+        registry.on.update(RES, function updateFn({ diff }) {
+          seen.push(["update", diff]);
+        });
+        registry.on.field(RES, { field: "spec.size" }, function sizeFn({ old, new: size, reason }) {
+          seen.push(["field", reason, old, size]);
+        });
+        yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1", { size: 1 });
+        yield* Harness.settle(3);
+        yield* Harness.patch("e1", { spec: { size: 2 } });
+        yield* Harness.settle(3);
+        yield* Harness.patch("e1", { status: { ignored: true } });
+        yield* Harness.settle(3);
+        assert.deepStrictEqual(seen, [
+          ["field", "create", undefined, 1],
+          ["update", [{ op: "change", field: ["spec", "size"], old: 1, new: 2 }]],
+          ["field", "update", 1, 2],
+        ]);
+        assert.strictEqual(
+          Harness.annotations(yield* Harness.get("e1"))[LAST_HANDLED],
+          '{"spec":{"size":2}}\n',
+        );
+      }),
+    ),
+  );
+});
