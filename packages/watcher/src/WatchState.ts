@@ -120,12 +120,7 @@ export interface Step<O> {
 }
 
 /** The state before the first listing; the driver starts with {@link start}. */
-export const initial: WatchState = {
-  phase: "listing",
-  resourceVersion: undefined,
-  failures: 0,
-  received: 0,
-};
+export const initial: WatchState = { phase: "listing", resourceVersion: undefined, failures: 0, received: 0 };
 
 /** The first action of every watcher: list at once. */
 export const start: Action = { _tag: "Relist", delayMillis: 0 };
