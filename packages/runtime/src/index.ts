@@ -1,4 +1,16 @@
-/** Public API of this package. */
+/** Public API of @kopf/runtime: the operator (processing, queues, patching, posting, logging, orchestration). */
+export * as Applying from "./Applying.ts";
+export * as Engines from "./Engines.ts";
+export * as Logging from "./Logging.ts";
+export * as ObjectQueues from "./ObjectQueues.ts";
+export * as Operator from "./Operator.ts";
+export { OperatorError, RunningOperator } from "./Operator.ts";
+export * as Orchestrator from "./Orchestrator.ts";
+export * as PatchApplier from "./PatchApplier.ts";
+export * as Posting from "./Posting.ts";
+export * as Pressure from "./Pressure.ts";
+export * as Processing from "./Processing.ts";
+export * as Throttler from "./Throttler.ts";
 export * as Activities from "./execution/Activities.ts";
 export { ActivityError } from "./execution/Activities.ts";
 export * as Ambient from "./execution/Ambient.ts";
