@@ -1,2 +1,3 @@
-/** Public API of this package. */
-export {};
+/** Public API of @kopf/cli: the `kopf` command as functions (the binary is `src/main.ts`). */
+export * as Loading from "./Loading.ts";
+export * as RunArgs from "./RunArgs.ts";

@@ -1,9 +1,9 @@
 /**
- * `kopf.subhandler` and `kopf.register`: declaring sub-handlers of the running changing handler
- * (Kopf §5.6). In Kopf they find the current handler through a context variable; here the
- * runtime will bind them to the handler being executed. Until that binding exists, they need the
- * handler's sub-registry explicitly: pass `{ registry: ctx.subregistry }` (or call
- * `ctx.subregistry.subhandler(...)` directly).
+ * `kopf.subhandler`, `kopf.register` and `kopf.execute`: declaring and running sub-handlers of
+ * the running changing handler (Kopf §5.6). As in Kopf, they find the running handler by
+ * themselves (the runtime binds it around every handler call, across `await`s); a sub-registry
+ * can also be named explicitly with `{ registry: ctx.subregistry }`. Outside a changing handler
+ * and without a sub-registry they throw a `RegistrationError` naming the problem.
  */
 import {
   type ChangingContext,
@@ -13,31 +13,33 @@ import {
   RegistrationError,
   type SubRegistry,
 } from "@kopf/registry";
+import { type Ambient, AmbientHandlers } from "@kopf/runtime";
 
-/** Where a sub-handler goes: the running handler's sub-registry. */
+/** Where a sub-handler goes, when not the running handler's sub-registry. */
 export interface SubRegistryOption {
-  readonly registry: SubRegistry.SubRegistry;
+  readonly registry?: SubRegistry.SubRegistry | undefined;
 }
 
-const requireRegistry = (options: Partial<SubRegistryOption> | undefined): SubRegistry.SubRegistry => {
-  if (options?.registry === undefined) {
+const registryOf = (options: SubRegistryOption | undefined): SubRegistry.SubRegistry => {
+  const registry = options?.registry ?? AmbientHandlers.current()?.subregistry;
+  if (registry === undefined) {
     throw new RegistrationError({
       reason: "SubhandlerOutsideChanging",
       message:
-        "Sub-handlers are only supported for resource-changing handlers: " +
-        "pass { registry: ctx.subregistry } from the running handler's context.",
+        "Sub-handlers are only supported for resource-changing handlers: declare them while one runs " +
+        "(or pass { registry: ctx.subregistry } from the running handler's context).",
     });
   }
-  return options.registry;
+  return registry;
 };
 
 /**
  * Declares a sub-handler of the running changing handler; returns `fn` unchanged.
  *
  * @example
- * kopf.on.create("kopfexamples", function createFn({ spec, subregistry }) {
+ * kopf.on.create("kopfexamples", function createFn({ spec }) {
  *   for (const task of spec.tasks as string[]) {
- *     kopf.subhandler({ registry: subregistry, id: `task_${task}` }, function createTask() { run(task) })
+ *     kopf.subhandler({ id: `task_${task}` }, function createTask() { run(task) })
  *   }
  * })
  */
@@ -45,22 +47,34 @@ export const subhandler = <F extends HandlerFn<ChangingContext>>(
   options: Options.SubhandlerOptions<ChangingFilterContext> & SubRegistryOption,
   fn: F,
 ): F => {
-  const { registry, ...rest } = options as Options.SubhandlerOptions<ChangingFilterContext> &
-    Partial<SubRegistryOption>;
-  return requireRegistry(options).subhandler(rest, fn);
+  const { registry, ...rest } = options;
+  return registryOf({ registry }).subhandler(rest, fn);
 };
 
 /**
  * Registers a function as a sub-handler of the running changing handler; returns `fn`.
  *
  * @example
- * kopf.register(createSingleTask, { registry: ctx.subregistry, id: "task-a" })
+ * kopf.on.create("kopfexamples", function createFn() {
+ *   kopf.register(createPods, { id: "pods" })
+ *   kopf.register(createServices, { id: "services" })
+ * })
  */
 export const register = <F extends HandlerFn<ChangingContext>>(
   fn: F,
-  options: Options.RegisterOptions<ChangingFilterContext> & SubRegistryOption,
+  options: Options.RegisterOptions<ChangingFilterContext> & SubRegistryOption = {},
 ): F => {
-  const { registry, ...rest } = options as Options.RegisterOptions<ChangingFilterContext> &
-    Partial<SubRegistryOption>;
-  return requireRegistry(options).register(fn, rest);
+  const { registry, ...rest } = options;
+  return registryOf({ registry }).register(fn, rest);
 };
+
+/**
+ * Runs sub-handlers now, inside the running changing handler (Kopf's `await kopf.execute()`);
+ * rejects with a retry signal while they are not all done: let it propagate.
+ *
+ * @example
+ * kopf.on.create("kopfexamples", async function createFn() {
+ *   await kopf.execute({ fns: { first: stepOne, second: stepTwo } })
+ * })
+ */
+export const execute: (options?: Ambient.ExecuteOptions) => Promise<void> = AmbientHandlers.execute;

@@ -145,6 +145,23 @@ export {
 // Registration on the default registry, sub-handlers, registries and lifecycles.
 export { getDefaultLifecycle, setDefaultLifecycle } from "./DefaultLifecycle.ts";
 export { getDefaultRegistry, setDefaultRegistry } from "./DefaultRegistry.ts";
+export {
+  type AdoptOptions,
+  adjustNamespace,
+  adopt,
+  appendOwnerReference,
+  buildObjectReference,
+  buildOwnerReference,
+  HierarchyError,
+  harmonizeNaming,
+  type LabelOptions,
+  label,
+  type NamingOptions,
+  type Obj,
+  type Objs,
+  type OwnerOptions,
+  removeOwnerReference,
+} from "./Hierarchies.ts";
 export { daemon, index, on, timer } from "./On.ts";
 export * as Registry from "./Registry.ts";
-export { register, type SubRegistryOption, subhandler } from "./Subhandlers.ts";
+export { execute, register, type SubRegistryOption, subhandler } from "./Subhandlers.ts";

@@ -1,9 +1,12 @@
 /**
- * kopf.subhandler / kopf.register with an explicit sub-registry, and their refusal without one;
+ * kopf.subhandler / kopf.register with an explicit or the ambient sub-registry, and their refusal
+ * outside a handler without one;
  * the default lifecycle's get/set; filters and markers re-exported.
  */
 import { assert, describe, it } from "@effect/vitest";
 import { Registry as CoreRegistry, SubRegistry } from "@kopf/registry";
+import { AmbientHandlers } from "@kopf/runtime";
+import { Effect } from "effect";
 import * as kopf from "../src/index.ts";
 
 function createFn() {}
@@ -20,6 +23,24 @@ describe("sub-handlers", () => {
     const sub = SubRegistry.make(parent());
     assert.strictEqual(kopf.subhandler({ registry: sub, id: "task_a" }, task), task);
     assert.strictEqual(kopf.register(task, { registry: sub, id: "task_b" }), task);
+    assert.deepStrictEqual(
+      sub.handlers.map((h) => h.id),
+      ["createFn/task_a", "createFn/task_b"],
+    );
+  });
+
+  it("find the running handler's sub-registry by themselves", () => {
+    const sub = SubRegistry.make(parent());
+    const binding = {
+      handler: parent(),
+      subregistry: sub,
+      execute: () => Effect.void,
+      executePromise: () => Promise.resolve(),
+    };
+    AmbientHandlers.runner.run(binding, () => {
+      kopf.subhandler({ id: "task_a" }, task);
+      kopf.register(task, { id: "task_b" });
+    });
     assert.deepStrictEqual(
       sub.handlers.map((h) => h.id),
       ["createFn/task_a", "createFn/task_b"],

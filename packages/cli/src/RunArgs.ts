@@ -1,0 +1,278 @@
+/**
+ * The options of `kopf run` (Kopf's `kopf run` command, spec §12.1): their yargs definitions, the
+ * `KOPF_RUN_*` environment fallbacks (Click's `auto_envvar_prefix`), and the pure translation of
+ * parsed arguments into a {@link RunPlan}: what to load, what to serve, the settings overrides
+ * (through `RunOptions.forRun`) and how to log.
+ */
+import { RunOptions, type Settings } from "@kopf/settings";
+import { Data, Result } from "effect";
+import type { Argv } from "yargs";
+
+/** Why the arguments of `kopf run` cannot be used. */
+export class RunArgsError extends Data.TaggedError("RunArgsError")<{
+  readonly reason: "MutuallyExclusive" | "BadValue" | "NothingToRun";
+  readonly message: string;
+}> {}
+
+/** The log formats of `--log-format` (the runtime's `Logging.Format`). */
+export type Format = "plain" | "full" | "json";
+
+/** The minimum level of the operator's log lines. */
+export type LogLevel = "Debug" | "Info" | "Warn";
+
+/** How the operator logs (the logging options every Kopf command has). */
+export interface LoggingPlan {
+  readonly format: Format;
+  /** `--log-prefix/--no-log-prefix`; unset means Kopf's default (on for plain/full, off for json). */
+  readonly prefix: boolean | undefined;
+  readonly refkey: string | undefined;
+  readonly level: LogLevel;
+  /** `--debug`: also the framework's own internals (the level is `Debug`, as with `--verbose`). */
+  readonly debug: boolean;
+}
+
+/** Everything `kopf run` needs to start the operator. */
+export interface RunPlan {
+  readonly paths: ReadonlyArray<string>;
+  readonly modules: ReadonlyArray<string>;
+  readonly namespaces: ReadonlyArray<string>;
+  readonly clusterwide: boolean;
+  /** Neither `-n` nor `-A` was given: cluster-wide, with Kopf's warning. */
+  readonly implicitClusterwide: boolean;
+  readonly overrides: Settings.Overrides;
+  readonly standalone: boolean | undefined;
+  readonly priority: number | undefined;
+  readonly peeringName: string | undefined;
+  readonly liveness: string | undefined;
+  readonly kubeconfig: string | undefined;
+  readonly context: string | undefined;
+  readonly logging: LoggingPlan;
+}
+
+/** The arguments as yargs parses them (before the environment fallbacks). */
+export interface ParsedRunArgs {
+  readonly paths?: ReadonlyArray<string | number> | undefined;
+  readonly module?: ReadonlyArray<string> | undefined;
+  readonly namespace?: ReadonlyArray<string> | undefined;
+  readonly "all-namespaces"?: boolean | undefined;
+  readonly standalone?: boolean | undefined;
+  readonly dev?: boolean | undefined;
+  readonly priority?: number | undefined;
+  readonly peering?: string | undefined;
+  readonly liveness?: string | undefined;
+  readonly verbose?: boolean | undefined;
+  readonly debug?: boolean | undefined;
+  readonly quiet?: boolean | undefined;
+  readonly "log-format"?: string | undefined;
+  readonly "log-prefix"?: boolean | undefined;
+  readonly "log-refkey"?: string | undefined;
+  readonly kubeconfig?: string | undefined;
+  readonly context?: string | undefined;
+}
+
+/** The log formats `--log-format` accepts. */
+export const FORMATS: ReadonlyArray<Format> = ["plain", "full", "json"];
+
+/**
+ * Adds the options of `kopf run` to a yargs command (no defaults: unset options fall back to the
+ * environment in {@link plan}).
+ *
+ * @example
+ * ```ts
+ * yargs(argv).command("run [paths..]", "Start an operator process", RunArgs.configure, handler)
+ * ```
+ */
+export const configure = <T>(argv: Argv<T>) =>
+  argv
+    .positional("paths", {
+      type: "string",
+      array: true,
+      describe: "handler files (.ts, .js, .mjs) to load, in order",
+    })
+    .option("module", {
+      alias: "m",
+      type: "string",
+      array: true,
+      describe: "importable module to load; repeatable",
+    })
+    .option("namespace", {
+      alias: "n",
+      type: "string",
+      array: true,
+      describe: "namespace or glob pattern to serve (e.g. 'ns-*', '!ns-x'); repeatable",
+    })
+    .option("all-namespaces", { alias: "A", type: "boolean", describe: "serve the whole cluster" })
+    .option("standalone", { type: "boolean", describe: "do not peer with other operators" })
+    .option("dev", { type: "boolean", describe: "development mode: priority 666" })
+    .option("priority", { alias: "p", type: "number", describe: "this operator's priority among peers" })
+    .option("peering", {
+      alias: "P",
+      type: "string",
+      describe: "peering object's name; makes peering mandatory",
+    })
+    .option("liveness", {
+      alias: "L",
+      type: "string",
+      describe: "liveness endpoint, e.g. http://0.0.0.0:8080/healthz",
+    })
+    .option("verbose", { alias: "v", type: "boolean", describe: "log debug messages" })
+    .option("debug", {
+      alias: "d",
+      type: "boolean",
+      describe: "log debug messages, including the framework's internals",
+    })
+    .option("quiet", { alias: "q", type: "boolean", describe: "log warnings and errors only" })
+    .option("log-format", {
+      type: "string",
+      choices: FORMATS as Array<Format>,
+      describe: "log format (default: full)",
+    })
+    .option("log-prefix", {
+      type: "boolean",
+      describe: "prefix object lines with [namespace/name] (default: on, off for json)",
+    })
+    .option("log-refkey", {
+      type: "string",
+      describe: "key of the object reference in JSON lines (default: object)",
+    })
+    .option("kubeconfig", {
+      type: "string",
+      describe: "kubeconfig file (default: $KUBECONFIG, ~/.kube/config, in-cluster)",
+    })
+    .option("context", { type: "string", describe: "kubeconfig context to use" })
+    .epilog(
+      "Every option can also come from the environment as KOPF_RUN_<OPTION> " +
+        "(e.g. KOPF_RUN_NAMESPACES='ns1 ns2', KOPF_RUN_STANDALONE=true, KOPF_RUN_LOG_FORMAT=json).",
+    );
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+const envKey = (option: string): string => `KOPF_RUN_${option.toUpperCase().replaceAll("-", "_")}`;
+
+const envString = (env: Env, option: string): string | undefined => {
+  const value = env[envKey(option)];
+  return value === undefined || value === "" ? undefined : value;
+};
+
+const envWords = (env: Env, option: string): ReadonlyArray<string> =>
+  (envString(env, option) ?? "").split(/\s+/).filter((word) => word !== "");
+
+const TRUE = new Set(["1", "true", "t", "yes", "y", "on"]);
+const FALSE = new Set(["0", "false", "f", "no", "n", "off"]);
+
+const envBoolean = (env: Env, option: string): Result.Result<boolean | undefined, RunArgsError> => {
+  const value = envString(env, option);
+  if (value === undefined) return Result.succeed(undefined);
+  const lower = value.trim().toLowerCase();
+  if (TRUE.has(lower)) return Result.succeed(true);
+  if (FALSE.has(lower)) return Result.succeed(false);
+  return Result.fail(
+    new RunArgsError({
+      reason: "BadValue",
+      message: `${envKey(option)}=${value} is not a boolean (use true or false)`,
+    }),
+  );
+};
+
+/**
+ * The plan of a `kopf run` invocation: the command line first, then `KOPF_RUN_*` variables, then
+ * Kopf's defaults. `-n` and `-A` together are a usage error, as are values that make no sense.
+ *
+ * @example
+ * ```ts
+ * RunArgs.plan({ paths: ["handlers.ts"], namespace: ["default"] }, {})
+ * // Result.succeed({ paths: ["handlers.ts"], namespaces: ["default"], clusterwide: false, ... })
+ * ```
+ */
+export const plan = (args: ParsedRunArgs, env: Env = {}): Result.Result<RunPlan, RunArgsError> =>
+  Result.gen(function* () {
+    const bool = (option: keyof ParsedRunArgs & string, given: boolean | undefined) =>
+      given !== undefined ? Result.succeed(given) : envBoolean(env, option);
+    const namespaces = [
+      ...(args.namespace ?? []),
+      ...(args.namespace === undefined
+        ? [...envWords(env, "namespaces"), ...envWords(env, "namespace")]
+        : []),
+    ];
+    const allNamespaces = (yield* bool("all-namespaces", args["all-namespaces"])) ?? false;
+    if (allNamespaces && namespaces.length > 0) {
+      return yield* Result.fail(
+        new RunArgsError({
+          reason: "MutuallyExclusive",
+          message: "Either --namespace or --all-namespaces can be used, not both.",
+        }),
+      );
+    }
+    const paths = (args.paths ?? []).map(String);
+    const modules = [...(args.module ?? (args.module === undefined ? envWords(env, "modules") : []))];
+    if (paths.length === 0 && modules.length === 0) {
+      return yield* Result.fail(
+        new RunArgsError({
+          reason: "NothingToRun",
+          message: "Nothing to run: pass handler files (kopf run handlers.ts) or modules (-m my-operator).",
+        }),
+      );
+    }
+    const priorityText = args.priority ?? envString(env, "priority");
+    const priority = priorityText === undefined ? undefined : Number(priorityText);
+    if (priority !== undefined && !Number.isInteger(priority)) {
+      return yield* Result.fail(
+        new RunArgsError({
+          reason: "BadValue",
+          message: `--priority must be an integer, got ${String(priorityText)}`,
+        }),
+      );
+    }
+    const format = args["log-format"] ?? envString(env, "log-format") ?? "full";
+    if (!(FORMATS as ReadonlyArray<string>).includes(format)) {
+      return yield* Result.fail(
+        new RunArgsError({
+          reason: "BadValue",
+          message: `--log-format must be one of ${FORMATS.join(", ")}, got ${format}`,
+        }),
+      );
+    }
+    const liveness = args.liveness ?? envString(env, "liveness");
+    if (liveness !== undefined && !liveness.startsWith("http://")) {
+      return yield* Result.fail(
+        new RunArgsError({
+          reason: "BadValue",
+          message: `Unsupported scheme of --liveness ${liveness}: only http:// endpoints are served.`,
+        }),
+      );
+    }
+    const standalone = yield* bool("standalone", args.standalone);
+    const dev = (yield* bool("dev", args.dev)) ?? false;
+    const peeringName = args.peering ?? envString(env, "peering");
+    const verbose = (yield* bool("verbose", args.verbose)) ?? false;
+    const debug = (yield* bool("debug", args.debug)) ?? false;
+    const quiet = (yield* bool("quiet", args.quiet)) ?? false;
+    const effectivePriority = dev ? RunOptions.DEV_PRIORITY : priority;
+    return {
+      paths,
+      modules,
+      namespaces,
+      clusterwide: allNamespaces || namespaces.length === 0,
+      implicitClusterwide: !allNamespaces && namespaces.length === 0,
+      overrides: RunOptions.forRun({
+        clusterwide: allNamespaces || namespaces.length === 0,
+        peeringName,
+        standalone,
+        priority,
+        dev,
+      }),
+      standalone,
+      priority: effectivePriority,
+      peeringName,
+      liveness,
+      kubeconfig: args.kubeconfig ?? envString(env, "kubeconfig"),
+      context: args.context ?? envString(env, "context"),
+      logging: {
+        format: format as Format,
+        prefix: yield* bool("log-prefix", args["log-prefix"]),
+        refkey: args["log-refkey"] ?? envString(env, "log-refkey"),
+        level: debug || verbose ? "Debug" : quiet ? "Warn" : "Info",
+        debug,
+      },
+    };
+  });
