@@ -1,0 +1,53 @@
+// Covers signal handling (spec §7.8): the first signal stops the program gracefully (its
+// finalizers run, exit code 0), a second one exits at once; failures give exit code 1.
+import { assert, describe, it } from "@effect/vitest";
+import { Effect, Fiber, Logger } from "effect";
+import * as Signals from "../../src/node/Signals.ts";
+
+const fakeProcess = () => {
+  const listeners = new Map<string, () => void>();
+  const exits: Array<number> = [];
+  const port: Signals.ProcessPort = {
+    on: (signal, listener) => void listeners.set(signal, listener),
+    off: (signal) => void listeners.delete(signal),
+    exit: (code) => void exits.push(code),
+  };
+  return { port, listeners, exits };
+};
+
+describe("Signals.stopOnSignals", () => {
+  it.live("SIGTERM stops gracefully with exit code 0; a second signal exits at once", () => {
+    const lines: Array<string> = [];
+    return Effect.gen(function* () {
+      const fake = fakeProcess();
+      const cleaned: Array<string> = [];
+      const program = Effect.never.pipe(Effect.ensuring(Effect.sync(() => cleaned.push("cleanup"))));
+      const fiber = yield* Effect.forkChild(Signals.stopOnSignals(program, fake.port));
+      yield* Effect.sleep(10);
+      assert.deepStrictEqual([...fake.listeners.keys()].sort(), ["SIGINT", "SIGTERM"]);
+      const sigterm = fake.listeners.get("SIGTERM");
+      const sigint = fake.listeners.get("SIGINT");
+      sigterm?.();
+      sigint?.();
+      const code = yield* Fiber.join(fiber);
+      assert.strictEqual(code, 0);
+      assert.deepStrictEqual(cleaned, ["cleanup"]);
+      assert.deepStrictEqual(fake.exits, [1]);
+      assert.include(lines, "Signal SIGTERM is received. Operator is stopping.");
+      assert.deepStrictEqual([...fake.listeners.keys()], []);
+    }).pipe(
+      Effect.provide(
+        Logger.layer([Logger.make((o) => lines.push(String((o.message as Array<unknown>)[0])))]),
+      ),
+    );
+  });
+
+  it.live("a failing program gives exit code 1", () =>
+    Effect.gen(function* () {
+      const fake = fakeProcess();
+      const code = yield* Signals.stopOnSignals(Effect.fail("boom"), fake.port);
+      assert.strictEqual(code, 1);
+      assert.deepStrictEqual(fake.exits, []);
+    }).pipe(Effect.provide(Logger.layer([]))),
+  );
+});
