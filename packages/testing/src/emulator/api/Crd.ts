@@ -130,7 +130,7 @@ export const resourceTypeOf = (crd: JsonObject): ResourceType | undefined => {
     custom: true,
     generation: true,
     allowUnconditionalUpdate: false,
-    returnDeletedObject: true,
+    returnDeletedObject: false,
     fieldSelectors: [
       "metadata.name",
       ...(spec.scope === "Namespaced" ? ["metadata.namespace"] : []),

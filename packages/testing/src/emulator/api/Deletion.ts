@@ -192,28 +192,26 @@ export const remove = Effect.fnUntraced(function* (core: Core, resolved: Resolve
   return json(r.status, r.body);
 });
 
-/** DELETE of a collection: every selected object, answered as a list of what was deleted. */
+/** DELETE of a collection: every selected object; the answer is the list as it was selected. */
 export const removeCollection = Effect.fnUntraced(function* (
   core: Core,
   resolved: Resolved,
   request: ApiRequest,
-  select: () => Result.Result<ReadonlyArray<JsonObject>, Status.ApiError>,
-  listOf: (items: ReadonlyArray<unknown>) => JsonObject,
+  select: () => Result.Result<JsonObject, Status.ApiError>,
 ): Effect.fn.Return<Response, Status.ApiError> {
   if (!resolved.type.verbs.includes("deletecollection")) return yield* Effect.fail(Status.methodNotAllowed());
   const options = yield* Effect.fromResult(parseOptions(request));
-  const targets = yield* Effect.fromResult(select());
-  const items: Array<unknown> = [];
-  for (const obj of targets) {
+  const list = yield* Effect.fromResult(select());
+  const items = Array.isArray(list.items) ? list.items.filter(isObject) : [];
+  for (const obj of items) {
     const name = str(metaOf(obj).name) ?? "";
     const nsResolved = { ...resolved, namespace: str(metaOf(obj).namespace) ?? resolved.namespace };
-    const r = yield* deleteOne(core, nsResolved, request, options, name).pipe(
+    yield* deleteOne(core, nsResolved, request, options, name).pipe(
       Effect.catchIf(
         (e) => e.reason === "NotFound",
         () => Effect.succeed(undefined),
       ),
     );
-    if (r !== undefined) items.push(isObject(r.body) && r.body.kind === "Status" ? obj : r.body);
   }
-  return json(200, listOf(items));
+  return json(200, list);
 });

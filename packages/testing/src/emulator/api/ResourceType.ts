@@ -144,6 +144,7 @@ export const BUILTINS: ReadonlyArray<ResourceType> = [
     namespaced: false,
     verbs: ["create", "delete", "get", "list", "patch", "update", "watch"],
     status: true,
+    returnDeletedObject: true,
     extraSubresources: ["finalize"],
     ...converted("status.phase", "metadata.name"),
     nameRule: "label",
@@ -171,6 +172,7 @@ export const BUILTINS: ReadonlyArray<ResourceType> = [
     plural: "serviceaccounts",
     shortNames: ["sa"],
     namespaced: true,
+    returnDeletedObject: true,
   }),
   builtin({
     group: "",

@@ -99,15 +99,6 @@ export const resolve = (
   return make(type, undefined, b, c);
 };
 
-const listOf =
-  (resolved: Resolved) =>
-  (items: ReadonlyArray<unknown>): JsonObject => ({
-    kind: resolved.type.listKind,
-    apiVersion: apiVersionOf(resolved.type.group, resolved.version),
-    metadata: {},
-    items,
-  });
-
 const isWatch = (query: URLSearchParams): boolean => {
   const w = query.get("watch");
   return w === "true" || w === "1";
@@ -188,12 +179,8 @@ const resource = Effect.fnUntraced(function* (
     }
     if (method === "POST" && !deny("create")) return yield* Writes.create(core, resolved, request);
     if (method === "DELETE")
-      return yield* Deletion.removeCollection(
-        core,
-        resolved,
-        request,
-        () => Reads.list(core.store, resolved, request).pipe(Result.map((l) => l.items as Array<JsonObject>)),
-        listOf(resolved),
+      return yield* Deletion.removeCollection(core, resolved, request, () =>
+        Reads.list(core.store, resolved, request),
       );
     return yield* Effect.fail(Status.methodNotAllowed());
   }

@@ -1,7 +1,7 @@
 /** Deletion: finalizers and deletionTimestamp, preconditions, propagation policies, garbage collection of dependents, namespace termination. */
 import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
-import { cm, run, send } from "./Harness.ts";
+import { CRD, cm, run, send } from "./Harness.ts";
 
 const NS = "/api/v1/namespaces/default/configmaps";
 const MERGE = { "content-type": "application/merge-patch+json" };
@@ -64,6 +64,29 @@ describe("finalizers", () => {
       details: { name: "x", kind: "configmaps", uid: r.c.body.metadata.uid },
     });
     expect(r.pod.body.kind).toBe("Pod");
+  });
+
+  it("answers a Success Status naming the group for custom resources", async () => {
+    const r = await run(
+      Effect.gen(function* () {
+        yield* send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", CRD);
+        const created = yield* send("POST", "/apis/kopf.dev/v1/namespaces/default/kopfexamples", {
+          apiVersion: "kopf.dev/v1",
+          kind: "KopfExample",
+          metadata: { name: "k" },
+        });
+        const deleted = yield* send("DELETE", "/apis/kopf.dev/v1/namespaces/default/kopfexamples/k");
+        return { created, deleted };
+      }),
+    );
+    expect(r.deleted.status).toBe(200);
+    expect(r.deleted.body).toEqual({
+      kind: "Status",
+      apiVersion: "v1",
+      metadata: {},
+      status: "Success",
+      details: { name: "k", group: "kopf.dev", kind: "kopfexamples", uid: r.created.body.metadata.uid },
+    });
   });
 
   it.each([

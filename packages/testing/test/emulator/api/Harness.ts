@@ -85,3 +85,30 @@ export const cm = (name: string, extra: Record<string, unknown> = {}) => ({
   metadata: { name, ...extra },
   data: { a: "1" },
 });
+
+/** A namespaced CRD (kopfexamples.kopf.dev) that preserves unknown fields, with a status subresource. */
+export const CRD = {
+  apiVersion: "apiextensions.k8s.io/v1",
+  kind: "CustomResourceDefinition",
+  metadata: { name: "kopfexamples.kopf.dev" },
+  spec: {
+    group: "kopf.dev",
+    scope: "Namespaced",
+    names: {
+      plural: "kopfexamples",
+      singular: "kopfexample",
+      kind: "KopfExample",
+      shortNames: ["kex"],
+      categories: ["all"],
+    },
+    versions: [
+      {
+        name: "v1",
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+      },
+    ],
+  },
+};

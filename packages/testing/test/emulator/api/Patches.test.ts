@@ -1,7 +1,7 @@
 /** Every patch type through `handle`: merge, JSON (incl. failed `test`), strategic (415 for custom resources) and server-side apply with conflicts. */
 import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
-import { cm, run, send } from "./Harness.ts";
+import { CRD, cm, run, send } from "./Harness.ts";
 
 const NS = "/api/v1/namespaces/default/configmaps";
 const MERGE = { "content-type": "application/merge-patch+json" };
@@ -174,32 +174,6 @@ describe("strategic merge patch", () => {
     });
   });
 });
-
-export const CRD = {
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: "kopfexamples.kopf.dev" },
-  spec: {
-    group: "kopf.dev",
-    scope: "Namespaced",
-    names: {
-      plural: "kopfexamples",
-      singular: "kopfexample",
-      kind: "KopfExample",
-      shortNames: ["kex"],
-      categories: ["all"],
-    },
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
-      },
-    ],
-  },
-};
 
 describe("server-side apply", () => {
   const applied = (data: Record<string, string>, name = "s") =>
