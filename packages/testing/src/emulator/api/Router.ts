@@ -13,7 +13,7 @@ import * as OpenApi from "./OpenApi.ts";
 import * as Patches from "./Patches.ts";
 import * as Paths from "./Paths.ts";
 import * as Reads from "./Reads.ts";
-import { apiVersionOf, type ResourceType } from "./ResourceType.ts";
+import type { ResourceType } from "./ResourceType.ts";
 import * as Scale from "./Scale.ts";
 import * as Status from "./Status.ts";
 import * as Tables from "./Tables.ts";
