@@ -145,19 +145,26 @@ const selected = (
   return Result.succeed(out);
 };
 
+/**
+ * Mutating webhooks run one after the other, each on the object as the previous ones left it. A
+ * webhook with `reinvocationPolicy: IfNeeded` is called once more at the end when a later webhook
+ * changed the object after it (as kube-apiserver's single reinvocation round).
+ */
 const mutate = Effect.fnUntraced(function* (request: AdmissionRequest, store: StoreReader) {
   const webhooks = selected(store, "mutatingwebhookconfigurations", request);
   if (Result.isFailure(webhooks))
     return { _tag: "Deny", status: webhooks.failure } satisfies AdmissionDecision;
   if (webhooks.success.length === 0) return allow;
   let current = request;
+  let changes = 0;
   const patches: Array<JsonPatch.Operation> = [];
   const warnings: Array<string> = [];
-  for (const webhook of webhooks.success) {
+  /** Calls one webhook and folds its answer in; a decision ends the admission. */
+  const invoke = Effect.fnUntraced(function* (webhook: WebhookRules.Webhook) {
     const call = yield* callWebhook(webhook, current, store, true);
     if (call._tag === "Rejected") return { _tag: "Deny", status: call.status } satisfies AdmissionDecision;
     if (call._tag === "Failed") {
-      if (failsOpen(webhook)) continue;
+      if (failsOpen(webhook)) return undefined;
       return {
         _tag: "Deny",
         status: AdmissionReview.callFailureStatus(webhook.name, call.reason),
@@ -170,17 +177,29 @@ const mutate = Effect.fnUntraced(function* (request: AdmissionRequest, store: St
         status: AdmissionReview.denialStatus(webhook.name, call.verdict.result),
       } satisfies AdmissionDecision;
     }
-    if (call.verdict.patch.length > 0) {
-      const patched = JsonPatch.apply(current.object, call.verdict.patch);
-      if (Result.isFailure(patched)) {
-        return {
-          _tag: "Deny",
-          status: internalError(`the patch of webhook "${webhook.name}" does not apply: ${patched.failure}`),
-        } satisfies AdmissionDecision;
-      }
-      current = { ...current, object: patched.success };
-      patches.push(...call.verdict.patch);
+    if (call.verdict.patch.length === 0) return undefined;
+    const patched = JsonPatch.apply(current.object, call.verdict.patch);
+    if (Result.isFailure(patched)) {
+      return {
+        _tag: "Deny",
+        status: internalError(`the patch of webhook "${webhook.name}" does not apply: ${patched.failure}`),
+      } satisfies AdmissionDecision;
     }
+    if (JSON.stringify(patched.success) !== JSON.stringify(current.object)) changes++;
+    current = { ...current, object: patched.success };
+    patches.push(...call.verdict.patch);
+    return undefined;
+  });
+  const seen = new Map<WebhookRules.Webhook, number>();
+  for (const webhook of webhooks.success) {
+    const decision = yield* invoke(webhook);
+    if (decision !== undefined) return decision;
+    seen.set(webhook, changes);
+  }
+  for (const webhook of webhooks.success) {
+    if (webhook.raw.reinvocationPolicy !== "IfNeeded" || (seen.get(webhook) ?? changes) >= changes) continue;
+    const decision = yield* invoke(webhook);
+    if (decision !== undefined) return decision;
   }
   return { _tag: "Allow", patches, warnings } satisfies AdmissionDecision;
 });

@@ -85,6 +85,86 @@ describe("WebhookAdmission", () => {
     ),
   );
 
+  it.live("reinvokes an IfNeeded webhook once when a later webhook changed the object", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* webhookServer((review, path) => {
+          const labels = review.request.object.metadata.labels ?? {};
+          if (path.startsWith("/first")) {
+            // counts what it sees: reinvoked, it sees the label the second webhook added
+            return labels.second === undefined
+              ? respond(review)
+              : respond(review, {
+                  patchType: "JSONPatch",
+                  patch: patchOf([{ op: "add", path: "/metadata/labels/first", value: "saw-second" }]),
+                });
+          }
+          return labels.second === undefined
+            ? respond(review, {
+                patchType: "JSONPatch",
+                patch: patchOf([{ op: "add", path: "/metadata/labels/second", value: "1" }]),
+              })
+            : respond(review);
+        });
+        const store = storeReader({
+          mutating: [
+            configuration("a", [
+              webhook("first.kopf.dev", `${server.url}/first`, server.caBundle, {
+                reinvocationPolicy: "IfNeeded",
+              }),
+            ]),
+            configuration("b", [
+              webhook("second.kopf.dev", `${server.url}/second`, server.caBundle, {
+                reinvocationPolicy: "IfNeeded",
+              }),
+            ]),
+          ],
+        });
+        const decision = yield* WebhookAdmission.hook.mutate(admissionRequest(), store);
+        assert.deepStrictEqual(decision, {
+          _tag: "Allow",
+          patches: [
+            { op: "add", path: "/metadata/labels/second", value: "1" },
+            { op: "add", path: "/metadata/labels/first", value: "saw-second" },
+          ],
+          warnings: [],
+        });
+        // one reinvocation round, in order: first (second changed the object after it), then second
+        // (the reinvoked first changed it after second); nobody is reinvoked twice
+        assert.deepStrictEqual(
+          server.paths.map((p) => p.split("?")[0]),
+          ["/first", "/second", "/first", "/second"],
+        );
+      }),
+    ),
+  );
+
+  it.live("does not reinvoke webhooks with reinvocationPolicy Never (the default)", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* webhookServer((review, path) =>
+          path.startsWith("/second")
+            ? respond(review, {
+                patchType: "JSONPatch",
+                patch: patchOf([{ op: "add", path: "/metadata/labels/second", value: "1" }]),
+              })
+            : respond(review),
+        );
+        const store = storeReader({
+          mutating: [
+            configuration("a", [webhook("first.kopf.dev", `${server.url}/first`, server.caBundle)]),
+            configuration("b", [webhook("second.kopf.dev", `${server.url}/second`, server.caBundle)]),
+          ],
+        });
+        yield* WebhookAdmission.hook.mutate(admissionRequest(), store);
+        assert.deepStrictEqual(
+          server.paths.map((p) => p.split("?")[0]),
+          ["/first", "/second"],
+        );
+      }),
+    ),
+  );
+
   it.live("denies with the webhook's message and code", () =>
     Effect.scoped(
       Effect.gen(function* () {
