@@ -184,7 +184,7 @@ const resource = Effect.fnUntraced(function* (
       );
     return yield* Effect.fail(Status.methodNotAllowed());
   }
-  if (watchPrefix) {
+  if (watchPrefix || (method === "GET" && resolved.subresource === undefined && isWatch(request.query))) {
     const options = yield* Effect.fromResult(watchOptions(core, resolved, request.query));
     const name = resolved.name ?? "";
     const byName = {

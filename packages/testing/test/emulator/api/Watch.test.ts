@@ -198,3 +198,19 @@ describe("watch", () => {
     expect(r.events[1].object.metadata.annotations).toEqual({ "k8s.io/initial-events-end": "true" });
   });
 });
+
+describe("watch of a single object", () => {
+  it.each([
+    "/api/v1/watch/namespaces/default/configmaps/a",
+    "/api/v1/namespaces/default/configmaps/a?watch=true",
+  ])("%s sees only that object", async (url) => {
+    const r = await run(
+      Effect.gen(function* () {
+        yield* send("POST", NS, cm("b"));
+        yield* send("POST", NS, cm("a"));
+        return yield* watch(url, 1);
+      }),
+    );
+    expect(summary(r.events)).toEqual([["ADDED", "a"]]);
+  });
+});
