@@ -13,7 +13,7 @@
  */
 import type { Logger as HandlerLogger } from "@kopf/registry";
 import { IsoTime, type ObjectReference } from "@kopf/structs";
-import { Cause, type Context, Effect, Logger, type LogLevel, References } from "effect";
+import { Cause, type Context, Effect, Layer, Logger, type LogLevel, References } from "effect";
 
 /** The output formats of `--log-format`. */
 export type Format = "plain" | "full" | "json";
@@ -203,3 +203,25 @@ export const handlerLogger = (
     exception: (message, error) => emit("Error", message, error === undefined ? [] : [Cause.die(error)]),
   };
 };
+
+/** How the operator logs (the CLI's `--log-format`, `--log-prefix`, `--log-refkey`, verbosity). */
+export interface LayerOptions extends FormatOptions {
+  /** The least level written: `Debug` for `--verbose`/`--debug`, `Warn` for `--quiet`. Default `Info`. */
+  readonly level?: LogLevel.LogLevel | undefined;
+  /** Where lines go. */
+  readonly write: (line: string) => void;
+}
+
+/**
+ * Replaces the loggers with the operator's formatter and sets the minimum level.
+ *
+ * @example
+ * ```ts
+ * program.pipe(Effect.provide(Logging.layer({ format: "full", level: "Debug", write: (l) => process.stderr.write(`${l}\n`) })))
+ * ```
+ */
+export const layer = (options: LayerOptions): Layer.Layer<never> =>
+  Layer.mergeAll(
+    Logger.layer([logger(options, options.write)]),
+    Layer.succeed(References.MinimumLogLevel, options.level ?? "Info"),
+  );

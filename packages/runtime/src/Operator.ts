@@ -10,7 +10,7 @@
  * client or the emulator's. Readiness is a `Deferred` completed after startup; stopping is
  * interrupting the fiber (see {@link start} for a handle with `ready`, `stop` and `done`).
  */
-import type { KubeApi } from "@kopf/client";
+import { type Credentials, type KubeApi, LoginError } from "@kopf/client";
 import type { Memo, Registry } from "@kopf/registry";
 import { OperatorSettings, RunOptions, Settings, type SettingsError } from "@kopf/settings";
 import type { NamespaceObserver } from "@kopf/watcher";
@@ -155,6 +155,30 @@ const operate = (
       Effect.ensuring(cleanup),
     );
   });
+
+/**
+ * The login activity as the credentials vault's `login` (Kopf's authenticator, spec §12.3):
+ * runs the registry's `on.login` handlers (or its fallback logins) and validates their results;
+ * a failed activity is a `LoginError` ("no credentials"), so the vault logs it and callers wait
+ * or fail as Kopf's do.
+ *
+ * @example
+ * ```ts
+ * const vault = CredentialsVault.layer({ login: Operator.login(registry, { memo }) })
+ * ```
+ */
+export const login = (
+  registry: Registry.Registry<any>,
+  options: Activities.ActivityOptions = {},
+): Effect.Effect<Credentials, LoginError> =>
+  Activities.authenticate(registry, options).pipe(
+    Effect.catchTags({
+      ActivityError: (error) =>
+        Effect.fail(new LoginError({ reason: "PluginFailed", message: error.message, cause: error })),
+      StateError: (error) =>
+        Effect.fail(new LoginError({ reason: "PluginFailed", message: error.message, cause: error })),
+    }),
+  );
 
 /** A running operator. */
 export interface Handle {
