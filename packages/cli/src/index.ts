@@ -1,3 +1,4 @@
 /** Public API of @kopf/cli: the `kopf` command as functions (the binary is `src/main.ts`). */
+export * as Cli from "./Cli.ts";
 export * as Loading from "./Loading.ts";
 export * as RunArgs from "./RunArgs.ts";

@@ -164,4 +164,13 @@ export {
 } from "./Hierarchies.ts";
 export { daemon, index, on, timer } from "./On.ts";
 export * as Registry from "./Registry.ts";
+// Running operators: the Promise API over @kopf/runtime's Operator, and logging configuration.
+export {
+  configure,
+  type LoggingOptions,
+  type OperatorOptions,
+  operator,
+  type RunningOperator,
+  run,
+} from "./Running.ts";
 export { execute, register, type SubRegistryOption, subhandler } from "./Subhandlers.ts";

@@ -34,3 +34,6 @@ export * as Kubeconfig from "./emulator/server/Kubeconfig.ts";
 export * as CertificateAuthority from "./emulator/tls/CertificateAuthority.ts";
 // The emulator as a KubeTransport in-process (no sockets), and a ready KubeApi client over it.
 export * as EmulatorTransport from "./kubeapi/EmulatorTransport.ts";
+// KopfRunner: an operator under test, in-process, against the emulator or any cluster.
+export * as Clusters from "./runner/Clusters.ts";
+export * as KopfRunner from "./runner/KopfRunner.ts";

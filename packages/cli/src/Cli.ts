@@ -1,0 +1,192 @@
+/**
+ * The `kopf` command (Kopf's Click group, spec §12.1) on yargs: `kopf run` starts an operator
+ * with the handlers of the given files and modules, `kopf emulator` runs the Kubernetes API
+ * emulator of `@kopf/testing`. Everything the command touches comes through {@link CliIo}, so the
+ * same code runs as the binary (process streams, signals) and in tests (`KopfRunner`, captured
+ * output, an in-process cluster).
+ *
+ * Exit codes: 0 after a graceful stop or `--help`; 1 when the operator cannot start or its
+ * handler files cannot be loaded; 2 for usage errors (unknown flags, `-n` with `-A`, ...).
+ */
+import { type KubeApi, KubeClient } from "@kopf/client";
+import { EmulatorCommand, FaultInjector, KubeEmulator, WebhookAdmission } from "@kopf/testing";
+import { Cause, Effect, Exit, Layer, Result } from "effect";
+import * as kopf from "kopf";
+import yargs from "yargs";
+import * as Loading from "./Loading.ts";
+import * as RunArgs from "./RunArgs.ts";
+
+/** The process-level things the command uses. */
+export interface CliIo {
+  /** Help and usage output. */
+  readonly stdout: (text: string) => void;
+  /** Log lines and error messages. */
+  readonly stderr: (text: string) => void;
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  readonly cwd?: string | undefined;
+  /** Aborting it stops a running command gracefully (SIGINT/SIGTERM in the binary). */
+  readonly signal?: AbortSignal | undefined;
+  /** How handler files are imported (default `import()`). */
+  readonly importer?: Loading.Importer | undefined;
+  /** The cluster for `kopf run`; default: the live client from `--kubeconfig`/`--context`. */
+  readonly kubeApi?: Layer.Layer<KubeApi, unknown> | undefined;
+  /** The registry `kopf run` uses (it also becomes the default registry the files register into). */
+  readonly registry?: kopf.Registry.Registry | undefined;
+  /** Settings overrides for `kopf run` (on top of what the flags set). */
+  readonly settings?: kopf.Settings.Overrides | undefined;
+  /** Told once the operator is ready (startup handlers done). */
+  readonly onReady?: (() => void) | undefined;
+}
+
+/** Why `kopf` exited as it did. */
+export interface CliResult {
+  readonly exitCode: number;
+  /** The failure behind a non-zero exit code, if any (a usage error, a load error, a startup failure). */
+  readonly exception: unknown;
+}
+
+const PEERING_LATER =
+  "kopf freeze and kopf resume (pausing operators through peering) come with peering; they are not available yet.";
+
+const parser = () =>
+  yargs()
+    .scriptName("kopf")
+    .usage("Usage: $0 <command> [options]")
+    .command(
+      "run [paths..]",
+      "Start an operator process and handle all the custom objects.",
+      RunArgs.configure,
+    )
+    .command("emulator", "Run the Kubernetes API emulator (HTTPS) until stopped.", (argv) =>
+      EmulatorCommand.configure(argv),
+    )
+    .demandCommand(1, "Name a command: kopf run ... or kopf emulator ...")
+    .epilog(PEERING_LATER)
+    .strict()
+    .help()
+    .alias("help", "h")
+    .version("0.1.0")
+    .exitProcess(false)
+    .wrap(100);
+
+interface Parsed {
+  readonly error: Error | undefined;
+  readonly args: Record<string, unknown>;
+  readonly output: string;
+}
+
+const parse = (argv: ReadonlyArray<string>): Promise<Parsed> =>
+  new Promise((resolve) => {
+    parser().parse([...argv], {}, (error, args, output) =>
+      resolve({ error: error ?? undefined, args: args as Record<string, unknown>, output }),
+    );
+  });
+
+const usage = (io: CliIo, message: string): CliResult => {
+  io.stderr(`Error: ${message}\nTry 'kopf --help' for help.\n`);
+  return { exitCode: 2, exception: new Error(message) };
+};
+
+const exceptionOf = (exit: Exit.Exit<unknown, unknown>): unknown =>
+  Exit.isSuccess(exit) ? undefined : Cause.squash(exit.cause);
+
+const messageOf = (error: unknown): string =>
+  typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error);
+
+/** `kopf run`: load the handlers, then run the operator until stopped. */
+const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult> => {
+  const registry = io.registry ?? kopf.Registry.make();
+  kopf.setDefaultRegistry(registry);
+  const loaded = await Effect.runPromiseExit(
+    Loading.load({ paths: plan.paths, modules: plan.modules, cwd: io.cwd, importer: io.importer }),
+  );
+  if (Exit.isFailure(loaded)) {
+    const error = exceptionOf(loaded);
+    io.stderr(`Error: ${messageOf(error)}\n`);
+    return { exitCode: 1, exception: error };
+  }
+  const kubeconfig =
+    plan.kubeconfig !== undefined || plan.context !== undefined
+      ? {
+          ...(plan.kubeconfig !== undefined ? { paths: plan.kubeconfig } : {}),
+          ...(plan.context !== undefined ? { context: plan.context } : {}),
+          ...(io.env !== undefined ? { env: io.env } : {}),
+        }
+      : io.env !== undefined
+        ? { env: io.env }
+        : undefined;
+  const operator = kopf.operator({
+    registry,
+    settings: io.settings,
+    namespaces: plan.namespaces,
+    clusterwide: plan.clusterwide && !plan.implicitClusterwide ? true : undefined,
+    standalone: plan.standalone,
+    priority: plan.priority,
+    peeringName: plan.peeringName,
+    livenessEndpoint: plan.liveness,
+    kubeApi: io.kubeApi ?? KubeClient.layer({ kubeconfig }),
+    logging: {
+      format: plan.logging.format,
+      prefix: plan.logging.prefix,
+      refkey: plan.logging.refkey,
+      level: plan.logging.level,
+      write: (line) => io.stderr(`${line}\n`),
+    },
+    signal: io.signal,
+  });
+  operator.ready.then(
+    () => io.onReady?.(),
+    () => undefined,
+  );
+  try {
+    await operator.done;
+    return { exitCode: 0, exception: undefined };
+  } catch (error) {
+    io.stderr(`Error: ${messageOf(error)}\n`);
+    return { exitCode: 1, exception: error };
+  }
+};
+
+/** `kopf emulator`: serve until stopped. */
+const runEmulator = async (argv: ReadonlyArray<string>, io: CliIo): Promise<CliResult> => {
+  const program = EmulatorCommand.parse(argv.slice(1)).pipe(
+    Effect.flatMap((options) => EmulatorCommand.serve(options)),
+    Effect.provide(
+      Layer.merge(KubeEmulator.layer({ admission: WebhookAdmission.hook }), FaultInjector.layer),
+    ),
+  );
+  const exit = await Effect.runPromiseExit(program, { signal: io.signal });
+  if (Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause))
+    return { exitCode: 0, exception: undefined };
+  const error = exceptionOf(exit);
+  io.stderr(`Error: ${messageOf(error)}\n`);
+  return { exitCode: 1, exception: error };
+};
+
+/**
+ * Runs the `kopf` command line (without the program name) to its end.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController()
+ * const result = await Cli.main(["run", "-n", "default", "handlers.ts"], {
+ *   stdout: (t) => process.stdout.write(t),
+ *   stderr: (t) => process.stderr.write(t),
+ *   signal: controller.signal,
+ * })
+ * process.exitCode = result.exitCode
+ * ```
+ */
+export const main = async (argv: ReadonlyArray<string>, io: CliIo): Promise<CliResult> => {
+  const parsed = await parse(argv);
+  if (parsed.error !== undefined) return usage(io, parsed.error.message);
+  if (parsed.args.help === true || parsed.args.version === true) {
+    io.stdout(parsed.output.endsWith("\n") ? parsed.output : `${parsed.output}\n`);
+    return { exitCode: 0, exception: undefined };
+  }
+  const command = String((parsed.args._ as ReadonlyArray<unknown>)[0]);
+  if (command === "emulator") return runEmulator(argv, io);
+  const plan = RunArgs.plan(parsed.args as RunArgs.ParsedRunArgs, io.env ?? {});
+  if (Result.isFailure(plan)) return usage(io, plan.failure.message);
+  return runOperator(plan.success, io);
+};

@@ -1,0 +1,177 @@
+/**
+ * Running the operator from plain (non-Effect) code (Kopf's `kopf.run` and `kopf.operator`,
+ * spec §1.8): a Promise API over `@kopf/runtime`'s `Operator.run`. The handlers come from the
+ * default registry unless a registry is given; the cluster from the live client (kubeconfig or
+ * in-cluster service account) unless a `KubeApi` layer is given (e.g. the emulator's); log lines
+ * go through the runtime's formats as set by {@link configure}. Stopping is an `AbortSignal` (or
+ * `stop()`): a graceful stop that lets running handlers finish and runs cleanup handlers.
+ */
+import { type KubeApi, KubeClient } from "@kopf/client";
+import type { Memo } from "@kopf/registry";
+import { AmbientHandlers, Logging, Operator } from "@kopf/runtime";
+import type { Settings } from "@kopf/settings";
+import { Cause, Deferred, Effect, Exit, Layer, Logger, References } from "effect";
+import { getDefaultRegistry } from "./DefaultRegistry.ts";
+import type { Registry } from "./Registry.ts";
+
+/** How the operator logs (Kopf's `kopf.configure` and the CLI's logging options). */
+export interface LoggingOptions {
+  /** `plain`, `full` (Kopf's CLI default) or `json`. */
+  readonly format?: Logging.Format | undefined;
+  /** `[namespace/name] ` before object lines; Kopf's `configure()` defaults to off. */
+  readonly prefix?: boolean | undefined;
+  /** The key of the object reference in JSON lines (default `object`). */
+  readonly refkey?: string | undefined;
+  /** The lowest level written: `Debug` (`--verbose`), `Info` (default) or `Warn` (`--quiet`). */
+  readonly level?: "Debug" | "Info" | "Warn" | "Error" | undefined;
+  /** Where lines go (default: `console.error`, i.e. stderr, as Python's logging does). */
+  readonly write?: ((line: string) => void) | undefined;
+}
+
+let logging: LoggingOptions = { format: "full", prefix: false };
+
+/**
+ * Sets how operators started later log (Kopf's `kopf.configure(verbose=..., log_format=...)`).
+ *
+ * @example
+ * kopf.configure({ format: "json", level: "Debug" })
+ */
+export const configure = (options: LoggingOptions): void => {
+  logging = { ...logging, ...options };
+};
+
+/** The operator's options in the Promise API. */
+export interface OperatorOptions {
+  /** The handlers; default: the default registry (`kopf.on.*`). */
+  readonly registry?: Registry | undefined;
+  /** Settings overrides (e.g. `{ posting: { level: "Warn" } }`). */
+  readonly settings?: Settings.Overrides | undefined;
+  /** Namespace names or patterns to serve. */
+  readonly namespaces?: ReadonlyArray<string> | undefined;
+  /** Serve the whole cluster. */
+  readonly clusterwide?: boolean | undefined;
+  /** The operator-level memo, shallow-copied into every object's memo. */
+  readonly memo?: Memo | undefined;
+  readonly identity?: string | undefined;
+  readonly standalone?: boolean | undefined;
+  readonly priority?: number | undefined;
+  readonly peeringName?: string | undefined;
+  readonly livenessEndpoint?: string | undefined;
+  /** The cluster: a layer providing `KubeApi`; default: the live client. */
+  readonly kubeApi?: Layer.Layer<KubeApi, unknown> | undefined;
+  /** Logging for this operator; default: what {@link configure} set. */
+  readonly logging?: LoggingOptions | undefined;
+  /** Aborting it stops the operator gracefully. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** A running operator. */
+export interface RunningOperator extends AsyncDisposable {
+  /** Resolves once startup handlers succeeded and the watching begins; rejects if it never starts. */
+  readonly ready: Promise<void>;
+  /** Resolves when the operator has stopped gracefully; rejects with the reason it failed. */
+  readonly done: Promise<void>;
+  /** Stops gracefully and waits until stopped (also what `await using` does). */
+  stop(): Promise<void>;
+}
+
+const loggerLayer = (options: LoggingOptions) => {
+  const write = options.write ?? ((line: string) => globalThis.console.error(line));
+  return Layer.mergeAll(
+    Logger.layer(
+      [
+        Logging.logger(
+          { format: options.format ?? "full", prefix: options.prefix, refkey: options.refkey },
+          write,
+        ),
+      ],
+      { mergeWithExisting: false },
+    ),
+    Layer.succeed(References.MinimumLogLevel, options.level ?? "Info"),
+  );
+};
+
+/** The program `operator()` runs: the operator with its cluster, logging and ambient handlers. */
+export const program = (
+  options: OperatorOptions,
+  ready: Deferred.Deferred<void>,
+): Effect.Effect<void, unknown> =>
+  Operator.run({
+    registry: options.registry ?? getDefaultRegistry(),
+    settings: options.settings,
+    namespaces: options.namespaces,
+    clusterwide: options.clusterwide,
+    memo: options.memo,
+    identity: options.identity,
+    standalone: options.standalone,
+    priority: options.priority,
+    peeringName: options.peeringName,
+    livenessEndpoint: options.livenessEndpoint,
+    ready,
+  }).pipe(
+    Effect.provide(
+      Layer.mergeAll(
+        options.kubeApi ?? KubeClient.layer(),
+        AmbientHandlers.layer,
+        loggerLayer({ ...logging, ...options.logging }),
+      ),
+    ),
+  );
+
+const settle = (exit: Exit.Exit<void, unknown>): Promise<void> =>
+  Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause)
+    ? Promise.resolve()
+    : Promise.reject(Cause.squash(exit.cause));
+
+/**
+ * Starts an operator in the background (Kopf's `await kopf.operator(...)`, with the flags as a
+ * signal and promises).
+ *
+ * @example
+ * ```ts
+ * import * as kopf from "kopf"
+ * kopf.on.create("kopfexamples", ({ logger }) => logger.info("Created"))
+ * const controller = new AbortController()
+ * const operator = kopf.operator({ namespaces: ["default"], signal: controller.signal })
+ * await operator.ready      // startup handlers done; handling begins
+ * controller.abort()        // or: await operator.stop()
+ * await operator.done
+ * ```
+ */
+export const operator = (options: OperatorOptions = {}): RunningOperator => {
+  const ready = Deferred.makeUnsafe<void>();
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  if (options.signal?.aborted === true) abort();
+  else options.signal?.addEventListener("abort", abort, { once: true });
+  const done = Effect.runPromiseExit(program(options, ready), { signal: controller.signal })
+    .then((exit) => {
+      options.signal?.removeEventListener("abort", abort);
+      return exit;
+    })
+    .then(settle);
+  const readyPromise = Promise.race([Effect.runPromise(Deferred.await(ready)), done]);
+  // Neither is required to be awaited; a failure is still reported through the awaited one.
+  readyPromise.catch(() => undefined);
+  done.catch(() => undefined);
+  const stop = async () => {
+    abort();
+    await done;
+  };
+  return { ready: readyPromise, done, stop, [Symbol.asyncDispose]: stop };
+};
+
+/**
+ * Runs an operator until stopped (Kopf's `kopf.run()`); resolves after a graceful stop, rejects
+ * if it cannot start (e.g. a startup handler failed for good).
+ *
+ * @example
+ * ```ts
+ * import * as kopf from "kopf"
+ * import "./handlers.ts"
+ * const controller = new AbortController()
+ * process.once("SIGTERM", () => controller.abort())
+ * await kopf.run({ clusterwide: true, signal: controller.signal })
+ * ```
+ */
+export const run = (options: OperatorOptions = {}): Promise<void> => operator(options).done;

@@ -1,0 +1,63 @@
+/**
+ * The clusters a `KopfRunner` can run an operator against: a fresh in-process emulator (no
+ * sockets; the default), the emulator's HTTPS server reached through the live client (so
+ * kubernetes-fluent-client's `K8s()` in handlers reaches it too), or any cluster given as a
+ * `KubeApi` layer (e.g. `KubeClient.layer()` of `@kopf/client` for a real one).
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type CredentialsVault, KfcBridge, type KubeApi, KubeClient, type KubeTransport } from "@kopf/client";
+import { Effect, Layer } from "effect";
+import { KubeEmulator } from "../emulator/api/Emulator.ts";
+import { FaultInjector } from "../emulator/control/FaultInjector.ts";
+import { EmulatorServer } from "../emulator/server/EmulatorServer.ts";
+import * as EmulatorTransport from "../kubeapi/EmulatorTransport.ts";
+
+/** A cluster: at least a `KubeApi`; the emulator's clusters also give the `KubeEmulator`. */
+export type Cluster = Layer.Layer<KubeApi, unknown>;
+
+/** What the emulator's clusters provide. */
+export type EmulatorServices = KubeApi | CredentialsVault | KubeTransport | KubeEmulator | FaultInjector;
+
+/**
+ * A fresh in-process emulator with a client over it.
+ *
+ * @example
+ * ```ts
+ * await using runner = await KopfRunner.start({ registry, cluster: Clusters.inProcess() })
+ * ```
+ */
+export const inProcess = (): Layer.Layer<EmulatorServices> =>
+  EmulatorTransport.client().pipe(
+    Layer.provideMerge(Layer.mergeAll(KubeEmulator.layer(), FaultInjector.layer)),
+  );
+
+const kubeconfigFile = Effect.acquireRelease(
+  Effect.promise(() => mkdtemp(join(tmpdir(), "kopf-runner-"))),
+  (dir) => Effect.promise(() => rm(dir, { recursive: true, force: true })),
+).pipe(Effect.map((dir) => join(dir, "kubeconfig")));
+
+/**
+ * A fresh emulator served over HTTPS, the operator's client logging in with its kubeconfig as
+ * with any cluster, and `$KUBECONFIG` pointed at the operator's credentials (through
+ * `KfcBridge`) while it runs, so kubernetes-fluent-client reaches the same emulator.
+ *
+ * @example
+ * ```ts
+ * await using runner = await KopfRunner.start({ args: ["run", "-n", "default", "handlers.ts"], cli: Cli.main, cluster: Clusters.https() })
+ * ```
+ */
+export const https = (): Layer.Layer<EmulatorServices | EmulatorServer | KfcBridge.KfcBridge, unknown> =>
+  Layer.unwrap(
+    Effect.gen(function* () {
+      const server = yield* EmulatorServer;
+      const path = yield* kubeconfigFile;
+      yield* server.writeKubeconfig(path);
+      const client = KubeClient.layer({ kubeconfig: { paths: path } });
+      return Layer.provideMerge(KfcBridge.layer(), client);
+    }),
+  ).pipe(
+    Layer.provideMerge(EmulatorServer.layer({ port: 0, tls: true })),
+    Layer.provideMerge(Layer.mergeAll(KubeEmulator.layer(), FaultInjector.layer)),
+  );

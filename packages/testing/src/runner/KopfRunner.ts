@@ -1,0 +1,407 @@
+/**
+ * `KopfRunner` (Kopf's `kopf.testing.KopfRunner`, spec §13): runs an operator in-process for a
+ * test — by command-line arguments like `kopf run` (given the CLI's `main`), or by a registry —
+ * against the emulator (in-process by default, or over HTTPS) or any cluster, and exposes its
+ * output, exit code and exception. It is an `await using` resource (stopping gracefully on
+ * dispose: handlers finish, cleanup handlers run) and has an Effect-scoped form ({@link scoped}).
+ * Helpers apply objects to the cluster and wait for conditions on them.
+ *
+ * @example
+ * ```ts
+ * import { Cli } from "@kopf/cli"
+ * import { KopfRunner } from "@kopf/testing"
+ * import { expect, it } from "vitest"
+ *
+ * it("handles a created object", async () => {
+ *   await using runner = await KopfRunner.start({ args: ["run", "-n", "default", "src/handlers.ts"], cli: Cli.main })
+ *   await runner.apply("../crd.yaml")
+ *   await runner.apply("../obj.yaml")
+ *   const body = await runner.waitFor(KopfRunner.kopfExamples, "kopf-example-1", "default", (b) => b.status?.create_fn !== undefined)
+ *   expect(body.status.create_fn).toEqual({ message: "hello world" })
+ *   await runner.stop()
+ *   expect(runner.exitCode).toBe(0)
+ *   expect(runner.output).toContain("[default/kopf-example-1] Handler 'create_fn' succeeded.")
+ * })
+ * ```
+ */
+import { isAbsolute, resolve } from "node:path";
+import { type KubeApi, KubeApi as KubeApiService } from "@kopf/client";
+import { AmbientHandlers, Logging, Operator } from "@kopf/runtime";
+import type { Settings } from "@kopf/settings";
+import { type RawBody, Resource } from "@kopf/structs";
+import { Cause, Context, Data, Deferred, Effect, Exit, Layer, Logger, References, Scope } from "effect";
+import { KubeEmulator } from "../emulator/api/Emulator.ts";
+import * as EmulatorCommand from "../emulator/cli/EmulatorCommand.ts";
+import * as Clusters from "./Clusters.ts";
+
+/** Why the runner failed (besides the operator's own exception, which it exposes). */
+export class KopfRunnerError extends Data.TaggedError("KopfRunnerError")<{
+  readonly reason: "StillRunning" | "NoEmulator" | "Timeout" | "NotFound";
+  readonly message: string;
+}> {}
+
+/** What the CLI's `main` gets (a subset of `@kopf/cli`'s `CliIo`). */
+export interface CliIo {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+  readonly signal?: AbortSignal | undefined;
+  readonly kubeApi?: Layer.Layer<KubeApi, unknown> | undefined;
+  readonly registry?: Operator.OperatorOptions["registry"] | undefined;
+  readonly settings?: Settings.Overrides | undefined;
+  readonly onReady?: (() => void) | undefined;
+  readonly cwd?: string | undefined;
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+}
+
+/** `@kopf/cli`'s `Cli.main`. */
+export type CliMain = (
+  argv: ReadonlyArray<string>,
+  io: CliIo,
+) => Promise<{ readonly exitCode: number; readonly exception: unknown }>;
+
+/** How to run the operator. */
+export interface KopfRunnerOptions {
+  /** Command-line arguments as for `kopf` (e.g. `["run", "-A", "handlers.ts"]`); needs `cli`. */
+  readonly args?: ReadonlyArray<string> | undefined;
+  /** The CLI's `main` (`import { Cli } from "@kopf/cli"`; pass `Cli.main`). */
+  readonly cli?: CliMain | undefined;
+  /** The handlers, when not loaded by `args` (with `args`, files register into it). */
+  readonly registry?: Operator.OperatorOptions["registry"] | undefined;
+  readonly settings?: Settings.Overrides | undefined;
+  /** Without `args`: the namespaces to serve (default: cluster-wide). */
+  readonly namespaces?: ReadonlyArray<string> | undefined;
+  readonly memo?: Operator.OperatorOptions["memo"];
+  /** The cluster (default: a fresh in-process emulator, {@link Clusters.inProcess}). */
+  readonly cluster?: Clusters.Cluster | undefined;
+  /** Without `args`: the log format (default `full`, with prefixes). */
+  readonly logFormat?: Logging.Format | undefined;
+  /** Milliseconds to wait for the stop (default 30 s); then "The operator didn't stop, still running." */
+  readonly timeout?: number | undefined;
+  /** Throw the operator's exception from `stop()` (default true, as Kopf's `reraise`). */
+  readonly reraise?: boolean | undefined;
+  /** The directory relative paths (handler files, YAML files) are resolved from. */
+  readonly cwd?: string | undefined;
+}
+
+/** A Kubernetes object as the helpers answer it. */
+export type Body = RawBody & {
+  readonly status?: Record<string, any> | undefined;
+  readonly spec?: Record<string, any> | undefined;
+};
+
+/** The example CRD's resource (`kopfexamples.v1.kopf.dev`), handy in tests of the examples. */
+export const kopfExamples: Resource.Resource = Resource.make({
+  group: "kopf.dev",
+  version: "v1",
+  plural: "kopfexamples",
+  kind: "KopfExample",
+  namespaced: true,
+  subresources: ["status"],
+});
+
+/** The core `pods` resource. */
+export const pods: Resource.Resource = Resource.make({
+  group: "",
+  version: "v1",
+  plural: "pods",
+  kind: "Pod",
+  namespaced: true,
+  subresources: ["status"],
+});
+
+const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+/** A running operator under test. */
+export class KopfRunner implements AsyncDisposable {
+  #stdout = "";
+  #stderr = "";
+  #exitCode: number | undefined;
+  #exception: unknown;
+  #stopped = false;
+  readonly #controller = new AbortController();
+  readonly #context: Context.Context<KubeApi>;
+  readonly #scope: Scope.Closeable;
+  readonly #options: KopfRunnerOptions;
+  #done: Promise<void> = Promise.resolve();
+  #ready: Promise<void> = Promise.resolve();
+
+  private constructor(options: KopfRunnerOptions, context: Context.Context<KubeApi>, scope: Scope.Closeable) {
+    this.#options = options;
+    this.#context = context;
+    this.#scope = scope;
+  }
+
+  /**
+   * Starts the operator and waits until it is ready (or has exited, e.g. on a usage error).
+   *
+   * @example
+   * ```ts
+   * await using runner = await KopfRunner.start({ registry, namespaces: ["default"] })
+   * ```
+   */
+  static async start(options: KopfRunnerOptions): Promise<KopfRunner> {
+    const scope = Scope.makeUnsafe();
+    const context = await Effect.runPromise(
+      Layer.buildWithScope(options.cluster ?? Clusters.inProcess(), scope),
+    ).catch(async (error) => {
+      await Effect.runPromise(Scope.close(scope, Exit.void));
+      throw error;
+    });
+    const runner = new KopfRunner(options, context as Context.Context<KubeApi>, scope);
+    runner.#launch();
+    await runner.#ready;
+    return runner;
+  }
+
+  #launch(): void {
+    const options = this.#options;
+    const kubeApi = Layer.succeedContext(this.#context);
+    if (options.args !== undefined) {
+      const cli = options.cli;
+      if (cli === undefined)
+        throw new TypeError("KopfRunner: `args` need `cli` (pass Cli.main from @kopf/cli).");
+      let markReady: () => void = () => undefined;
+      this.#ready = new Promise((done) => {
+        markReady = done;
+      });
+      this.#done = cli(options.args, {
+        stdout: (text) => {
+          this.#stdout += text;
+        },
+        stderr: (text) => {
+          this.#stderr += text;
+        },
+        signal: this.#controller.signal,
+        kubeApi,
+        registry: options.registry,
+        settings: options.settings,
+        onReady: () => markReady(),
+        cwd: options.cwd,
+        env: { ...process.env, KOPF_RUN_NAMESPACES: undefined, KOPF_RUN_NAMESPACE: undefined },
+      }).then(
+        (result) => {
+          this.#exitCode = result.exitCode;
+          this.#exception = result.exception;
+        },
+        (error: unknown) => {
+          this.#exitCode = 1;
+          this.#exception = error;
+        },
+      );
+      this.#done.then(markReady);
+      return;
+    }
+    const ready = Deferred.makeUnsafe<void>();
+    const registry = options.registry;
+    if (registry === undefined)
+      throw new TypeError("KopfRunner: pass either `args` (with `cli`) or a `registry`.");
+    const write = (line: string) => {
+      this.#stderr += `${line}\n`;
+    };
+    const program = Operator.run({
+      registry,
+      settings: options.settings,
+      namespaces: options.namespaces,
+      clusterwide: options.namespaces === undefined || options.namespaces.length === 0 ? true : undefined,
+      memo: options.memo,
+      ready,
+    }).pipe(
+      Effect.provide(
+        Layer.mergeAll(
+          kubeApi,
+          AmbientHandlers.layer,
+          Logger.layer([Logging.logger({ format: options.logFormat ?? "full" }, write)], {
+            mergeWithExisting: false,
+          }),
+          Layer.succeed(References.MinimumLogLevel, "Debug"),
+        ),
+      ),
+    );
+    this.#done = Effect.runPromiseExit(program, { signal: this.#controller.signal }).then((exit) => {
+      if (Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause)) {
+        this.#exitCode = 0;
+      } else {
+        this.#exitCode = 1;
+        this.#exception = Cause.squash(exit.cause);
+      }
+    });
+    this.#ready = Promise.race([Effect.runPromise(Deferred.await(ready)), this.#done]);
+  }
+
+  /** Everything written: standard output, then the log lines and errors. */
+  get output(): string {
+    return this.#stdout + this.#stderr;
+  }
+  /** Help and usage output. */
+  get stdout(): string {
+    return this.#stdout;
+  }
+  /** Log lines and error messages. */
+  get stderr(): string {
+    return this.#stderr;
+  }
+  /** The exit code once the operator has exited (0 after a graceful stop), else `undefined`. */
+  get exitCode(): number | undefined {
+    return this.#exitCode;
+  }
+  /** Why the operator failed (a load error, a startup failure, a usage error), if it did. */
+  get exception(): unknown {
+    return this.#exception;
+  }
+
+  /**
+   * Stops the operator gracefully and waits (at most `timeout`); throws the operator's exception
+   * if `reraise` (the default), or `KopfRunnerError` if it did not stop in time.
+   */
+  async stop(): Promise<void> {
+    if (!this.#stopped) {
+      this.#stopped = true;
+      this.#controller.abort();
+      const timeout = this.#options.timeout ?? 30_000;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const expired = new Promise<"expired">((done) => {
+        timer = setTimeout(() => done("expired"), timeout);
+      });
+      const outcome = await Promise.race([this.#done.then(() => "done" as const), expired]);
+      clearTimeout(timer);
+      await Effect.runPromise(Scope.close(this.#scope, Exit.void));
+      if (outcome === "expired") {
+        throw new KopfRunnerError({
+          reason: "StillRunning",
+          message: "The operator didn't stop, still running.",
+        });
+      }
+    }
+    if (this.#exception !== undefined && this.#options.reraise !== false) throw this.#exception;
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.stop();
+  }
+
+  /** Runs an effect against the runner's cluster (its `KubeApi`, and the `KubeEmulator` if any). */
+  run<A, E>(effect: Effect.Effect<A, E, KubeApi | KubeEmulator>): Promise<A> {
+    return Effect.runPromise(
+      Effect.provideContext(effect, this.#context as unknown as Context.Context<KubeApi | KubeEmulator>),
+    );
+  }
+
+  /**
+   * Creates or updates objects in the emulator: a YAML file path (multi-document, relative to
+   * `cwd`) or objects.
+   */
+  async apply(objects: string | ReadonlyArray<unknown> | Record<string, unknown>): Promise<void> {
+    if (
+      Context.getOption(this.#context as unknown as Context.Context<KubeEmulator>, KubeEmulator)._tag ===
+      "None"
+    ) {
+      throw new KopfRunnerError({
+        reason: "NoEmulator",
+        message: "apply() needs the emulator; with another cluster, use run() with the KubeApi.",
+      });
+    }
+    const list =
+      typeof objects === "string"
+        ? await Effect.runPromise(EmulatorCommand.readObjects(this.#resolve(objects)))
+        : Array.isArray(objects)
+          ? objects
+          : [objects];
+    await this.run(Effect.flatMap(KubeEmulator, (emulator) => emulator.apply(list)));
+  }
+
+  /** Gets an object, or `undefined` if it does not exist. */
+  get(resource: Resource.Resource, name: string, namespace?: string): Promise<Body | undefined> {
+    return this.run(
+      Effect.flatMap(KubeApiService, (api) => api.get(resource, { name, namespace })).pipe(
+        Effect.map((body) => body as Body),
+        Effect.catchIf(
+          (error) => error._tag === "KubeApiError" && error.reason === "NotFound",
+          () => Effect.succeed(undefined),
+        ),
+      ),
+    );
+  }
+
+  /** Deletes an object (no error if it is gone). */
+  delete(resource: Resource.Resource, name: string, namespace?: string): Promise<void> {
+    return this.run(
+      Effect.flatMap(KubeApiService, (api) => api.delete(resource, { name, namespace })).pipe(
+        Effect.asVoid,
+        Effect.catchIf(
+          (error) => error._tag === "KubeApiError" && error.reason === "NotFound",
+          () => Effect.void,
+        ),
+      ),
+    );
+  }
+
+  /**
+   * Polls an object until `condition` holds (the object may not exist yet: `undefined`); answers
+   * the object. Throws `KopfRunnerError` after `timeout` milliseconds (default 10 s).
+   */
+  async waitFor(
+    resource: Resource.Resource,
+    name: string,
+    namespace: string | undefined,
+    condition: (body: Body | undefined) => boolean,
+    options: { readonly timeout?: number; readonly interval?: number } = {},
+  ): Promise<Body | undefined> {
+    const deadline = performance.now() + (options.timeout ?? 10_000);
+    for (;;) {
+      const body = await this.get(resource, name, namespace);
+      if (condition(body)) return body;
+      if (performance.now() > deadline) {
+        throw new KopfRunnerError({
+          reason: "Timeout",
+          message: `${Resource.format(resource)} ${namespace ?? ""}/${name} did not reach the condition; it is: ${JSON.stringify(body)}\n--- output ---\n${this.output}`,
+        });
+      }
+      await delay(options.interval ?? 50);
+    }
+  }
+
+  /** Waits until the output contains `text` (default timeout 10 s). */
+  async waitForOutput(text: string, options: { readonly timeout?: number } = {}): Promise<void> {
+    const deadline = performance.now() + (options.timeout ?? 10_000);
+    while (!this.output.includes(text)) {
+      if (performance.now() > deadline) {
+        throw new KopfRunnerError({
+          reason: "Timeout",
+          message: `The output has no ${JSON.stringify(text)}:\n${this.output}`,
+        });
+      }
+      await delay(50);
+    }
+  }
+
+  #resolve(path: string): string {
+    return isAbsolute(path) ? path : resolve(this.#options.cwd ?? process.cwd(), path);
+  }
+}
+
+/**
+ * Starts a runner (see {@link KopfRunner.start}).
+ *
+ * @example
+ * ```ts
+ * await using runner = await KopfRunner.start({ registry })
+ * ```
+ */
+export const start = (options: KopfRunnerOptions): Promise<KopfRunner> => KopfRunner.start(options);
+
+/**
+ * The Effect-scoped form: starts a runner, stops it when the scope closes.
+ *
+ * @example
+ * ```ts
+ * it.effect("handles objects", () => Effect.scoped(Effect.gen(function* () {
+ *   const runner = yield* KopfRunner.scoped({ registry })
+ *   yield* Effect.promise(() => runner.apply(objects))
+ * })))
+ * ```
+ */
+export const scoped = (options: KopfRunnerOptions): Effect.Effect<KopfRunner, unknown, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.tryPromise({ try: () => KopfRunner.start(options), catch: (error) => error }),
+    (runner) => Effect.promise(() => runner.stop().catch(() => undefined)),
+  );
