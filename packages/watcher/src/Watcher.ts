@@ -234,8 +234,9 @@ export const fromListWatch = <E extends ApiFailure>(
   );
 
 /**
- * The never-ending watch stream of `resource` in `namespace` (`null`: cluster-wide) through the
- * `KubeApi`, with `settings.watching.*` from the `OperatorSettings` (overridable by `options`).
+ * The never-ending watch stream of `resource` in `namespace` (`null`: cluster-wide; always for
+ * cluster-scoped resources) through the `KubeApi`, with `settings.watching.*` from the
+ * `OperatorSettings` (overridable by `options`).
  *
  * @example
  * const pods = Resource.make({ group: "", version: "v1", plural: "pods", namespaced: true })
@@ -251,9 +252,11 @@ export const stream = (
     Effect.gen(function* () {
       const api = yield* KubeApi;
       const settings = yield* OperatorSettings;
+      // Cluster-scoped resources are watched cluster-wide whatever the namespace (Kopf §7.1).
+      const where = resource.namespaced === false ? null : namespace;
       return fromListWatch(
-        ListWatch.fromKubeApi(api, resource, namespace),
-        { resource: ListWatch.nameOf(resource), namespace },
+        ListWatch.fromKubeApi(api, resource, where),
+        { resource: ListWatch.nameOf(resource), namespace: where },
         { ...optionsFromSettings(settings), ...options },
       );
     }),

@@ -463,6 +463,28 @@ describe("Watcher.stream", () => {
   );
 });
 
+describe("Watcher.stream for cluster-scoped resources", () => {
+  it.effect("watches cluster-wide whatever the namespace given", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      const namespaces: Array<string | null | undefined> = [];
+      const api = Layer.mock(KubeApi, {
+        list: (_resource, options) => {
+          namespaces.push(options?.namespace);
+          return fake.list(options ?? {}) as Effect.Effect<ListBody>;
+        },
+        watch: (_resource, options) => {
+          namespaces.push(options?.namespace);
+          return fake.watch({ ...options, allowWatchBookmarks: true }) as Stream.Stream<WatchEvent>;
+        },
+      });
+      const things = Resource.make({ group: "kopf.dev", version: "v1", plural: "things", namespaced: false });
+      yield* Watcher.stream(things, "ns1").pipe(Stream.take(1), Stream.runCollect, Effect.provide(api));
+      assert.deepStrictEqual(namespaces.slice(0, 1), [null]);
+    }),
+  );
+});
+
 describe("Watcher.optionsFromSettings", () => {
   it("takes Kopf's watching settings (70 s watchdog, 0.1 s backoff, no server timeout)", () => {
     assert.deepStrictEqual(Watcher.optionsFromSettings(Settings.defaults), {
