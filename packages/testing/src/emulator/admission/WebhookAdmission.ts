@@ -127,6 +127,15 @@ const callWebhook = (
 
 const failsOpen = (webhook: WebhookRules.Webhook): boolean => webhook.raw.failurePolicy === "Ignore";
 
+/** CEL `matchConditions` are not evaluated here; say so in a warning rather than silently. */
+const conditionWarnings = (webhooks: ReadonlyArray<WebhookRules.Webhook>): Array<string> =>
+  webhooks
+    .filter((webhook) => Array.isArray(webhook.raw.matchConditions) && webhook.raw.matchConditions.length > 0)
+    .map(
+      (webhook) =>
+        `the emulator does not evaluate matchConditions: webhook "${webhook.name}" was called as if they all matched`,
+    );
+
 const configurations = (store: StoreReader, resource: string): ReadonlyArray<WebhookRules.Webhook> =>
   WebhookRules.webhooksOf(store.list(group, resource));
 
@@ -158,7 +167,7 @@ const mutate = Effect.fnUntraced(function* (request: AdmissionRequest, store: St
   let current = request;
   let changes = 0;
   const patches: Array<JsonPatch.Operation> = [];
-  const warnings: Array<string> = [];
+  const warnings: Array<string> = conditionWarnings(webhooks.success);
   /** Calls one webhook and folds its answer in; a decision ends the admission. */
   const invoke = Effect.fnUntraced(function* (webhook: WebhookRules.Webhook) {
     const call = yield* callWebhook(webhook, current, store, true);
@@ -216,7 +225,7 @@ const validate = Effect.fnUntraced(function* (request: AdmissionRequest, store: 
       concurrency: "unbounded",
     },
   );
-  const warnings: Array<string> = [];
+  const warnings: Array<string> = conditionWarnings(webhooks.success);
   for (const [index, call] of calls.entries()) {
     const webhook = webhooks.success[index] as WebhookRules.Webhook;
     if (call._tag === "Rejected") return { _tag: "Deny", status: call.status } satisfies AdmissionDecision;

@@ -165,6 +165,34 @@ describe("WebhookAdmission", () => {
     ),
   );
 
+  it.live("warns that matchConditions are not evaluated", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* webhookServer((review) => respond(review));
+        const store = storeReader({
+          validating: [
+            configuration("v", [
+              webhook("cel.kopf.dev", `${server.url}/v`, server.caBundle, {
+                matchConditions: [
+                  { name: "not-system", expression: "!request.userInfo.username.startsWith('system:')" },
+                ],
+              }),
+            ]),
+          ],
+        });
+        const decision = yield* WebhookAdmission.hook.validate(admissionRequest(), store);
+        assert.deepStrictEqual(decision, {
+          _tag: "Allow",
+          patches: [],
+          warnings: [
+            'the emulator does not evaluate matchConditions: webhook "cel.kopf.dev" was called as if they all matched',
+          ],
+        });
+        assert.strictEqual(server.reviews.length, 1);
+      }),
+    ),
+  );
+
   it.live("denies with the webhook's message and code", () =>
     Effect.scoped(
       Effect.gen(function* () {
