@@ -7,6 +7,7 @@ import { Cause, Clock, Context, Data, Duration, Effect, Layer, Queue, Random, ty
 import { AdmissionHook, type AdmissionHookShape, type StoreReader } from "./Admission.ts";
 import * as Body from "./Body.ts";
 import * as Crd from "./Crd.ts";
+import * as CrdController from "./CrdController.ts";
 import * as GarbageCollector from "./GarbageCollector.ts";
 import type { Core } from "./internal/Core.ts";
 import { json, statusResponse } from "./internal/Core.ts";
@@ -108,47 +109,6 @@ const makeReader = (store: Store): StoreReader => ({
   },
 });
 
-/** Keeps CRD-served tables in step with stored CRDs. */
-const syncCrd = (core: Core, crd: JsonObject, deleted: boolean): void => {
-  const spec = asObject(crd.spec);
-  const key = `${str(spec.group) ?? ""}/${str(asObject(spec.names).plural) ?? ""}`;
-  const existing = core.store.tables.get(key);
-  if (deleted) {
-    if (existing?.type.custom === true) core.store.removeTable(key);
-    return;
-  }
-  const type = Crd.resourceTypeOf(crd);
-  if (type === undefined) return;
-  if (existing === undefined) core.store.addTable(type);
-  else if (existing.type.custom) existing.type = type;
-  const status = asObject(crd.status);
-  const established =
-    Array.isArray(status.conditions) &&
-    status.conditions.some((c) => isObject(c) && c.type === "Established");
-  const fresh = core.store.table("apiextensions.k8s.io", "customresourcedefinitions");
-  if (fresh === undefined || ObjectMeta.isDeleting(crd)) return;
-  const wanted = Crd.establishedStatus(crd, core.now());
-  const finalizers = ObjectMeta.finalizersOf(crd);
-  if (
-    established &&
-    JSON.stringify(status.acceptedNames) === JSON.stringify(wanted.acceptedNames) &&
-    finalizers.includes(GarbageCollector.CRD_CLEANUP_FINALIZER)
-  )
-    return;
-  const next: JsonObject = {
-    ...crd,
-    metadata: {
-      ...metaOf(crd),
-      finalizers: finalizers.includes(GarbageCollector.CRD_CLEANUP_FINALIZER)
-        ? finalizers
-        : [...finalizers, GarbageCollector.CRD_CLEANUP_FINALIZER],
-    },
-    status: wanted,
-  };
-  const stored = core.store.put(fresh, next, crd);
-  core.afterChange(fresh, stored, false);
-};
-
 /**
  * The emulator service.
  *
@@ -187,7 +147,7 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
     ),
     afterChange: (table: Table, object: JsonObject, deleted: boolean) => {
       if (table.type.group === "apiextensions.k8s.io" && table.type.plural === "customresourcedefinitions")
-        syncCrd(core, object, deleted);
+        CrdController.sync(core, object, deleted);
       if (GarbageCollector.isInteresting(object, deleted)) Queue.offerUnsafe(gcSignal, undefined);
     },
   };
