@@ -5,7 +5,8 @@
  */
 import { isObject, type JsonObject } from "./internal/Json.ts";
 
-const META_ORDER = [
+/** ObjectMeta's fields in Go struct order. */
+export const OBJECT_META_FIELDS: ReadonlyArray<string> = [
   "name",
   "generateName",
   "namespace",
@@ -48,6 +49,6 @@ const sortedDeep = (value: unknown): unknown => {
 export const canonical = (custom: boolean, obj: JsonObject): JsonObject => {
   if (custom) return sortedDeep(obj) as JsonObject;
   const top = ordered(obj, ["kind", "apiVersion", "metadata"]);
-  if (isObject(top.metadata)) top.metadata = ordered(top.metadata, META_ORDER);
+  if (isObject(top.metadata)) top.metadata = ordered(top.metadata, OBJECT_META_FIELDS);
   return top;
 };

@@ -3,6 +3,7 @@
  * fields (honouring `x-kubernetes-preserve-unknown-fields` and embedded resources), defaulting,
  * and validation with the apiserver's field-error wording.
  */
+import { OBJECT_META_FIELDS } from "./Canonical.ts";
 import * as FieldError from "./FieldError.ts";
 import { isObject, type JsonObject } from "./internal/Json.ts";
 
@@ -22,23 +23,7 @@ const preserves = (schema: StructuralSchema): boolean =>
   schema["x-kubernetes-preserve-unknown-fields"] === true;
 const embedded = (schema: StructuralSchema): boolean => schema["x-kubernetes-embedded-resource"] === true;
 
-const META_FIELDS = new Set([
-  "name",
-  "generateName",
-  "namespace",
-  "selfLink",
-  "uid",
-  "resourceVersion",
-  "generation",
-  "creationTimestamp",
-  "deletionTimestamp",
-  "deletionGracePeriodSeconds",
-  "labels",
-  "annotations",
-  "ownerReferences",
-  "finalizers",
-  "managedFields",
-]);
+const META_FIELDS = new Set(OBJECT_META_FIELDS);
 
 const pruneMeta = (meta: unknown): unknown => {
   if (!isObject(meta)) return meta;

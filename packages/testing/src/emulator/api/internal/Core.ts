@@ -1,6 +1,7 @@
 /** The state every request handler works on, and small response helpers shared by the handlers. */
-import type { Clock, Stream } from "effect";
+import type { Clock } from "effect";
 import type { AdmissionHookShape, StoreReader } from "../Admission.ts";
+import type { ApiResponse } from "../Emulator.ts";
 import type { ResourceType } from "../ResourceType.ts";
 import type { GroupResource, Status as StatusBody } from "../Status.ts";
 import type { Store, Table } from "../Store.ts";
@@ -32,19 +33,8 @@ export interface Resolved {
   readonly gr: GroupResource;
 }
 
-export type Response =
-  | {
-      readonly _tag: "Complete";
-      readonly status: number;
-      readonly headers: Readonly<Record<string, string>>;
-      readonly body: Uint8Array;
-    }
-  | {
-      readonly _tag: "Streaming";
-      readonly status: number;
-      readonly headers: Readonly<Record<string, string>>;
-      readonly body: Stream.Stream<Uint8Array>;
-    };
+/** What a handler answers: the core's `ApiResponse`. */
+export type Response = ApiResponse;
 
 export const JSON_HEADERS = { "content-type": "application/json" } as const;
 
