@@ -8,10 +8,11 @@
  */
 import { type KubeApi, KubeClient } from "@kopf/client";
 import type { Memo } from "@kopf/registry";
-import { AmbientHandlers, Logging, Operator } from "@kopf/runtime";
+import { Ambient, Logging, Operator } from "@kopf/runtime";
 import type { Settings } from "@kopf/settings";
 import { Cause, Deferred, Effect, Exit, Layer, Logger, References } from "effect";
 import { getDefaultRegistry } from "./DefaultRegistry.ts";
+import * as Events from "./Events.ts";
 import type { Registry } from "./Registry.ts";
 
 /** How the operator logs (Kopf's `kopf.configure` and the CLI's logging options). */
@@ -112,7 +113,7 @@ export const program = (
     Effect.provide(
       Layer.mergeAll(
         options.kubeApi ?? KubeClient.layer(),
-        AmbientHandlers.layer,
+        Layer.succeed(Ambient.AmbientRunner, Events.runner),
         loggerLayer({ ...logging, ...options.logging }),
       ),
     ),

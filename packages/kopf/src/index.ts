@@ -145,6 +145,8 @@ export {
 // Registration on the default registry, sub-handlers, registries and lifecycles.
 export { getDefaultLifecycle, setDefaultLifecycle } from "./DefaultLifecycle.ts";
 export { getDefaultRegistry, setDefaultRegistry } from "./DefaultRegistry.ts";
+// Kubernetes events about objects, posted by the running operator.
+export { EventsError, event, exception, info, type Objects, warn } from "./Events.ts";
 export {
   type AdoptOptions,
   adjustNamespace,
