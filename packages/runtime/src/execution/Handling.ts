@@ -27,7 +27,7 @@ import { HandlerState, type Outcome, type State } from "@kopf/storage";
 type Outcome_ = Outcome.Outcome;
 
 import { IsoTime } from "@kopf/structs";
-import { Effect, Random } from "effect";
+import { Cause, Effect, Random } from "effect";
 import * as ErrorModes from "./ErrorModes.ts";
 import { HandlerFailure, invoke } from "./Invocation.ts";
 
@@ -170,7 +170,13 @@ export const executeHandlerOnce = (attempt: HandlerAttempt): Effect.Effect<Outco
     const call = invoke(handler.fn as (ctx: unknown) => unknown, context);
     const result = yield* (sub === undefined ? call : sub.around(call)).pipe(
       Effect.map((value) => ({ ok: true as const, value })),
-      Effect.catch((failure) => Effect.succeed({ ok: false as const, error: unwrap(failure) })),
+      // Whatever else went wrong around the call (e.g. a custom storage throwing while the
+      // sub-handlers are stored) is the attempt's failure too, as in Kopf; interruption is not.
+      Effect.catchCause((failure) =>
+        Cause.hasInterruptsOnly(failure)
+          ? Effect.failCause(failure as Cause.Cause<never>) // interruptions only: nothing typed
+          : Effect.succeed({ ok: false as const, error: unwrap(Cause.squash(failure)) }),
+      ),
       Effect.onInterrupt(() => Effect.sync(() => logger.warning(`${title} is cancelled. Will escalate.`))),
     );
     const subrefs = sub?.subrefs() ?? [];

@@ -5,6 +5,7 @@
 // all children are done, purging of everything at the end, and misuse reported.
 import { describe, expect, it } from "@effect/vitest";
 import { type ChangingHandler, type Lifecycle, Lifecycles, Matching, TemporaryError } from "@kopf/registry";
+import { OperatorSettings, Settings } from "@kopf/settings";
 import type { RawBody } from "@kopf/structs";
 import { Effect } from "effect";
 import { TestClock } from "effect/testing";
@@ -218,6 +219,38 @@ describe("ambient sub-handling", () => {
     }),
   );
 
+  it.effect("sync handlers find their binding through the fiber even without the layer", () =>
+    Effect.gen(function* () {
+      const calls: Array<string> = [];
+      const owned = F.changingHandlers((r) =>
+        r.on.create(F.SPEC, { id: "p" }, () => {
+          AmbientHandlers.register(() => void calls.push("sub"), { id: "sub" });
+        }),
+      );
+      const c = yield* cycle(F.body(), owned);
+      expect([calls, c.done]).toEqual([["sub"], true]);
+    }),
+  );
+
+  it.effect("without the layer, async continuations see no binding rather than a wrong one", () =>
+    Effect.gen(function* () {
+      const seen: Array<string | undefined> = [];
+      const owned = F.changingHandlers((r) => {
+        for (const id of ["a", "b"]) {
+          r.on.create(F.SPEC, { id }, async () => {
+            await new Promise<void>((resolve) => setTimeout(resolve, 1));
+            seen.push(AmbientHandlers.current()?.handler.id);
+          });
+        }
+      });
+      yield* Effect.all([cycle(F.body(), owned), cycle(F.body({ metadata: { uid: "uid-2" } }), owned)], {
+        concurrency: "unbounded",
+      }).pipe(TestClock.withLive);
+      expect(seen.every((id) => id === undefined)).toBe(true);
+      expect(seen.length).toBeGreaterThan(0);
+    }),
+  );
+
   it("outside a handler is a clear error", () => {
     expect(() => AmbientHandlers.register(() => {}, { id: "x" })).toThrow(
       /only be used inside a resource-changing handler/,
@@ -227,6 +260,31 @@ describe("ambient sub-handling", () => {
       reason: "OutsideHandler",
     });
   });
+
+  it.effect("a storage failing while sub-handlers are stored fails the parent's attempt", () =>
+    Effect.gen(function* () {
+      const owned = F.changingHandlers((r) =>
+        r.on.create(F.SPEC, { id: "p", errors: "permanent" }, ({ subregistry }) => {
+          subregistry.subhandler({ id: "s" }, () => "x");
+        }),
+      );
+      const storage = Settings.defaults.persistence.progressStorage;
+      const broken = {
+        ...storage,
+        store: (args: Parameters<typeof storage.store>[0]) => {
+          if (args.key === "p/s") throw new Error("disk full");
+          storage.store(args);
+        },
+      };
+      const settings = {
+        ...Settings.defaults,
+        persistence: { ...Settings.defaults.persistence, progressStorage: broken },
+      };
+      const c = yield* cycle(F.body(), owned).pipe(Effect.provideService(OperatorSettings, settings));
+      expect(c.done).toBe(true);
+      expect(c.rec.messages()).toContain("Handler 'p' failed with an exception and will stop now: disk full");
+    }),
+  );
 
   it.effect("conflicting execute arguments fail the parent's attempt", () =>
     Effect.gen(function* () {
