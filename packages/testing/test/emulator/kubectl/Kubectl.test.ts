@@ -2,6 +2,9 @@
 // --server-side), create, get -o json, get --watch, patch (merge, json, strategic; strategic
 // refused for custom resources), label, annotate, delete --wait with a finalizer, and
 // wait --for=condition on a CRD and on a status condition.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { assert, describe, it } from "@effect/vitest";
 import { Effect, Fiber, type Scope } from "effect";
 import {
@@ -40,6 +43,28 @@ const ok = (result: { code: number; stdout: string; stderr: string }) => {
 };
 
 describe.skipIf(!kubectlAvailability.ok)("kubectl against the emulator", () => {
+  it.live("authenticates with the required token or a client certificate from the emulator's CA", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const running = yield* startEmulator({ token: "s3cret" });
+        assert.include(ok(yield* kubectl(running, ["get", "namespaces", "-o", "name"])), "namespace/default");
+        const work = mkdtempSync(join(tmpdir(), "kopf-emu-auth-"));
+        const wrong = { ...running, kubeconfig: join(work, "wrong") };
+        yield* running.server.writeKubeconfig(wrong.kubeconfig, { token: "nope" });
+        const refused = yield* kubectl(wrong, ["get", "namespaces"]);
+        assert.notStrictEqual(refused.code, 0);
+        assert.include(refused.stderr, "You must be logged in to the server");
+        const certificate = yield* running.server.issueClientCertificate({
+          username: "alice",
+          groups: ["devs"],
+        });
+        const byCert = { ...running, kubeconfig: join(work, "cert") };
+        yield* running.server.writeKubeconfig(byCert.kubeconfig, { clientCertificate: certificate });
+        assert.include(ok(yield* kubectl(byCert, ["get", "namespaces", "-o", "name"])), "namespace/default");
+      }),
+    ),
+  );
+
   it.live("lists built-in and custom resources in api-resources", () =>
     run((running) =>
       Effect.gen(function* () {
