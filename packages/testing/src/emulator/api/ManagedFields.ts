@@ -45,7 +45,7 @@ export const encode = (entries: ReadonlyArray<Entry>): Array<JsonObject> =>
   entries
     .filter((e) => e.fields.size > 0)
     .map((e) => ({
-      manager: e.manager,
+      ...(e.manager === "" ? {} : { manager: e.manager }),
       operation: e.operation,
       apiVersion: e.apiVersion,
       time: e.time,

@@ -20,9 +20,14 @@ export const isDryRun = (query: URLSearchParams): boolean => query.getAll("dryRu
 export const managerOf = (request: ApiRequest): string => {
   const explicit = request.query.get("fieldManager");
   if (explicit !== null && explicit !== "") return explicit;
-  const agent = request.headers["user-agent"] ?? "";
-  const product = agent.split("/")[0]?.trim() ?? "";
-  return product === "" ? "unknown" : product.slice(0, 128);
+  const product = (request.headers["user-agent"] ?? "").split("/")[0] ?? "";
+  let out = "";
+  for (const ch of product) {
+    if (/\p{C}/u.test(ch)) continue;
+    if (new TextEncoder().encode(out + ch).length > 128) break;
+    out += ch;
+  }
+  return out;
 };
 
 /** Checks a decoded body: an object whose apiVersion and kind (when given) fit the resource. */
