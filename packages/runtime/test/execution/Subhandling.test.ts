@@ -7,7 +7,7 @@ import { describe, expect, it } from "@effect/vitest";
 import { type ChangingHandler, type Lifecycle, Lifecycles, Matching, TemporaryError } from "@kopf/registry";
 import { OperatorSettings, Settings } from "@kopf/settings";
 import type { RawBody } from "@kopf/structs";
-import { Effect } from "effect";
+import { Effect, Fiber } from "effect";
 import { TestClock } from "effect/testing";
 import * as Execution from "../../src/execution/Execution.ts";
 import * as AmbientHandlers from "../../src/execution/node/AmbientHandlers.ts";
@@ -199,6 +199,33 @@ describe("ambient sub-handling", () => {
       const c2 = yield* cycle(c1.next, owned).pipe(Effect.provide(AmbientHandlers.layer));
       expect(seen).toEqual(["before", "one", "two", "before", "two", "after"]);
       expect(c2.done).toBe(true);
+    }),
+  );
+
+  it.effect("an interrupted handler stops the sub-handlers its promise-side execute runs", () =>
+    Effect.gen(function* () {
+      const events: Array<string> = [];
+      const owned = F.changingHandlers((r) =>
+        r.on.create(F.SPEC, { id: "p" }, async () => {
+          await AmbientHandlers.execute({
+            fns: {
+              slow: () =>
+                Effect.sleep("1 hour").pipe(
+                  Effect.onInterrupt(() => Effect.sync(() => events.push("sub interrupted"))),
+                ),
+            },
+          });
+        }),
+      );
+      const fiber = yield* Effect.forkChild(
+        cycle(F.body(), owned).pipe(Effect.provide(AmbientHandlers.layer)),
+      );
+      yield* TestClock.adjust("1 minute");
+      yield* Fiber.interrupt(fiber);
+      yield* Effect.promise(() => new Promise<void>((resolve) => setTimeout(resolve, 10))).pipe(
+        TestClock.withLive,
+      );
+      expect(events).toEqual(["sub interrupted"]);
     }),
   );
 
