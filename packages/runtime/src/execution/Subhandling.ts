@@ -156,11 +156,13 @@ export const context =
         });
       const services = yield* Effect.context<never>();
       const runPromise = Effect.runPromiseWith(services);
+      // A promise-side `execute` runs outside the handler's fiber: stop it with the handler.
+      const aborted = new AbortController();
       const binding: Binding = {
         handler,
         subregistry,
         execute,
-        executePromise: (options) => runPromise(execute(options)),
+        executePromise: (options) => runPromise(execute(options), { signal: aborted.signal }),
       };
       return {
         fields: { subregistry },
@@ -168,6 +170,7 @@ export const context =
           invocation.pipe(
             Effect.flatMap((result) => Effect.as(execute(), result)),
             Effect.provideService(CurrentBinding, binding),
+            Effect.onInterrupt(() => Effect.sync(() => aborted.abort())),
           ),
         subrefs: () => [...subrefs].sort(),
       };
