@@ -295,6 +295,29 @@ describe("EmulatorServer", () => {
     ),
   );
 
+  it.live("adds latency through the HTTP control surface", () =>
+    withServer({}, (server) =>
+      Effect.gen(function* () {
+        const armed = yield* call(server, "/.emulator/latency", {
+          method: "POST",
+          body: JSON.stringify({ delayMillis: 400, verb: "get", times: 1 }),
+        });
+        assert.strictEqual(armed.status, 200);
+        const pending = json(yield* call(server, "/.emulator/faults"));
+        assert.deepStrictEqual(pending.latencies, [
+          { delayMillis: 400, verb: "get", times: 1, remaining: 1 },
+        ]);
+        const started = performance.now();
+        assert.strictEqual((yield* call(server, "/api/v1/namespaces/a/pods/p")).status, 200);
+        assert.isAtLeast(performance.now() - started, 390);
+        const again = performance.now();
+        yield* call(server, "/api/v1/namespaces/a/pods/p");
+        assert.isBelow(performance.now() - again, 390);
+        assert.strictEqual((yield* call(server, "/.emulator/faults", { method: "DELETE" })).status, 200);
+      }),
+    ),
+  );
+
   it.live("rejects bad control requests with clear Status answers", () =>
     withServer({}, (server) =>
       Effect.gen(function* () {
