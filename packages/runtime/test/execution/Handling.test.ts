@@ -195,6 +195,22 @@ describe("an attempt", () => {
   );
 });
 
+describe("cancellation of async handlers", () => {
+  it.effect("does not wait for a promise that never settles", () =>
+    Effect.gen(function* () {
+      const [handler] = F.changingHandlers((r) =>
+        r.on.create(F.SPEC, { id: "fn" }, () => new Promise(() => {})),
+      );
+      const rec = F.recorder();
+      const fiber = yield* Effect.forkChild(attempt(handler!, F.changing({ logger: rec.logger })));
+      yield* TestClock.adjust("1 second");
+      const exit = yield* Fiber.interrupt(fiber).pipe(Effect.andThen(Fiber.await(fiber)));
+      assert.isTrue(Exit.isFailure(exit));
+      expect(rec.lines.at(-1)?.message).toBe("Handler 'fn' is cancelled. Will escalate.");
+    }),
+  );
+});
+
 describe("executeHandlersOnce", () => {
   const three = () => {
     const calls: Array<string> = [];
