@@ -278,7 +278,9 @@ const make = Effect.fnUntraced(function* (options: EmulatorServerOptions) {
     restart: pause.pipe(Effect.andThen(resume)),
   };
 
-  const url = `${useTls ? "https" : "http"}://${formatHost(host)}:${port}`;
+  // A wildcard bind is reached through the loopback address (which the certificate covers).
+  const advertised = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
+  const url = `${useTls ? "https" : "http"}://${formatHost(advertised)}:${port}`;
   const kubeconfigOptions = (user: KubeconfigUser = {}): Kubeconfig.KubeconfigOptions => ({
     server: url,
     ...(useTls ? { caPem: ca.certPem } : {}),
