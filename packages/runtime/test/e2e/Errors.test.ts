@@ -90,6 +90,34 @@ describe("error modes end to end", () => {
     ),
   );
 
+  it.effect("long delays are slept in 10-minute keep-alive steps, each ending with a touch", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        let calls = 0;
+        registry.on.create(RES, function createFn() {
+          calls += 1;
+          if (calls === 1) throw new TemporaryError("much later", { delay: 1000 });
+        });
+        yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1");
+        yield* Harness.settle(2, 0.5);
+        assert.isTrue(
+          lines.some(
+            (l) => l === "[ns1/e1] Sleeping for 1000 (capped 600) seconds for the delayed handlers.",
+          ),
+          lines.filter((l) => l.includes("Sleep")).join("\n"),
+        );
+        yield* Harness.settle(600, 5);
+        assert.strictEqual(calls, 1);
+        assert.isDefined((yield* Harness.get("e1")).metadata?.annotations?.["kopf.zalando.org/touch-dummy"]);
+        yield* Harness.settle(400, 5);
+        assert.strictEqual(calls, 2);
+        assert.include(lines, "[ns1/e1] Creation is processed: 1 succeeded; 0 failed.");
+      }),
+    ),
+  );
+
   it.effect("a PermanentError fails the handler for good; the cause is processed", () =>
     Harness.run(({ lines, log }) =>
       Effect.gen(function* () {

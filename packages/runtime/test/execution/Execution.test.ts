@@ -13,7 +13,7 @@ import {
   Registry,
   TemporaryError,
 } from "@kopf/registry";
-import type { RawBody } from "@kopf/structs";
+import { Diff, type RawBody } from "@kopf/structs";
 import { Effect } from "effect";
 import { TestClock } from "effect/testing";
 import * as Execution from "../../src/execution/Execution.ts";
@@ -110,6 +110,37 @@ describe("a single cycle", () => {
       const c = yield* cycle(F.body(), owned);
       expect(c.done).toBe(true);
       expect(c.rec.messages().at(-1)).toBe("Creation is processed: 1 succeeded; 0 failed.");
+    }),
+  );
+
+  it.effect("logs the progress and the diff of an update at debug level", () =>
+    Effect.gen(function* () {
+      const owned = F.changingHandlers((r) => r.on.update(F.SPEC, { id: "fn" }, () => {}));
+      const old = { spec: { size: 1 } };
+      const now = { spec: { size: 2 } };
+      const rec = F.recorder();
+      const cause = F.changing({
+        logger: rec.logger,
+        reason: "update",
+        old,
+        new: now,
+        diff: Diff.diff(old, now),
+      });
+      yield* Execution.runChanging({ cause, handlers: Matching.changingHandlers(owned, cause), owned });
+      const debug = rec.lines.filter((l) => l.level === "debug").map((l) => l.message);
+      expect(debug).toContain(`Updating is in progress: ${JSON.stringify(cause.body)}`);
+      expect(debug).toContain(`Updating diff: ${JSON.stringify(Diff.diff(old, now))}`);
+      expect(rec.messages().at(-1)).toBe("Updating is processed: 1 succeeded; 0 failed.");
+    }),
+  );
+
+  it.effect("does nothing for reasons that run no handlers", () =>
+    Effect.gen(function* () {
+      const owned = F.changingHandlers((r) => r.on.create(F.SPEC, { id: "fn" }, () => {}));
+      const rec = F.recorder();
+      const cause = F.changing({ logger: rec.logger, reason: "noop" });
+      const result = yield* Execution.runChanging({ cause, handlers: owned, owned });
+      expect([result.done, result.skipped, rec.lines]).toEqual([false, false, []]);
     }),
   );
 
