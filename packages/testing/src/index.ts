@@ -14,6 +14,7 @@ export {
 } from "./emulator/api/Emulator.ts";
 export * as EmulatorStatus from "./emulator/api/Status.ts";
 export * as EmulatorCommand from "./emulator/cli/EmulatorCommand.ts";
+export * as EmulatorMain from "./emulator/cli/EmulatorMain.ts";
 export * as ControlApi from "./emulator/control/ControlApi.ts";
 export {
   FailureRule,
