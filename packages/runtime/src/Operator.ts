@@ -130,6 +130,8 @@ const operate = (
       ),
     );
     const poster = yield* Posting.make;
+    const events = Posting.events(poster, () => settings);
+    yield* Posting.registerAmbient(events);
     const loggers = yield* Logger.CurrentLoggers;
     const bridged = new Set([...loggers, Posting.bridge(poster, () => settings)]);
     const cleanup = Activities.run(options.registry, "cleanup", { memo, settings }).pipe(

@@ -151,6 +151,35 @@ export const CurrentEvents: Context.Reference<Events | undefined> = Context.Refe
   { defaultValue: () => undefined },
 );
 
+const running: Array<Events> = [];
+
+/**
+ * Registers the posting calls of a running operator for {@link ambient} for the scope's
+ * lifetime (the operator does this while it runs).
+ */
+export const registerAmbient = (events: Events): Effect.Effect<void, never, Scope.Scope> =>
+  Effect.acquireRelease(
+    Effect.sync(() => void running.push(events)),
+    () =>
+      Effect.sync(() => {
+        const index = running.lastIndexOf(events);
+        if (index >= 0) running.splice(index, 1);
+      }),
+  );
+
+/**
+ * The posting calls of the running operator, for plain (non-Effect) handler code such as the
+ * facade's `kopf.info(...)`: the most recently started operator of this process that still
+ * runs; `undefined` when none runs. (Effect handlers read {@link CurrentEvents} instead, which
+ * is exact even with several operators in one process.)
+ *
+ * @example
+ * ```ts
+ * Posting.ambient()?.info(body, { reason: "Created", message: "done" })
+ * ```
+ */
+export const ambient = (): Events | undefined => running[running.length - 1];
+
 /** The event type of a log level (§5.13). */
 export const eventType = (levelno: number): string =>
   levelno <= 10

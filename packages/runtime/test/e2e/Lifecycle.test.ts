@@ -7,6 +7,7 @@
 import { assert, describe, it } from "@effect/vitest";
 import { PermanentError, Registry } from "@kopf/registry";
 import { Effect, Exit, Fiber } from "effect";
+import * as Posting from "../../src/Posting.ts";
 import * as Harness from "../fixtures/Harness.ts";
 
 const RES = "kopfexamples.kopf.dev";
@@ -178,6 +179,35 @@ describe("operator lifecycle", () => {
         yield* Harness.settle(2);
         assert.include(lines, "[ns1/e1] Patching was skipped: the object does not exist anymore.");
         assert.isFalse(lines.some((l) => l.includes("Throttling")));
+      }),
+    ),
+  );
+});
+
+describe("posting from handlers", () => {
+  it.effect("handlers post events through the running operator (plain and Effect handlers)", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        registry.on.create(RES, function createFn({ body }) {
+          Posting.ambient()?.info(body, { reason: "Created", message: "plain" });
+        });
+        registry.on.update(RES, function updateFn({ body }) {
+          return Effect.gen(function* () {
+            const events = yield* Posting.CurrentEvents;
+            events?.warn(body, { reason: "Updated", message: "effect" });
+          });
+        });
+        yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1");
+        yield* Harness.settle(2);
+        yield* Harness.patch("e1", { spec: { field: "other" } });
+        yield* Harness.settle(2);
+        const posted = log.events().map((r) => {
+          const b = r.body as { type: string; reason: string; message: string };
+          return `${b.type} ${b.reason} ${b.message}`;
+        });
+        assert.deepStrictEqual(posted, ["Normal Created plain", "Warning Updated effect"]);
       }),
     ),
   );
