@@ -111,10 +111,13 @@ export const program = (
     ready,
   }).pipe(
     Effect.provide(
-      Layer.mergeAll(
-        options.kubeApi ?? KubeClient.layer(),
-        Layer.succeed(Ambient.AmbientRunner, Events.runner),
-        loggerLayer({ ...logging, ...options.logging }),
+      Layer.unwrap(
+        Effect.sync(() => {
+          // The client logs too (logins): through the same loggers as the operator.
+          const logs = loggerLayer({ ...logging, ...options.logging });
+          const cluster = Layer.provide(options.kubeApi ?? KubeClient.layer(), logs);
+          return Layer.mergeAll(cluster, Layer.succeed(Ambient.AmbientRunner, Events.runner), logs);
+        }),
       ),
     ),
   );
