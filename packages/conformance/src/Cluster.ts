@@ -1,7 +1,7 @@
 /**
  * "The cluster is a parameter": acquires the cluster a {@link Target} names and yields the path
  * of a kubeconfig for it, releasing it afterwards. The emulator runs in this process behind its
- * HTTPS server (a fresh one per acquisition); the real API server is started with
+ * HTTPS server (a fresh one per acquisition, calling admission webhooks as a real one does); the real API server is started with
  * `scripts/real-apiserver.sh start` (building it once, cached) under a state directory of its own
  * and stopped with `stop`; a kubeconfig target is used as it is and left alone.
  */
@@ -10,7 +10,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EmulatorServer, FaultInjector, KubeEmulator } from "@kopf/testing";
+import { EmulatorServer, FaultInjector, KubeEmulator, WebhookAdmission } from "@kopf/testing";
 import { Cause, Context, Data, Effect, Exit, Layer, Result, Scope } from "effect";
 import * as Target from "./Target.ts";
 
@@ -79,7 +79,9 @@ const temporaryDir = (prefix: string) =>
 const emulator = Effect.gen(function* () {
   const dir = yield* temporaryDir("kopf-emulator-");
   const layer = EmulatorServer.layer({ tls: true }).pipe(
-    Layer.provideMerge(Layer.mergeAll(KubeEmulator.layer(), FaultInjector.layer)),
+    Layer.provideMerge(
+      Layer.mergeAll(KubeEmulator.layer().pipe(Layer.provide(WebhookAdmission.layer)), FaultInjector.layer),
+    ),
   );
   const context = yield* Layer.build(layer).pipe(
     Effect.mapError((error) => new ClusterError({ reason: "Emulator", message: error.message })),

@@ -65,16 +65,22 @@ export const outcomes = (real: Outcome, emulator: Outcome): ReadonlyArray<Differ
   ...values("body", real.body, emulator.body),
 ];
 
+const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 /**
- * Whether `path` is `prefix` itself or lies below it.
+ * Whether `path` is `prefix` itself or lies below it. In the prefix, `*` stands for any run of
+ * characters within one path segment (`items[*].data`, `metadata.annotations.*`), and a lone
+ * `*` covers everything.
  *
  * @example
  * ```ts
  * Compare.isUnder("body.metadata.labels.x", "body.metadata") // true
  * Compare.isUnder("body.metadataX", "body.metadata")         // false
+ * Compare.isUnder("body.items[3].data", "body.items[*]")     // true
  * ```
  */
-export const isUnder = (path: string, prefix: string): boolean =>
-  prefix === "*" ||
-  path === prefix ||
-  (path.startsWith(prefix) && (path[prefix.length] === "." || path[prefix.length] === "["));
+export const isUnder = (path: string, prefix: string): boolean => {
+  if (prefix === "*") return true;
+  const pattern = escape(prefix).replace(/\\\*/g, "[^.\\[\\]]*");
+  return new RegExp(`^${pattern}(?=$|[.[])`).test(path);
+};

@@ -8,7 +8,11 @@
 import { Data, Result } from "effect";
 import { type Difference, isUnder } from "./Compare.ts";
 
-/** One known deviation: an interaction, the paths where it differs, and why that is accepted. */
+/**
+ * One known deviation: an interaction (or a pattern where `*` stands for any characters, e.g.
+ * `patches/apply-*`), the paths where it differs (see {@link isUnder} for patterns), and why
+ * that is accepted.
+ */
 export interface Deviation {
   readonly interaction: string;
   readonly paths: ReadonlyArray<string>;
@@ -40,6 +44,27 @@ export class DeviationsError extends Data.TaggedError("DeviationsError")<{
   readonly reason: "NotAList" | "BadEntry" | "Duplicate";
   readonly message: string;
 }> {}
+
+/**
+ * Whether an entry's interaction pattern names an interaction (`*` stands for any characters).
+ *
+ * @example
+ * ```ts
+ * Deviations.matches("patches/apply-*", "patches/apply-force") // true
+ * ```
+ */
+export const matches = (pattern: string, interaction: string): boolean => globMatcher(pattern)(interaction);
+
+const globMatcher = (pattern: string): ((text: string) => boolean) => {
+  if (!pattern.includes("*")) return (text) => text === pattern;
+  const regex = new RegExp(
+    `^${pattern
+      .split("*")
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+      .join(".*")}$`,
+  );
+  return (text) => regex.test(text);
+};
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
@@ -108,25 +133,35 @@ export const decode = (json: unknown): Result.Result<ReadonlyArray<Deviation>, D
  * ```
  */
 export const check = (table: ReadonlyArray<Deviation>, compared: ReadonlyArray<Compared>): Verdict => {
-  const byInteraction = new Map(table.map((d) => [d.interaction, d]));
-  const ran = new Set(compared.map((c) => c.interaction));
+  const patterns = table.map((entry) => ({ entry, matches: globMatcher(entry.interaction) }));
   const unlisted: Array<{ interaction: string; difference: Difference }> = [];
-  const stale: Array<{ interaction: string; path: string }> = [];
+  const used = new Set<string>();
   let matching = 0;
   let deviating = 0;
   for (const { interaction, differences } of compared) {
-    const entry = byInteraction.get(interaction);
+    const entries = patterns.filter((p) => p.matches(interaction)).map((p) => p.entry);
     const uncovered = differences.filter(
-      (difference) => entry === undefined || !entry.paths.some((p) => isUnder(difference.path, p)),
+      (difference) => !entries.some((entry) => entry.paths.some((p) => isUnder(difference.path, p))),
     );
     for (const difference of uncovered) unlisted.push({ interaction, difference });
     if (differences.length === 0) matching++;
     else if (uncovered.length === 0) deviating++;
-    for (const path of entry?.paths ?? []) {
-      if (!differences.some((d) => isUnder(d.path, path))) stale.push({ interaction, path });
+    for (const entry of entries) {
+      for (const path of entry.paths) {
+        if (differences.some((d) => isUnder(d.path, path))) used.add(`${entry.interaction}\u0000${path}`);
+      }
     }
   }
-  const unknown = table.filter((d) => !ran.has(d.interaction)).map((d) => d.interaction);
+  const unknown = patterns
+    .filter((p) => !compared.some((c) => p.matches(c.interaction)))
+    .map((p) => p.entry.interaction);
+  const stale = table.flatMap((entry) =>
+    unknown.includes(entry.interaction)
+      ? []
+      : entry.paths
+          .filter((path) => !used.has(`${entry.interaction}\u0000${path}`))
+          .map((path) => ({ interaction: entry.interaction, path })),
+  );
   return {
     interactions: compared.length,
     matching,

@@ -55,10 +55,15 @@ export interface CollectStep extends StepBase {
   readonly timeoutMs: number;
 }
 
-/** Repeats a GET until `until` holds for its status and body (or `timeoutMs`), records the last. */
+/**
+ * Repeats a request (a GET unless told otherwise) until `until` holds for its status and body
+ * (or `timeoutMs`), and records the last response.
+ */
 export interface PollStep extends StepBase {
   readonly kind: "poll";
   readonly path: string;
+  readonly method?: Method;
+  readonly body?: unknown;
   readonly until: (status: number, body: unknown) => boolean;
   readonly timeoutMs: number;
 }

@@ -63,7 +63,13 @@ const poll = (connection: Connection, step: PollStep) =>
   Effect.gen(function* () {
     const started = yield* Clock.currentTimeMillis;
     for (;;) {
-      const response = yield* connection.request("GET", step.path);
+      const response = yield* connection.request(
+        step.method ?? "GET",
+        step.path,
+        step.body === undefined
+          ? undefined
+          : { text: JSON.stringify(step.body), contentType: "application/json" },
+      );
       const body = parse(response.text);
       const now = yield* Clock.currentTimeMillis;
       if (step.until(response.status, body) || now - started >= step.timeoutMs) {

@@ -9,3 +9,4 @@ export * as Normalise from "./Normalise.ts";
 export * as Runner from "./Runner.ts";
 export * as Sequences from "./sequences/index.ts";
 export * as Target from "./Target.ts";
+export * as WebhookServer from "./WebhookServer.ts";

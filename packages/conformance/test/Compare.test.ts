@@ -67,6 +67,11 @@ describe("Compare.isUnder", () => {
     ["body.ab", "body.a", false],
     ["status", "body", false],
     ["anything", "*", true],
+    ["body.items[3].data", "body.items[*]", true],
+    ["body.items[3].data", "body.items[*].data", true],
+    ["body.items[3].spec", "body.items[*].data", false],
+    ["body.metadata.annotations.x", "body.metadata.*", true],
+    ["body.metadata", "body.metadata.*", false],
   ])("%s under %s: %s", (path, prefix, expected) => {
     expect(Compare.isUnder(path, prefix)).toBe(expected);
   });

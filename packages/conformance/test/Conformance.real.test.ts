@@ -5,7 +5,7 @@
 // with every interaction's outcomes goes to .reports/conformance.json.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Effect, Result } from "effect";
+import { Effect, Exit, Result, Scope } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Cluster from "../src/Cluster.ts";
 import * as Conformance from "../src/Conformance.ts";
@@ -13,6 +13,7 @@ import * as Connection from "../src/Connection.ts";
 import * as Deviations from "../src/Deviations.ts";
 import * as Sequences from "../src/sequences/index.ts";
 import * as Target from "../src/Target.ts";
+import * as WebhookServer from "../src/WebhookServer.ts";
 
 const reports = join(Cluster.repositoryRoot, ".reports");
 const tableFile = join(import.meta.dirname, "emulator-deviations.json");
@@ -29,6 +30,7 @@ let real: Cluster.OpenCluster | undefined;
 let emulator: Cluster.OpenCluster | undefined;
 let results: ReadonlyArray<Conformance.Result> = [];
 let version = "";
+const scope = Scope.makeUnsafe();
 
 beforeAll(async () => {
   real = await Cluster.open(realTarget());
@@ -43,7 +45,7 @@ beforeAll(async () => {
       real: realConnection,
       emulator: emulatorConnection,
       run,
-      sequences: Sequences.all(run),
+      sequences: Sequences.all(run, yield* WebhookServer.start.pipe(Scope.provide(scope))),
     });
     realConnection.close();
     emulatorConnection.close();
@@ -53,6 +55,7 @@ beforeAll(async () => {
 }, 1_800_000);
 
 afterAll(async () => {
+  await Effect.runPromise(Scope.close(scope, Exit.void));
   await emulator?.close();
   await real?.close();
 });

@@ -2,17 +2,19 @@
 // two independent emulators (over HTTPS, logged in from their kubeconfigs) must normalise to
 // identical outcomes, so uids, resourceVersions, timestamps, generated names and continue tokens
 // are all neutralised, and nothing in the sequences depends on the server instance.
-import { Effect } from "effect";
+import { Effect, Exit, Scope } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Cluster from "../src/Cluster.ts";
 import * as Conformance from "../src/Conformance.ts";
 import * as Connection from "../src/Connection.ts";
 import * as Sequences from "../src/sequences/index.ts";
 import * as Target from "../src/Target.ts";
+import * as WebhookServer from "../src/WebhookServer.ts";
 
 let left: Cluster.OpenCluster | undefined;
 let right: Cluster.OpenCluster | undefined;
 let results: ReadonlyArray<Conformance.Result> = [];
+const scope = Scope.makeUnsafe();
 
 beforeAll(async () => {
   left = await Cluster.open(Target.emulator);
@@ -21,7 +23,13 @@ beforeAll(async () => {
     Effect.gen(function* () {
       const a = yield* Connection.fromKubeconfig(left!.kubeconfig);
       const b = yield* Connection.fromKubeconfig(right!.kubeconfig);
-      const out = yield* Conformance.run({ real: a, emulator: b, run: "t1", sequences: Sequences.all("t1") });
+      const webhook = yield* WebhookServer.start.pipe(Scope.provide(scope));
+      const out = yield* Conformance.run({
+        real: a,
+        emulator: b,
+        run: "t1",
+        sequences: Sequences.all("t1", webhook),
+      });
       a.close();
       b.close();
       return out;
@@ -30,6 +38,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
+  await Effect.runPromise(Scope.close(scope, Exit.void));
   await left?.close();
   await right?.close();
 });

@@ -72,6 +72,16 @@ describe("Deviations.check", () => {
     ]);
   });
 
+  it("lets one entry cover several interactions with a pattern, stale only if it covers nothing", () => {
+    const covering = Deviations.check([entry("s/*", "status", "body")], compared);
+    expect(covering.unlisted).toEqual([]);
+    expect(covering.stale).toEqual([]);
+    expect(covering.deviating).toBe(2);
+    const staleStar = Deviations.check([entry("s/*", "status", "body", "body.spec")], compared);
+    expect(staleStar.stale).toEqual([{ interaction: "s/*", path: "body.spec" }]);
+    expect(Deviations.check([entry("x/*", "body")], compared).unknown).toEqual(["x/*"]);
+  });
+
   it("reports entries for interactions that did not run", () => {
     const verdict = Deviations.check([entry("s/gone", "body")], compared);
     expect(verdict.unknown).toEqual(["s/gone"]);

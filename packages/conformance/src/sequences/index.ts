@@ -1,5 +1,7 @@
 /** Every conformance sequence, in the order the suite replays them. */
 import type { Sequence } from "../Interaction.ts";
+import type { WebhookServer } from "../WebhookServer.ts";
+import * as Admission from "./Admission.ts";
 import * as Crds from "./Crds.ts";
 import * as Crud from "./Crud.ts";
 import * as Deletion from "./Deletion.ts";
@@ -12,14 +14,17 @@ import * as Selectors from "./Selectors.ts";
 import * as Watches from "./Watches.ts";
 
 /**
- * The sequences for one run; `run` is a short unique suffix for the names they create.
+ * The sequences for one run; `run` is a short unique suffix for the names they create. With a
+ * webhook server (reachable by both API servers), the admission sequence runs too.
  *
  * @example
  * ```ts
- * const sequences = Sequences.all("k3x9a")
+ * const sequences = Sequences.all("k3x9a", webhook)
  * ```
  */
-export const all = (run: string): ReadonlyArray<Sequence> =>
-  [Discovery, Namespaces, Crud, Selectors, Pagination, Patches, Crds, Deletion, Watches, Limits].map((s) =>
+export const all = (run: string, webhook?: WebhookServer): ReadonlyArray<Sequence> => [
+  ...[Discovery, Namespaces, Crud, Selectors, Pagination, Patches, Crds, Deletion, Watches, Limits].map((s) =>
     s.sequence(run),
-  );
+  ),
+  ...(webhook === undefined ? [] : [Admission.sequence(run, webhook)]),
+];

@@ -86,7 +86,8 @@ export const poll = (
   path: string,
   until: (status: number, body: unknown) => boolean,
   timeoutMs = 30_000,
-): PollStep => ({ kind: "poll", name, path, until, timeoutMs });
+  request: { readonly method?: Method; readonly body?: unknown } = {},
+): PollStep => ({ kind: "poll", name, path, until, timeoutMs, ...request });
 
 /** Until the object is gone. */
 export const gone = (status: number) => status === 404;
