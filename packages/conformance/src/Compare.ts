@@ -65,7 +65,7 @@ export const outcomes = (real: Outcome, emulator: Outcome): ReadonlyArray<Differ
   ...values("body", real.body, emulator.body),
 ];
 
-const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /**
  * Whether `path` is `prefix` itself or lies below it. In the prefix, `*` stands for any run of
@@ -81,6 +81,6 @@ const escape = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\
  */
 export const isUnder = (path: string, prefix: string): boolean => {
   if (prefix === "*") return true;
-  const pattern = escape(prefix).replace(/\\\*/g, "[^.\\[\\]]*");
+  const pattern = escapeRegExp(prefix).replace(/\\\*/g, "[^.\\[\\]]*");
   return new RegExp(`^${pattern}(?=$|[.[])`).test(path);
 };
