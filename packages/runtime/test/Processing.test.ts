@@ -1,0 +1,124 @@
+// Covers the processing of single events (spec §5.1–§5.2) directly, against the emulator: the
+// consistency gate waits for our own patch's version (changing handlers run only after the
+// whole wait, not when a newer event cuts it short), stealth mode leaves unmatched objects
+// untouched, and memories follow Kopf (listing ⇒ resume once, DELETED ⇒ forgotten).
+import { assert, describe, it } from "@effect/vitest";
+import { KubeApi } from "@kopf/client";
+import { Registry } from "@kopf/registry";
+import type { RawBody, RawEvent } from "@kopf/structs";
+import { Effect, Fiber } from "effect";
+import { TestClock } from "effect/testing";
+import * as Pressure from "../src/Pressure.ts";
+import * as Processing from "../src/Processing.ts";
+import * as Harness from "./fixtures/Harness.ts";
+
+const RES = "kopfexamples.kopf.dev";
+
+const settle = Effect.gen(function* () {
+  for (let i = 0; i < 50; i++) yield* Effect.yieldNow;
+});
+
+const createdBody = (name: string, labels?: Record<string, string>) =>
+  Effect.gen(function* () {
+    yield* Harness.setup;
+    const api = yield* KubeApi;
+    const example = {
+      ...Harness.example(name),
+      metadata: { name, namespace: "ns1", ...(labels ? { labels } : {}) },
+    };
+    return (yield* api
+      .create(Harness.resource, example as RawBody, { namespace: "ns1" })
+      .pipe(Effect.orDie)) as RawBody;
+  });
+
+describe("Processing", () => {
+  it.effect("waits for our own patch's version before running changing handlers", () =>
+    Harness.run(() =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        let calls = 0;
+        registry.on.create(RES, function createFn() {
+          calls += 1;
+        });
+        const processor = Processing.make({ registry, resource: Harness.resource, memo: {} });
+        const body = yield* createdBody("e1");
+        const pressure = yield* Pressure.make;
+        const event: RawEvent = { type: "MODIFIED", object: body };
+
+        const waiting = yield* Effect.forkChild(
+          processor.process(event, { pressure, consistencyTime: 5000 }),
+        );
+        yield* settle;
+        yield* TestClock.adjust("4 seconds");
+        yield* settle;
+        assert.strictEqual(calls, 0);
+        yield* TestClock.adjust("1 second");
+        yield* Fiber.join(waiting);
+        assert.strictEqual(calls, 1);
+
+        // A newer event cuts the wait short: the stale state runs no changing handlers.
+        const other = yield* createdBody("e2");
+        const cut = yield* Effect.forkChild(
+          processor.process({ type: "MODIFIED", object: other }, { pressure, consistencyTime: 15000 }),
+        );
+        yield* settle;
+        yield* Pressure.raise(pressure);
+        const version = yield* Fiber.join(cut);
+        assert.strictEqual(calls, 1);
+        assert.strictEqual(version, undefined);
+      }),
+    ),
+  );
+
+  it.effect("stealth mode: objects no changing handler could match are not touched at all", () =>
+    Harness.run(({ log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        registry.on.create(RES, { labels: { app: "mine" } }, function createFn() {});
+        const processor = Processing.make({ registry, resource: Harness.resource, memo: {} });
+        const foreign = yield* createdBody("foreign", { app: "other" });
+        const mine = yield* createdBody("mine", { app: "mine" });
+        const pressure = yield* Pressure.make;
+        yield* processor.process(
+          { type: "ADDED", object: foreign },
+          { pressure, consistencyTime: undefined },
+        );
+        assert.deepStrictEqual(log.patches(), []);
+        const version = yield* processor.process(
+          { type: "ADDED", object: mine },
+          { pressure, consistencyTime: undefined },
+        );
+        assert.strictEqual(log.patches().length, 1);
+        assert.isDefined(version);
+      }),
+    ),
+  );
+
+  it.effect("memories: first seen by listing ⇒ initial; forgotten on DELETED; the memo is a copy", () =>
+    Harness.run(() =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        const seen: Array<string> = [];
+        registry.on.event(RES, function eventFn({ memo }) {
+          memo.count = Number(memo.count ?? 0) + 1;
+          seen.push(String(memo.count));
+        });
+        const operatorMemo = { count: 10 };
+        const processor = Processing.make({ registry, resource: Harness.resource, memo: operatorMemo });
+        const body = yield* createdBody("e1");
+        const ctx = { pressure: yield* Pressure.make, consistencyTime: undefined };
+        yield* processor.process({ type: null, object: body }, ctx);
+        const key = body.metadata?.uid as string;
+        assert.deepStrictEqual(processor.memories.get(key)?.causes, {
+          noticedByListing: true,
+          fullyHandledOnce: false,
+        });
+        yield* processor.process({ type: "MODIFIED", object: body }, ctx);
+        yield* processor.process({ type: "DELETED", object: body }, ctx);
+        assert.isFalse(processor.memories.has(key));
+        assert.deepStrictEqual(seen, ["11", "12", "13"]);
+        assert.strictEqual(operatorMemo.count, 10);
+      }),
+    ),
+  );
+});
