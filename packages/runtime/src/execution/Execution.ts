@@ -21,7 +21,7 @@ import {
 import { OperatorSettings } from "@kopf/settings";
 import { Outcome, State, type StorageDecodeError } from "@kopf/storage";
 import { IsoTime } from "@kopf/structs";
-import { Effect } from "effect";
+import { Effect, LogLevel } from "effect";
 import { executeHandlersOnce } from "./Handling.ts";
 import * as Subhandling from "./Subhandling.ts";
 
@@ -112,12 +112,15 @@ export const runChanging = (
       State.purge(state, { body: cause.body, patch: cause.patch, storage, handlers: owned });
     }
 
-    yield* Effect.sync(() => {
-      logger.debug(`${capitalize(title)} is in progress: ${render(cause.body)}`);
-      if (cause.diff.length > 0 && cause.old !== undefined && cause.new !== undefined) {
-        logger.debug(`${capitalize(title)} diff: ${render(cause.diff)}`);
-      }
-    });
+    // Rendering whole bodies costs; only when debug lines are written at all.
+    if (yield* LogLevel.isEnabled("Debug")) {
+      yield* Effect.sync(() => {
+        logger.debug(`${capitalize(title)} is in progress: ${render(cause.body)}`);
+        if (cause.diff.length > 0 && cause.old !== undefined && cause.new !== undefined) {
+          logger.debug(`${capitalize(title)} diff: ${render(cause.diff)}`);
+        }
+      });
+    }
 
     if (run.handlers.length === 0) return { ...nothing, state, done: false, skipped: true };
 
