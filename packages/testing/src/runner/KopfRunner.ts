@@ -99,6 +99,15 @@ export const kopfExamples: Resource.Resource = Resource.make({
   subresources: ["status"],
 });
 
+/** The core `events` resource (what `kopf.info()` and friends post). */
+export const events: Resource.Resource = Resource.make({
+  group: "",
+  version: "v1",
+  plural: "events",
+  kind: "Event",
+  namespaced: true,
+});
+
 /** The core `pods` resource. */
 export const pods: Resource.Resource = Resource.make({
   group: "",
@@ -318,6 +327,15 @@ export class KopfRunner implements AsyncDisposable {
           (error) => error._tag === "KubeApiError" && error.reason === "NotFound",
           () => Effect.succeed(undefined),
         ),
+      ),
+    );
+  }
+
+  /** The objects of a resource in a namespace (all namespaces when absent). */
+  list(resource: Resource.Resource, namespace?: string): Promise<ReadonlyArray<Body>> {
+    return this.run(
+      Effect.flatMap(KubeApiService, (api) => api.list(resource, { namespace })).pipe(
+        Effect.map((list) => list.items as ReadonlyArray<Body>),
       ),
     );
   }

@@ -1,0 +1,53 @@
+/**
+ * Example 04 through `kopf run` against the emulator: the handler's four calls leave four
+ * Kubernetes events about the object, with the types, reasons and messages Kopf gives them
+ * (the exception's text appended to the message).
+ */
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Cli } from "@kopf/cli";
+import { KopfRunner } from "@kopf/testing";
+import { expect, it } from "vitest";
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+interface EventBody {
+  readonly type: string;
+  readonly reason: string;
+  readonly message: string;
+  readonly involvedObject: { readonly name: string; readonly kind: string };
+}
+
+it("posts events of every kind about the object", async () => {
+  await using runner = await KopfRunner.start({
+    args: ["run", "-n", "default", "--standalone", join(here, "../src/handlers.ts")],
+    cli: Cli.main,
+    cwd: join(here, "../.."),
+  });
+  await runner.apply("crd.yaml");
+  await runner.apply("obj.yaml");
+  const list = async () =>
+    (await runner.list(KopfRunner.events, "default")) as unknown as ReadonlyArray<EventBody>;
+  const deadline = Date.now() + 10_000;
+  let events = await list();
+  while (events.length < 4 && Date.now() < deadline) {
+    await new Promise((done) => setTimeout(done, 100));
+    events = await list();
+  }
+  expect(
+    events
+      .map((e) => ({ type: e.type, reason: e.reason, message: e.message, about: e.involvedObject.name }))
+      .sort((a, b) => a.type.localeCompare(b.type)),
+  ).toEqual([
+    {
+      type: "Error",
+      reason: "SomeReason",
+      message: "Some exception: Exception text.",
+      about: "kopf-example-1",
+    },
+    { type: "Normal", reason: "SomeReason", message: "Some message", about: "kopf-example-1" },
+    { type: "SomeType", reason: "SomeReason", message: "Some message", about: "kopf-example-1" },
+    { type: "Warning", reason: "SomeReason", message: "Some message", about: "kopf-example-1" },
+  ]);
+  expect(events.every((e) => e.involvedObject.kind === "KopfExample")).toBe(true);
+});
