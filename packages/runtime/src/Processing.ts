@@ -93,7 +93,12 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
     Effect.gen(function* () {
       const settings = yield* OperatorSettings;
       const { key, memory } = recall(event);
-      const cell: Throttler.Cell = { get: () => memory.throttler, set: (s) => void (memory.throttler = s) };
+      const cell: Throttler.Cell = {
+        get: () => memory.throttler,
+        set: (state) => {
+          memory.throttler = state;
+        },
+      };
       const result = yield* Throttler.throttled(
         { cell, delays: settings.queueing.errorDelays, pressure: context.pressure },
         processCauses({ options, event, key, memory, context }),
@@ -139,7 +144,9 @@ const processCauses = (input: CycleInput) =>
 
     // On-event handlers: every event, errors ignored, results into the patch.
     if (registry.hasHandlers("watching", resource)) {
-      const cause = WatchingCause.make(event, ctx);
+      // Their logger is local: its lines are never posted as events (Kopf's `LocalObjectLogger`).
+      const local = { ...ctx, logger: Logging.handlerLogger(services, { [Logging.LOCAL]: true }) };
+      const cause = WatchingCause.make(event, local);
       const handlers = Matching.watchingHandlers(registry.watchingFor(resource), cause);
       if (handlers.length > 0) yield* Execution.runWatching({ cause, handlers, settings });
     }

@@ -212,3 +212,34 @@ describe("posting from handlers", () => {
     ),
   );
 });
+
+describe("the log-to-events bridge in an operator", () => {
+  it.effect("object loggers post their lines when enabled; on.event loggers are local", () =>
+    Harness.run(
+      ({ lines, log }) =>
+        Effect.gen(function* () {
+          const registry = Registry.make();
+          registry.on.event(RES, function eventFn({ logger, type }) {
+            if (type === "ADDED") logger.info("local line");
+          });
+          registry.on.create(RES, function createFn({ logger }) {
+            logger.info("posted line");
+          });
+          yield* Harness.start(registry, { lines, log });
+          yield* Harness.create("e1");
+          yield* Harness.settle(2);
+          assert.include(lines, "[ns1/e1] local line");
+          const posted = log.events().map((r) => {
+            const b = r.body as { type: string; reason: string; message: string };
+            return `${b.type} ${b.reason} ${b.message}`;
+          });
+          assert.includeMembers(posted, [
+            "Normal Logging posted line",
+            "Normal Logging Handler 'createFn' succeeded.",
+          ]);
+          assert.isFalse(posted.some((p) => p.includes("local line")));
+        }),
+      { posting: { loggers: true } },
+    ),
+  );
+});
