@@ -131,12 +131,17 @@ describe("operator lifecycle", () => {
         assert.isTrue(
           lines.some((l) => l.startsWith("[ns1/e1] Throttling for 1 seconds due to an unexpected error:")),
         );
+        // Other objects are not affected while e1 is throttled.
+        yield* Harness.create("e2");
+        yield* Harness.settle(0.3);
+        assert.include(lines, "[ns1/e2] Creation is processed: 1 succeeded; 0 failed.");
+        assert.strictEqual(calls, 2);
         yield* Harness.settle(1);
         // Like Kopf, the object is processed again on its next event.
         yield* Harness.patch("e1", { metadata: { labels: { nudge: "1" } } });
         yield* Harness.settle(2);
         assert.include(lines, "[ns1/e1] Throttling is over. Switching back to normal operations.");
-        assert.strictEqual(calls, 2);
+        assert.strictEqual(calls, 3);
         assert.strictEqual(
           Harness.annotations(yield* Harness.get("e1"))["kopf.zalando.org/last-handled-configuration"],
           '{"spec":{"field":"value"},"metadata":{"labels":{"nudge":"1"}}}\n',
