@@ -8,7 +8,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CredentialsVault, KfcBridge, type KubeApi, KubeClient, type KubeTransport } from "@kopf/client";
-import { Effect, Layer } from "effect";
+import { type Context, Effect, Exit, Layer, Scope } from "effect";
 import { KubeEmulator } from "../emulator/api/Emulator.ts";
 import { FaultInjector } from "../emulator/control/FaultInjector.ts";
 import { EmulatorServer } from "../emulator/server/EmulatorServer.ts";
@@ -61,3 +61,37 @@ export const https = (): Layer.Layer<EmulatorServices | EmulatorServer | KfcBrid
     Layer.provideMerge(EmulatorServer.layer({ port: 0, tls: true })),
     Layer.provideMerge(Layer.mergeAll(KubeEmulator.layer(), FaultInjector.layer)),
   );
+
+/** A cluster built once, shared by several runners (e.g. to restart an operator on the same data). */
+export interface Built extends AsyncDisposable {
+  readonly context: Context.Context<KubeApi>;
+  /** Tears the cluster down (stops the emulator). */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds a cluster for sharing: runners given it use it without tearing it down.
+ *
+ * @example
+ * ```ts
+ * await using cluster = await Clusters.build(Clusters.inProcess())
+ * const first = await KopfRunner.start({ registry, cluster })
+ * await first.stop()
+ * const second = await KopfRunner.start({ registry, cluster }) // same objects, a new operator
+ * ```
+ */
+export const build = async (layer: Cluster): Promise<Built> => {
+  const scope = Scope.makeUnsafe();
+  const context = await Effect.runPromise(Layer.buildWithScope(layer, scope)).catch(
+    async (error: unknown) => {
+      await Effect.runPromise(Scope.close(scope, Exit.void));
+      throw error;
+    },
+  );
+  const close = () => Effect.runPromise(Scope.close(scope, Exit.void));
+  return { context: context as Context.Context<KubeApi>, close, [Symbol.asyncDispose]: close };
+};
+
+/** Whether a cluster is a built one. */
+export const isBuilt = (cluster: Cluster | Built): cluster is Built =>
+  typeof cluster === "object" && cluster !== null && "context" in cluster && "close" in cluster;

@@ -29,7 +29,7 @@ import { type KubeApi, KubeApi as KubeApiService } from "@kopf/client";
 import { AmbientHandlers, Logging, Operator } from "@kopf/runtime";
 import type { Settings } from "@kopf/settings";
 import { type RawBody, Resource } from "@kopf/structs";
-import { Cause, Context, Data, Deferred, Effect, Exit, Layer, Logger, References, Scope } from "effect";
+import { Cause, Context, Data, Deferred, Effect, Exit, Layer, Logger, References, type Scope } from "effect";
 import { KubeEmulator } from "../emulator/api/Emulator.ts";
 import * as EmulatorCommand from "../emulator/cli/EmulatorCommand.ts";
 import * as Clusters from "./Clusters.ts";
@@ -71,8 +71,12 @@ export interface KopfRunnerOptions {
   /** Without `args`: the namespaces to serve (default: cluster-wide). */
   readonly namespaces?: ReadonlyArray<string> | undefined;
   readonly memo?: Operator.OperatorOptions["memo"];
-  /** The cluster (default: a fresh in-process emulator, {@link Clusters.inProcess}). */
-  readonly cluster?: Clusters.Cluster | undefined;
+  /**
+   * The cluster: a layer built for this runner and torn down when it stops (default: a fresh
+   * in-process emulator, {@link Clusters.inProcess}), or one built with {@link Clusters.build}
+   * and shared by several runners.
+   */
+  readonly cluster?: Clusters.Cluster | Clusters.Built | undefined;
   /** Without `args`: the log format (default `full`, with prefixes). */
   readonly logFormat?: Logging.Format | undefined;
   /** Milliseconds to wait for the stop (default 30 s); then "The operator didn't stop, still running." */
@@ -129,15 +133,20 @@ export class KopfRunner implements AsyncDisposable {
   #stopped = false;
   readonly #controller = new AbortController();
   readonly #context: Context.Context<KubeApi>;
-  readonly #scope: Scope.Closeable;
+  /** The cluster this runner built (and tears down when stopped); `undefined` when given one. */
+  readonly #owned: Clusters.Built | undefined;
   readonly #options: KopfRunnerOptions;
   #done: Promise<void> = Promise.resolve();
   #ready: Promise<void> = Promise.resolve();
 
-  private constructor(options: KopfRunnerOptions, context: Context.Context<KubeApi>, scope: Scope.Closeable) {
+  private constructor(
+    options: KopfRunnerOptions,
+    context: Context.Context<KubeApi>,
+    owned: Clusters.Built | undefined,
+  ) {
     this.#options = options;
     this.#context = context;
-    this.#scope = scope;
+    this.#owned = owned;
   }
 
   /**
@@ -149,14 +158,13 @@ export class KopfRunner implements AsyncDisposable {
    * ```
    */
   static async start(options: KopfRunnerOptions): Promise<KopfRunner> {
-    const scope = Scope.makeUnsafe();
-    const context = await Effect.runPromise(
-      Layer.buildWithScope(options.cluster ?? Clusters.inProcess(), scope),
-    ).catch(async (error) => {
-      await Effect.runPromise(Scope.close(scope, Exit.void));
-      throw error;
-    });
-    const runner = new KopfRunner(options, context as Context.Context<KubeApi>, scope);
+    const given = options.cluster;
+    const built =
+      given !== undefined && Clusters.isBuilt(given)
+        ? undefined
+        : await Clusters.build(given ?? Clusters.inProcess());
+    const cluster = built ?? (given as Clusters.Built);
+    const runner = new KopfRunner(options, cluster.context, built);
     runner.#launch();
     await runner.#ready;
     return runner;
@@ -273,7 +281,7 @@ export class KopfRunner implements AsyncDisposable {
       });
       const outcome = await Promise.race([this.#done.then(() => "done" as const), expired]);
       clearTimeout(timer);
-      await Effect.runPromise(Scope.close(this.#scope, Exit.void));
+      await this.#owned?.close();
       if (outcome === "expired") {
         throw new KopfRunnerError({
           reason: "StillRunning",
@@ -337,6 +345,27 @@ export class KopfRunner implements AsyncDisposable {
       Effect.flatMap(KubeApiService, (api) => api.list(resource, { namespace })).pipe(
         Effect.map((list) => list.items as ReadonlyArray<Body>),
       ),
+    );
+  }
+
+  /**
+   * Merge-patches an object (like `kubectl patch --type merge`); answers the patched object.
+   *
+   * @example
+   * ```ts
+   * await runner.patch(KopfRunner.kopfExamples, "kopf-example-1", "default", { spec: { field: "changed" } })
+   * ```
+   */
+  patch(
+    resource: Resource.Resource,
+    name: string,
+    namespace: string | undefined,
+    body: unknown,
+  ): Promise<Body> {
+    return this.run(
+      Effect.flatMap(KubeApiService, (api) =>
+        api.patch(resource, { name, namespace }, { type: "merge", body }),
+      ).pipe(Effect.map((patched) => patched as Body)),
     );
   }
 
