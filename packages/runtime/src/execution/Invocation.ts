@@ -9,13 +9,14 @@
  * - an **async** function (or any function returning a promise) is awaited; other objects are
  *   handled meanwhile;
  * - a function returning an **Effect** has it run in the handler's fiber (interruptible, on the
- *   operator's `Clock`, with the ambient `CurrentBinding` in its context).
+ *   operator's `Clock`, with the ambient `CurrentBinding` in its context, in a scope of its own
+ *   that closes when the call ends).
  *
  * Whatever the function throws, rejects with, fails with or dies with becomes a
  * `HandlerFailure` carrying it, for `ErrorModes` to judge; an interruption stays an
  * interruption (the cancellation Kopf escalates).
  */
-import { Cause, Data, Effect, Exit } from "effect";
+import { Cause, Data, Effect, Exit, type Scope } from "effect";
 import { AmbientRunner, CurrentBinding } from "./Ambient.ts";
 
 /** How a handler call went wrong, besides what it went wrong with. */
@@ -40,7 +41,8 @@ const isPromiseLike = (value: unknown): value is PromiseLike<unknown> =>
 const runEffect = (
   effect: Effect.Effect<unknown, unknown, unknown>,
 ): Effect.Effect<unknown, HandlerFailure> =>
-  Effect.exit(effect as Effect.Effect<unknown, unknown>).pipe(
+  // Each invocation has its own scope: a handler's finalizers run when it ends, not with the operator.
+  Effect.exit(Effect.scoped(effect as Effect.Effect<unknown, unknown, Scope.Scope>)).pipe(
     Effect.flatMap((exit) => {
       if (Exit.isSuccess(exit)) return Effect.succeed(exit.value);
       const cause = exit.cause;

@@ -37,6 +37,23 @@ describe("results", () => {
     }),
   );
 
+  it.effect("of an Effect handler whose finalizers run when the call ends", () =>
+    Effect.gen(function* () {
+      const events: Array<string> = [];
+      const result = yield* invoke(
+        () =>
+          Effect.gen(function* () {
+            yield* Effect.addFinalizer(() => Effect.sync(() => events.push("released")));
+            events.push("used");
+            return "done";
+          }),
+        {},
+      );
+      events.push(`returned ${String(result)}`);
+      expect(events).toEqual(["used", "released", "returned done"]);
+    }),
+  );
+
   it.effect("undefined when a handler returns nothing", () =>
     Effect.gen(function* () {
       expect(yield* invoke(() => {}, {})).toBeUndefined();
