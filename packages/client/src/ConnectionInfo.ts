@@ -157,17 +157,37 @@ const fields: ReadonlyArray<keyof ConnectionInfo> = [
   "expiration",
 ];
 
-/** Field-by-field equality (as Kopf compares its frozen dataclasses). */
+/**
+ * Field-by-field equality (as Kopf compares its frozen dataclasses).
+ *
+ * @example
+ * ```ts
+ * equals(a, { ...a }) // true
+ * equals(a, { ...a, token: "other" }) // false
+ * ```
+ */
 export const equals = (a: ConnectionInfo, b: ConnectionInfo): boolean =>
   fields.every((field) => (a[field] ?? undefined) === (b[field] ?? undefined));
 
-/** Whether the credentials have expired at `nowMillis` (never, without an expiration). */
+/**
+ * Whether the credentials have expired at `nowMillis` (never, without an expiration).
+ *
+ * @example
+ * ```ts
+ * isExpired({ ...info, expiration: 1000 }, 1000) // true
+ * ```
+ */
 export const isExpired = (info: ConnectionInfo, nowMillis: number): boolean =>
   info.expiration !== undefined && nowMillis >= info.expiration;
 
 /**
  * A key that is equal for connection infos that can share one connection pool: same server,
  * same TLS material and verification. (Headers are per request, so tokens are not part of it.)
+ *
+ * @example
+ * ```ts
+ * transportKey({ ...info, token: "a" }) === transportKey({ ...info, token: "b" }) // true
+ * ```
  */
 export const transportKey = (info: ConnectionInfo): string =>
   JSON.stringify([
@@ -184,7 +204,14 @@ export const transportKey = (info: ConnectionInfo): string =>
     info.trustEnv,
   ]);
 
-/** A description for logs, naming the server and the kind of identity but no secrets. */
+/**
+ * A description for logs, naming the server and the kind of identity but no secrets.
+ *
+ * @example
+ * ```ts
+ * describe({ server: "https://h", token: "s3cr3t", priority: 10, trustEnv: false }) // "https://h (token, priority 10)"
+ * ```
+ */
 export const describe = (info: ConnectionInfo): string => {
   const identity =
     info.token || info.scheme

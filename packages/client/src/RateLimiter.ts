@@ -16,7 +16,14 @@ export interface RateLimiter {
   readonly acquire: Effect.Effect<void>;
 }
 
-/** A limiter that never waits. */
+/**
+ * A limiter that never waits (the default: no client-side rate limit).
+ *
+ * @example
+ * ```ts
+ * yield* RateLimiter.unlimited.acquire // returns at once
+ * ```
+ */
 export const unlimited: RateLimiter = { acquire: Effect.void };
 
 /**

@@ -95,7 +95,14 @@ export const render = (info: ConnectionInfo.ConnectionInfo): Effect.Effect<strin
     );
   });
 
-/** What KFC will not honour for these credentials (for the warning). */
+/**
+ * What KFC will not honour for these credentials (for the warning).
+ *
+ * @example
+ * ```ts
+ * unsupported({ server: "https://h", insecure: true, priority: 0, trustEnv: false }) // ["insecure-skip-tls-verify"]
+ * ```
+ */
 export const unsupported = (info: ConnectionInfo.ConnectionInfo): ReadonlyArray<string> => {
   const https = info.server.toLowerCase().startsWith("https:");
   return [

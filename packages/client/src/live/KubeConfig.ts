@@ -41,7 +41,14 @@ const invalid = (message: string, cause?: unknown) =>
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).trim();
 
-/** The kubeconfig files to read, in order, and whether they were named explicitly. */
+/**
+ * The kubeconfig files to read, in order, and whether they were named explicitly.
+ *
+ * @example
+ * ```ts
+ * configFiles({ env: { KUBECONFIG: "/a:/b" } }) // { files: ["/a", "/b"], explicit: false }
+ * ```
+ */
 export const configFiles = (
   options: KubeConfigOptions,
 ): { readonly files: ReadonlyArray<string>; readonly explicit: boolean } => {
@@ -254,7 +261,14 @@ export const make = (
   });
 };
 
-/** Whether a kubeconfig is available where {@link make} would look (for the default login). */
+/**
+ * Whether a kubeconfig is available where {@link make} would look (for the default login).
+ *
+ * @example
+ * ```ts
+ * if (yield* KubeConfigLogin.isAvailable()) { ... }
+ * ```
+ */
 export const isAvailable = (options: KubeConfigOptions = {}): Effect.Effect<boolean> =>
   Effect.forEach(configFiles(options).files, (file) =>
     Effect.tryPromise(() => readFile(file, "utf-8")).pipe(

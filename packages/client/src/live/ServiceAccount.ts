@@ -38,7 +38,15 @@ const exists = (path: string) =>
     Effect.orElseSucceed(() => false),
   );
 
-/** The server URL as client-go derives it in a pod. */
+/**
+ * The server URL as client-go derives it in a pod.
+ *
+ * @example
+ * ```ts
+ * serverOf({ KUBERNETES_SERVICE_HOST: "10.96.0.1", KUBERNETES_SERVICE_PORT: "443" }) // "https://10.96.0.1:443"
+ * serverOf({}) // "https://kubernetes.default.svc"
+ * ```
+ */
 export const serverOf = (env: Readonly<Record<string, string | undefined>>): string => {
   const host = env.KUBERNETES_SERVICE_HOST;
   const port = env.KUBERNETES_SERVICE_PORT;
@@ -46,7 +54,14 @@ export const serverOf = (env: Readonly<Record<string, string | undefined>>): str
   return `https://${isIPv6(host) ? `[${host}]` : host}:${port}`;
 };
 
-/** Whether the service-account token is mounted (for the default login). */
+/**
+ * Whether the service-account token is mounted (for the default login).
+ *
+ * @example
+ * ```ts
+ * if (yield* ServiceAccountLogin.isAvailable()) { ... }
+ * ```
+ */
 export const isAvailable = (options: ServiceAccountOptions = {}): Effect.Effect<boolean> =>
   exists(join(options.directory ?? DEFAULT_DIRECTORY, "token"));
 

@@ -42,7 +42,14 @@ interface TlsMaterial {
 
 const timeoutCodes = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
-/** Map a failure of undici or of the socket below it to a `KubeApiError`. */
+/**
+ * Map a failure of undici or of the socket below it to a `KubeApiError`.
+ *
+ * @example
+ * ```ts
+ * errorOf("GET https://h/api", Object.assign(new Error("x"), { code: "UND_ERR_CONNECT_TIMEOUT" })).reason // "Timeout"
+ * ```
+ */
 export const errorOf = (what: string, error: unknown): KubeApiError => {
   const cause = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = cause?.code ?? cause?.cause?.code;
