@@ -114,10 +114,9 @@ export const executeSubhandlers = (
       for (const collector of run.ancestors) collector.add(id);
     }
     if (!State.isDone(next)) {
-      const parent = run.ancestors.length;
       return yield* new HandlerChildrenRetry({
         delay: State.delay(next, now),
-        message: `${parent === 0 ? "Sub-handlers" : "Some sub-handlers"} are not finished yet; retrying the parent.`,
+        message: "Sub-handlers are not finished yet; the parent handler is retried.",
       });
     }
   });
