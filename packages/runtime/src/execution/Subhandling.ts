@@ -10,7 +10,6 @@
  */
 import {
   type ChangingHandler,
-  type Handler,
   type HandlerCause,
   type HandlerFn,
   type Lifecycle,
@@ -232,6 +231,3 @@ export const register = <F extends HandlerFn<any>>(
  */
 export const execute = (options?: ExecuteOptions): Effect.Effect<void, unknown> =>
   Effect.flatMap(current, (binding) => binding.execute(options));
-
-/** Re-exported for handlers that build sub-handlers by hand. */
-export type { Handler };
