@@ -90,6 +90,33 @@ const requestWith = (maxPools: number, infos: ReadonlyArray<{ insecure: boolean 
     }
   }).pipe(Effect.provide(UndiciTransport.layer({ maxPools })));
 
+describe("errorOf", () => {
+  it.each([
+    ["UND_ERR_CONNECT_TIMEOUT", "Timeout"],
+    ["UND_ERR_HEADERS_TIMEOUT", "Timeout"],
+    ["UND_ERR_BODY_TIMEOUT", "Timeout"],
+    ["ECONNRESET", "TransportError"],
+    ["UND_ERR_SOCKET", "TransportError"],
+    ["DEPTH_ZERO_SELF_SIGNED_CERT", "TransportError"],
+  ])("%s ⇒ %s", (code, reason) => {
+    const error = UndiciTransport.errorOf("GET https://h/api", Object.assign(new Error("boom"), { code }));
+    assert.strictEqual(error.reason, reason);
+    assert.include(error.message, code);
+    assert.include(error.message, "GET https://h/api");
+  });
+
+  it("finds the code of a wrapped cause (fetch-style errors)", () => {
+    const error = UndiciTransport.errorOf(
+      "GET x",
+      Object.assign(new TypeError("fetch failed"), {
+        cause: Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }),
+      }),
+    );
+    assert.strictEqual(error.reason, "TransportError");
+    assert.include(error.message, "ECONNREFUSED");
+  });
+});
+
 describe("live transport over HTTP/1.1", () => {
   it.live("keeps one pool per TLS identity, closing the least recently used beyond maxPools", () =>
     Effect.gen(function* () {
