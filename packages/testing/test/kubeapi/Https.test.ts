@@ -3,7 +3,7 @@
 // emulator's CA, an exec plugin script), TLS verification (another CA fails, insecure passes,
 // tls-server-name honoured), 401 with re-login after the token on disk has changed, 429 with
 // Retry-After and retried 500s through the fault injector, and a watch stream over HTTPS.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, assert, describe, it } from "@effect/vitest";
@@ -154,6 +154,36 @@ describe("authentication over HTTPS", () => {
           assert.isAbove(list.items.length, 0);
           assert.strictEqual((yield* vault.select).info.token, TOKEN);
         }).pipe(Effect.provide(live(path)), Effect.provideService(OperatorSettings, settings));
+      }),
+    ),
+  );
+});
+
+describe("in-cluster service account over HTTPS", () => {
+  it.live("token, CA and namespace from the mounted files; a rotated token is picked up after a 401", () =>
+    withServer((server) =>
+      Effect.gen(function* () {
+        const mount = join(dir, `serviceaccount-${++counter}`);
+        mkdirSync(mount);
+        writeFileSync(join(mount, "token"), "old-token\n");
+        writeFileSync(join(mount, "namespace"), "operators");
+        writeFileSync(join(mount, "ca.crt"), server.caPem);
+        const env = { KUBERNETES_SERVICE_HOST: "127.0.0.1", KUBERNETES_SERVICE_PORT: String(server.port) };
+        const live = KubeClient.layer({
+          kubeconfig: { env: { KUBECONFIG: join(dir, "no-kubeconfig") } },
+          serviceAccount: { directory: mount, env },
+        });
+        yield* Effect.gen(function* () {
+          const vault = yield* CredentialsVault;
+          const first = yield* vault.select;
+          assert.strictEqual(first.info.token, "old-token");
+          assert.strictEqual(first.info.defaultNamespace, "operators");
+          assert.strictEqual(first.key, "login_with_service_account");
+          writeFileSync(join(mount, "token"), `${TOKEN}\n`);
+          const api = yield* KubeApi;
+          assert.isAbove((yield* api.list(namespaces)).items.length, 0);
+          assert.strictEqual((yield* vault.select).info.token, TOKEN);
+        }).pipe(Effect.provide(Layer.fresh(live)), Effect.provideService(OperatorSettings, settings));
       }),
     ),
   );
