@@ -13,7 +13,8 @@ import {
   Registry,
   TemporaryError,
 } from "@kopf/registry";
-import { Diff, type RawBody } from "@kopf/structs";
+import { HandlerState, type State } from "@kopf/storage";
+import { Diff, IsoTime, type RawBody } from "@kopf/structs";
 import { Effect, References } from "effect";
 import { TestClock } from "effect/testing";
 import * as Execution from "../../src/execution/Execution.ts";
@@ -335,6 +336,31 @@ describe("across cycles in virtual time", () => {
       expect(c2.patch.toMergePatch()).toEqual({
         metadata: { annotations: { "kopf.zalando.org/first": null, "kopf.zalando.org/second": null } },
       });
+    }),
+  );
+});
+
+describe("a pre-loaded state", () => {
+  it.effect("is used instead of loading the progress again", () =>
+    Effect.gen(function* () {
+      const calls: Array<string> = [];
+      const owned = F.changingHandlers((r) => {
+        r.on.create(F.SPEC, { id: "a" }, () => void calls.push("a"));
+        r.on.create(F.SPEC, { id: "b" }, () => void calls.push("b"));
+      });
+      const now = yield* IsoTime.now;
+      const loaded: State.State = {
+        purpose: null,
+        handlers: new Map([
+          ["a", { ...HandlerState.fromScratch(now, "create"), active: false, success: true }],
+        ]),
+      };
+      const rec = F.recorder();
+      const cause = F.changing({ logger: rec.logger });
+      const result = yield* Execution.runChanging({ cause, handlers: owned, owned, state: loaded });
+      expect(calls).toEqual(["b"]);
+      expect(result.done).toBe(true);
+      expect(rec.messages().at(-1)).toBe("Creation is processed: 2 succeeded; 0 failed.");
     }),
   );
 });

@@ -229,6 +229,31 @@ describe("ambient sub-handling", () => {
     }),
   );
 
+  it.effect("execute takes a list of named functions, their ids from their names", () =>
+    Effect.gen(function* () {
+      const owned = F.changingHandlers((r) =>
+        r.on.create(F.SPEC, { id: "p" }, () =>
+          Subhandling.execute({
+            fns: [
+              function createPods() {
+                return "pods";
+              },
+              function createServices() {
+                return "services";
+              },
+            ],
+          }),
+        ),
+      );
+      const c = yield* cycle(F.body(), owned);
+      expect(c.done).toBe(true);
+      expect(c.patch.toMergePatch().status).toEqual({
+        "p/createPods": "pods",
+        "p/createServices": "services",
+      });
+    }),
+  );
+
   it.effect("Effect handlers declare sub-handlers through their fiber", () =>
     Effect.gen(function* () {
       const calls: Array<string> = [];
