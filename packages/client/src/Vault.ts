@@ -94,6 +94,12 @@ const entriesOf = (
     ? [...(credentials as ReadonlyMap<string, ConnectionInfo.ConnectionInfo>).entries()]
     : Object.entries(credentials as Readonly<Record<string, ConnectionInfo.ConnectionInfo>>);
 
+/**
+ * How many credentials one call tries before it gives up with the last 401 (Kopf has no bound:
+ * a login handing out fresh but always rejected tokens would loop without end).
+ */
+export const MAX_CREDENTIAL_ATTEMPTS = 10;
+
 /** How many invalidated credentials per key are remembered and refused. */
 export const INVALID_HISTORY_SIZE = 3;
 
@@ -229,15 +235,17 @@ export const make = Effect.fnUntraced(function* (options: VaultOptions) {
     f: (item: VaultItem) => Effect.Effect<A, E | KubeApiError, R>,
   ): Effect.Effect<A, E | KubeApiError | LoginError, R> =>
     Effect.gen(function* () {
-      while (true) {
+      for (let attempt = 1; ; attempt++) {
         const item = yield* select;
         const outcome = yield* f(item).pipe(
           Effect.map((value) => ({ accepted: true as const, value })),
-          Effect.catchIf(isUnauthorized, () => Effect.succeed({ accepted: false as const })),
+          Effect.catchIf(isUnauthorized, (error) => Effect.succeed({ accepted: false as const, error })),
         );
         if (outcome.accepted) return outcome.value;
         yield* Effect.logWarning(`Credentials were rejected: ${ConnectionInfo.describe(item.info)}`);
         yield* invalidate(item);
+        // A login that keeps producing new credentials that are all rejected would spin forever.
+        if (attempt >= MAX_CREDENTIAL_ATTEMPTS) return yield* Effect.fail(outcome.error);
       }
     });
 

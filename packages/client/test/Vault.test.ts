@@ -8,7 +8,12 @@ import fc from "fast-check";
 import type * as ConnectionInfo from "../src/ConnectionInfo.ts";
 import { KubeApiError } from "../src/KubeApiError.ts";
 import { LoginError } from "../src/LoginError.ts";
-import { type Credentials, CredentialsVault, type VaultOptions } from "../src/Vault.ts";
+import {
+  type Credentials,
+  CredentialsVault,
+  MAX_CREDENTIAL_ATTEMPTS,
+  type VaultOptions,
+} from "../src/Vault.ts";
 
 const info = (token: string, priority = 0, expiration?: number): ConnectionInfo.ConnectionInfo => ({
   server: "https://127.0.0.1:6443",
@@ -264,6 +269,20 @@ describe("withCredentials", () => {
         assert.strictEqual((yield* vault.items).length, 1);
       }),
     ),
+  );
+
+  it.effect("gives up with the last 401 when a login keeps producing rejected credentials", () =>
+    Effect.gen(function* () {
+      const runs = yield* Ref.make(0);
+      const login = Ref.updateAndGet(runs, (n) => n + 1).pipe(Effect.map((n) => ({ k: info(`fresh-${n}`) })));
+      yield* withVault({ login }, (vault) =>
+        Effect.gen(function* () {
+          const error = yield* Effect.flip(vault.withCredentials(() => Effect.fail(unauthorized)));
+          assert.strictEqual(error, unauthorized);
+        }),
+      );
+      assert.strictEqual(yield* Ref.get(runs), MAX_CREDENTIAL_ATTEMPTS + 1);
+    }),
   );
 
   it.effect("fails with OutOfCredentials when every credential is rejected", () =>
