@@ -139,7 +139,8 @@ const messageText = (message: unknown): string => {
 export const recordOf = (options: Logger.Options<unknown>): Record => {
   const annotations = options.fiber.getRef(References.CurrentLogAnnotations);
   const ref = annotations[OBJECT] as Partial<ObjectReference> | undefined;
-  const name = annotations[LOGGER];
+  // `logger` is what the execution engine's own loggers (activities) are annotated with.
+  const name = annotations[LOGGER] ?? annotations.logger;
   return {
     message: messageText(options.message),
     level: options.logLevel,

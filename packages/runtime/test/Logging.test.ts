@@ -74,6 +74,28 @@ describe("Logging", () => {
     );
   });
 
+  it.effect("the logger name comes from the kopf.logger (or logger) annotation", () => {
+    const lines: Array<string> = [];
+    return Effect.gen(function* () {
+      yield* Effect.logInfo("a").pipe(Effect.annotateLogs(Logging.LOGGER, "kopf.activities.startup"));
+      yield* Effect.logInfo("b").pipe(Effect.annotateLogs("logger", "kopf.activities.cleanup"));
+      yield* Effect.logInfo("c");
+    }).pipe(
+      Effect.provide(
+        Logger.layer([Logging.logger({ format: "full" }, (line) => lines.push(line.slice(26, 46)))]),
+      ),
+      Effect.tap(() =>
+        Effect.sync(() =>
+          assert.deepStrictEqual(lines, [
+            "kopf.activities.star",
+            "kopf.activities.clea",
+            "kopf                ",
+          ]),
+        ),
+      ),
+    );
+  });
+
   it.effect("handler loggers write through the Effect loggers with the object's reference", () => {
     const lines: Array<string> = [];
     return Effect.gen(function* () {
