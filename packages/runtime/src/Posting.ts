@@ -15,7 +15,7 @@ import { KubeApi } from "@kopf/client";
 import type { OperatorSettings } from "@kopf/settings";
 import type { ObjectReference, RawBody } from "@kopf/structs";
 import { Body } from "@kopf/structs";
-import { Context, Effect, Logger, Queue, type Scope } from "effect";
+import { Context, Duration, Effect, Logger, Option, Queue, type Scope } from "effect";
 import * as Logging from "./Logging.ts";
 
 /** An event to post. */
@@ -31,8 +31,12 @@ export interface Poster {
   readonly enqueue: (ref: ObjectReference, spec: EventSpec) => void;
 }
 
+/** How long the events still queued at exit may take to be posted. */
+export const DRAIN_SECONDS = 5;
+
 /**
- * Starts the background poster in the current scope.
+ * Starts the background poster in the current scope; closing the scope posts what is still
+ * queued (for {@link DRAIN_SECONDS} at most).
  *
  * @example
  * ```ts
@@ -43,19 +47,24 @@ export interface Poster {
 export const make: Effect.Effect<Poster, never, KubeApi | Scope.Scope> = Effect.gen(function* () {
   const api = yield* KubeApi;
   const queue = yield* Queue.unbounded<readonly [ObjectReference, EventSpec]>();
-  yield* Effect.forkScoped(
-    Effect.forever(
-      Effect.flatMap(Queue.take(queue), ([ref, spec]) =>
-        api
-          .postEvent(ref, spec)
-          .pipe(
-            Effect.catch((error) =>
-              Effect.logWarning(`Failed to post an event. Ignoring and continuing. ${error.message}`),
-            ),
-          ),
-      ),
-    ),
-  );
+  const post = ([ref, spec]: readonly [ObjectReference, EventSpec]) =>
+    api
+      .postEvent(ref, spec)
+      .pipe(
+        Effect.catch((error) =>
+          Effect.logWarning(`Failed to post an event. Ignoring and continuing. ${error.message}`),
+        ),
+      );
+  // On exit, what is still queued (e.g. by cleanup handlers) is posted, for a few seconds at most.
+  const drain = Effect.gen(function* () {
+    let next = yield* Queue.poll(queue);
+    while (Option.isSome(next)) {
+      yield* post(next.value);
+      next = yield* Queue.poll(queue);
+    }
+  }).pipe(Effect.timeoutOption(Duration.seconds(DRAIN_SECONDS)), Effect.asVoid);
+  yield* Effect.addFinalizer(() => drain);
+  yield* Effect.forkScoped(Effect.forever(Effect.flatMap(Queue.take(queue), post)));
   return { enqueue: (ref, spec) => void Queue.offerUnsafe(queue, [ref, spec]) };
 });
 

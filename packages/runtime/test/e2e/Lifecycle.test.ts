@@ -6,6 +6,7 @@
 // finalizer's JSON patch is retried on the next cycle.
 import { assert, describe, it } from "@effect/vitest";
 import { PermanentError, Registry } from "@kopf/registry";
+import type { RawBody } from "@kopf/structs";
 import { Effect, Exit, Fiber } from "effect";
 import * as Posting from "../../src/Posting.ts";
 import * as Harness from "../fixtures/Harness.ts";
@@ -23,11 +24,14 @@ describe("operator lifecycle", () => {
           calls.push("startup");
           memo.greeting = "hi";
         });
-        registry.on.create(RES, function createFn({ memo }) {
+        let body: RawBody = {};
+        registry.on.create(RES, function createFn({ memo, body: created }) {
           calls.push(`create ${String(memo.greeting)}`);
+          body = created;
         });
         registry.on.cleanup(function cleanupFn() {
           calls.push("cleanup");
+          Posting.ambient()?.info(body, { reason: "Stopping", message: "bye" });
         });
         yield* Harness.setup;
         yield* Harness.create("e1");
@@ -35,6 +39,11 @@ describe("operator lifecycle", () => {
         yield* Harness.settle(3);
         yield* operator.stop;
         assert.deepStrictEqual(calls, ["startup", "create hi", "cleanup"]);
+        // Events queued by cleanup handlers are still posted.
+        assert.deepStrictEqual(
+          log.events().map((r) => (r.body as { reason: string }).reason),
+          ["Stopping"],
+        );
         assert.isTrue(Exit.isSuccess(yield* operator.done) || Exit.hasInterrupts(yield* operator.done));
       }),
     ),
