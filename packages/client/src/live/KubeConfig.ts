@@ -14,7 +14,7 @@ import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { OperatorSettings } from "@kopf/settings";
-import { type Cluster, KubeConfig, type User } from "@kubernetes/client-node";
+import type { Cluster, KubeConfig, User } from "@kubernetes/client-node";
 import { Clock, Effect, Result } from "effect";
 import * as ConnectionInfo from "../ConnectionInfo.ts";
 import { LoginError } from "../LoginError.ts";
@@ -67,7 +67,21 @@ interface Loaded {
   readonly config: KubeConfig;
 }
 
-const readConfig = (file: string, required: boolean): Effect.Effect<Loaded | undefined, LoginError> =>
+type KubeConfigClass = new () => KubeConfig;
+
+// client-node loads its whole generated API (about 2 s): load it on the first login only, so
+// that importing @kopf/client stays cheap for everything that never reads a kubeconfig.
+let clientNode: Promise<KubeConfigClass> | undefined;
+const loadKubeConfigClass: Effect.Effect<KubeConfigClass> = Effect.promise(() => {
+  clientNode ??= import("@kubernetes/client-node").then((module) => module.KubeConfig);
+  return clientNode;
+});
+
+const readConfig = (
+  KubeConfigCtor: KubeConfigClass,
+  file: string,
+  required: boolean,
+): Effect.Effect<Loaded | undefined, LoginError> =>
   Effect.tryPromise({
     try: () => readFile(file, "utf-8"),
     catch: (cause) => cause as NodeJS.ErrnoException,
@@ -84,7 +98,7 @@ const readConfig = (file: string, required: boolean): Effect.Effect<Loaded | und
           ? Effect.fail(invalid(`${file}: the kubeconfig is empty.`))
           : Effect.try({
               try: () => {
-                const config = new KubeConfig();
+                const config = new KubeConfigCtor();
                 config.loadFromString(text);
                 // Relative paths in a kubeconfig are relative to the file's directory.
                 config.makePathsAbsolute(dirname(file));
@@ -96,7 +110,7 @@ const readConfig = (file: string, required: boolean): Effect.Effect<Loaded | und
   );
 
 /** Merge files as kubectl does: the first definition of each name wins, and the first current-context. */
-const merge = (loaded: ReadonlyArray<Loaded>): KubeConfig => {
+const merge = (KubeConfigCtor: KubeConfigClass, loaded: ReadonlyArray<Loaded>): KubeConfig => {
   const firstByName = <T extends { readonly name: string }>(
     lists: ReadonlyArray<ReadonlyArray<T>>,
   ): Array<T> => {
@@ -104,7 +118,7 @@ const merge = (loaded: ReadonlyArray<Loaded>): KubeConfig => {
     for (const list of lists) for (const item of list) if (!seen.has(item.name)) seen.set(item.name, item);
     return [...seen.values()];
   };
-  const merged = new KubeConfig();
+  const merged = new KubeConfigCtor();
   merged.loadFromOptions({
     clusters: firstByName(loaded.map((l) => l.config.getClusters())),
     users: firstByName(loaded.map((l) => l.config.getUsers())),
@@ -244,16 +258,21 @@ export const make = (
   let cached: { readonly key: string; readonly config: KubeConfig } | undefined;
   return Effect.gen(function* () {
     const { files, explicit } = configFiles(options);
-    const loaded = (yield* Effect.forEach(files, (file) => readConfig(file, explicit))).filter(
-      (item): item is Loaded => item !== undefined,
-    );
+    const KubeConfigCtor = yield* loadKubeConfigClass;
+    const loaded = (yield* Effect.forEach(files, (file) =>
+      readConfig(KubeConfigCtor, file, explicit),
+    )).filter((item): item is Loaded => item !== undefined);
     const where = files.length === 1 ? files[0]! : `kubeconfig files ${files.join(delimiter)}`;
     if (loaded.length === 0) {
       return yield* new LoginError({ reason: "NoConfiguration", message: `${where}: no kubeconfig found.` });
     }
     const key = JSON.stringify([options.context ?? null, ...loaded.map((l) => l.source)]);
     const config =
-      cached?.key === key ? cached.config : loaded.length === 1 ? loaded[0]!.config : merge(loaded);
+      cached?.key === key
+        ? cached.config
+        : loaded.length === 1
+          ? loaded[0]!.config
+          : merge(KubeConfigCtor, loaded);
     cached = { key, config };
     const selected = selectContext(config, options, where);
     if (Result.isFailure(selected)) return yield* Effect.fail(selected.failure);

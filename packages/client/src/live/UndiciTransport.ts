@@ -13,7 +13,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { Effect, Layer, Result, Semaphore, Stream } from "effect";
-import { type Dispatcher, EnvHttpProxyAgent, Pool, ProxyAgent } from "undici";
+import type { Dispatcher } from "undici";
 import * as ConnectionInfo from "../ConnectionInfo.ts";
 import { KubeApiError } from "../KubeApiError.ts";
 import { KubeTransport, type TransportRequest } from "../KubeTransport.ts";
@@ -117,6 +117,9 @@ const connectionReleased = Effect.callback<void>((resume) => {
  * ```
  */
 export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
+  // Loaded here rather than at import time: importing @kopf/client should not cost undici's load
+  // time to code that never builds the live transport (in-process tests, pure consumers).
+  const { EnvHttpProxyAgent, Pool, ProxyAgent } = yield* Effect.promise(() => import("undici"));
   // Insertion order is recency order: a used pool is moved to the end.
   const dispatchers = new Map<string, Dispatcher>();
   const maxPools = Math.max(1, options.maxPools ?? 16);
