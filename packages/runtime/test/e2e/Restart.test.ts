@@ -99,6 +99,47 @@ describe("restarts", () => {
     ),
   );
 
+  it.effect(
+    "an object deleted during the downtime: delete handlers and only resume handlers with deleted=true",
+    () =>
+      Harness.run(({ lines, log }) =>
+        Effect.gen(function* () {
+          const calls: Array<string> = [];
+          const registry = Registry.make();
+          registry.on.create(RES, function createFn() {
+            calls.push("create");
+          });
+          registry.on.delete(RES, function deleteFn() {
+            calls.push("delete");
+          });
+          registry.on.resume(RES, function resumeFn() {
+            calls.push("resume");
+          });
+          registry.on.resume(RES, { deleted: true }, function resumeDeletedFn() {
+            calls.push("resume-deleted");
+          });
+          yield* Effect.scoped(
+            Effect.gen(function* () {
+              yield* Harness.start(registry, { lines, log });
+              yield* Harness.create("e1");
+              yield* Harness.settle(3);
+            }),
+          );
+          assert.deepStrictEqual(calls, ["create"]);
+          yield* Harness.remove("e1");
+          assert.isTrue(yield* Harness.exists("e1"));
+          yield* Effect.scoped(
+            Effect.gen(function* () {
+              yield* Harness.start(registry, { lines, log });
+              yield* Harness.settle(5);
+            }),
+          );
+          assert.deepStrictEqual(calls, ["create", "delete", "resume-deleted"]);
+          assert.isFalse(yield* Harness.exists("e1"));
+        }),
+      ),
+  );
+
   it.effect("update and field handlers get the essence diff", () =>
     Harness.run(({ lines, log }) =>
       Effect.gen(function* () {
