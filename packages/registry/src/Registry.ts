@@ -59,7 +59,7 @@ export interface Registry<S = unknown> {
    * the fallback ones.
    */
   activityHandlers(activity: Activity): ReadonlyArray<ActivityHandler>;
-  /** The changing handlers serving a resource kind (de-duplicated). */
+  /** The changing handlers serving a resource kind (de-duplicated per cause by `Matching.changingHandlers`). */
   changingFor(resource: Resource.Resource): ReadonlyArray<ChangingHandler>;
   watchingFor(resource: Resource.Resource): ReadonlyArray<WatchingHandler>;
   spawningFor(resource: Resource.Resource): ReadonlyArray<SpawningHandler>;
@@ -129,7 +129,7 @@ export const make = <S = unknown>(options: RegistryOptions = {}): Registry<S> =>
   };
 
   const forResource = <H extends ResourceHandler>(handlers: ReadonlyArray<H>, resource: Resource.Resource) =>
-    deduplicated(handlers.filter((h) => matchesResource(h, resource)));
+    handlers.filter((h) => matchesResource(h, resource));
 
   const on = On.make<S>({
     append,

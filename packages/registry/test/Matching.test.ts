@@ -20,6 +20,29 @@ type On = Registry.Registry["on"];
 
 const fresh = () => Registry.make();
 
+describe("one function as resume and create handler (stacked decorators)", () => {
+  it("runs as the create handler on creation: de-duplication follows matching", () => {
+    const registry = Registry.make();
+    async function pod_in_sight() {}
+    registry.on.resume(C.SPEC, pod_in_sight);
+    registry.on.create(C.SPEC, pod_in_sight);
+    const owned = registry.changingFor(C.RESOURCE);
+    const created = Matching.changingHandlers(
+      owned,
+      C.changing({ body: {}, initial: false, reason: "create" }),
+    );
+    assert.deepStrictEqual(
+      created.map((h) => [h.id, h.reason]),
+      [["pod_in_sight", "create"]],
+    );
+    const resumed = Matching.changingHandlers(
+      owned,
+      C.changing({ body: {}, initial: true, reason: "create" }),
+    );
+    assert.lengthOf(resumed, 1);
+  });
+});
+
 describe("catch-all changing handlers (reason undefined)", () => {
   // on.resume-like catch-alls are built as on.field/subhandler values; here: a resume handler
   // mixed into an initial cause behaves as a catch-all for handler reasons.

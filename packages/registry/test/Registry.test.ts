@@ -30,7 +30,7 @@ describe("buckets and accessors", () => {
     );
   });
 
-  it("selects handlers per resource, de-duplicated", () => {
+  it("selects handlers per resource (de-duplicated per cause, after matching)", () => {
     const registry = Registry.make();
     registry.on.create(SPEC, { id: "a" }, fn1);
     registry.on.create(SPEC, { id: "a" }, fn1);
@@ -41,7 +41,7 @@ describe("buckets and accessors", () => {
     registry.on.validate("pods", fn1);
     assert.deepStrictEqual(
       registry.changingFor(RESOURCE).map((h) => h.id),
-      ["a"],
+      ["a", "a"],
     );
     assert.deepStrictEqual(
       registry.changingFor(OTHER_RESOURCE).map((h) => h.id),
