@@ -11,7 +11,7 @@
  * interrupting the fiber (see {@link start} for a handle with `ready`, `stop` and `done`).
  */
 import { type Credentials, type KubeApi, LoginError } from "@kopf/client";
-import type { Memo, Registry } from "@kopf/registry";
+import type { Lifecycle, Memo, Registry } from "@kopf/registry";
 import { OperatorSettings, RunOptions, Settings, type SettingsError } from "@kopf/settings";
 import type { NamespaceObserver } from "@kopf/watcher";
 import { Context, Data, Deferred, Effect, type Exit, Fiber, Layer, Logger, type Scope } from "effect";
@@ -46,6 +46,8 @@ export interface OperatorOptions {
   readonly peeringName?: string | undefined;
   /** The health endpoint URL (served by the probes engine of a later issue). */
   readonly livenessEndpoint?: string | undefined;
+  /** How changing handlers are chosen per cycle (Kopf's default lifecycle); default `asap`. */
+  readonly lifecycle?: Lifecycle | undefined;
   /** Engines plugged into processing (indexing, daemons and timers); none by default. */
   readonly engines?: Engines.Engines | undefined;
   /** Completed once startup handlers succeeded and the watches are starting. */
@@ -143,6 +145,7 @@ const operate = (
       namespaces: mode.namespaces,
       memo,
       engines: options.engines,
+      lifecycle: options.lifecycle,
       onStarted:
         options.ready === undefined
           ? undefined

@@ -9,7 +9,7 @@
  * `queueing.exitTimeout` seconds, sleeping workers are woken, the rest is interrupted.
  */
 import { KubeApi } from "@kopf/client";
-import type { Memo, Registry } from "@kopf/registry";
+import type { Lifecycle, Memo, Registry } from "@kopf/registry";
 import { OperatorSettings } from "@kopf/settings";
 import { Resource, Selector } from "@kopf/structs";
 import {
@@ -34,6 +34,8 @@ export interface OrchestratorOptions {
   readonly namespaces: ReadonlyArray<NamespaceObserver.Pattern>;
   readonly memo: Memo;
   readonly engines?: Engines.Engines | undefined;
+  /** How changing handlers are chosen per cycle; default `asap`. */
+  readonly lifecycle?: Lifecycle | undefined;
   /** Called once the first resources and namespaces are known and the watches are starting. */
   readonly onStarted?: Effect.Effect<void> | undefined;
 }
@@ -84,6 +86,7 @@ export const run = (options: OrchestratorOptions): Effect.Effect<void, never, Ku
             resource,
             memo: options.memo,
             engines: options.engines,
+            lifecycle: options.lifecycle,
           });
           processors.set(key, processor);
         }

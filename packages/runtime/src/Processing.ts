@@ -19,7 +19,7 @@ import {
   WatchingCause,
 } from "@kopf/causes";
 import type { KubeApi } from "@kopf/client";
-import { Matching, type Memo, type Registry } from "@kopf/registry";
+import { type Lifecycle, Matching, type Memo, type Registry } from "@kopf/registry";
 import { OperatorSettings } from "@kopf/settings";
 import { DiffBaseStorage } from "@kopf/storage";
 import { Patch, type RawEvent, type Resource } from "@kopf/structs";
@@ -52,6 +52,8 @@ export interface ProcessorOptions {
   /** The operator's memo; each object gets a shallow copy. */
   readonly memo: Memo;
   readonly engines?: Engines.Engines | undefined;
+  /** How changing handlers are chosen per cycle (§5.4); default `asap`. */
+  readonly lifecycle?: Lifecycle | undefined;
 }
 
 /** The processor of one resource kind (shared by all its watch streams) and its memories. */
@@ -225,7 +227,13 @@ const processCauses = (input: CycleInput) =>
         yield* Effect.logDebug(message);
       } else {
         const handlers = Matching.changingHandlers(owned, changing);
-        const run = yield* Execution.runChanging({ cause: changing, handlers, owned, settings });
+        const run = yield* Execution.runChanging({
+          cause: changing,
+          handlers,
+          owned,
+          settings,
+          lifecycle: options.lifecycle,
+        });
         delays = [...delays, ...run.delays];
         if (run.done || run.skipped) {
           DiffBaseStorage.storeIfChanged(diffbaseStorage, { body, patch, old: inputs.old, new: inputs.new });

@@ -3,7 +3,7 @@
 // permanent errors, retry limits, timeouts with look-ahead, ignored errors and the asap
 // lifecycle; sub-handlers persisted under their own keys.
 import { assert, describe, it } from "@effect/vitest";
-import { PermanentError, Registry, TemporaryError } from "@kopf/registry";
+import { Lifecycles, PermanentError, Registry, TemporaryError } from "@kopf/registry";
 import { Clock, Effect } from "effect";
 import * as Harness from "../fixtures/Harness.ts";
 
@@ -235,6 +235,33 @@ describe("error modes end to end", () => {
         assert.deepStrictEqual(Harness.annotations(yield* Harness.get("e1")), {
           [LAST_HANDLED]: '{"spec":{"field":"value"}}\n',
         });
+      }),
+    ),
+  );
+
+  it.effect.each([
+    ["all_at_once", Lifecycles.all_at_once, 1],
+    ["one_by_one", Lifecycles.one_by_one, 3],
+    ["asap", Lifecycles.asap, 3],
+    ["shuffled", Lifecycles.shuffled, 1],
+    ["randomized", Lifecycles.randomized, 3],
+  ] as const)("the %s lifecycle runs all three handlers in %d cycle(s)", ([, lifecycle, cycles]) =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        const calls: Array<string> = [];
+        for (const id of ["a", "b", "c"]) {
+          registry.on.create(RES, { id }, () => {
+            calls.push(id);
+          });
+        }
+        yield* Harness.start(registry, { lines, log }, { lifecycle });
+        yield* Harness.create("e1");
+        yield* Harness.settle(3);
+        assert.deepStrictEqual([...calls].sort(), ["a", "b", "c"]);
+        const cyclePatches = log.patches().filter((p) => !p.path.endsWith("/status"));
+        assert.strictEqual(cyclePatches.length, cycles);
+        assert.include(lines, "[ns1/e1] Creation is processed: 3 succeeded; 0 failed.");
       }),
     ),
   );
