@@ -170,6 +170,18 @@ export const equals = (a: ConnectionInfo, b: ConnectionInfo): boolean =>
   fields.every((field) => (a[field] ?? undefined) === (b[field] ?? undefined));
 
 /**
+ * Equality of everything but the expiration: the same server and identity. Refreshed logins
+ * (exec plugins, service accounts) give the same credentials a new expiration each time.
+ *
+ * @example
+ * ```ts
+ * sameIdentity({ ...a, expiration: 1 }, { ...a, expiration: 2 }) // true
+ * ```
+ */
+export const sameIdentity = (a: ConnectionInfo, b: ConnectionInfo): boolean =>
+  fields.every((field) => field === "expiration" || (a[field] ?? undefined) === (b[field] ?? undefined));
+
+/**
  * Whether the credentials have expired at `nowMillis` (never, without an expiration).
  *
  * @example

@@ -6,8 +6,8 @@
  * - A 401 invalidates the item used; the call is retried with another one. Invalidating the last
  *   item makes the vault "not ready": every caller blocks until re-authentication (the `login`
  *   effect given at construction) has repopulated it.
- * - Credentials equal to one of the last 3 invalidated for the same key are not accepted again,
- *   so a login that keeps returning rejected credentials cannot loop forever.
+ * - Credentials equal to one of the last 3 invalidated for the same key (expiration aside) are not
+ *   accepted again, so a login that keeps returning rejected credentials cannot loop forever.
  * - Expired items (by `expiration`, on `Clock`) are dropped before use; when all have expired,
  *   re-authentication runs as well (expired ones are not remembered as invalid).
  */
@@ -119,7 +119,7 @@ export const make = Effect.fnUntraced(function* (options: VaultOptions) {
 
   const add = (credentials: Credentials): void => {
     for (const [key, info] of entriesOf(credentials)) {
-      if ((invalid.get(key) ?? []).some((old) => ConnectionInfo.equals(old, info))) continue;
+      if ((invalid.get(key) ?? []).some((old) => ConnectionInfo.sameIdentity(old, info))) continue;
       const existing = current.get(key);
       if (existing !== undefined && ConnectionInfo.equals(existing.info, info)) continue;
       current.set(key, { key, id: nextId++, info });

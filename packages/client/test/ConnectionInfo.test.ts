@@ -95,6 +95,22 @@ describe("equality, expiration, transport keys", () => {
     assert.isTrue(ConnectionInfo.equals(ok({ ...base, token: undefined }), ok(base)));
   });
 
+  it("sameIdentity ignores the expiration only", () => {
+    assert.isTrue(
+      ConnectionInfo.sameIdentity(
+        ok({ ...base, token: "a", expiration: 1 }),
+        ok({ ...base, token: "a", expiration: 2 }),
+      ),
+    );
+    assert.isFalse(ConnectionInfo.sameIdentity(ok({ ...base, token: "a" }), ok({ ...base, token: "b" })));
+    assert.isFalse(
+      ConnectionInfo.equals(
+        ok({ ...base, token: "a", expiration: 1 }),
+        ok({ ...base, token: "a", expiration: 2 }),
+      ),
+    );
+  });
+
   it("expires at the expiration instant, never without one", () => {
     const info = ok({ ...base, expiration: 1000 });
     assert.isFalse(ConnectionInfo.isExpired(info, 999));

@@ -160,6 +160,23 @@ describe("invalidation and re-authentication", () => {
     }),
   );
 
+  it.effect("a rejected token refreshed with a new expiration is still refused", () =>
+    Effect.gen(function* () {
+      const runs = yield* Ref.make(0);
+      const login = Ref.updateAndGet(runs, (n) => n + 1).pipe(
+        Effect.map((n) => ({ k: info("bad", 0, 60_000 * n) })),
+      );
+      yield* withVault({ login }, (vault) =>
+        Effect.gen(function* () {
+          const item = yield* vault.select;
+          const error = yield* Effect.flip(vault.invalidate(item));
+          assert.strictEqual(error.reason, "OutOfCredentials");
+        }),
+      );
+      assert.strictEqual(yield* Ref.get(runs), 2);
+    }),
+  );
+
   it.effect("only the last 3 invalidated credentials per key are remembered", () =>
     Effect.gen(function* () {
       const runs = yield* Ref.make(0);
