@@ -7,7 +7,8 @@
 import { assert, describe, it } from "@effect/vitest";
 import { PermanentError, Registry } from "@kopf/registry";
 import type { RawBody } from "@kopf/structs";
-import { Effect, Exit, Fiber } from "effect";
+import { Context, Effect, Exit, Fiber, Layer } from "effect";
+import * as Operator from "../../src/Operator.ts";
 import * as Posting from "../../src/Posting.ts";
 import * as Harness from "../fixtures/Harness.ts";
 
@@ -99,6 +100,65 @@ describe("operator lifecycle", () => {
         const body = yield* Harness.get("e1");
         assert.deepStrictEqual(body.status, { slowFn: "ok" });
         assert.include(lines, "Stop-flag is raised. Operator is stopping.");
+      }),
+    ),
+  );
+
+  it.effect("a handler running longer than queueing.exitTimeout is cancelled; cleanup still runs", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        const calls: Array<string> = [];
+        registry.on.create(RES, function hungFn() {
+          return Effect.gen(function* () {
+            calls.push("started");
+            yield* Effect.sleep("1 hour");
+            calls.push("finished");
+          });
+        });
+        registry.on.cleanup(function cleanupFn() {
+          calls.push("cleanup");
+        });
+        const { operator } = yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1");
+        yield* Harness.settle(0.3);
+        const stopping = yield* Effect.forkChild(operator.stop);
+        yield* Harness.settle(1.5);
+        assert.isUndefined(stopping.pollUnsafe());
+        yield* Harness.settle(1);
+        yield* Fiber.join(stopping);
+        assert.deepStrictEqual(calls, ["started", "cleanup"]);
+        assert.isTrue(lines.some((l) => l.startsWith("Unprocessed streams left for")));
+        assert.deepStrictEqual((yield* Harness.get("e1")).status, undefined);
+      }),
+    ),
+  );
+
+  it.effect("Operator.layer runs the operator for the layer's lifetime", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        yield* Harness.setup;
+        const registry = Registry.make();
+        const calls: Array<string> = [];
+        registry.on.create(RES, function createFn() {
+          calls.push("create");
+        });
+        registry.on.cleanup(function cleanupFn() {
+          calls.push("cleanup");
+        });
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            const running = yield* Layer.build(Operator.layer({ registry, namespaces: ["ns1"] }));
+            const handle = Context.get(running, Operator.RunningOperator);
+            yield* Harness.settle(0.5);
+            yield* handle.ready;
+            yield* Harness.create("e1");
+            yield* Harness.settle(2);
+          }),
+        );
+        assert.deepStrictEqual(calls, ["create", "cleanup"]);
+        void log;
+        void lines;
       }),
     ),
   );
