@@ -6,6 +6,7 @@
 import { Effect, Result } from "effect";
 import type { AdmissionOperation, AdmissionRequest, UserInfo } from "./Admission.ts";
 import { MAX_OBJECT_BYTES } from "./Body.ts";
+import * as BuiltinValidation from "./BuiltinValidation.ts";
 import * as Crd from "./Crd.ts";
 import type { Core, Resolved } from "./internal/Core.ts";
 import { isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
@@ -76,6 +77,7 @@ export const validate = (
   if (type.custom && schema !== undefined) errors.push(...Schema.validate(obj, schema));
   if (type.group === "apiextensions.k8s.io" && type.plural === "customresourcedefinitions")
     errors.push(...Crd.validateCrd(obj));
+  errors.push(...BuiltinValidation.validate(type, obj, old));
   if (errors.length === 0) return undefined;
   return Status.invalid(type.group, type.kind, str(meta.name) ?? str(meta.generateName) ?? "", errors);
 };

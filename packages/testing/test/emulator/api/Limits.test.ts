@@ -4,7 +4,7 @@ import { Effect } from "effect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { KubeEmulator } from "../../../src/emulator/api/Emulator.ts";
-import { cm, request, run, send } from "./Harness.ts";
+import { CRD, cm, request, run, send } from "./Harness.ts";
 
 const NS = "/api/v1/namespaces/default/configmaps";
 
@@ -27,10 +27,28 @@ describe("limits", () => {
     });
   });
 
-  it("answers 413 for an object over 1.5 MiB", async () => {
-    const r = await run(send("POST", NS, { ...cm("big"), data: { a: "x".repeat(1.6 * 1024 * 1024) } }));
+  it("answers 413 for a stored object over 1.5 MiB", async () => {
+    const r = await run(
+      Effect.gen(function* () {
+        yield* send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", CRD);
+        return yield* send("POST", "/apis/kopf.dev/v1/namespaces/default/kopfexamples", {
+          apiVersion: "kopf.dev/v1",
+          kind: "KopfExample",
+          metadata: { name: "big" },
+          spec: { blob: "x".repeat(1.6 * 1024 * 1024) },
+        });
+      }),
+    );
     expect(r.status).toBe(413);
     expect(r.body.reason).toBe("RequestEntityTooLarge");
+  });
+
+  it("answers 422 for configmap data over 1 MiB, as its validation does first", async () => {
+    const r = await run(send("POST", NS, { ...cm("big"), data: { a: "x".repeat(1024 * 1024 + 1) } }));
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe(
+      'ConfigMap "big" is invalid: []: Too long: may not be more than 1048576 bytes',
+    );
   });
 
   it("answers 422 for annotations over 256 KiB in total", async () => {
