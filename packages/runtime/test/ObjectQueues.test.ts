@@ -5,6 +5,7 @@ import { assert, describe, it } from "@effect/vitest";
 import type { RawEvent } from "@kopf/structs";
 import { Effect, Logger } from "effect";
 import { TestClock } from "effect/testing";
+import * as fc from "fast-check";
 import * as ObjectQueues from "../src/ObjectQueues.ts";
 import * as Pressure from "../src/Pressure.ts";
 
@@ -243,4 +244,51 @@ describe("ObjectQueues", () => {
       ),
     );
   });
+
+  it.effect(
+    "property: every event is processed exactly once, in order per object, whatever the interleaving",
+    () =>
+      Effect.promise(() =>
+        fc.assert(
+          fc.asyncProperty(
+            fc.array(fc.tuple(fc.constantFrom("a", "b", "c", "d"), fc.nat(3)), {
+              minLength: 1,
+              maxLength: 40,
+            }),
+            fc.option(fc.integer({ min: 1, max: 3 }), { nil: null }),
+            (script, workerLimit) =>
+              Effect.runPromise(
+                Effect.gen(function* () {
+                  const seen = new Map<string, Array<number>>();
+                  const queues = yield* ObjectQueues.make(
+                    (e) =>
+                      Effect.gen(function* () {
+                        const uid = e.object.metadata?.uid ?? "";
+                        const [seq, pause] = String(e.object.metadata?.resourceVersion)
+                          .split(":")
+                          .map(Number);
+                        yield* Effect.sleep(`${(pause ?? 0) * 100} millis`);
+                        seen.set(uid, [...(seen.get(uid) ?? []), seq as number]);
+                        return undefined;
+                      }),
+                    { ...options, workerLimit, idleTimeout: 0.05 },
+                  );
+                  const sent = new Map<string, Array<number>>();
+                  for (const [index, [uid, pause]] of script.entries()) {
+                    sent.set(uid, [...(sent.get(uid) ?? []), index]);
+                    yield* queues.offer(event(uid, `${index}:${pause}`));
+                    if (index % 3 === 0) yield* TestClock.adjust("50 millis");
+                  }
+                  for (let i = 0; i < 200 && queues.active().length > 0; i++) {
+                    yield* settle;
+                    yield* TestClock.adjust("100 millis");
+                  }
+                  assert.deepStrictEqual(seen, sent);
+                }).pipe(Effect.scoped, Effect.provide(TestClock.layer())),
+              ),
+          ),
+          { numRuns: 40 },
+        ),
+      ),
+  );
 });
