@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, assert, describe, it } from "@effect/vitest";
+import { afterAll, assert, layer } from "@effect/vitest";
 import { KubeApi, KubeClient } from "@kopf/client";
 import { OperatorSettings, Settings } from "@kopf/settings";
 import { type RawBody, Resource } from "@kopf/structs";
@@ -30,7 +30,7 @@ const serverLayer = EmulatorServer.layer({ tls: true, token: TOKEN, host: "127.0
   Layer.provideMerge(Layer.mergeAll(KubeEmulator.layer(), FaultInjector.layer)),
 );
 
-/** Runs `body` with a fresh HTTPS emulator, a live client for it, and a namespace `ns`. */
+/** Runs `body` with a live client for the shared HTTPS emulator, and a namespace `ns`. */
 const withCluster = <A, E>(
   ns: string,
   body: Effect.Effect<A, E, KubeApi | EmulatorServer | KubeEmulator | Scope.Scope>,
@@ -56,11 +56,11 @@ const withCluster = <A, E>(
       Effect.scoped,
       Effect.provide(Layer.fresh(KubeClient.layer({ kubeconfig: { paths: path } }))),
     );
-  }).pipe(Effect.provide(Layer.fresh(serverLayer)), Effect.provideService(OperatorSettings, settings));
+  }).pipe(Effect.provideService(OperatorSettings, settings));
 
 const eventually = (check: () => boolean, what: string) =>
   Effect.gen(function* () {
-    for (let i = 0; i < 200 && !check(); i++) yield* Effect.sleep(25);
+    for (let i = 0; i < 600 && !check(); i++) yield* Effect.sleep(25);
     assert.isTrue(check(), `timed out waiting for ${what}`);
   });
 
@@ -90,8 +90,10 @@ const written = (body: RawBody) => `${body.metadata?.name}@${body.metadata?.reso
 const delivered = (items: ReadonlyArray<Watcher.Item>) =>
   items.flatMap((i) => (i._tag === "Event" && i.type !== null ? [written(i.object)] : []));
 
-describe("Watcher over HTTPS", () => {
-  it.live("dropped streams resume without relisting, losing or duplicating events", () =>
+// One server (its CA and certificates take a while to generate) for every test; each test uses
+// its own namespace and client.
+layer(serverLayer, { excludeTestServices: true, timeout: "60 seconds" })("Watcher over HTTPS", (it) => {
+  it.effect("dropped streams resume without relisting, losing or duplicating events", () =>
     withCluster(
       "https-drops",
       Effect.gen(function* () {
@@ -113,7 +115,7 @@ describe("Watcher over HTTPS", () => {
     ),
   );
 
-  it.live("a compacted history gives exactly one relist", () =>
+  it.effect("a compacted history gives exactly one relist", () =>
     withCluster(
       "https-gone",
       Effect.gen(function* () {
@@ -137,7 +139,7 @@ describe("Watcher over HTTPS", () => {
     ),
   );
 
-  it.live("a paused server is waited out and the stream resumes without relisting", () =>
+  it.effect("a paused server is waited out and the stream resumes without relisting", () =>
     withCluster(
       "https-pause",
       Effect.gen(function* () {
