@@ -1,0 +1,2 @@
+/** Public API of @kopf/engines: the engines plugged into the runtime (filled in module by module). */
+export {};
