@@ -131,6 +131,11 @@ const operate = (
           }),
       ),
     );
+    if (options.engines?.spawning === undefined && options.registry.spawning.length > 0) {
+      yield* Effect.logWarning(
+        "Daemons and timers are registered, but no spawning engine runs them: they are ignored.",
+      );
+    }
     const poster = yield* Posting.make;
     const events = Posting.events(poster, () => settings);
     yield* Posting.registerAmbient(events);

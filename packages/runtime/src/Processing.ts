@@ -165,8 +165,9 @@ const processCauses = (input: CycleInput) =>
       }),
     );
 
-    // Daemons and timers (engine seam).
-    const spawningHandlers = registry.spawningFor(resource);
+    // Daemons and timers (engine seam). Without a spawning engine nothing runs them, so they
+    // are ignored altogether: they must not hold a finalizer that nothing would ever release.
+    const spawningHandlers = engines.spawning === undefined ? [] : registry.spawningFor(resource);
     const spawningCause =
       spawningHandlers.length > 0 ? SpawningCause.make({ body, diff: inputs.diff }, ctx) : undefined;
     let delays: Array<number> = [];
