@@ -63,12 +63,15 @@ describe("operator lifecycle", () => {
         });
         yield* Harness.setup;
         yield* Harness.create("e1");
+        log.clear();
         const { operator } = yield* Harness.start(registry, { lines, log });
         yield* Harness.settle(3);
         const exit = yield* operator.done;
         assert.isTrue(Exit.isFailure(exit));
+        assert.include(JSON.stringify(Exit.isFailure(exit) ? exit.cause.reasons : []), "StartupFailed");
         assert.deepStrictEqual(calls, []);
-        assert.deepStrictEqual(log.patches(), []);
+        // Not a single API request: no discovery, no listing, no patch.
+        assert.deepStrictEqual(log.requests, []);
       }),
     ),
   );
