@@ -116,10 +116,12 @@ export const formatRecord = (options: FormatOptions, record: Record): string => 
   const text = `${prefixed ? prefixOf(record.ref) : ""}${record.message}`;
   if (options.format === "json") {
     const line: { [key: string]: unknown } = {
-      message: record.failure === undefined ? text : `${text}\n${record.failure}`,
+      message: text,
       timestamp: IsoTime.format(IsoTime.fromMillis(record.date.getTime())),
       severity: severity(levelNumber(record.level)),
     };
+    // python-json-logger puts the traceback under `exc_info`.
+    if (record.failure !== undefined) line.exc_info = record.failure;
     if (record.ref !== undefined) line[options.refkey ?? "object"] = record.ref;
     return JSON.stringify(line);
   }

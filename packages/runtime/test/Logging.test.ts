@@ -66,6 +66,17 @@ describe("Logging", () => {
     });
   });
 
+  it("JSON lines carry the failure under exc_info; text lines append it", () => {
+    const failed = record({ failure: "Error: boom\n    at somewhere" });
+    const line = JSON.parse(Logging.formatRecord({ format: "json" }, failed));
+    assert.strictEqual(line.message, "hello");
+    assert.strictEqual(line.exc_info, "Error: boom\n    at somewhere");
+    assert.strictEqual(
+      Logging.formatRecord({ format: "plain" }, failed),
+      "[namespace1/name1] hello\nError: boom\n    at somewhere",
+    );
+  });
+
   it("JSON lines are not prefixed unless asked", () => {
     assert.strictEqual(JSON.parse(Logging.formatRecord({ format: "json" }, record())).message, "hello");
     assert.strictEqual(
