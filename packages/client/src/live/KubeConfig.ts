@@ -205,7 +205,13 @@ const connectionOf = (
           cause,
         }),
     });
-    const auth = splitAuthorization(https.headers?.Authorization ?? https.headers?.authorization);
+    const fromPlugin = splitAuthorization(https.headers?.Authorization ?? https.headers?.authorization);
+    // Like Kopf, take an auth provider's `access-token` even when no plugin knows the provider.
+    const accessToken = user.authProvider?.config?.["access-token"];
+    const auth =
+      fromPlugin.scheme === undefined && typeof accessToken === "string" && accessToken !== ""
+        ? { scheme: "Bearer", token: accessToken }
+        : fromPlugin;
     const now = yield* Clock.currentTimeMillis;
     const refresh = (options.refreshInterval ?? 60) * 1000;
     const pluginCert = !user.certFile && !user.certData ? pemOf(https.cert) : undefined;

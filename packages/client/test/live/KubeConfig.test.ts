@@ -98,6 +98,21 @@ describe("credentials from one file", () => {
     }),
   );
 
+  it.effect("an auth provider's access-token, even for providers client-node does not know", () =>
+    Effect.gen(function* () {
+      const info = yield* login({
+        paths: file(
+          config({
+            users:
+              "- name: u1\n  user:\n    auth-provider:\n      name: custom\n      config:\n        access-token: at-1",
+          }),
+        ),
+      });
+      assert.strictEqual(info.token, "at-1");
+      assert.strictEqual(info.scheme, "Bearer");
+    }),
+  );
+
   it.effect("basic auth", () =>
     Effect.gen(function* () {
       const info = yield* login({
