@@ -165,6 +165,14 @@ describe("live transport over HTTP/1.1", () => {
     }),
   );
 
+  it.live("a server URL with a path prefix (e.g. behind a proxy) prefixes every request", () =>
+    Effect.gen(function* () {
+      seen.length = 0;
+      yield* withApi((api) => api.get(pods, { namespace: "ns", name: "p" }), `${base}/k8s/clusters/c-1/`);
+      assert.strictEqual(seen[0]?.url, "/k8s/clusters/c-1/api/v1/namespaces/ns/pods/p");
+    }),
+  );
+
   it.live("error statuses are mapped from the Status body", () =>
     Effect.gen(function* () {
       const error = yield* Effect.flip(withApi((api) => api.get(pods, { namespace: "ns", name: "missing" })));
