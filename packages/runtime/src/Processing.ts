@@ -8,6 +8,10 @@
  *
  * Everything about one object runs with its reference as the log annotation, so every line
  * (including the handlers' own) is prefixed `[ns/name]` and can be posted as an event.
+ *
+ * The indexing and spawning steps are seams, not stubs: they call the engines given in
+ * {@link ProcessorOptions.engines} (see `Engines`), and do nothing when none is registered, as
+ * in this runtime until the indexing, daemon and timer engines of the next issue plug in.
  */
 import {
   CauseInputs,
