@@ -55,7 +55,7 @@ export const apply = (input: Input): Effect.Effect<Output, ApiError | Patch.Patc
     let resourceVersion: string | undefined;
     let remaining: Patch.Patch | undefined;
     if (applied) {
-      storage.touch({ body, patch: patch as never, value: null });
+      storage.touch({ body, patch, value: null });
       const result = yield* PatchApplier.apply({ resource, body, patch });
       resourceVersion = result.resourceVersion;
       remaining = result.remaining;
@@ -83,7 +83,7 @@ export const apply = (input: Input): Effect.Effect<Output, ApiError | Patch.Patc
         );
       } else {
         const touch = Patch.make(body);
-        storage.touch({ body, patch: touch as never, value: IsoTime.format(yield* IsoTime.now) });
+        storage.touch({ body, patch: touch, value: IsoTime.format(yield* IsoTime.now) });
         const touched = yield* PatchApplier.apply({ resource, body, patch: touch });
         if (touched.resourceVersion !== undefined) resourceVersion = touched.resourceVersion;
       }
