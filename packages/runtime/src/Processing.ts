@@ -249,9 +249,10 @@ const processCauses = (input: CycleInput) =>
 
     // Release a deleted object once nothing is left to wait for (unless already decided above).
     const release = FinalizerDecision.decideRelease({ type: event.type, body, finalizer, delays });
-    if (release._tag === "Remove" && consistent && decision._tag === "Keep") {
+    const releasing = FinalizerDecision.toPatchFn(release, finalizer);
+    if (releasing !== undefined && release._tag === "Remove" && consistent && decision._tag === "Keep") {
       yield* Effect.logDebug(release.message);
-      patch.fns.push(FinalizerDecision.toPatchFn(release, finalizer) as Patch.PatchFn);
+      patch.fns.push(releasing);
     }
 
     if (event.type === "DELETED") return undefined;
