@@ -20,6 +20,21 @@ import * as Activities from "./execution/Activities.ts";
 import * as Orchestrator from "./Orchestrator.ts";
 import * as Posting from "./Posting.ts";
 
+/**
+ * Why the operator is being stopped, when something other than a plain interruption stops it:
+ * the signal handler records the signal here (and logs it), so the operator does not log Kopf's
+ * "Stop-flag is raised" line as well.
+ */
+export interface StopNotice {
+  signal: string | undefined;
+}
+
+/** The stop notice of the running operator (a fresh, empty one by default). */
+export const StopNotice: Context.Reference<StopNotice> = Context.Reference<StopNotice>(
+  "@kopf/runtime/Operator/StopNotice",
+  { defaultValue: () => ({ signal: undefined }) },
+);
+
 /** Why the operator could not run. */
 export class OperatorError extends Data.TaggedError("OperatorError")<{
   readonly reason: "InvalidOptions" | "StartupFailed" | "InvalidSettings";
@@ -161,7 +176,13 @@ const operate = (
         Posting.CurrentEvents,
         Posting.events(poster, () => settings),
       ),
-      Effect.onInterrupt(() => Effect.logInfo("Stop-flag is raised. Operator is stopping.")),
+      Effect.onInterrupt(() =>
+        Effect.flatMap(Effect.service(StopNotice), (notice) =>
+          notice.signal === undefined
+            ? Effect.logInfo("Stop-flag is raised. Operator is stopping.")
+            : Effect.void,
+        ),
+      ),
       Effect.ensuring(cleanup),
     );
   });

@@ -10,6 +10,7 @@
  */
 import { OperatorSettings } from "@kopf/settings";
 import { Cause, Effect, Exit, Fiber } from "effect";
+import * as Operator from "../Operator.ts";
 
 /** The signals that stop the operator. */
 export const SIGNALS: ReadonlyArray<NodeJS.Signals> = ["SIGINT", "SIGTERM"];
@@ -47,7 +48,8 @@ export const stopOnSignals = <E, R>(
     const context = yield* Effect.context<R>();
     const settings = yield* OperatorSettings;
     const runFork = Effect.runForkWith(context);
-    const fiber = yield* Effect.forkChild(program);
+    const notice: Operator.StopNotice = { signal: undefined };
+    const fiber = yield* Effect.forkChild(Effect.provideService(program, Operator.StopNotice, notice));
     let signalled = false;
     const listeners = SIGNALS.map((signal) => {
       const listener = () => {
@@ -57,6 +59,7 @@ export const stopOnSignals = <E, R>(
           return;
         }
         signalled = true;
+        notice.signal = signal;
         runFork(Effect.logInfo(`Signal ${signal} is received. Operator is stopping.`));
         const ultimate = settings.process.ultimateExitingTimeout;
         if (ultimate !== null) {

@@ -3,6 +3,7 @@
 import { assert, describe, it } from "@effect/vitest";
 import { Effect, Fiber, Logger } from "effect";
 import * as Signals from "../../src/node/Signals.ts";
+import * as Operator from "../../src/Operator.ts";
 
 const fakeProcess = () => {
   const listeners = new Map<string, () => void>();
@@ -21,7 +22,17 @@ describe("Signals.stopOnSignals", () => {
     return Effect.gen(function* () {
       const fake = fakeProcess();
       const cleaned: Array<string> = [];
-      const program = Effect.never.pipe(Effect.ensuring(Effect.sync(() => cleaned.push("cleanup"))));
+      let noticed: string | undefined;
+      const program = Effect.never.pipe(
+        Effect.ensuring(
+          Effect.flatMap(Effect.service(Operator.StopNotice), (notice) =>
+            Effect.sync(() => {
+              noticed = notice.signal;
+              cleaned.push("cleanup");
+            }),
+          ),
+        ),
+      );
       const fiber = yield* Effect.forkChild(Signals.stopOnSignals(program, fake.port));
       yield* Effect.sleep(10);
       assert.deepStrictEqual([...fake.listeners.keys()].sort(), ["SIGINT", "SIGTERM"]);
@@ -34,6 +45,7 @@ describe("Signals.stopOnSignals", () => {
       assert.deepStrictEqual(cleaned, ["cleanup"]);
       assert.deepStrictEqual(fake.exits, [1]);
       assert.include(lines, "Signal SIGTERM is received. Operator is stopping.");
+      assert.strictEqual(noticed, "SIGTERM");
       assert.deepStrictEqual([...fake.listeners.keys()], []);
     }).pipe(
       Effect.provide(
