@@ -13,6 +13,7 @@ export interface ApiFailure {
   readonly reason: string;
   readonly message: string;
   readonly status?: number | undefined;
+  readonly retryAfterSeconds?: number | undefined;
 }
 
 /** One page of a list response. */

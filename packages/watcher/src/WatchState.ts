@@ -26,6 +26,8 @@ export interface Failure {
   readonly reason: string;
   readonly message: string;
   readonly status?: number | undefined;
+  /** The server's `Retry-After` (429): no retry comes sooner. */
+  readonly retryAfterSeconds?: number | undefined;
 }
 
 /** The `Status` object of an `ERROR` watch event. */
@@ -145,6 +147,10 @@ export const isGone = (status: ErrorStatus): boolean =>
 
 const CONTINUE: Action = { _tag: "Continue" };
 
+/** A delay no shorter than the failure's `Retry-After`. */
+const notBefore = (failure: Failure, delayMillis: number): number =>
+  Math.max(delayMillis, (failure.retryAfterSeconds ?? 0) * 1000);
+
 const problem = (reason: ProblemReason, message: string, action: Action, failure?: Failure): Problem => ({
   _tag: "Problem",
   reason,
@@ -198,7 +204,7 @@ export const step = <O>(state: WatchState, input: Input<O>, config: Config): Ste
       };
     }
     case "ListFailed": {
-      const delay = backoff(config, state.failures + 1);
+      const delay = notBefore(input.failure, backoff(config, state.failures + 1));
       return relist(
         state,
         (action) => problem("ListFailed", `Listing failed: ${input.failure.message}`, action, input.failure),
@@ -274,7 +280,7 @@ export const step = <O>(state: WatchState, input: Input<O>, config: Config): Ste
         );
       }
       const failures = state.failures + 1;
-      const delay = state.received > 0 ? 0 : backoff(config, failures);
+      const delay = notBefore(input.failure, state.received > 0 ? 0 : backoff(config, failures));
       const action = resume(state, delay);
       return {
         state: { ...state, failures, received: 0 },

@@ -183,6 +183,32 @@ const rows: ReadonlyArray<Row> = [
     phase: "watching",
   },
   {
+    name: "a 429 on a watch request waits at least its Retry-After",
+    state: watching({ received: 3 }),
+    input: {
+      _tag: "StreamFailed",
+      failure: { reason: "TooManyRequests", message: "slow down", status: 429, retryAfterSeconds: 7 },
+    },
+    action: { _tag: "Watch", resourceVersion: "10", delayMillis: 7_000 },
+    emitted: ["Problem:WatchFailed:resume:7000"],
+    rv: "10",
+    failures: 1,
+    phase: "watching",
+  },
+  {
+    name: "a 429 on a listing waits at least its Retry-After",
+    state: WatchState.initial,
+    input: {
+      _tag: "ListFailed",
+      failure: { reason: "TooManyRequests", message: "slow down", status: 429, retryAfterSeconds: 3 },
+    },
+    action: { _tag: "Relist", delayMillis: 3_000 },
+    emitted: ["Problem:ListFailed:relist:3000"],
+    rv: undefined,
+    failures: 1,
+    phase: "listing",
+  },
+  {
     name: "a watch request answered 410 relists",
     state: watching(),
     input: { _tag: "StreamFailed", failure: { reason: "Gone", message: "too old", status: 410 } },

@@ -361,6 +361,25 @@ describe("Watcher.fromListWatch", () => {
     }),
   );
 
+  it.effect("a watch request answered 429 is retried no sooner than its Retry-After", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      fake.failNext("watch", {
+        ...FakeCluster.failure("TooManyRequests", "slow down", 429),
+        retryAfterSeconds: 5,
+      });
+      yield* start(fake);
+      assert.strictEqual(fake.watches.length, 1);
+      yield* TestClock.adjust("4999 millis");
+      yield* settle;
+      assert.strictEqual(fake.watches.length, 1);
+      yield* TestClock.adjust("1 millis");
+      yield* settle;
+      assert.strictEqual(fake.watches.length, 2);
+      assert.strictEqual(fake.lists.length, 1);
+    }),
+  );
+
   it.effect("interrupting the consumer closes the open watch and stops all requests", () =>
     Effect.gen(function* () {
       const fake = yield* FakeCluster.make;

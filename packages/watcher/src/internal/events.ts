@@ -61,6 +61,7 @@ export const failureOf = (error: ApiFailure): WatchState.Failure => ({
   reason: error.reason,
   message: error.message,
   status: error.status,
+  retryAfterSeconds: error.retryAfterSeconds,
 });
 
 /**
