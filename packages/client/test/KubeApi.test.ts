@@ -311,6 +311,30 @@ describe("retries and timeouts (virtual time)", () => {
       assert.strictEqual(h.requests.length, 3);
     }),
   );
+
+  it.effect("the rate limit can come from settings.networking.rateLimit", () =>
+    Effect.gen(function* () {
+      const h = harness(() => json(200, {}));
+      const settings = settingsOr(Settings.make({ networking: { rateLimit: { qps: 2, burst: 1 } } }));
+      const fiber = yield* Effect.forkChild(
+        h
+          .run((api) =>
+            Effect.all(
+              [1, 2, 3].map(() => api.get(pods, { namespace: "n", name: "p" })),
+              { concurrency: 3 },
+            ),
+          )
+          .pipe(Effect.provideService(OperatorSettings, settings)),
+      );
+      yield* Effect.yieldNow;
+      assert.strictEqual(h.requests.length, 1);
+      yield* TestClock.adjust("500 millis");
+      assert.strictEqual(h.requests.length, 2);
+      yield* TestClock.adjust("500 millis");
+      yield* Fiber.join(fiber);
+      assert.strictEqual(h.requests.length, 3);
+    }),
+  );
 });
 
 describe("watch", () => {

@@ -127,6 +127,7 @@ export const defaults: OperatorSettings = frozen({
     errorBackoffs: [1, 1, 2, 3, 5, 8, 13, 21],
     enforceRetryAfter: false,
     trustEnv: false,
+    rateLimit: null,
   },
   persistence: {
     finalizer: "kopf.zalando.org/KopfFinalizerMarker",

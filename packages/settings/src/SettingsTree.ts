@@ -127,6 +127,12 @@ export interface NetworkingSettings {
   readonly enforceRetryAfter: boolean;
   /** Honour the proxy environment variables and `~/.netrc`. Default `false`. */
   readonly trustEnv: boolean;
+  /**
+   * A client-side rate limit for API requests: a token bucket of `burst` requests refilled at
+   * `qps` per second (client-go's model). Not in Kopf; off by default (`null`), like
+   * controller-runtime. Example: `{ qps: 20, burst: 30 }`.
+   */
+  readonly rateLimit: { readonly qps: number; readonly burst: number } | null;
 }
 
 /** How Kopf keeps its state on the objects. */

@@ -59,6 +59,7 @@ describe("defaults (§11)", () => {
     ["networking.errorBackoffs", [1, 1, 2, 3, 5, 8, 13, 21]],
     ["networking.enforceRetryAfter", false],
     ["networking.trustEnv", false],
+    ["networking.rateLimit", null],
     ["persistence.finalizer", "kopf.zalando.org/KopfFinalizerMarker"],
     ["persistence.consistencyTimeout", 5],
     ["background.cancellationPolling", 60],
@@ -205,6 +206,14 @@ describe("validation names the field's full path and the problem", () => {
     [
       { networking: { errorBackoffs: "1,2" } },
       "networking.errorBackoffs: expected a list of non-negative numbers",
+    ],
+    [
+      { networking: { rateLimit: { qps: 0, burst: 5 } } },
+      "networking.rateLimit.qps: expected a positive number",
+    ],
+    [
+      { networking: { rateLimit: { qps: 5, burst: 0.5 } } },
+      "networking.rateLimit.burst: expected an integer of at least 1",
     ],
     [
       { networking: { requestTimeout: -1 } },

@@ -49,7 +49,11 @@ const writeQuery = (options: WriteOptions | undefined, fieldManager?: string): Q
 });
 
 export const makeClient = Effect.fnUntraced(function* (clientOptions: ClientOptions) {
-  const requester = makeRequester(yield* KubeTransport, yield* CredentialsVault, clientOptions);
+  const { networking } = yield* OperatorSettings;
+  const requester = makeRequester(yield* KubeTransport, yield* CredentialsVault, {
+    ...clientOptions,
+    rateLimit: clientOptions.rateLimit ?? networking.rateLimit ?? undefined,
+  });
   const applyManager = clientOptions.fieldManager ?? "kopf";
   const { sendJson, pathOf, vault } = requester;
   const asBody = Effect.map((body: unknown) => (body ?? {}) as RawBody);

@@ -107,6 +107,11 @@ export const OperatorSettingsSchema = Schema.Struct({
     errorBackoffs: delays("non-negative numbers"),
     enforceRetryAfter: boolean,
     trustEnv: boolean,
+    rateLimit: Schema.NullOr(
+      Schema.Struct({ qps: positive(), burst: atLeast(1, "an integer of at least 1") }).annotate(
+        expecting("an object { qps, burst }"),
+      ),
+    ).annotate(expecting("an object { qps, burst } or null")),
   }),
   persistence: group("persistence", {
     finalizer: nonEmptyString(),
