@@ -49,6 +49,8 @@ build() {
     -ldflags "-s -w -X $pkg.gitVersion=$version -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean" .)
   mv "$out.tmp" "$out"
   log "built $out in $((SECONDS - started))s"
+  # Older builds (other hashes) are dead weight of ~120 MB each.
+  find "$cache" -mindepth 1 -maxdepth 1 -type d ! -name "$(basename "$(dirname "$out")")" -exec rm -rf {} +
 }
 
 pid_of() {

@@ -139,7 +139,8 @@ export const checkFiles = (table: LayerTable, files: ReadonlyArray<SourceFile>):
     const owner = byDir.find(({ rule }) => file.path.startsWith(`${rule.dir}/`));
     if (!owner) continue;
     const local = file.path.slice(owner.rule.dir.length + 1);
-    const isTest = local.startsWith("test/");
+    // Tests and benchmarks are not library code: they may use Node, the testing kit and process.
+    const isTest = local.startsWith("test/") || local.startsWith("bench/");
     const isEdge =
       owner.rule.kind === "edge" || (owner.rule.edgeModules ?? []).some((prefix) => local.startsWith(prefix));
     const report = (message: string) => violations.push({ file: file.path, message });
