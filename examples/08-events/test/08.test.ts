@@ -29,5 +29,7 @@ it("runs event handlers on every event and leaves the object untouched", async (
   await runner.waitForOutput('Event received: {"type":"DELETED","name":"kopf-example-1"}');
   await runner.stop();
   expect(runner.exitCode).toBe(0);
-  expect(runner.output).toContain("Handler 'event_fn_with_error' failed with an exception and will ignore it: Oops!");
+  expect(runner.output).toContain(
+    "Handler 'event_fn_with_error' failed with an exception and will ignore it: Oops!",
+  );
 });
