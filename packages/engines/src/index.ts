@@ -1,2 +1,2 @@
-/** Public API of @kopf/engines: the engines plugged into the runtime (filled in module by module). */
-export {};
+/** Public API of @kopf/engines: the engines plugged into the runtime's seams. */
+export * as Daemons from "./Daemons.ts";

@@ -1,0 +1,286 @@
+/**
+ * The daemons-and-timers engine (Kopf's `spawn_daemons`, `match_daemons`, `stop_daemons`,
+ * `daemon_killer`, spec §6): plugged into the runtime's spawning seam, it keeps one runner per
+ * object × daemon/timer, spawned in the first cycle the handler matches the object, never twice,
+ * and not again once it finished on its own ("forever stopped" for this object in this process).
+ *
+ * Each cycle: the live body is refreshed (and, on an essential change, the idle countdown of
+ * timers reset); for an object being deleted every runner is stopped with `resource-deleted`;
+ * otherwise runners whose handler no longer matches are stopped with `filters-mismatch` and the
+ * missing ones spawned. Stopping is multi-cycle (signal, cancel after the backoff, abandon after
+ * the timeout, or poll): the delays returned keep the object's finalizer and bring the object
+ * back for the next check. On pause (peering) every runner is stopped with `operator-pausing`
+ * and respawned by later events once resumed; on operator exit (closing the engine's scope) all
+ * are stopped at once with `operator-exiting` in a single-shot procedure.
+ */
+import type { KubeApi } from "@kopf/client";
+import type { DaemonStoppingReason, SpawningHandler } from "@kopf/registry";
+import { Handler, Matching } from "@kopf/registry";
+import type { Engines } from "@kopf/runtime";
+import { OperatorSettings } from "@kopf/settings";
+import { Body } from "@kopf/structs";
+import { Clock, type Context, Deferred, Effect, Fiber, Scope } from "effect";
+import * as LiveBody from "./internal/LiveBody.ts";
+import * as Runners from "./internal/runners.ts";
+import * as Stopper from "./internal/Stopper.ts";
+import * as Stopping from "./internal/stopping.ts";
+
+interface Runner {
+  readonly handler: SpawningHandler;
+  readonly stopper: Stopper.Stopper;
+  readonly exited: Deferred.Deferred<void>;
+  fiber: Fiber.Fiber<void> | undefined;
+  abandoned: boolean;
+}
+
+interface ObjectDaemons {
+  readonly live: LiveBody.LiveBody;
+  readonly runners: Map<string, Runner>;
+  readonly forever: Set<string>;
+  lastChange: number;
+}
+
+/** The engine: the spawning seam plus pausing for peering. */
+export interface DaemonsEngine {
+  /** For `Engines.spawning`. */
+  readonly spawning: (input: Engines.SpawningInput) => Effect.Effect<Engines.SpawningResult>;
+  /** Stops every runner with `operator-pausing`; new events spawn nothing until {@link resume}. */
+  readonly pause: Effect.Effect<void>;
+  readonly resume: Effect.Effect<void>;
+  /** The running runners by object key (for tests and diagnostics). */
+  readonly running: () => ReadonlyMap<string, ReadonlyArray<string>>;
+}
+
+const cancellationOf = (handler: SpawningHandler, defaultPolling: number): Stopping.Cancellation =>
+  handler._tag === "DaemonHandler"
+    ? {
+        backoff: handler.cancellationBackoff,
+        timeout: handler.cancellationTimeout,
+        polling: handler.cancellationPolling ?? defaultPolling,
+      }
+    : { backoff: undefined, timeout: undefined, polling: defaultPolling };
+
+/** Gives a just-stopped runner the chance to exit at once (Kopf's `_wait_for_instant_exit`). */
+const instantExit = (runner: Runner) =>
+  Effect.gen(function* () {
+    const { background } = yield* OperatorSettings;
+    if (background.instantExitTimeout !== null) {
+      yield* Effect.timeoutOption(
+        Deferred.await(runner.exited),
+        `${background.instantExitTimeout * 1000} millis`,
+      );
+    } else {
+      for (let i = 0; i < (background.instantExitZeroTimeCycles ?? 0); i++) {
+        if (Deferred.isDoneUnsafe(runner.exited)) return;
+        yield* Effect.yieldNow;
+      }
+    }
+  });
+
+const interrupt = (runner: Runner) =>
+  runner.fiber === undefined ? Effect.void : Effect.asVoid(Effect.forkDetach(Fiber.interrupt(runner.fiber)));
+
+/** One cycle of the multi-cycle stopping of one runner; returns its delay, if any. */
+const stopOne = (runner: Runner, reason: DaemonStoppingReason) =>
+  Effect.gen(function* () {
+    const settings = yield* OperatorSettings;
+    const now = yield* Clock.currentTimeMillis;
+    const { handler, stopper } = runner;
+    const title = Handler.describe(handler);
+    const age = (now - (stopper.when() ?? now)) / 1000;
+    if (!stopper.has(reason)) {
+      stopper.set(reason, now);
+      yield* instantExit(runner);
+    }
+    const options = cancellationOf(handler, settings.background.cancellationPolling);
+    const exited = () => Deferred.isDoneUnsafe(runner.exited) || runner.abandoned;
+    const step = Stopping.step({ exited: exited(), age, options });
+    switch (step._tag) {
+      case "Exited":
+        return undefined;
+      case "Signal":
+        if (!stopper.has("daemon-signalled")) {
+          stopper.set("daemon-signalled", now);
+          yield* Effect.logDebug(`${title} is signalled to exit gracefully.`);
+          yield* instantExit(runner);
+        }
+        return exited() ? undefined : step.delay;
+      case "Cancel":
+        if (!stopper.has("daemon-cancelled")) {
+          stopper.set("daemon-cancelled", now);
+          yield* Effect.logDebug(`${title} is signalled to exit by force.`);
+          yield* interrupt(runner);
+          yield* instantExit(runner);
+        }
+        return exited() ? undefined : step.delay;
+      case "Abandon":
+        if (!stopper.has("daemon-abandoned")) {
+          stopper.set("daemon-abandoned", now);
+          runner.abandoned = true;
+          yield* Effect.logWarning(`${title} did not exit in time. Leaving it orphaned.`);
+        }
+        return undefined;
+      case "Poll":
+        yield* Effect.logDebug(`${title} is still exiting. The next check is in ${step.delay} seconds.`);
+        return step.delay;
+    }
+  });
+
+const stopAll = (runners: Iterable<Runner>, reason: DaemonStoppingReason) =>
+  Effect.map(
+    Effect.forEach([...runners], (runner) => stopOne(runner, reason), { concurrency: "unbounded" }),
+    (delays) => delays.filter((delay): delay is number => delay !== undefined),
+  );
+
+/** The single-shot stop on operator exit (spec §6.6). */
+const stopOnExit = (runner: Runner) =>
+  Effect.gen(function* () {
+    const settings = yield* OperatorSettings;
+    const { stopper, handler } = runner;
+    const title = Handler.describe(handler);
+    stopper.set("operator-exiting", yield* Clock.currentTimeMillis);
+    yield* instantExit(runner);
+    for (const stage of Stopping.exitPlan(cancellationOf(handler, settings.background.cancellationPolling))) {
+      if (Deferred.isDoneUnsafe(runner.exited)) {
+        yield* Effect.logDebug(`${title} has exited gracefully.`);
+        return;
+      }
+      const now = yield* Clock.currentTimeMillis;
+      switch (stage._tag) {
+        case "Signal":
+          stopper.set("daemon-signalled", now);
+          yield* Effect.logDebug(`${title} is signalled to exit gracefully.`);
+          yield* Effect.timeoutOption(Deferred.await(runner.exited), `${stage.wait * 1000} millis`);
+          break;
+        case "Cancel":
+          stopper.set("daemon-cancelled", now);
+          yield* Effect.logDebug(`${title} is signalled to exit by force.`);
+          yield* interrupt(runner);
+          yield* Effect.timeoutOption(Deferred.await(runner.exited), `${stage.wait * 1000} millis`);
+          break;
+        case "Abandon":
+          stopper.set("daemon-abandoned", now);
+          runner.abandoned = true;
+          yield* Effect.logWarning(`${title} did not exit in time. Leaving it orphaned.`);
+          break;
+      }
+    }
+  });
+
+/**
+ * Creates the engine in the current scope; closing the scope stops every runner (operator exit).
+ *
+ * @example
+ * ```ts
+ * const daemons = yield* Daemons.make
+ * yield* Operator.run({ registry, namespaces: ["ns1"], engines: { spawning: daemons.spawning } })
+ * ```
+ */
+export const make: Effect.Effect<DaemonsEngine, never, Scope.Scope> = Effect.gen(function* () {
+  const objects = new Map<string, ObjectDaemons>();
+  // The runners live in a child scope closed after the graceful stop below (finalizers run in
+  // reverse order): on operator exit they are stopped first, and only leftovers are interrupted.
+  const scope = yield* Scope.fork(yield* Effect.scope, "parallel");
+  let paused = false;
+
+  const spawn = (object: ObjectDaemons, handler: SpawningHandler, input: Engines.SpawningInput) =>
+    Effect.gen(function* () {
+      const services = (yield* Effect.context<never>()) as Context.Context<KubeApi>;
+      const runner: Runner = {
+        handler,
+        stopper: Stopper.make(services as Context.Context<never>),
+        exited: Deferred.makeUnsafe<void>(),
+        fiber: undefined,
+        abandoned: false,
+      };
+      const runnerInput: Runners.RunnerInput = {
+        handler,
+        cause: input.cause,
+        live: object.live,
+        stopper: runner.stopper,
+        lastChange: () => object.lastChange,
+      };
+      const loop =
+        handler._tag === "TimerHandler"
+          ? Runners.timer({ ...runnerInput, handler })
+          : Runners.daemon(runnerInput);
+      const title = Handler.describe(handler);
+      const body = loop.pipe(
+        Effect.ensuring(
+          Effect.gen(function* () {
+            if (runner.stopper.isSet()) {
+              yield* Effect.logDebug(`${title} has exited on request and will not be retried or restarted.`);
+            } else {
+              object.forever.add(handler.id);
+              yield* Effect.logDebug(`${title} has exited on its own and will not be retried or restarted.`);
+            }
+            if (object.runners.get(handler.id) === runner) object.runners.delete(handler.id);
+            yield* Deferred.succeed(runner.exited, undefined);
+          }),
+        ),
+        Effect.provideContext(services),
+      );
+      object.runners.set(handler.id, runner);
+      runner.fiber = yield* Effect.forkIn(body, scope);
+    });
+
+  const spawning = (input: Engines.SpawningInput): Effect.Effect<Engines.SpawningResult> =>
+    Effect.gen(function* () {
+      const now = yield* Clock.currentTimeMillis;
+      const { key, event, cause } = input;
+      let object = objects.get(key);
+      if (object === undefined) {
+        object = {
+          live: LiveBody.make(event.object),
+          runners: new Map(),
+          forever: new Set(),
+          lastChange: now,
+        };
+        objects.set(key, object);
+      } else {
+        object.live.update(event.object);
+        if (cause.reset) object.lastChange = now;
+      }
+      const runners = object.runners;
+      let delays: ReadonlyArray<number>;
+      if (event.type === "DELETED" || Body.deletionTimestamp(event.object) !== undefined) {
+        delays = yield* stopAll(runners.values(), "resource-deleted");
+      } else {
+        const matching = Matching.spawningHandlers(input.handlers, cause, object.forever);
+        const ids = new Set(matching.map((h) => h.id));
+        delays = yield* stopAll(
+          [...runners.values()].filter((r) => !ids.has(r.handler.id)),
+          "filters-mismatch",
+        );
+        for (const handler of matching) {
+          if (!runners.has(handler.id)) yield* spawn(object, handler, input);
+        }
+        if (paused) delays = [...delays, ...(yield* stopAll(runners.values(), "operator-pausing"))];
+      }
+      const excluded = new Set(object.forever);
+      if (event.type === "DELETED" && delays.length === 0) objects.delete(key);
+      return { delays, excluded };
+    });
+
+  const all = () => [...objects.values()].flatMap((object) => [...object.runners.values()]);
+  yield* Effect.addFinalizer(() =>
+    Effect.forEach(all(), stopOnExit, { concurrency: "unbounded", discard: true }),
+  );
+
+  return {
+    spawning,
+    pause: Effect.suspend(() => {
+      paused = true;
+      return Effect.asVoid(stopAll(all(), "operator-pausing"));
+    }),
+    resume: Effect.sync(() => {
+      paused = false;
+    }),
+    running: () =>
+      new Map(
+        [...objects.entries()]
+          .filter(([, object]) => object.runners.size > 0)
+          .map(([key, object]) => [key, [...object.runners.keys()]]),
+      ),
+  };
+});
