@@ -165,11 +165,12 @@ export class FaultInjector extends Context.Service<
     Effect.gen(function* () {
       const failures = yield* Ref.make<ReadonlyArray<Armed<FailureRule>>>([]);
       const latencies = yield* Ref.make<ReadonlyArray<Armed<LatencyRule>>>([]);
-      const armed = yield* Ref.make(false);
+      // Read synchronously on every request: with nothing armed, `around` is just `handle`.
+      let armed = false;
       const refreshArmed = Effect.gen(function* () {
         const f = yield* Ref.get(failures);
         const l = yield* Ref.get(latencies);
-        yield* Ref.set(armed, f.length > 0 || l.length > 0);
+        armed = f.length > 0 || l.length > 0;
       });
       return FaultInjector.of({
         injectFailure: (rule) =>
@@ -205,15 +206,16 @@ export class FaultInjector extends Context.Service<
           };
         }),
         around: (request, handle) =>
-          Effect.gen(function* () {
-            if (!(yield* Ref.get(armed))) return yield* handle(request);
-            const delay = yield* Ref.modify(latencies, (all) => take(all, request));
-            const failure = yield* Ref.modify(failures, (all) => take(all, request));
-            yield* refreshArmed;
-            if (delay !== undefined && delay.delayMillis > 0)
-              yield* Effect.sleep(Duration.millis(delay.delayMillis));
-            return failure === undefined ? yield* handle(request) : failureResponse(failure);
-          }),
+          !armed
+            ? handle(request)
+            : Effect.gen(function* () {
+                const delay = yield* Ref.modify(latencies, (all) => take(all, request));
+                const failure = yield* Ref.modify(failures, (all) => take(all, request));
+                yield* refreshArmed;
+                if (delay !== undefined && delay.delayMillis > 0)
+                  yield* Effect.sleep(Duration.millis(delay.delayMillis));
+                return failure === undefined ? yield* handle(request) : failureResponse(failure);
+              }),
       });
     }),
   );

@@ -21,7 +21,7 @@ import { FaultInjector } from "../control/FaultInjector.ts";
 import * as CertificateAuthority from "../tls/CertificateAuthority.ts";
 import * as Authentication from "./Authentication.ts";
 import { EmulatorServerError } from "./EmulatorServerError.ts";
-import { headersOf, readBody, writeResponse } from "./internal/nodeBridge.ts";
+import { headersOf, readBody, writeComplete, writeResponse } from "./internal/nodeBridge.ts";
 import * as Protobuf from "./internal/protobuf.ts";
 import { statusResponse } from "./internal/status.ts";
 import * as Kubeconfig from "./Kubeconfig.ts";
@@ -99,6 +99,8 @@ export class EmulatorServer extends Context.Service<
 
 const unauthorized = statusResponse(401, "Unauthorized");
 
+const tooLarge = (limit: number) => statusResponse(413, `Request entity too large: limit is ${limit}`);
+
 const formatHost = (host: string): string => (host.includes(":") ? `[${host}]` : host);
 
 const peerCache = new WeakMap<Socket, Authentication.PeerCertificate | undefined>();
@@ -166,30 +168,50 @@ const make = Effect.fnUntraced(function* (options: EmulatorServerOptions) {
     socket.once("close", () => sockets.delete(socket));
   };
 
-  const serve = (req: IncomingMessage, res: ServerResponse): Effect.Effect<void> =>
-    Effect.gen(function* () {
-      const url = new URL(req.url ?? "/", "http://emulator");
-      const auth = Authentication.authenticate({
-        authorization: req.headers.authorization,
-        peer: useTls ? peerOf(req.socket) : undefined,
-        requiredToken: options.token,
-      });
-      if (Result.isFailure(auth)) return yield* writeResponse(res, unauthorized);
-      const read = yield* readBody(req, maxBody);
+  /** Answers an unexpected failure: a 500 Status if nothing was sent yet, else a cut connection. */
+  const failed = (res: ServerResponse) => (cause: Cause.Cause<unknown>) =>
+    Cause.hasInterruptsOnly(cause)
+      ? Effect.void
+      : Effect.sync(() => {
+          if (res.headersSent) res.destroy();
+          else {
+            const failure = statusResponse(
+              500,
+              `the emulator failed on this request: ${Cause.pretty(cause)}`,
+            );
+            writeComplete(res, failure);
+          }
+        });
+
+  /** Runs one request's effect; a client going away interrupts it (and ends a watch stream). */
+  const runFor = (res: ServerResponse, effect: Effect.Effect<void>) => {
+    const fiber = run(effect.pipe(Effect.catchCause(failed(res))));
+    res.once("close", () => fiber.interruptUnsafe());
+  };
+
+  /** The request path up to the core, in plain callbacks (this runs for every request). */
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const auth = Authentication.authenticate({
+      authorization: req.headers.authorization,
+      peer: useTls ? peerOf(req.socket) : undefined,
+      requiredToken: options.token,
+    });
+    if (Result.isFailure(auth)) return writeComplete(res, unauthorized);
+    readBody(req, maxBody, (read) => {
       if (read._tag === "Aborted") return;
       if (read._tag === "TooLarge") {
-        const tooLarge = statusResponse(413, `Request entity too large: limit is ${maxBody}`);
-        return yield* writeResponse(res, tooLarge, { connection: "close" });
+        return writeComplete(res, tooLarge(maxBody), { connection: "close" });
       }
       const decoded = Protobuf.toJson(headersOf(req), read.body);
       if (Result.isFailure(decoded)) {
-        return yield* writeResponse(
+        return writeComplete(
           res,
           statusResponse(415, `the body of the request could not be decoded: ${decoded.failure}`, {
             reason: "UnsupportedMediaType",
           }),
         );
       }
+      const url = new URL(req.url ?? "/", "http://emulator");
       const request: ApiRequest = {
         method: req.method ?? "GET",
         path: url.pathname,
@@ -199,34 +221,20 @@ const make = Effect.fnUntraced(function* (options: EmulatorServerOptions) {
         user: auth.success,
       };
       if (ControlApi.isControlPath(request.path)) {
-        const result = yield* ControlApi.route(request, control);
-        const after = result.after;
-        if (after !== undefined) res.once("finish", () => run(after));
-        return yield* writeResponse(res, result.response);
+        return runFor(
+          res,
+          Effect.flatMap(ControlApi.route(request, control), (result) => {
+            const after = result.after;
+            if (after !== undefined) res.once("finish", () => run(after));
+            return writeResponse(res, result.response);
+          }),
+        );
       }
-      const response = yield* faults.around(request, emulator.handle);
-      yield* writeResponse(res, response);
-    }).pipe(
-      Effect.catchCause((cause) =>
-        Cause.hasInterruptsOnly(cause)
-          ? Effect.void
-          : Effect.sync(() => {
-              if (res.headersSent) res.destroy();
-              else {
-                const failure = statusResponse(
-                  500,
-                  `the emulator failed on this request: ${Cause.pretty(cause)}`,
-                );
-                if (failure._tag === "Complete")
-                  res.writeHead(failure.status, failure.headers).end(failure.body);
-              }
-            }),
-      ),
-    );
-
-  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    const fiber = run(serve(req, res));
-    res.once("close", () => fiber.interruptUnsafe());
+      runFor(
+        res,
+        Effect.flatMap(faults.around(request, emulator.handle), (response) => writeResponse(res, response)),
+      );
+    });
   };
 
   const server: Server = useTls

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Effect, Stream } from "effect";
 import type { ApiResponse } from "../../api/Emulator.ts";
+import type { CompleteResponse } from "./status.ts";
 
 /** The outcome of reading a request body. */
 export type BodyRead =
@@ -14,44 +15,65 @@ export type BodyRead =
   | { readonly _tag: "TooLarge" }
   | { readonly _tag: "Aborted" };
 
-/** Reads the body of `request`, stopping as soon as it is known to exceed `limit` bytes. */
-export const readBody = (request: IncomingMessage, limit: number): Effect.Effect<BodyRead> =>
-  Effect.callback<BodyRead>((resume) => {
-    const declared = request.headers["content-length"];
-    if (declared !== undefined && Number(declared) > limit) {
-      resume(Effect.succeed({ _tag: "TooLarge" }));
-      return;
-    }
-    const chunks: Array<Buffer> = [];
-    let size = 0;
-    let done = false;
-    const finish = (outcome: BodyRead) => {
-      if (done) return;
-      done = true;
-      request.off("data", onData);
-      request.off("end", onEnd);
-      request.off("error", onError);
-      request.off("aborted", onError);
-      resume(Effect.succeed(outcome));
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        request.pause();
-        finish({ _tag: "TooLarge" });
-      } else chunks.push(chunk);
-    };
-    const onEnd = () =>
-      finish({
-        _tag: "Read",
-        body: size === 0 ? undefined : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks),
-      });
-    const onError = () => finish({ _tag: "Aborted" });
-    request.on("data", onData);
-    request.on("end", onEnd);
-    request.on("error", onError);
-    request.on("aborted", onError);
+/**
+ * Reads the body of `request`, stopping as soon as it is known to exceed `limit` bytes, and calls
+ * `done` once with the outcome (a plain callback: this is the per-request hot path).
+ */
+export const readBody = (
+  request: IncomingMessage,
+  limit: number,
+  done: (outcome: BodyRead) => void,
+): void => {
+  const declared = request.headers["content-length"];
+  if (declared !== undefined && Number(declared) > limit) {
+    done({ _tag: "TooLarge" });
+    return;
+  }
+  const chunks: Array<Buffer> = [];
+  let size = 0;
+  let finished = false;
+  const finish = (outcome: BodyRead) => {
+    if (finished) return;
+    finished = true;
+    request.off("data", onData);
+    request.off("end", onEnd);
+    request.off("error", onError);
+    request.off("aborted", onError);
+    done(outcome);
+  };
+  const onData = (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > limit) {
+      request.pause();
+      finish({ _tag: "TooLarge" });
+    } else chunks.push(chunk);
+  };
+  const onEnd = () =>
+    finish({
+      _tag: "Read",
+      body: size === 0 ? undefined : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks),
+    });
+  const onError = () => finish({ _tag: "Aborted" });
+  request.on("data", onData);
+  request.on("end", onEnd);
+  request.on("error", onError);
+  request.on("aborted", onError);
+};
+
+/** Writes a complete response at once. */
+export const writeComplete = (
+  response: ServerResponse,
+  apiResponse: CompleteResponse,
+  extraHeaders: Readonly<Record<string, string>> = {},
+): void => {
+  if (response.destroyed) return;
+  response.writeHead(apiResponse.status, {
+    ...apiResponse.headers,
+    ...extraHeaders,
+    "content-length": String(apiResponse.body.byteLength),
   });
+  response.end(apiResponse.body);
+};
 
 /** The request's headers with lower-case names, repeated headers joined by ", ". */
 export const headersOf = (request: IncomingMessage): Record<string, string> => {
@@ -84,16 +106,8 @@ export const writeResponse = (
   extraHeaders: Readonly<Record<string, string>> = {},
 ): Effect.Effect<void> => {
   if (response.destroyed) return Effect.void;
-  if (apiResponse._tag === "Complete") {
-    return Effect.sync(() => {
-      response.writeHead(apiResponse.status, {
-        ...apiResponse.headers,
-        ...extraHeaders,
-        "content-length": String(apiResponse.body.byteLength),
-      });
-      response.end(apiResponse.body);
-    });
-  }
+  if (apiResponse._tag === "Complete")
+    return Effect.sync(() => writeComplete(response, apiResponse, extraHeaders));
   return Effect.sync(() => {
     response.writeHead(apiResponse.status, { ...apiResponse.headers, ...extraHeaders });
     response.flushHeaders();

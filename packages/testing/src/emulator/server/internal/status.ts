@@ -4,6 +4,9 @@
  */
 import type { ApiResponse } from "../../api/Emulator.ts";
 
+/** A response with its whole body. */
+export type CompleteResponse = Extract<ApiResponse, { readonly _tag: "Complete" }>;
+
 const encoder = new TextEncoder();
 
 /** The `reason` a real API server pairs with each failure code. */
@@ -72,7 +75,7 @@ export const jsonResponse = (
   status: number,
   body: unknown,
   headers: Readonly<Record<string, string>> = {},
-): ApiResponse => ({
+): CompleteResponse => ({
   _tag: "Complete",
   status,
   headers: { "content-type": "application/json", ...headers },
@@ -80,5 +83,8 @@ export const jsonResponse = (
 });
 
 /** A complete failure `Status` response. */
-export const statusResponse = (code: number, message: string, options: StatusOptions = {}): ApiResponse =>
-  jsonResponse(code, statusObject(code, message, options), options.headers);
+export const statusResponse = (
+  code: number,
+  message: string,
+  options: StatusOptions = {},
+): CompleteResponse => jsonResponse(code, statusObject(code, message, options), options.headers);
