@@ -4,3 +4,5 @@ export * as Review from "./Review.ts";
 export { ReviewError } from "./Review.ts";
 export * as Serving from "./Serving.ts";
 export { ServingError } from "./Serving.ts";
+export type { ClientConfig, ClientConfigService } from "./ClientConfig.ts";
+export * as ManagedWebhooks from "./ManagedWebhooks.ts";
