@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# `pnpm bench`: the benchmarks, against the emulator over HTTPS. Prints tables and writes JSON
+# under .reports/bench/. Not part of `npm test`.
+#
+#   pnpm bench                 the operator: 1,000 and 10,000 created objects (packages/runtime/bench)
+#   pnpm bench --emulator      also the emulator's own requests/s and memory (packages/testing/bench)
+#   pnpm bench --soak          also the watcher's soak test (packages/watcher/bench)
+#   pnpm bench --all           all three
+#   pnpm bench --quick         the operator with 1,000 objects only
+#
+# BENCH_OBJECTS (e.g. "1000,10000") and BENCH_CONCURRENCY tune the operator scenarios.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$ROOT"
+bash scripts/bootstrap.sh
+export PATH="$ROOT/node_modules/.bin:$ROOT/.tools/node_modules/.bin:$PATH"
+mkdir -p .reports/bench
+
+EMULATOR=0
+SOAK=0
+for arg in "$@"; do
+  case "$arg" in
+    --emulator) EMULATOR=1 ;;
+    --soak) SOAK=1 ;;
+    --all) EMULATOR=1; SOAK=1 ;;
+    --quick) export BENCH_OBJECTS="${BENCH_OBJECTS:-1000}" ;;
+    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench: unknown option $arg (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+echo "== operator (node $(node --version))"
+node --conditions=@kopf/source --expose-gc packages/runtime/bench/operator.bench.ts
+
+if [ "$EMULATOR" -eq 1 ]; then
+  echo
+  echo "== emulator"
+  node --conditions=@kopf/source --expose-gc packages/testing/bench/emulator.bench.ts
+fi
+
+if [ "$SOAK" -eq 1 ]; then
+  echo
+  echo "== watcher soak"
+  node --conditions=@kopf/source packages/watcher/bench/soak.bench.ts
+fi
