@@ -12,7 +12,7 @@
 import type { SpawningCause } from "@kopf/causes";
 import type { HandlerId, SpawningHandler } from "@kopf/registry";
 import type { RawEvent, Resource } from "@kopf/structs";
-import type { Effect } from "effect";
+import type { Effect, Stream } from "effect";
 
 /** What the indexing engine gets for every event, before anything else runs. */
 export interface IndexingInput {
@@ -40,6 +40,12 @@ export interface SpawningResult {
   readonly excluded: ReadonlySet<HandlerId.HandlerId>;
 }
 
+/** A watch (resource × namespace, `null` cluster-wide) as the orchestrator runs it. */
+export interface WatchCell {
+  readonly resource: Resource.Resource;
+  readonly namespace: string | null;
+}
+
 /** The pluggable engines. Every member is optional; without them the steps do nothing. */
 export interface Engines {
   /** Indexes the object (§10); runs first for every event. */
@@ -48,6 +54,12 @@ export interface Engines {
   readonly indexed?: Effect.Effect<void> | undefined;
   /** The operator's indices by name, for handler contexts (indices override same-named fields). */
   readonly indices?: (() => Readonly<Record<string, unknown>>) | undefined;
+  /** A watch starts (before its listing), for the indexing readiness (§10). */
+  readonly listing?: ((cell: WatchCell) => Effect.Effect<void>) | undefined;
+  /** A watch finished a listing of these objects (their memory keys, as in `IndexingInput.key`). */
+  readonly listed?: ((cell: WatchCell, keys: ReadonlyArray<string>) => Effect.Effect<void>) | undefined;
+  /** While the latest value is `true`, no resource is watched (peering's pause, §8.4). */
+  readonly paused?: Stream.Stream<boolean> | undefined;
   /** Spawns, keeps or stops daemons and timers (§6). */
   readonly spawning?: ((input: SpawningInput) => Effect.Effect<SpawningResult>) | undefined;
 }

@@ -8,6 +8,7 @@
  * Stopping a watch ends its queues gracefully: queued events are processed within
  * `queueing.exitTimeout` seconds, sleeping workers are woken, the rest is interrupted.
  */
+import { ResourceMemory } from "@kopf/causes";
 import { KubeApi } from "@kopf/client";
 import type { Lifecycle, Memo, Registry } from "@kopf/registry";
 import { OperatorSettings } from "@kopf/settings";
@@ -107,15 +108,31 @@ export const run = (options: OrchestratorOptions): Effect.Effect<void, never, Ku
               name,
             });
             yield* Effect.addFinalizer(() => queues.shutdown);
-            yield* Stream.runForEach(Watcher.stream(cell.resource, cell.namespace), (item) =>
-              item._tag === "Event" ? queues.offer({ type: item.type, object: item.object }) : Effect.void,
-            );
+            const engines = options.engines ?? {};
+            if (engines.listing !== undefined) yield* engines.listing(cell);
+            let listed: Array<string> = []; // the keys of the objects listed since the last listing
+            yield* Stream.runForEach(Watcher.stream(cell.resource, cell.namespace), (item) => {
+              if (item._tag === "Listed") {
+                const keys = listed;
+                listed = [];
+                return engines.listed === undefined ? Effect.void : engines.listed(cell, keys);
+              }
+              if (item._tag !== "Event") return Effect.void;
+              if (item.type === null) listed.push(ResourceMemory.keyOf(item.object));
+              return queues.offer({ type: item.type, object: item.object });
+            });
           }),
         );
 
       if (options.onStarted !== undefined) yield* options.onStarted;
+      const watched = SubscriptionRef.changes(resources.observed).pipe(Stream.map((o) => o.insights.watched));
+      const paused = options.engines?.paused;
       yield* WatchMatrix.run(
-        SubscriptionRef.changes(resources.observed).pipe(Stream.map((o) => o.insights.watched)),
+        paused === undefined
+          ? watched
+          : Stream.zipLatest(watched, paused).pipe(
+              Stream.map(([resources, pause]) => (pause ? [] : resources)),
+            ),
         SubscriptionRef.changes(namespaces.namespaces),
         spawn,
       );
