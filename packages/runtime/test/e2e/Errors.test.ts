@@ -90,6 +90,37 @@ describe("error modes end to end", () => {
     ),
   );
 
+  it.effect("a new event interrupts the sleep; the handler still waits for its delay", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        const times: Array<number> = [];
+        registry.on.create(RES, function createFn() {
+          return Effect.flatMap(Clock.currentTimeMillis, (now) => {
+            times.push(now);
+            return times.length === 1 ? Effect.fail(new TemporaryError("wait", { delay: 10 })) : Effect.void;
+          });
+        });
+        yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1");
+        yield* Harness.settle(1);
+        assert.include(lines, "[ns1/e1] Sleeping was skipped because of the patch, 10 seconds left.");
+        yield* Harness.settle(3);
+        yield* Harness.patch("e1", { metadata: { labels: { nudge: "1" } } });
+        yield* Harness.settle(1);
+        assert.isTrue(
+          lines.some((l) =>
+            /^\[ns1\/e1\] Sleeping was interrupted by new changes, \d+(\.\d+)? seconds left\.$/.test(l),
+          ),
+        );
+        assert.strictEqual(times.length, 1);
+        yield* Harness.settle(8);
+        assert.strictEqual(times.length, 2);
+        assert.isAtLeast((times[1] as number) - (times[0] as number), 10_000);
+      }),
+    ),
+  );
+
   it.effect("long delays are slept in 10-minute keep-alive steps, each ending with a touch", () =>
     Harness.run(({ lines, log }) =>
       Effect.gen(function* () {
