@@ -7,6 +7,7 @@
  * `stop()`): a graceful stop that lets running handlers finish and runs cleanup handlers.
  */
 import { type KubeApi, KubeClient } from "@kopf/client";
+import { Daemons } from "@kopf/engines";
 import type { Memo } from "@kopf/registry";
 import { Ambient, Logging, Operator } from "@kopf/runtime";
 import type { Settings } from "@kopf/settings";
@@ -97,19 +98,26 @@ export const program = (
   options: OperatorOptions,
   ready: Deferred.Deferred<void>,
 ): Effect.Effect<void, unknown> =>
-  Operator.run({
-    registry: options.registry ?? getDefaultRegistry(),
-    settings: options.settings,
-    namespaces: options.namespaces,
-    clusterwide: options.clusterwide,
-    memo: options.memo,
-    identity: options.identity,
-    standalone: options.standalone,
-    priority: options.priority,
-    peeringName: options.peeringName,
-    livenessEndpoint: options.livenessEndpoint,
-    ready,
-  }).pipe(
+  Effect.scoped(
+    Effect.gen(function* () {
+      // Daemons and timers (spec §6) run on the runtime's spawning seam.
+      const daemons = yield* Daemons.make;
+      return yield* Operator.run({
+        engines: { spawning: daemons.spawning },
+        registry: options.registry ?? getDefaultRegistry(),
+        settings: options.settings,
+        namespaces: options.namespaces,
+        clusterwide: options.clusterwide,
+        memo: options.memo,
+        identity: options.identity,
+        standalone: options.standalone,
+        priority: options.priority,
+        peeringName: options.peeringName,
+        livenessEndpoint: options.livenessEndpoint,
+        ready,
+      });
+    }),
+  ).pipe(
     Effect.provide(
       Layer.unwrap(
         Effect.sync(() => {

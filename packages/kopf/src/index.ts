@@ -15,6 +15,25 @@ export {
   SpawningCause,
   WatchingCause,
 } from "@kopf/causes";
+// The hierarchies kit: @kopf/hierarchies (the owner is passed explicitly: the handler's body).
+export {
+  type AdoptOptions,
+  adjustNamespace,
+  adopt,
+  appendOwnerReference,
+  buildObjectReference,
+  buildOwnerReference,
+  HierarchyError,
+  harmonizeNaming,
+  Kit,
+  type LabelOptions,
+  label,
+  type NamespaceOptions,
+  type NamingOptions,
+  type Obj,
+  type OwnerReferenceOptions,
+  removeOwnerReference,
+} from "@kopf/hierarchies";
 // The handler API of @kopf/registry.
 export {
   ABSENT,
@@ -147,23 +166,6 @@ export { getDefaultLifecycle, setDefaultLifecycle } from "./DefaultLifecycle.ts"
 export { getDefaultRegistry, setDefaultRegistry } from "./DefaultRegistry.ts";
 // Kubernetes events about objects, posted by the running operator.
 export { EventsError, event, exception, info, type Objects, warn } from "./Events.ts";
-export {
-  type AdoptOptions,
-  adjustNamespace,
-  adopt,
-  appendOwnerReference,
-  buildObjectReference,
-  buildOwnerReference,
-  HierarchyError,
-  harmonizeNaming,
-  type LabelOptions,
-  label,
-  type NamingOptions,
-  type Obj,
-  type Objs,
-  type OwnerOptions,
-  removeOwnerReference,
-} from "./Hierarchies.ts";
 export { daemon, index, on, timer } from "./On.ts";
 export * as Registry from "./Registry.ts";
 // Running operators: the Promise API over @kopf/runtime's Operator, and logging configuration.
