@@ -1,2 +1,5 @@
 /** Public API of @kopf/engines: the engines plugged into the runtime's seams. */
 export * as Daemons from "./Daemons.ts";
+export * as Indexing from "./Indexing.ts";
+export * as Indices from "./Indices.ts";
+export * as Operating from "./Operating.ts";

@@ -1,0 +1,108 @@
+/**
+ * Indexing end to end (spec §10): handlers of every kind see the indices by name; objects that
+ * existed before the start are all listed and indexed before any handler runs; values follow
+ * changes, deletions and filter mismatches; errors follow the errors mode (ignored keeps stale
+ * values, temporary removes them until the delay passed, permanent excludes the object).
+ */
+import { assert, describe, it } from "@effect/vitest";
+import { type Index, PermanentError, Registry, TemporaryError } from "@kopf/registry";
+import { Effect } from "effect";
+import * as H from "./fixtures/Harness.ts";
+
+type ByApp = { readonly byApp: Index<string, string> };
+
+const entries = (index: Index<unknown, unknown> | undefined) =>
+  Object.fromEntries([...(index ?? [])].map(([k, store]) => [String(k), [...store].sort()]));
+
+describe("indexing", () => {
+  it.effect("objects listed at start are all indexed before any handler runs", () =>
+    H.run(() =>
+      Effect.gen(function* () {
+        for (const name of ["a1", "a2", "a3"]) yield* H.create(name, { field: "x" }, { app: "web" });
+        const seen: Array<number> = [];
+        const registry = Registry.make();
+        registry.on.index(H.RES, function byApp({ labels, name }) {
+          return { [labels.app ?? "none"]: name };
+        });
+        registry.on.create(H.RES, function created(ctx) {
+          seen.push((ctx as unknown as ByApp).byApp.get("web")?.size ?? 0);
+        });
+        yield* H.startWithEngines(registry);
+        yield* H.settle(2);
+        assert.deepStrictEqual(seen, [3, 3, 3]);
+      }),
+    ),
+  );
+
+  it.effect("values follow changes, deletions and filter mismatches; every handler kind sees them", () =>
+    H.run(() =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        registry.on.index(H.RES, { labels: { indexed: "yes" } }, function byApp({ labels, name }) {
+          return { [labels.app ?? "none"]: name };
+        });
+        const seenByEvent: Array<unknown> = [];
+        registry.on.event(H.RES, function watcher(ctx) {
+          seenByEvent.push(entries((ctx as unknown as ByApp).byApp));
+        });
+        const { indexing } = yield* H.startWithEngines(registry);
+        const byApp = () => entries(indexing.byName.get("byApp"));
+        yield* H.create("o1", { field: "x" }, { app: "web", indexed: "yes" });
+        yield* H.create("o2", { field: "x" }, { app: "db", indexed: "yes" });
+        yield* H.settle(1);
+        assert.deepStrictEqual(byApp(), { web: ["o1"], db: ["o2"] });
+        yield* H.patch("o1", { metadata: { labels: { app: "db" } } });
+        yield* H.settle(1);
+        assert.deepStrictEqual(byApp(), { db: ["o1", "o2"] });
+        yield* H.patch("o2", { metadata: { labels: { indexed: "no" } } });
+        yield* H.settle(1);
+        assert.deepStrictEqual(byApp(), { db: ["o1"] });
+        yield* H.remove("o1");
+        yield* H.settle(1);
+        assert.deepStrictEqual(byApp(), {});
+        assert.deepInclude(seenByEvent, { web: ["o1"], db: ["o2"] });
+      }),
+    ),
+  );
+
+  it.effect(
+    "errors: ignored keeps stale values, temporary removes them until the delay, permanent excludes",
+    () =>
+      H.run(() =>
+        Effect.gen(function* () {
+          const registry = Registry.make();
+          registry.on.index(H.RES, function ignoring({ spec, name }) {
+            if (spec.field === "fail") throw new Error("boom");
+            return { [String(name)]: spec.field };
+          });
+          registry.on.index(H.RES, function temporary({ spec, name }) {
+            if (spec.field === "fail") throw new TemporaryError("later", { delay: 30 });
+            return { [String(name)]: spec.field };
+          });
+          registry.on.index(H.RES, function permanent({ spec, name }) {
+            if (spec.field === "fail") throw new PermanentError("never");
+            return { [String(name)]: spec.field };
+          });
+          const { indexing } = yield* H.startWithEngines(registry);
+          const of = (id: string) => entries(indexing.byName.get(id));
+          yield* H.create("o1", { field: "ok" });
+          yield* H.settle(1);
+          yield* H.patch("o1", { spec: { field: "fail" } });
+          yield* H.settle(1);
+          assert.deepStrictEqual(of("ignoring"), { o1: ["ok"] });
+          assert.deepStrictEqual(of("temporary"), {});
+          assert.deepStrictEqual(of("permanent"), {});
+          yield* H.patch("o1", { spec: { field: "fine" } });
+          yield* H.settle(1);
+          // Within the temporary delay: not re-indexed yet; the permanent one never again.
+          assert.deepStrictEqual(of("ignoring"), { o1: ["fine"] });
+          assert.deepStrictEqual(of("temporary"), {});
+          yield* H.settle(30);
+          yield* H.patch("o1", { spec: { field: "again" } });
+          yield* H.settle(1);
+          assert.deepStrictEqual(of("temporary"), { o1: ["again"] });
+          assert.deepStrictEqual(of("permanent"), {});
+        }),
+      ),
+  );
+});
