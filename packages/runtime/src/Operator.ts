@@ -14,7 +14,7 @@ import { type Credentials, type KubeApi, LoginError } from "@kopf/client";
 import type { Lifecycle, Memo, Registry } from "@kopf/registry";
 import { OperatorSettings, RunOptions, Settings, type SettingsError } from "@kopf/settings";
 import type { NamespaceObserver } from "@kopf/watcher";
-import { Context, Data, Deferred, Effect, type Exit, Fiber, Layer, Logger, type Scope } from "effect";
+import { Cause, Context, Data, Deferred, Effect, Exit, Fiber, Layer, Logger, type Scope } from "effect";
 import type * as Engines from "./Engines.ts";
 import * as Activities from "./execution/Activities.ts";
 import * as Orchestrator from "./Orchestrator.ts";
@@ -37,7 +37,7 @@ export const StopNotice: Context.Reference<StopNotice> = Context.Reference<StopN
 
 /** Why the operator could not run. */
 export class OperatorError extends Data.TaggedError("OperatorError")<{
-  readonly reason: "InvalidOptions" | "StartupFailed" | "InvalidSettings";
+  readonly reason: "InvalidOptions" | "StartupFailed" | "InvalidSettings" | "Stopped";
   readonly message: string;
   readonly cause?: unknown;
 }> {}
@@ -213,8 +213,11 @@ export const login = (
 
 /** A running operator. */
 export interface Handle {
-  /** Completes when the operator is ready (startup done, watches starting). */
-  readonly ready: Effect.Effect<void>;
+  /**
+   * Completes when the operator is ready (startup done, watches starting); fails if it ended
+   * before (a failed startup, or stopped early).
+   */
+  readonly ready: Effect.Effect<void, OperatorError>;
   /** Stops gracefully and waits until it has stopped. */
   readonly stop: Effect.Effect<void>;
   /** Completes with the operator's exit (after a stop, a startup failure, …). */
@@ -237,7 +240,19 @@ export const start = (options: OperatorOptions): Effect.Effect<Handle, never, Ku
     const ready = options.ready ?? (yield* Deferred.make<void>());
     const fiber = yield* Effect.forkScoped(run({ ...options, ready }));
     return {
-      ready: Effect.raceFirst(Deferred.await(ready), Effect.asVoid(Fiber.await(fiber))),
+      ready: Effect.raceFirst(
+        Deferred.await(ready),
+        Effect.flatMap(Fiber.await(fiber), (exit) =>
+          Exit.isFailure(exit) && !Cause.hasInterruptsOnly(exit.cause)
+            ? Effect.failCause(exit.cause)
+            : Effect.fail(
+                new OperatorError({
+                  reason: "Stopped",
+                  message: "The operator stopped before it was ready.",
+                }),
+              ),
+        ),
+      ),
       stop: Effect.asVoid(Fiber.interrupt(fiber)),
       done: Fiber.await(fiber),
     };

@@ -68,6 +68,8 @@ describe("operator lifecycle", () => {
         yield* Harness.settle(3);
         const exit = yield* operator.done;
         assert.isTrue(Exit.isFailure(exit));
+        const notReady = yield* Effect.flip(operator.ready);
+        assert.strictEqual(notReady.reason, "StartupFailed");
         assert.include(JSON.stringify(Exit.isFailure(exit) ? exit.cause.reasons : []), "StartupFailed");
         assert.deepStrictEqual(calls, []);
         // Not a single API request: no discovery, no listing, no patch.
