@@ -35,6 +35,12 @@ describe("error modes end to end", () => {
         yield* Harness.settle(1);
 
         const pending = yield* Harness.get("e1");
+        // Byte for byte as Kopf stores it (virtual time: created at 0.5 s).
+        assert.strictEqual(
+          pending.metadata?.annotations?.["kopf.zalando.org/createFn"],
+          '{"started":"1970-01-01T00:00:00.500000+00:00","delayed":"1970-01-01T00:00:10.500000+00:00",' +
+            '"purpose":"create","retries":1,"success":false,"failure":false,"message":"not yet"}',
+        );
         const progress = record(pending, "createFn");
         assert.deepStrictEqual(Object.keys(progress ?? {}), [
           "started",
