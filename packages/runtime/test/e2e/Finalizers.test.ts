@@ -97,4 +97,24 @@ describe("finalizers", () => {
       }),
     ),
   );
+
+  it.effect("the finalizer name comes from the operator's settings", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        registry.on.delete("kopfexamples.kopf.dev", function deleteFn() {});
+        yield* Harness.start(
+          registry,
+          { lines, log },
+          { settings: { persistence: { finalizer: "example.com/my-finalizer" } } },
+        );
+        yield* Harness.create("e1");
+        yield* Harness.settle(2);
+        assert.deepStrictEqual((yield* Harness.get("e1")).metadata?.finalizers, ["example.com/my-finalizer"]);
+        yield* Harness.remove("e1");
+        yield* Harness.settle(2);
+        assert.isFalse(yield* Harness.exists("e1"));
+      }),
+    ),
+  );
 });
