@@ -52,7 +52,10 @@ const hex = (text: string): string =>
  * ManagedWebhooks.webhookName("id/sub", "sfx") // "id.sub.sfx"
  */
 export const webhookName = (id: string, managed: string): string =>
-  `${id.replaceAll("/", ".").replaceAll("_", "-").replace(/[^\p{L}\p{N}_.-]/gu, hex)}.${managed}`;
+  `${id
+    .replaceAll("/", ".")
+    .replaceAll("_", "-")
+    .replace(/[^\p{L}\p{N}_.-]/gu, hex)}.${managed}`;
 
 const UNRESERVED = /[A-Za-z0-9_.~/-]/;
 
@@ -85,7 +88,12 @@ export const handlerClientConfig = (config: ClientConfig, id: string): ClientCon
     ...(config.url === undefined ? {} : { url: `${config.url.replace(/\/+$/, "")}/${suffix}` }),
     ...(config.service === undefined
       ? {}
-      : { service: { ...config.service, path: `${(config.service.path ?? "").replace(/\/+$/, "")}/${suffix}` } }),
+      : {
+          service: {
+            ...config.service,
+            path: `${(config.service.path ?? "").replace(/\/+$/, "")}/${suffix}`,
+          },
+        }),
   };
 };
 

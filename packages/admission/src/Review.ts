@@ -62,12 +62,10 @@ const isRecord = (value: unknown): value is Json =>
 
 const OPERATIONS: ReadonlySet<string> = new Set(["CREATE", "UPDATE", "DELETE", "CONNECT"]);
 
-const fail = (reason: ReviewErrorReason, message: string) => Result.fail(new ReviewError({ reason, message }));
+const fail = (reason: ReviewErrorReason, message: string) =>
+  Result.fail(new ReviewError({ reason, message }));
 
-const optionalString = (
-  request: Json,
-  field: string,
-): Result.Result<string | undefined, ReviewError> => {
+const optionalString = (request: Json, field: string): Result.Result<string | undefined, ReviewError> => {
   const value = request[field];
   if (value === undefined || value === null || value === "") return Result.succeed(undefined);
   return typeof value === "string"

@@ -5,9 +5,9 @@
  * filters), run them all at once with permanent errors and no retries through the runtime's
  * execution engine, and answer the AdmissionReview response.
  */
-import { Handling, Logging } from "@kopf/runtime";
+
 import {
-  HandlerCause,
+  type HandlerCause,
   Lifecycles,
   Matching,
   type Memo,
@@ -15,6 +15,7 @@ import {
   type WebhookHandler,
   type WebhookType,
 } from "@kopf/registry";
+import { Handling, Logging } from "@kopf/runtime";
 import { OperatorSettings } from "@kopf/settings";
 import { State } from "@kopf/storage";
 import { Diff, IsoTime, Patch, type RawBody, Resource } from "@kopf/structs";

@@ -1,8 +1,15 @@
 /** Public API of @kopf/admission: admission webhooks — reviews, responses, serving, managed configurations, servers. */
+
+export type { ClientConfig, ClientConfigService } from "./ClientConfig.ts";
+export * as Endpoint from "./Endpoint.ts";
+export * as Certificates from "./live/Certificates.ts";
+export { CertificateError } from "./live/Certificates.ts";
+export * as WebhookServer from "./live/WebhookServer.ts";
+export * as ManagedWebhooks from "./ManagedWebhooks.ts";
 export * as Response from "./Response.ts";
 export * as Review from "./Review.ts";
 export { ReviewError } from "./Review.ts";
 export * as Serving from "./Serving.ts";
 export { ServingError } from "./Serving.ts";
-export type { ClientConfig, ClientConfigService } from "./ClientConfig.ts";
-export * as ManagedWebhooks from "./ManagedWebhooks.ts";
+export * as WebhookServerProtocol from "./WebhookServerProtocol.ts";
+export { WebhookServerError } from "./WebhookServerProtocol.ts";

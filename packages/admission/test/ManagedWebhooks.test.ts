@@ -10,7 +10,11 @@ function fn() {}
 
 const built = (
   register: (r: Registry.Registry) => void,
-  options: { persistentOnly?: boolean; resources?: ReadonlyArray<Resource.Resource>; reason?: "validating" | "mutating" } = {},
+  options: {
+    persistentOnly?: boolean;
+    resources?: ReadonlyArray<Resource.Resource>;
+    reason?: "validating" | "mutating";
+  } = {},
   clientConfig = { url: "https://hostname/p1/p2", service: { namespace: "ns", name: "svc", path: "p1/p2" } },
 ) => {
   const registry = Registry.make();
@@ -81,11 +85,18 @@ describe("ManagedWebhooks.build", () => {
   it.each([
     [undefined, ["*"]],
     [["CREATE"], ["CREATE"]],
-    [["CREATE", "UPDATE"], ["CREATE", "UPDATE"]],
+    [
+      ["CREATE", "UPDATE"],
+      ["CREATE", "UPDATE"],
+    ],
     [new Set(["DELETE"]), ["DELETE"]],
   ] as const)("operations %o ⇒ %o", (operations, expected) => {
     const [webhook] = built((r) =>
-      r.on.validate(SPEC, operations === undefined ? { id: "id" } : { id: "id", operations: operations as any }, fn),
+      r.on.validate(
+        SPEC,
+        operations === undefined ? { id: "id" } : { id: "id", operations: operations as any },
+        fn,
+      ),
     );
     assert.deepStrictEqual(webhook?.rules[0]?.operations, expected);
   });
@@ -142,7 +153,9 @@ describe("ManagedWebhooks.build", () => {
   });
 
   it("a URL-only config stays URL-only", () => {
-    const [webhook] = built((r) => r.on.validate(SPEC, { id: "id" }, fn), {}, { url: "https://h:8443/" } as any);
+    const [webhook] = built((r) => r.on.validate(SPEC, { id: "id" }, fn), {}, {
+      url: "https://h:8443/",
+    } as any);
     assert.deepStrictEqual(webhook?.clientConfig, { url: "https://h:8443/id" });
   });
 

@@ -4,11 +4,16 @@ import { AdmissionError, PermanentError, TemporaryError } from "@kopf/registry";
 import * as fc from "fast-check";
 import { Response } from "../src/index.ts";
 
-const decodePatch = (patch: string | undefined) => JSON.parse(Buffer.from(patch ?? "", "base64").toString("utf8"));
+const decodePatch = (patch: string | undefined) =>
+  JSON.parse(Buffer.from(patch ?? "", "base64").toString("utf8"));
 
 describe("Response.build", () => {
   it("echoes the envelope and the uid; no handlers ⇒ allowed, nothing else", () => {
-    const doc = Response.build({ apiVersion: "admission.k8s.io/v1beta1", kind: "AdmissionReview", uid: "u1" });
+    const doc = Response.build({
+      apiVersion: "admission.k8s.io/v1beta1",
+      kind: "AdmissionReview",
+      uid: "u1",
+    });
     assert.deepStrictEqual(doc, {
       apiVersion: "admission.k8s.io/v1beta1",
       kind: "AdmissionReview",

@@ -39,8 +39,18 @@ describe("Review.decode", () => {
     ["null", null, "NotAnObject", "got null"],
     ["an array", [1], "NotAnObject", "got an array"],
     ["another kind", review({}, { kind: "Pod" }), "NotAReview", 'Expected kind AdmissionReview; got "Pod"'],
-    ["another version", review({}, { apiVersion: "admission.k8s.io/v2" }), "UnsupportedVersion", '"admission.k8s.io/v2"'],
-    ["no request", { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview" }, "MissingRequest", "no request"],
+    [
+      "another version",
+      review({}, { apiVersion: "admission.k8s.io/v2" }),
+      "UnsupportedVersion",
+      '"admission.k8s.io/v2"',
+    ],
+    [
+      "no request",
+      { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview" },
+      "MissingRequest",
+      "no request",
+    ],
     ["no uid", review({ uid: undefined }), "InvalidField", "request.uid"],
     ["a numeric uid", review({ uid: 123 }), "InvalidField", "got 123"],
     ["a bad operation", review({ operation: "PATCH" }), "InvalidField", "request.operation"],
@@ -61,10 +71,16 @@ describe("Review.decode", () => {
 
   it("is total: any JSON value decodes or fails with a ReviewError", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.jsonValue(), fc.jsonValue().map((request) => ({ ...review(), request }))), (doc) => {
-        const decoded = Review.decode(doc);
-        return Result.isSuccess(decoded) || decoded.failure._tag === "ReviewError";
-      }),
+      fc.property(
+        fc.oneof(
+          fc.jsonValue(),
+          fc.jsonValue().map((request) => ({ ...review(), request })),
+        ),
+        (doc) => {
+          const decoded = Review.decode(doc);
+          return Result.isSuccess(decoded) || decoded.failure._tag === "ReviewError";
+        },
+      ),
     );
   });
 });

@@ -1,0 +1,150 @@
+/**
+ * Self-signed serving certificates of the webhook servers (Kopf's `build_certificate`, spec
+ * §9.2): an RSA 2048 key and one certificate that is its own CA (basic constraints CA=true; key
+ * usages digital signature, key encipherment, certificate and CRL signing; extended usages
+ * server and client authentication) for the server's host names and IPs. The API server trusts
+ * it through the client config's `caBundle` (the certificate itself).
+ *
+ * Keys and signatures come from Node's native crypto (fast, off the event loop for key
+ * generation); node-forge only lays out the X.509 structure. No openssl binary is involved.
+ * The validity starts an hour before now (clock skew) and lasts `days` (default 365); the
+ * servers issue a new certificate before it expires.
+ */
+import {
+  createPrivateKey,
+  generateKeyPair,
+  type KeyObject,
+  randomBytes,
+  sign as signBytes,
+} from "node:crypto";
+import { Clock, Data, Effect, Result } from "effect";
+import forge from "node-forge";
+import type { CertificateNames } from "../Endpoint.ts";
+
+/** A PEM certificate with its PEM (PKCS#8) private key and its validity end. */
+export interface SelfSigned {
+  readonly certPem: string;
+  readonly keyPem: string;
+  /** The end of the validity, epoch milliseconds. */
+  readonly notAfter: number;
+}
+
+/** Why a certificate could not be made. */
+export class CertificateError extends Data.TaggedError("CertificateError")<{
+  readonly reason: "KeyGeneration" | "Signing";
+  readonly message: string;
+}> {}
+
+const generateKeys = Effect.callback<
+  { readonly keyPem: string; readonly privateKey: KeyObject; readonly publicKey: forge.pki.rsa.PublicKey },
+  CertificateError
+>((resume) => {
+  generateKeyPair(
+    "rsa",
+    {
+      modulusLength: 2048,
+      publicKeyEncoding: { type: "spki", format: "pem" },
+      privateKeyEncoding: { type: "pkcs8", format: "pem" },
+    },
+    (error, publicKey, privateKey) => {
+      const keys =
+        error === null
+          ? Result.try({
+              try: () => ({
+                keyPem: privateKey,
+                privateKey: createPrivateKey(privateKey),
+                publicKey: forge.pki.publicKeyFromPem(publicKey) as forge.pki.rsa.PublicKey,
+              }),
+              catch: (cause) => String(cause),
+            })
+          : Result.fail(String(error));
+      resume(
+        Result.isSuccess(keys)
+          ? Effect.succeed(keys.success)
+          : Effect.fail(
+              new CertificateError({
+                reason: "KeyGeneration",
+                message: `Cannot generate an RSA key: ${keys.failure}`,
+              }),
+            ),
+      );
+    },
+  );
+});
+
+/** A positive serial number of 16 random bytes. */
+const serialNumber = (): string => {
+  const bytes = randomBytes(16);
+  bytes[0] = (bytes[0] ?? 0) & 0x7f;
+  return bytes.toString("hex");
+};
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/**
+ * Generates a self-signed CA-and-server certificate for the given names.
+ *
+ * @example
+ * ```ts
+ * const names = Endpoint.certificateNames({ host: "host.k3d.internal" })
+ * const { certPem, keyPem } = yield* Certificates.selfSigned(names)
+ * ```
+ */
+export const selfSigned = (
+  names: CertificateNames,
+  options: { readonly days?: number } = {},
+): Effect.Effect<SelfSigned, CertificateError> =>
+  Effect.gen(function* () {
+    const now = yield* Clock.currentTimeMillis;
+    const keys = yield* generateKeys;
+    // Certificates keep whole seconds.
+    const notBefore = Math.floor((now - 60 * 60 * 1000) / 1000) * 1000;
+    const notAfter = Math.floor((now + (options.days ?? 365) * DAY) / 1000) * 1000;
+    const certPem = yield* Effect.try({
+      try: () => {
+        const cert = forge.pki.createCertificate();
+        const subject = [{ name: "commonName", value: names.commonName }];
+        cert.publicKey = keys.publicKey;
+        cert.serialNumber = serialNumber();
+        cert.validity.notBefore = new Date(notBefore);
+        cert.validity.notAfter = new Date(notAfter);
+        cert.setSubject(subject);
+        cert.setIssuer(subject);
+        cert.setExtensions([
+          { name: "basicConstraints", cA: true, critical: true },
+          {
+            name: "keyUsage",
+            digitalSignature: true,
+            keyEncipherment: true,
+            keyCertSign: true,
+            cRLSign: true,
+            critical: true,
+          },
+          { name: "extKeyUsage", serverAuth: true, clientAuth: true },
+          {
+            name: "subjectAltName",
+            altNames: [
+              ...names.dnsNames.map((value) => ({ type: 2, value })),
+              ...names.ipAddresses.map((ip) => ({ type: 7, ip })),
+            ],
+          },
+          { name: "subjectKeyIdentifier" },
+        ]);
+        // forge's cert.sign() with Node's native RSA signature (forge's own RSA is slow).
+        const algorithm = forge.pki.oids.sha256WithRSAEncryption as string;
+        cert.signatureOid = algorithm;
+        cert.siginfo.algorithmOid = algorithm;
+        const pki = forge.pki as unknown as {
+          getTBSCertificate: (c: forge.pki.Certificate) => forge.asn1.Asn1;
+        };
+        const tbs = pki.getTBSCertificate(cert);
+        (cert as unknown as { tbsCertificate: forge.asn1.Asn1 }).tbsCertificate = tbs;
+        const der = Buffer.from(forge.asn1.toDer(tbs).getBytes(), "binary");
+        cert.signature = signBytes("sha256", der, keys.privateKey).toString("binary");
+        return forge.pki.certificateToPem(cert);
+      },
+      catch: (cause) =>
+        new CertificateError({ reason: "Signing", message: `Cannot sign the certificate: ${String(cause)}` }),
+    });
+    return { certPem, keyPem: keys.keyPem, notAfter };
+  });

@@ -1,0 +1,281 @@
+/**
+ * The built-in webhook server (Kopf's `WebhookServer` and its local-development variants, spec
+ * §9.2): an HTTPS server answering `POST {path}/{id}` with the operator's webhook function. It
+ * uses the given certificate and key files, or generates a self-signed certificate for the host
+ * names and IPs it is reached by; `insecure` serves plain HTTP (for tunnels that terminate TLS).
+ * It reports `{url, caBundle}` (the CA bundle optionally dumped to `cadump`), re-reads the given
+ * files every `fileCheckInterval` seconds — swapping the certificates in place and reporting
+ * again when they change — and renews a self-signed certificate before it expires.
+ *
+ * `WebhookK3dServer`, `WebhookMinikubeServer` and `WebhookDockerDesktopServer` only change the
+ * default host to the name the cluster's nodes use for the developer's machine.
+ */
+import { readFile, writeFile } from "node:fs/promises";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import type { SecureContextOptions } from "node:tls";
+import { Clock, Duration, Effect, type Exit, Fiber, Queue, Stream } from "effect";
+import { Base64 } from "effect/encoding";
+import type { ClientConfig } from "../ClientConfig.ts";
+import * as Endpoint from "../Endpoint.ts";
+import type { WebhookFn } from "../Serving.ts";
+import { WebhookServerError, type WebhookServerProtocol } from "../WebhookServerProtocol.ts";
+import * as Certificates from "./Certificates.ts";
+import { handle } from "./internal/requests.ts";
+
+/** Options of the webhook servers (Kopf's `WebhookServer` arguments). */
+export interface WebhookServerOptions {
+  /** The address to listen on; default all interfaces. */
+  readonly addr?: string | undefined;
+  /** The port; default a free one chosen by the system. */
+  readonly port?: number | undefined;
+  /** The path prefix of the webhooks (e.g. `/webhooks`). */
+  readonly path?: string | undefined;
+  /** The host name the API server uses; default the class's host, else the accessible address. */
+  readonly host?: string | undefined;
+  /** The CA bundle to report (PEM); default the CA file, the certificate file or the self-signed certificate. */
+  readonly cadata?: string | undefined;
+  readonly cafile?: string | undefined;
+  /** Where to write the reported CA bundle (PEM), e.g. for `kubectl` or curl. */
+  readonly cadump?: string | undefined;
+  /** Serve plain HTTP (only behind a TLS-terminating tunnel or proxy). */
+  readonly insecure?: boolean | undefined;
+  /** The server's certificate and key files (PEM); default a self-signed certificate. */
+  readonly certfile?: string | undefined;
+  readonly pkeyfile?: string | undefined;
+  /** The key file's passphrase. */
+  readonly password?: string | undefined;
+  /** More host names or IPs for the self-signed certificate. */
+  readonly extraSans?: ReadonlyArray<string> | undefined;
+  /** Client certificate verification; `"optional"` when CAs are given and this is `"none"`. */
+  readonly verifyMode?: "none" | "optional" | "required" | undefined;
+  readonly verifyCafile?: string | undefined;
+  readonly verifyCadata?: string | undefined;
+  /** Seconds between re-reads of the given files (and expiry checks). Default 60. */
+  readonly fileCheckInterval?: number | undefined;
+  /** The largest accepted request body, bytes. Default 8 MiB (a review holds two objects). */
+  readonly maxBodyBytes?: number | undefined;
+}
+
+/** A built-in server: a webhook server that needs nothing from the context. */
+export interface LocalServer extends WebhookServerProtocol {
+  readonly serve: (fn: WebhookFn) => Stream.Stream<ClientConfig, WebhookServerError>;
+}
+
+/** The default host of a server class (`undefined`: the accessible listening address). */
+export interface ServerClass {
+  readonly defaultHost?: string | undefined;
+}
+
+interface Tls {
+  readonly cert: string;
+  readonly key: string;
+  readonly caBundle: string;
+  readonly verifyCa: string | undefined;
+  /** Renew (self-signed) after this instant, epoch ms. */
+  readonly renewAfter: number | undefined;
+}
+
+const DAY = 24 * 60 * 60 * 1000;
+
+const read = (path: string) =>
+  Effect.tryPromise({
+    try: () => readFile(path, "utf8"),
+    catch: (cause) =>
+      new WebhookServerError({ reason: "Files", message: `Cannot read ${path}: ${String(cause)}`, cause }),
+  });
+
+const loadTls = (
+  options: WebhookServerOptions,
+  host: string | undefined,
+): Effect.Effect<Tls, WebhookServerError> =>
+  Effect.gen(function* () {
+    const verifyCa =
+      options.verifyCadata ??
+      (options.verifyCafile === undefined ? undefined : yield* read(options.verifyCafile));
+    const cadata = options.cadata ?? (options.cafile === undefined ? undefined : yield* read(options.cafile));
+    if (options.certfile !== undefined || options.pkeyfile !== undefined) {
+      if (options.certfile === undefined || options.pkeyfile === undefined) {
+        return yield* new WebhookServerError({
+          reason: "Certificate",
+          message: "Both certfile and pkeyfile must be given, or neither (for a self-signed certificate).",
+        });
+      }
+      const cert = yield* read(options.certfile);
+      const key = yield* read(options.pkeyfile);
+      return { cert, key, caBundle: cadata ?? cert, verifyCa, renewAfter: undefined };
+    }
+    const names = Endpoint.certificateNames({ host, addr: options.addr, extraSans: options.extraSans });
+    const made = yield* Certificates.selfSigned(names).pipe(
+      Effect.mapError(
+        (error) => new WebhookServerError({ reason: "Certificate", message: error.message, cause: error }),
+      ),
+    );
+    return {
+      cert: made.certPem,
+      key: made.keyPem,
+      caBundle: cadata ?? made.certPem,
+      verifyCa,
+      renewAfter: made.notAfter - 30 * DAY,
+    };
+  });
+
+const secureContext = (
+  tls: Tls,
+  options: WebhookServerOptions,
+): SecureContextOptions & {
+  requestCert: boolean;
+  rejectUnauthorized: boolean;
+} => {
+  const mode = options.verifyMode === "none" && tls.verifyCa !== undefined ? "optional" : options.verifyMode;
+  return {
+    cert: tls.cert,
+    key: tls.key,
+    ...(options.password === undefined ? {} : { passphrase: options.password }),
+    ...(tls.verifyCa === undefined ? {} : { ca: tls.verifyCa }),
+    requestCert: mode === "optional" || mode === "required",
+    rejectUnauthorized: mode === "required",
+  };
+};
+
+const listen = (server: Server | HttpsServer, port: number, addr: string | undefined) =>
+  Effect.callback<number, WebhookServerError>((resume) => {
+    const onError = (error: Error) =>
+      resume(
+        Effect.fail(
+          new WebhookServerError({
+            reason: "Listen",
+            message: `Cannot listen on ${addr ?? "*"}:${port}: ${error.message}`,
+            cause: error,
+          }),
+        ),
+      );
+    server.once("error", onError);
+    server.listen(port, addr, () => {
+      server.off("error", onError);
+      const address = server.address();
+      resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : port));
+    });
+  });
+
+const close = (server: Server | HttpsServer) =>
+  Effect.callback<void>((resume) => {
+    server.close(() => resume(Effect.void));
+    server.closeAllConnections();
+  });
+
+const fingerprint = (tls: Tls | undefined): string =>
+  tls === undefined ? "" : `${tls.cert}\0${tls.key}\0${tls.caBundle}\0${tls.verifyCa ?? ""}`;
+
+/**
+ * A webhook server of a class (a default host).
+ *
+ * @example
+ * ```ts
+ * const server = WebhookServer.make({ port: 9443, path: "/hooks", cadump: "/tmp/ca.pem" })
+ * ```
+ */
+export const make = (
+  options: WebhookServerOptions = {},
+  serverClass: ServerClass = {},
+): LocalServer => ({
+  serve: (fn: WebhookFn) =>
+    Stream.callback<ClientConfig, WebhookServerError>((queue) =>
+      Effect.gen(function* () {
+        const host = options.host ?? serverClass.defaultHost;
+        const insecure = options.insecure === true;
+        const routing = {
+          path: (options.path ?? "").replace(/\/+$/, "").replace(/^(?!\/)(?=.)/, "/"),
+          maxBodyBytes: options.maxBodyBytes ?? 8 * 1024 * 1024,
+        };
+        const context = yield* Effect.context<never>();
+        const fork = Effect.runForkWith(context);
+        // Requests in flight are interrupted when the server stops.
+        const fibers = new Set<Fiber.Fiber<unknown, unknown>>();
+        const run = <A, E>(effect: Effect.Effect<A, E>) =>
+          new Promise<Exit.Exit<A, E>>((resolve) => {
+            const fiber = fork(effect);
+            fibers.add(fiber);
+            fiber.addObserver((exit) => {
+              fibers.delete(fiber);
+              resolve(exit);
+            });
+          });
+        yield* Effect.addFinalizer(() => Fiber.interruptAll([...fibers]));
+        let tls = insecure ? undefined : yield* loadTls(options, host);
+        const handler = (req: Parameters<typeof handle>[3], res: Parameters<typeof handle>[4]) =>
+          void handle(routing, fn, run, req, res);
+        const server =
+          tls === undefined
+            ? createHttpServer(handler)
+            : createHttpsServer(secureContext(tls, options), handler);
+        server.on("clientError", (_error, socket) => socket.destroy());
+        const port = yield* listen(server, options.port ?? 0, options.addr);
+        yield* Effect.addFinalizer(() => close(server));
+
+        const report = Effect.gen(function* () {
+          const url = Endpoint.url({
+            scheme: insecure ? "http" : "https",
+            host,
+            addr: options.addr,
+            port,
+            path: routing.path,
+          });
+          if (tls !== undefined && options.cadump !== undefined) {
+            const path = options.cadump;
+            const data = tls.caBundle;
+            yield* Effect.tryPromise({
+              try: () => writeFile(path, data),
+              catch: (cause) =>
+                new WebhookServerError({
+                  reason: "Files",
+                  message: `Cannot write ${path}: ${String(cause)}`,
+                  cause,
+                }),
+            });
+          }
+          yield* Effect.logDebug(`Listening for webhooks at ${url}`);
+          yield* Queue.offer(queue, {
+            url,
+            ...(tls === undefined ? {} : { caBundle: Base64.encode(tls.caBundle) }),
+          });
+        });
+        yield* report;
+
+        if (tls === undefined) return yield* Effect.never;
+        const interval = Duration.seconds(options.fileCheckInterval ?? 60);
+        while (true) {
+          yield* Effect.sleep(interval);
+          const now = yield* Clock.currentTimeMillis;
+          const selfSigned = options.certfile === undefined;
+          if (selfSigned && tls.renewAfter !== undefined && now < tls.renewAfter) continue;
+          const next = yield* loadTls(options, host).pipe(
+            Effect.tapError((error) =>
+              Effect.logWarning(`${error.message}; keeping the current certificates.`),
+            ),
+            Effect.option,
+          );
+          if (next._tag === "None" || fingerprint(next.value) === fingerprint(tls)) continue;
+          tls = next.value;
+          (server as HttpsServer).setSecureContext(secureContext(tls, options));
+          yield* Effect.logInfo("The webhook server's certificates have changed; serving the new ones.");
+          yield* report;
+        }
+      }),
+    ),
+});
+
+/** Kopf's `WebhookServer`: the accessible listening address as the host by default. */
+export const WebhookServer = (options?: WebhookServerOptions): LocalServer => make(options);
+
+/** Kopf's `WebhookK3dServer`: reached by k3d/k3s nodes at `host.k3d.internal`. */
+export const WebhookK3dServer = (options?: WebhookServerOptions): LocalServer =>
+  make(options, { defaultHost: "host.k3d.internal" });
+
+/** Kopf's `WebhookMinikubeServer`: reached by minikube nodes at `host.minikube.internal`. */
+export const WebhookMinikubeServer = (options?: WebhookServerOptions): LocalServer =>
+  make(options, { defaultHost: "host.minikube.internal" });
+
+/** Kopf's `WebhookDockerDesktopServer`: reached by Docker Desktop's cluster at `host.docker.internal`. */
+export const WebhookDockerDesktopServer = (options?: WebhookServerOptions): LocalServer =>
+  make(options, { defaultHost: "host.docker.internal" });
