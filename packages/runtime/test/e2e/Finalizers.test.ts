@@ -117,4 +117,20 @@ describe("finalizers", () => {
       }),
     ),
   );
+
+  it.effect("startup handlers may change the settings the operator then uses", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make<{ persistence: { finalizer: string } }>();
+        registry.on.startup(function configure({ settings }) {
+          settings.persistence.finalizer = "example.com/from-startup";
+        });
+        registry.on.delete("kopfexamples.kopf.dev", function deleteFn() {});
+        yield* Harness.start(registry, { lines, log });
+        yield* Harness.create("e1");
+        yield* Harness.settle(2);
+        assert.deepStrictEqual((yield* Harness.get("e1")).metadata?.finalizers, ["example.com/from-startup"]);
+      }),
+    ),
+  );
 });
