@@ -1,16 +1,19 @@
 /**
  * The operator with every engine (Kopf's full `spawn_tasks`): the runtime's `Operator.run` with
- * the daemons-and-timers and indexing engines plugged into its seams. This is what the `kopf`
- * facade and the CLI run; `Operator.run` alone is the bare runtime.
+ * the daemons-and-timers and indexing engines plugged into its seams, and the health endpoint
+ * (`livenessEndpoint`) served once the startup handlers are done. This is what the `kopf` facade
+ * and the CLI run; `Operator.run` alone is the bare runtime.
  *
  * On exit, the operator stops first (watches, running handlers, cleanup), then the daemons and
  * timers are stopped with `operator-exiting` (the engines' scope closes).
  */
 import type { KubeApi } from "@kopf/client";
-import { type Engines, Operator, type OperatorError } from "@kopf/runtime";
-import { Effect, type Scope } from "effect";
+import { type Engines, Operator, OperatorError, Probes } from "@kopf/runtime";
+import { Deferred, Effect, Result, type Scope } from "effect";
 import * as Daemons from "./Daemons.ts";
 import * as Indexing from "./Indexing.ts";
+import * as Liveness from "./Liveness.ts";
+import * as LivenessServer from "./node/LivenessServer.ts";
 
 /** The engines of one operator, for embedding them into a custom composition. */
 export interface OperatorEngines {
@@ -60,7 +63,28 @@ export const makeEngines = (
 export const run = (options: Operator.OperatorOptions): Effect.Effect<void, OperatorError, KubeApi> =>
   Effect.scoped(
     Effect.gen(function* () {
+      const endpoint =
+        options.livenessEndpoint === undefined ? undefined : Liveness.parseEndpoint(options.livenessEndpoint);
+      if (endpoint !== undefined && Result.isFailure(endpoint)) {
+        return yield* new OperatorError({ reason: "InvalidOptions", message: endpoint.failure.message });
+      }
       const { engines } = yield* makeEngines(options.registry);
-      yield* Operator.run({ ...options, engines: { ...engines, ...options.engines } });
+      const memo = options.memo ?? {};
+      const ready = options.ready ?? (yield* Deferred.make<void>());
+      const operator = Operator.run({ ...options, memo, ready, engines: { ...engines, ...options.engines } });
+      if (endpoint === undefined) return yield* operator;
+      // The endpoint answers only once the startup handlers are done; failing to serve it stops the operator.
+      const liveness = Effect.gen(function* () {
+        yield* Deferred.await(ready);
+        const prober = yield* Probes.make(options.registry, { memo });
+        yield* LivenessServer.serve(endpoint.success, prober.results);
+        return yield* Effect.never;
+      }).pipe(
+        Effect.scoped,
+        Effect.mapError(
+          (error) => new OperatorError({ reason: "InvalidOptions", message: error.message, cause: error }),
+        ),
+      );
+      return yield* Effect.raceFirst(operator, liveness);
     }),
   );

@@ -1,0 +1,88 @@
+/**
+ * The health endpoint's logic (Kopf's `health_reporter`, spec §12.2), independent of the HTTP
+ * server (which is edge code in `node/LivenessServer.ts`): parsing `--liveness URL` (only
+ * `http://`; host `localhost` and port 80 by default), and answering a request — `GET` of the
+ * configured path runs the `on.probe` handlers through the runtime's prober (results cached
+ * for 10 s, one run shared by concurrent requests) and answers `200` with their results as JSON
+ * (`{}` without probes), or `500` when a probe failed; other paths get `404`.
+ */
+import { Data, Effect, Result } from "effect";
+
+/** Why the liveness endpoint cannot be served. */
+export class LivenessError extends Data.TaggedError("LivenessError")<{
+  readonly reason: "UnsupportedScheme" | "InvalidUrl" | "Listen";
+  readonly message: string;
+  readonly cause?: unknown;
+}> {}
+
+/** Where to serve the endpoint. */
+export interface Endpoint {
+  readonly host: string;
+  readonly port: number;
+  readonly path: string;
+}
+
+/**
+ * Parses the liveness URL.
+ *
+ * @example
+ * ```ts
+ * Liveness.parseEndpoint("http://0.0.0.0:8080/healthz") // Success({ host: "0.0.0.0", port: 8080, path: "/healthz" })
+ * Liveness.parseEndpoint("https://x/healthz")           // Failure(LivenessError UnsupportedScheme)
+ * ```
+ */
+export const parseEndpoint = (url: string): Result.Result<Endpoint, LivenessError> => {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return Result.fail(new LivenessError({ reason: "InvalidUrl", message: `Invalid liveness URL: ${url}` }));
+  }
+  if (parsed.protocol !== "http:") {
+    return Result.fail(
+      new LivenessError({
+        reason: "UnsupportedScheme",
+        message: `Unsupported scheme: ${url} (only http:// URLs are served for liveness)`,
+      }),
+    );
+  }
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, "$1") || "localhost";
+  return Result.succeed({
+    host,
+    port: parsed.port === "" ? 80 : Number(parsed.port),
+    path: parsed.pathname || "/",
+  });
+};
+
+/** A response of the endpoint. */
+export interface Response {
+  readonly status: number;
+  readonly body: string;
+}
+
+/**
+ * Answers one request.
+ *
+ * @example
+ * ```ts
+ * const response = yield* Liveness.respond({ endpoint, results: prober.results, method: "GET", path: "/healthz" })
+ * // { status: 200, body: '{"check":"ok"}' }
+ * ```
+ */
+export const respond = (input: {
+  readonly endpoint: Endpoint;
+  readonly results: Effect.Effect<Readonly<Record<string, unknown>>, { readonly message: string }>;
+  readonly method: string;
+  readonly path: string;
+}): Effect.Effect<Response> => {
+  const path = input.path.split("?")[0] ?? "";
+  if (path !== input.endpoint.path) return Effect.succeed({ status: 404, body: "Not Found" });
+  if (input.method !== "GET" && input.method !== "HEAD")
+    return Effect.succeed({ status: 405, body: "Method Not Allowed" });
+  return input.results.pipe(
+    Effect.map((results): Response => ({ status: 200, body: JSON.stringify(results) })),
+    Effect.catch((error) =>
+      Effect.as(Effect.logError(`Probes failed: ${error.message}`), { status: 500, body: error.message }),
+    ),
+  );
+};

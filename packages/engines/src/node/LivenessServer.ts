@@ -1,0 +1,59 @@
+/**
+ * The health endpoint's HTTP server (edge code): a plain `node:http` server on the endpoint's
+ * host and port, answering through {@link Liveness.respond}, for as long as the scope is open.
+ */
+import { createServer } from "node:http";
+import { Effect, type Scope } from "effect";
+import * as Liveness from "../Liveness.ts";
+
+/**
+ * Serves the endpoint in the current scope; completes with the bound port once listening.
+ *
+ * @example
+ * ```ts
+ * const port = yield* LivenessServer.serve(endpoint, prober.results)
+ * ```
+ */
+export const serve = (
+  endpoint: Liveness.Endpoint,
+  results: Effect.Effect<Readonly<Record<string, unknown>>, { readonly message: string }>,
+): Effect.Effect<number, Liveness.LivenessError, Scope.Scope> =>
+  Effect.gen(function* () {
+    const run = Effect.runPromiseWith(yield* Effect.context<never>());
+    const server = createServer((request, response) => {
+      void run(
+        Liveness.respond({ endpoint, results, method: request.method ?? "GET", path: request.url ?? "/" }),
+      ).then(({ status, body }) => {
+        response.writeHead(status, { "content-type": status === 200 ? "application/json" : "text/plain" });
+        response.end(request.method === "HEAD" ? undefined : body);
+      });
+    });
+    const port = yield* Effect.acquireRelease(
+      Effect.callback<number, Liveness.LivenessError>((resume) => {
+        server.once("error", (cause) =>
+          resume(
+            Effect.fail(
+              new Liveness.LivenessError({
+                reason: "Listen",
+                message: `Cannot serve liveness at ${endpoint.host}:${endpoint.port}: ${cause.message}`,
+                cause,
+              }),
+            ),
+          ),
+        );
+        server.listen(endpoint.port, endpoint.host, () => {
+          const address = server.address();
+          resume(
+            Effect.succeed(typeof address === "object" && address !== null ? address.port : endpoint.port),
+          );
+        });
+      }),
+      () =>
+        Effect.callback<void>((resume) => {
+          server.close(() => resume(Effect.void));
+          server.closeAllConnections();
+        }),
+    );
+    yield* Effect.logDebug(`Serving health status at http://${endpoint.host}:${port}${endpoint.path}`);
+    return port;
+  });
