@@ -36,7 +36,8 @@ export interface Slept {
 
 /**
  * Sleeps for `seconds` unless the flag is raised (already or meanwhile): `fully` when the whole
- * sleep elapsed, otherwise the seconds `left`. A non-positive duration does not sleep.
+ * sleep elapsed, otherwise the seconds `left`. A non-positive duration has elapsed already,
+ * raised flag or not.
  *
  * @example
  * ```ts
@@ -46,8 +47,8 @@ export interface Slept {
  */
 export const sleep = (pressure: Pressure | undefined, seconds: number): Effect.Effect<Slept> =>
   Effect.gen(function* () {
-    if (pressure !== undefined && isRaised(pressure)) return { fully: false, left: Math.max(seconds, 0) };
     if (seconds <= 0) return { fully: true, left: 0 };
+    if (pressure !== undefined && isRaised(pressure)) return { fully: false, left: seconds };
     const slept = Effect.as(Effect.sleep(Duration.seconds(seconds)), true);
     if (pressure === undefined) return { fully: yield* slept, left: 0 };
     const start = yield* Clock.currentTimeMillis;

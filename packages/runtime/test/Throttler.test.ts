@@ -136,3 +136,19 @@ describe("Throttler.throttled", () => {
     }),
   );
 });
+
+describe("Throttler after its time is up", () => {
+  it.effect("runs the next event even when newer events wait (the deadline has passed)", () =>
+    Effect.gen(function* () {
+      const cell = cellOf();
+      cell.state = { activeUntil: 1000, used: 1, lastDelay: 1 };
+      yield* TestClock.adjust("2 seconds");
+      const pressure = yield* Pressure.make;
+      yield* Pressure.raise(pressure);
+      const result = yield* Throttler.throttled({ cell, delays: [1], pressure }, Effect.succeed("ran")).pipe(
+        Effect.provide(Logger.layer([])),
+      );
+      assert.deepStrictEqual(result, Option.some("ran"));
+    }),
+  );
+});
