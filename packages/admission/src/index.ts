@@ -1,6 +1,10 @@
 /** Public API of @kopf/admission: admission webhooks — reviews, responses, serving, managed configurations, servers. */
 
+export * as Admission from "./Admission.ts";
+export { AdmissionRunError } from "./Admission.ts";
 export type { ClientConfig, ClientConfigService } from "./ClientConfig.ts";
+export * as ConfigManager from "./ConfigManager.ts";
+export { ConfigManagerError } from "./ConfigManager.ts";
 export * as Endpoint from "./Endpoint.ts";
 export * as Certificates from "./live/Certificates.ts";
 export { CertificateError } from "./live/Certificates.ts";

@@ -175,10 +175,7 @@ const fingerprint = (tls: Tls | undefined): string =>
  * const server = WebhookServer.make({ port: 9443, path: "/hooks", cadump: "/tmp/ca.pem" })
  * ```
  */
-export const make = (
-  options: WebhookServerOptions = {},
-  serverClass: ServerClass = {},
-): LocalServer => ({
+export const make = (options: WebhookServerOptions = {}, serverClass: ServerClass = {}): LocalServer => ({
   serve: (fn: WebhookFn) =>
     Stream.callback<ClientConfig, WebhookServerError>((queue) =>
       Effect.gen(function* () {

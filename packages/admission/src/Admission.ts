@@ -1,0 +1,137 @@
+/**
+ * Admission in a running operator (Kopf's admission root tasks, spec §9.1, §9.4, §7.8): after
+ * the initial scan of the resources served by webhooks, run `settings.admission.server` with the
+ * operator's webhook function, and — when `settings.admission.managed` names them — keep the
+ * Validating/MutatingWebhookConfigurations pointing at it while the served resources and the
+ * server's endpoint change, leaving only the persistent handlers' webhooks on exit.
+ *
+ * Nothing runs when the registry has no webhook handlers; handlers without a server fail with
+ * Kopf's message. Run it beside `Operator.run` (the runtime has no seam for extra root tasks yet):
+ * see {@link run}.
+ */
+import { KubeApi } from "@kopf/client";
+import type { Memo, Registry, WebhookType } from "@kopf/registry";
+import { OperatorSettings } from "@kopf/settings";
+import type { Resource } from "@kopf/structs";
+import { ListWatch, ResourceObserver, Watcher } from "@kopf/watcher";
+import { Data, Deferred, Effect, Stream, SubscriptionRef } from "effect";
+import type { ClientConfig } from "./ClientConfig.ts";
+import * as ConfigManager from "./ConfigManager.ts";
+import * as Serving from "./Serving.ts";
+import { isServer, type WebhookServerError } from "./WebhookServerProtocol.ts";
+
+/** Why admission could not run. */
+export class AdmissionRunError extends Data.TaggedError("AdmissionRunError")<{
+  readonly reason: "NoServer" | "InvalidServer" | "Server" | "Managed";
+  readonly message: string;
+  readonly cause?: unknown;
+}> {}
+
+/** What admission needs from the operator. */
+export interface AdmissionOptions {
+  readonly registry: Registry.Registry<any>;
+  /** The operator's memo (CREATE requests get a throw-away copy). */
+  readonly memo?: Memo | undefined;
+  /** The memo of an existing object, when the runtime shares its memories. */
+  readonly memoOf?: Serving.ServingOptions["memoOf"];
+  /** The operator's indices by name. */
+  readonly indices?: (() => Readonly<Record<string, unknown>>) | undefined;
+  /** Completes when the operator is ready (startup done); the server starts after it. */
+  readonly ready?: Effect.Effect<void> | undefined;
+  /** Completed with each client config the server reports (e.g. for tests and tooling). */
+  readonly onClientConfig?: ((config: ClientConfig) => Effect.Effect<void>) | undefined;
+}
+
+/** Kopf's message when webhook handlers exist but nothing serves them. */
+export const NO_SERVER_MESSAGE =
+  "Admission handlers exist, but no admission server/tunnel is configured in `settings.admission.server`. " +
+  "More: https://kopf.readthedocs.io/en/stable/admission/";
+
+/**
+ * Runs admission until interrupted.
+ *
+ * @example
+ * ```ts
+ * const settings = { admission: { server: WebhookServer.WebhookServer({ port: 9443 }), managed: "auto.kopf.dev" } }
+ * yield* Effect.all([Operator.run({ registry, settings, ready }), Admission.run({ registry, ready: Deferred.await(ready) })], { concurrency: "unbounded" })
+ * ```
+ */
+export const run = (options: AdmissionOptions): Effect.Effect<void, AdmissionRunError, KubeApi> =>
+  Effect.scoped(
+    Effect.gen(function* () {
+      const { registry } = options;
+      if (registry.webhooks.length === 0) return;
+      const settings = yield* OperatorSettings;
+      const server = settings.admission.server;
+      if (server === null)
+        return yield* new AdmissionRunError({ reason: "NoServer", message: NO_SERVER_MESSAGE });
+      if (!isServer(server)) {
+        return yield* new AdmissionRunError({
+          reason: "InvalidServer",
+          message: "settings.admission.server must be a webhook server or tunnel (an object with serve(fn)).",
+        });
+      }
+
+      const api = yield* KubeApi;
+      const observer = yield* ResourceObserver.make(api, (crd) => ListWatch.fromKubeApi(api, crd, null), {
+        selectors: { webhooks: registry.selectors("webhooks"), indexed: [], watched: [], patched: [] },
+        scanningDisabled: settings.scanning.disabled,
+        watcher: Watcher.optionsFromSettings(settings),
+      });
+      if (options.ready !== undefined) yield* options.ready;
+
+      let served = (yield* SubscriptionRef.get(observer.observed)).insights.webhooks;
+      const resources = yield* SubscriptionRef.make<ReadonlyArray<Resource.Resource>>(served);
+      yield* Effect.forkScoped(
+        Stream.runForEach(SubscriptionRef.changes(observer.observed), (o) =>
+          Effect.suspend(() => {
+            served = o.insights.webhooks;
+            return SubscriptionRef.set(resources, served);
+          }),
+        ),
+      );
+      const fn = yield* Serving.make({
+        registry,
+        resources: () => served,
+        memo: options.memo ?? {},
+        memoOf: options.memoOf,
+        indices: options.indices,
+      });
+
+      const configs = yield* SubscriptionRef.make<ClientConfig | undefined>(undefined);
+      const serving = Stream.runForEach(server.serve(fn), (config) =>
+        SubscriptionRef.set(configs, config).pipe(
+          Effect.andThen(options.onClientConfig?.(config) ?? Effect.void),
+        ),
+      ).pipe(
+        Effect.mapError(
+          (error: WebhookServerError) =>
+            new AdmissionRunError({ reason: "Server", message: error.message, cause: error }),
+        ),
+      );
+
+      const managed = settings.admission.managed;
+      if (managed === null) return yield* serving;
+
+      const targets = Stream.zipLatest(
+        SubscriptionRef.changes(configs).pipe(Stream.filter((c): c is ClientConfig => c !== undefined)),
+        SubscriptionRef.changes(resources),
+      ).pipe(
+        Stream.map(([clientConfig, current]): ConfigManager.Target => ({ clientConfig, resources: current })),
+        Stream.changesWith((a, b) => a.clientConfig === b.clientConfig && a.resources === b.resources),
+      );
+      const manage = (reason: WebhookType) =>
+        ConfigManager.manage({ reason, name: managed, handlers: registry.webhooks }, targets).pipe(
+          Effect.mapError(
+            (error) => new AdmissionRunError({ reason: "Managed", message: error.message, cause: error }),
+          ),
+        );
+      yield* Effect.all([serving, manage("validating"), manage("mutating")], {
+        concurrency: "unbounded",
+        discard: true,
+      });
+    }),
+  );
+
+/** A `ready` signal from a Deferred (what `Operator.run`'s `ready` option completes). */
+export const readyOf = (deferred: Deferred.Deferred<void>): Effect.Effect<void> => Deferred.await(deferred);
