@@ -60,7 +60,11 @@ export const normalizeChecked = (
   const object = normalize(type, obj, dropped);
   const messages = dropped.map((p) => `unknown field ${JSON.stringify(p)}`);
   if (messages.length > 0 && directive.success === "Strict")
-    return Result.fail(Status.badRequest(`strict decoding error: ${messages.join(", ")}`));
+    return Result.fail(
+      Status.badRequest(
+        `${type.kind} in version ${JSON.stringify(type.storageVersion)} cannot be handled as a ${type.kind}: strict decoding error: ${messages.join(", ")}`,
+      ),
+    );
   return Result.succeed({ object, warnings: directive.success === "Warn" ? messages : [] });
 };
 
@@ -88,6 +92,8 @@ export const checkStoredSize = (obj: JsonObject): Status.ApiError | undefined =>
     : undefined;
 
 export interface AdmitInput {
+  /** What the registry does between mutating admission and validation (e.g. system fields on create). */
+  readonly prepare?: (mutated: JsonObject) => JsonObject;
   /** Warnings gathered before admission (e.g. unknown fields). */
   readonly warnings?: ReadonlyArray<string>;
   readonly core: Core;
@@ -153,6 +159,7 @@ export const admit = Effect.fnUntraced(function* (input: AdmitInput) {
       );
     object = normalize(resolved.type, ObjectMeta.toStorage(resolved.type, patched.success));
   }
+  if (object !== undefined && input.prepare !== undefined) object = input.prepare(object);
   if (object !== undefined) {
     const invalid = validate(resolved.type, object, input.oldObject);
     if (invalid !== undefined) return yield* Effect.fail(invalid);

@@ -4,6 +4,7 @@
  */
 import { Result } from "effect";
 import * as YAML from "yaml";
+import { goJsonError } from "./internal/GoJson.ts";
 import { decodeText } from "./internal/Json.ts";
 import * as Protobuf from "./Protobuf.ts";
 import * as Status from "./Status.ts";
@@ -47,9 +48,22 @@ const parseJson = (text: string): Result.Result<unknown, string> => {
   try {
     return Result.succeed(JSON.parse(text));
   } catch (e) {
-    return Result.fail(e instanceof Error ? e.message : String(e));
+    return Result.fail(goJsonError(text) ?? (e instanceof Error ? e.message : String(e)));
   }
 };
+
+/** The first 30 bytes of a body, as the apiserver quotes it in decode errors. */
+export const summarize = (body: Uint8Array | undefined): string => {
+  const bytes = body ?? new Uint8Array();
+  const text = new TextDecoder().decode(bytes.subarray(0, 30));
+  return bytes.byteLength > 30 ? `${text} ...` : text;
+};
+
+/** A decode failure of an object body, as transformDecodeError words it. */
+export const unrecognized = (kind: string, why: string, body: Uint8Array | undefined): Status.ApiError =>
+  Status.badRequest(
+    `the object provided is unrecognized (must be of type ${kind}): ${why} (${summarize(body)})`,
+  );
 
 const parseYaml = (text: string): Result.Result<unknown, string> => {
   try {
@@ -100,10 +114,18 @@ export const decode = (
 export const decodeObjectBody = (
   headers: Readonly<Record<string, string>>,
   body: Uint8Array | undefined,
+  kind: string,
   protobuf = true,
 ): Result.Result<unknown, Status.ApiError> => {
   const media = mediaType(headers);
-  if (media === "" || media === "application/json" || media === "*/*") return decode(body, false);
+  if (media === "" || media === "application/json" || media === "*/*") {
+    const text = body === undefined ? "" : decodeText(body);
+    if (text === undefined) return Result.fail(Status.badRequest("the request body is not valid UTF-8"));
+    const r = parseJson(text);
+    return Result.isFailure(r)
+      ? Result.fail(unrecognized(kind, `couldn't get version/kind; json parse error: ${r.failure}`, body))
+      : Result.succeed(r.success);
+  }
   if (media === "application/yaml" || media === "application/x-yaml" || media === "text/yaml")
     return decode(body, true);
   if (media === Protobuf.PROTOBUF_MEDIA && protobuf) {
@@ -117,5 +139,7 @@ export const decodeObjectBody = (
   const accepted = protobuf
     ? WRITE_MEDIA_TYPES
     : WRITE_MEDIA_TYPES.filter((m) => m !== Protobuf.PROTOBUF_MEDIA);
-  return Result.fail(Status.unsupportedMediaType(media, accepted));
+  return Result.fail(
+    protobuf ? Status.routeUnsupportedMediaType() : Status.unsupportedMediaType(media, accepted),
+  );
 };

@@ -86,17 +86,16 @@ const containerErrors = (spec: JsonObject, path: string, errors: Errors): void =
 
 const deploymentErrors = (obj: JsonObject, errors: Errors): void => {
   const spec = asObject(obj.spec);
-  const selector = spec.selector;
-  if (!isObject(selector)) {
-    errors.push(FieldError.required("spec.selector"));
-    return;
-  }
+  const hasSelector = isObject(spec.selector);
+  const selector = asObject(spec.selector);
+  if (!hasSelector) errors.push(FieldError.required("spec.selector"));
   const matchLabels = asObject(selector.matchLabels);
   const expressions = Array.isArray(selector.matchExpressions) ? selector.matchExpressions : [];
-  if (Object.keys(matchLabels).length === 0 && expressions.length === 0)
+  if (hasSelector && Object.keys(matchLabels).length === 0 && expressions.length === 0)
     errors.push(FieldError.invalid("spec.selector", selector, "empty selector is invalid for deployment"));
   const template = asObject(spec.template);
-  const labels = asObject(metaOf(template).labels) as Record<string, string>;
+  const rawLabels = metaOf(template).labels;
+  const labels = asObject(rawLabels) as Record<string, string>;
   const requirements: Array<Selectors.LabelRequirement> = [
     ...Object.entries(matchLabels).map(([key, value]) => ({ op: "=" as const, key, value: String(value) })),
     ...expressions.filter(isObject).map((e): Selectors.LabelRequirement => {
@@ -111,11 +110,11 @@ const deploymentErrors = (obj: JsonObject, errors: Errors): void => {
             : { op: "!exists", key };
     }),
   ];
-  if (requirements.length > 0 && !Selectors.matchesLabels(requirements, labels))
+  if (!hasSelector || (requirements.length > 0 && !Selectors.matchesLabels(requirements, labels)))
     errors.push(
       FieldError.invalid(
         "spec.template.metadata.labels",
-        labels,
+        rawLabels ?? null,
         "`selector` does not match template `labels`",
       ),
     );

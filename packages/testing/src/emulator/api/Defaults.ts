@@ -59,23 +59,29 @@ const deploymentDefaults = (obj: JsonObject): JsonObject => {
 const clusterIp = (random: () => number): string =>
   `10.${96 + Math.floor(random() * 16)}.${Math.floor(random() * 256)}.${2 + Math.floor(random() * 253)}`;
 
-const serviceDefaults = (obj: JsonObject, random: () => number): JsonObject => {
+const serviceSchemeDefaults = (obj: JsonObject): JsonObject => {
   const spec = { ...asObject(obj.spec) };
   setDefault(spec, "type", "ClusterIP");
   setDefault(spec, "sessionAffinity", "None");
-  if (spec.type !== "ExternalName") {
-    setDefault(spec, "clusterIP", clusterIp(random));
-    setDefault(spec, "clusterIPs", [spec.clusterIP]);
-    setDefault(spec, "ipFamilies", ["IPv4"]);
-    setDefault(spec, "ipFamilyPolicy", "SingleStack");
-    setDefault(spec, "internalTrafficPolicy", "Cluster");
-  }
+  if (spec.type !== "ExternalName") setDefault(spec, "internalTrafficPolicy", "Cluster");
   if (Array.isArray(spec.ports))
     spec.ports = spec.ports.map((p) =>
       isObject(p)
         ? { protocol: "TCP", ...p, ...(p.targetPort === undefined ? { targetPort: p.port } : {}) }
         : p,
     );
+  return { ...obj, spec };
+};
+
+/** The registry's IP allocation of a new service. */
+const serviceAllocation = (obj: JsonObject, random: () => number): JsonObject => {
+  const spec = { ...asObject(obj.spec) };
+  if (spec.type !== "ExternalName") {
+    setDefault(spec, "clusterIP", clusterIp(random));
+    setDefault(spec, "clusterIPs", [spec.clusterIP]);
+    setDefault(spec, "ipFamilies", ["IPv4"]);
+    setDefault(spec, "ipFamilyPolicy", "SingleStack");
+  }
   return { ...obj, spec, status: { loadBalancer: {} } };
 };
 
@@ -104,50 +110,26 @@ const podSpecDefaults = (spec: JsonObject): JsonObject => {
   return s;
 };
 
-/** Defaults applied when an object of a built-in type is created. */
-export const onCreate = (type: ResourceType, obj: JsonObject, random: () => number): JsonObject => {
-  if (type.custom) return obj;
-  switch (`${type.group}/${type.plural}`) {
-    case "/namespaces": {
-      const meta = metaOf(obj);
-      const name = typeof meta.name === "string" ? meta.name : "";
-      return {
-        ...obj,
-        metadata: { ...meta, labels: { ...asObject(meta.labels), "kubernetes.io/metadata.name": name } },
-        spec: { finalizers: ["kubernetes"], ...asObject(obj.spec) },
-        status: { phase: "Active" },
-      };
-    }
-    case "/secrets":
-      return { type: "Opaque", ...obj };
-    case "/pods":
-      return {
-        ...obj,
-        spec: podSpecDefaults(asObject(obj.spec)),
-        status: { phase: "Pending", qosClass: "BestEffort" },
-      };
-    case "/services":
-      return serviceDefaults(obj, random);
-    case "apps/deployments":
-      return deploymentDefaults(obj);
-    default:
-      return onUpdate(type, obj, undefined);
-  }
+const namespaceLabel = (obj: JsonObject): JsonObject => {
+  const meta = metaOf(obj);
+  return {
+    ...obj,
+    metadata: { ...meta, labels: { ...asObject(meta.labels), "kubernetes.io/metadata.name": meta.name } },
+  };
 };
 
-/** Defaults applied on every write (create and update) of a built-in type. */
-export const onUpdate = (type: ResourceType, obj: JsonObject, old: JsonObject | undefined): JsonObject => {
+/** Scheme defaults: applied to every decoded object of a built-in type (create and update). */
+export const scheme = (type: ResourceType, obj: JsonObject): JsonObject => {
   if (type.custom) return obj;
   switch (`${type.group}/${type.plural}`) {
-    case "/namespaces": {
-      const meta = metaOf(obj);
-      return {
-        ...obj,
-        metadata: { ...meta, labels: { ...asObject(meta.labels), "kubernetes.io/metadata.name": meta.name } },
-      };
-    }
+    case "/namespaces":
+      return namespaceLabel(obj);
     case "/secrets":
-      return obj.type === undefined && old !== undefined ? { ...obj, type: old.type } : obj;
+      return obj.type === undefined || obj.type === "" ? { ...obj, type: "Opaque" } : obj;
+    case "/pods":
+      return { ...obj, spec: podSpecDefaults(asObject(obj.spec)) };
+    case "/services":
+      return serviceSchemeDefaults(obj);
     case "apps/deployments":
       return deploymentDefaults(obj);
     case "apiextensions.k8s.io/customresourcedefinitions":
@@ -161,3 +143,42 @@ export const onUpdate = (type: ResourceType, obj: JsonObject, old: JsonObject | 
       return obj;
   }
 };
+
+/** What a type's registry strategy sets on create (not part of any manager's fields). */
+export const onCreate = (type: ResourceType, obj: JsonObject, random: () => number): JsonObject => {
+  if (type.custom) return obj;
+  switch (`${type.group}/${type.plural}`) {
+    case "/namespaces":
+      return {
+        ...obj,
+        spec: { finalizers: ["kubernetes"], ...asObject(obj.spec) },
+        status: { phase: "Active" },
+      };
+    case "/pods":
+      return { ...obj, status: { phase: "Pending", qosClass: "BestEffort" } };
+    case "/services":
+      return serviceAllocation(obj, random);
+    case "apps/deployments":
+      return { ...obj, status: {} };
+    case "apiextensions.k8s.io/customresourcedefinitions": {
+      const versions = Array.isArray(asObject(obj.spec).versions)
+        ? (asObject(obj.spec).versions as Array<unknown>)
+        : [];
+      const storage = versions.filter(isObject).find((v) => v.storage === true);
+      return {
+        ...obj,
+        status: {
+          conditions: null,
+          acceptedNames: { plural: "", kind: "" },
+          storedVersions: storage === undefined ? [] : [storage.name],
+        },
+      };
+    }
+    default:
+      return obj;
+  }
+};
+
+/** What a type's registry strategy sets on update. */
+export const onUpdate = (_type: ResourceType, obj: JsonObject, _old: JsonObject | undefined): JsonObject =>
+  obj;

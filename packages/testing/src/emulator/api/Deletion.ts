@@ -31,7 +31,7 @@ const PROTECTED_NAMESPACES = new Set(["default", "kube-system", "kube-public"]);
 export const parseOptions = (request: ApiRequest): Result.Result<DeleteOptions, Status.ApiError> => {
   let body: JsonObject = {};
   if (request.body !== undefined && request.body.byteLength > 0) {
-    const decoded = Body.decodeObjectBody(request.headers, request.body);
+    const decoded = Body.decodeObjectBody(request.headers, request.body, "DeleteOptions");
     if (Result.isFailure(decoded)) return Result.fail(decoded.failure);
     if (!isObject(decoded.success))
       return Result.fail(Status.badRequest("the DeleteOptions body must be a JSON object"));
@@ -81,17 +81,18 @@ const checkPreconditions = (
   obj: JsonObject,
 ): Status.ApiError | undefined => {
   const name = resolved.name ?? str(metaOf(obj).name) ?? "";
+  const byKind = { group: resolved.type.group, resource: resolved.type.kind };
   if (options.uid !== undefined && options.uid !== uidOf(obj))
     return Status.conflict(
-      resolved.gr,
+      byKind,
       name,
-      `Precondition failed: UID in precondition: ${options.uid}, UID in object meta: ${uidOf(obj)}`,
+      `the UID in the precondition (${options.uid}) does not match the UID in record (${uidOf(obj)}). The object might have been deleted and then recreated`,
     );
   if (options.resourceVersion !== undefined && options.resourceVersion !== rvOf(obj))
     return Status.conflict(
-      resolved.gr,
+      byKind,
       name,
-      `Precondition failed: ResourceVersion in precondition: ${options.resourceVersion}, ResourceVersion in object meta: ${rvOf(obj)}`,
+      `the ResourceVersion in the precondition (${options.resourceVersion}) does not match the ResourceVersion in record (${rvOf(obj)}). The object might have been modified`,
     );
   return undefined;
 };
@@ -156,7 +157,7 @@ export const deleteOne = Effect.fnUntraced(function* (
       metadata: {
         ...meta,
         deletionTimestamp: meta.deletionTimestamp ?? formatTime(core.now()),
-        deletionGracePeriodSeconds: meta.deletionGracePeriodSeconds ?? 0,
+        ...(isNamespace ? {} : { deletionGracePeriodSeconds: meta.deletionGracePeriodSeconds ?? 0 }),
         ...(finalizers.length > 0 ? { finalizers } : {}),
       },
       ...(isNamespace ? { status: { ...asObject(latest.status), phase: "Terminating" } } : {}),

@@ -156,13 +156,23 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
   for (const name of DEFAULT_NAMESPACES)
     store.put(
       namespaces,
-      ObjectMeta.prepareCreate(namespaces.type, undefined, { metadata: { name } }, core.now(), core.random),
+      ObjectMeta.prepareCreate(
+        namespaces.type,
+        ObjectMeta.decodeForCreate(namespaces.type, undefined, { metadata: { name } }),
+        core.now(),
+        core.random,
+      ),
       undefined,
     );
   const services = store.table("", "services") as Table;
   store.put(
     services,
-    ObjectMeta.prepareCreate(services.type, "default", KUBERNETES_SERVICE, core.now(), core.random),
+    ObjectMeta.prepareCreate(
+      services.type,
+      ObjectMeta.decodeForCreate(services.type, "default", KUBERNETES_SERVICE),
+      core.now(),
+      core.random,
+    ),
     undefined,
   );
   yield* Effect.forkScoped(

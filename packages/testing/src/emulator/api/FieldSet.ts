@@ -15,23 +15,34 @@ export type ListShape =
   | { readonly kind: "set" }
   | { readonly kind: "atomic" };
 
-/** Knowledge of a type's lists and maps, by the field names on the way (list items skipped). */
+/** Knowledge of a type's lists and objects, by the field names on the way (list items skipped). */
 export interface Shape {
   readonly list: (names: ReadonlyArray<string>) => ListShape;
-  readonly isMap: (names: ReadonlyArray<string>) => boolean;
+  /** Whether an object node is owned itself when an update adds it (maps, pointer structs, any object of a custom resource). */
+  readonly isMember: (names: ReadonlyArray<string>) => boolean;
+  /** Whether an object is atomic (owned as a whole, like a LabelSelector). */
+  readonly isAtomic: (names: ReadonlyArray<string>) => boolean;
 }
 
-const MAP_FIELDS = new Set([
-  "labels",
-  "annotations",
-  "data",
-  "binaryData",
-  "stringData",
-  "nodeSelector",
-  "matchLabels",
-  "limits",
-  "requests",
+/**
+ * Built-in fields present in the JSON of every zero-valued typed object (non-pointer structs and
+ * slices without omitempty): an update never "adds" them, so they are not owned as nodes.
+ */
+const ALWAYS_PRESENT = new Set([
+  "metadata",
+  "spec",
+  "status",
+  "template",
+  "strategy",
+  "resources",
+  "names",
+  "acceptedNames",
+  "containers",
+  "versions",
 ]);
+
+/** LabelSelectors are atomic structs in the built-in types. */
+const ATOMIC_SELECTORS = new Set(["namespaceSelector", "objectSelector"]);
 
 const metaList = (names: ReadonlyArray<string>): ListShape | undefined => {
   if (names.length === 2 && names[0] === "metadata") {
@@ -68,7 +79,13 @@ export const shapeOf = (type: ResourceType): Shape => {
             ? { kind: "set" }
             : { kind: "map", keys: [s.key] };
       },
-      isMap: (names) => MAP_FIELDS.has(names[names.length - 1] ?? ""),
+      isMember: (names) => !ALWAYS_PRESENT.has(names[names.length - 1] ?? ""),
+      isAtomic: (names) => {
+        const last = names[names.length - 1] ?? "";
+        return (
+          ATOMIC_SELECTORS.has(last) || (last === "selector" && type.group === "apps" && names.length === 2)
+        );
+      },
     };
   const schema = type.schemas.get(type.storageVersion);
   return {
@@ -86,12 +103,8 @@ export const shapeOf = (type: ResourceType): Shape => {
       }
       return { kind: "atomic" };
     },
-    isMap: (names) => {
-      if (names.length === 2 && names[0] === "metadata")
-        return names[1] === "labels" || names[1] === "annotations";
-      const s = schemaAt(schema, names);
-      return s !== undefined && isObject(s.additionalProperties);
-    },
+    isMember: (names) => !(names.length === 1 && names[0] === "metadata"),
+    isAtomic: (names) => schemaAt(schema, names)?.["x-kubernetes-map-type"] === "atomic",
   };
 };
 
@@ -123,11 +136,14 @@ const keyElement = (item: unknown, keys: ReadonlyArray<string>): string | undefi
   return `k:${JSON.stringify(k)}`;
 };
 
+export type Mode = "update" | "apply";
+
 const walk = (
   value: unknown,
   path: ReadonlyArray<string>,
   names: ReadonlyArray<string>,
   shape: Shape,
+  mode: Mode,
   out: FieldSet,
 ): void => {
   if (!isObject(value)) return;
@@ -136,32 +152,55 @@ const walk = (
     if (names.length === 1 && names[0] === "metadata" && IGNORED_META.has(k)) continue;
     const childNames = [...names, k];
     const child = [...path, `f:${k}`];
+    const key = child.join(SEP);
     if (Array.isArray(v)) {
       const list = shape.list(childNames);
-      if (list.kind === "atomic") out.add(child.join(SEP));
-      else if (list.kind === "set")
+      if (list.kind === "atomic" || v.length === 0) {
+        out.add(key);
+        continue;
+      }
+      if (mode === "update" && shape.isMember(childNames)) out.add(key);
+      if (list.kind === "set")
         for (const item of v) out.add([...child, `v:${JSON.stringify(item)}`].join(SEP));
       else
         for (const item of v) {
           const el = keyElement(item, list.keys);
           if (el === undefined) {
-            out.add(child.join(SEP));
+            out.add(key);
             break;
           }
           out.add([...child, el].join(SEP));
-          walk(item, [...child, el], childNames, shape, out);
+          walk(item, [...child, el], childNames, shape, mode, out);
         }
-    } else if (isObject(v) && Object.keys(v).length > 0) {
-      if (shape.isMap(childNames)) out.add(child.join(SEP));
-      walk(v, child, childNames, shape, out);
-    } else out.add(child.join(SEP));
+    } else if (isObject(v) && Object.keys(v).length > 0 && !shape.isAtomic(childNames)) {
+      if (mode === "update" && shape.isMember(childNames)) out.add(key);
+      walk(v, child, childNames, shape, mode, out);
+    } else out.add(key);
   }
 };
 
-/** The field set of an object or applied configuration. */
-export const of = (value: unknown, shape: Shape): FieldSet => {
+/**
+ * The field set of an object (`update`: what a write owns, nodes it adds included) or of an
+ * applied configuration (`apply`: leaves and list items only).
+ */
+export const of = (value: unknown, shape: Shape, mode: Mode = "update"): FieldSet => {
   const out: FieldSet = new Set();
-  walk(value, [], [], shape, out);
+  walk(value, [], [], shape, mode, out);
+  return out;
+};
+
+/** The paths of a set that have members below them. */
+export const parentsOf = (set: ReadonlySet<string>): Set<string> => {
+  const out = new Set<string>();
+  for (const p of set) {
+    let i = p.lastIndexOf(SEP);
+    while (i > 0) {
+      const prefix = p.slice(0, i);
+      if (out.has(prefix)) break;
+      out.add(prefix);
+      i = prefix.lastIndexOf(SEP);
+    }
+  }
   return out;
 };
 

@@ -1,6 +1,7 @@
 /**
- * JSON patch (RFC 6902) with the error texts of the evanphx/json-patch library the apiserver uses,
- * so failed operations (a failed `test`, a missing path) read as a real server answers them.
+ * JSON patch (RFC 6902) with the semantics of the evanphx/json-patch v4 library the apiserver
+ * applies it with (e.g. `replace` of a missing object key sets it, `test` of a missing key passes
+ * only for `null`); any failed operation fails the whole patch.
  */
 import { Result } from "effect";
 import { deepEqual, isObject, type JsonObject } from "./internal/Json.ts";
@@ -12,150 +13,179 @@ export interface Operation {
   readonly from?: string;
 }
 
-/** Checks the shape of a decoded patch document; the message is a 400's. */
+const goType = (v: unknown): string =>
+  Array.isArray(v)
+    ? "array"
+    : v === null
+      ? "null"
+      : typeof v === "object"
+        ? "object"
+        : typeof v === "boolean"
+          ? "bool"
+          : typeof v;
+
+/** Checks the shape of a decoded patch document; the message is the apiserver's 400. */
 export const decodeOperations = (value: unknown): Result.Result<ReadonlyArray<Operation>, string> => {
   if (!Array.isArray(value))
-    return Result.fail("json: cannot unmarshal object into Go value of type jsonpatch.Patch");
+    return Result.fail(
+      `error decoding patch: json: cannot unmarshal ${goType(value)} into Go value of type []handlers.jsonPatchOp`,
+    );
   const ops: Array<Operation> = [];
   for (const item of value) {
-    if (!isObject(item))
-      return Result.fail("json: cannot unmarshal into Go value of type jsonpatch.Operation");
-    const op = typeof item.op === "string" ? item.op : "";
-    const path = typeof item.path === "string" ? item.path : undefined;
-    if (!["add", "remove", "replace", "move", "copy", "test"].includes(op))
-      return Result.fail(`Unexpected kind: ${op === "" ? "unknown" : op}`);
-    if (path === undefined) return Result.fail(`${op} operation missing path`);
-    if ((op === "add" || op === "replace" || op === "test") && !Object.hasOwn(item, "value"))
-      return Result.fail(`${op} operation missing value`);
-    if ((op === "move" || op === "copy") && typeof item.from !== "string")
-      return Result.fail(`${op} operation missing from`);
+    if (item !== null && !isObject(item))
+      return Result.fail(
+        `error decoding patch: json: cannot unmarshal ${goType(item)} into Go value of type handlers.jsonPatchOp`,
+      );
+    const o = item ?? {};
     ops.push({
-      op,
-      path,
-      ...(Object.hasOwn(item, "value") ? { value: item.value } : {}),
-      ...(typeof item.from === "string" ? { from: item.from } : {}),
+      op: typeof o.op === "string" ? o.op : "",
+      path: typeof o.path === "string" ? o.path : "",
+      ...(Object.hasOwn(o, "value") ? { value: o.value } : {}),
+      ...(typeof o.from === "string" ? { from: o.from } : {}),
     });
   }
   return Result.succeed(ops);
 };
 
-const tokens = (pointer: string): Array<string> | undefined => {
-  if (pointer === "") return [];
-  if (!pointer.startsWith("/")) return undefined;
-  return pointer
-    .slice(1)
-    .split("/")
-    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
-};
+const unescapeToken = (t: string): string => t.replace(/~1/g, "/").replace(/~0/g, "~");
 
 type Container = JsonObject | Array<unknown>;
 
-/** Deep-copies the path down to the parent of the last token, returning the new root and parent. */
-const walk = (
-  root: unknown,
-  toks: ReadonlyArray<string>,
-): { readonly root: unknown; readonly parent: Container | undefined } => {
-  const copyOf = (v: unknown): unknown => (Array.isArray(v) ? [...v] : isObject(v) ? { ...v } : v);
-  const newRoot = copyOf(root);
-  let cur: unknown = newRoot;
-  for (let i = 0; i < toks.length - 1; i++) {
-    const t = toks[i] as string;
+const index = (key: string): number | undefined => (/^-?[0-9]+$/.test(key) ? Number(key) : undefined);
+
+/** The container holding the last token of `path` (deep-copied on the way) and that token. */
+const findObject = (
+  root: { doc: unknown },
+  path: string,
+): { readonly con: Container; readonly key: string } | undefined => {
+  const split = path.split("/");
+  if (split.length < 2) return undefined;
+  const parts = split.slice(1, -1).map(unescapeToken);
+  const key = unescapeToken(split[split.length - 1] as string);
+  const copy = (v: unknown): unknown => (Array.isArray(v) ? [...v] : isObject(v) ? { ...v } : v);
+  root.doc = copy(root.doc);
+  let cur = root.doc;
+  for (const part of parts) {
+    let next: unknown;
     if (Array.isArray(cur)) {
-      const idx = Number(t);
-      if (!/^(0|[1-9][0-9]*)$/.test(t) || idx >= cur.length) return { root: newRoot, parent: undefined };
-      cur[idx] = copyOf(cur[idx]);
-      cur = cur[idx];
+      const i = index(part);
+      if (i === undefined || i < 0 || i >= cur.length) return undefined;
+      next = copy(cur[i]);
+      cur[i] = next;
     } else if (isObject(cur)) {
-      if (!Object.hasOwn(cur, t)) return { root: newRoot, parent: undefined };
-      cur[t] = copyOf(cur[t]);
-      cur = cur[t];
-    } else return { root: newRoot, parent: undefined };
+      if (cur[part] === undefined || cur[part] === null) return undefined;
+      next = copy(cur[part]);
+      cur[part] = next;
+    } else return undefined;
+    if (!Array.isArray(next) && !isObject(next)) return undefined;
+    cur = next;
   }
-  return { root: newRoot, parent: Array.isArray(cur) || isObject(cur) ? cur : undefined };
+  return Array.isArray(cur) || isObject(cur) ? { con: cur, key } : undefined;
 };
 
-const get = (doc: unknown, toks: ReadonlyArray<string>): { found: boolean; value: unknown } => {
-  let cur = doc;
-  for (const t of toks) {
-    if (Array.isArray(cur)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(t) || Number(t) >= cur.length) return { found: false, value: undefined };
-      cur = cur[Number(t)];
-    } else if (isObject(cur)) {
-      if (!Object.hasOwn(cur, t)) return { found: false, value: undefined };
-      cur = cur[t];
-    } else return { found: false, value: undefined };
+const get = (con: Container, key: string): Result.Result<unknown, string> => {
+  if (!Array.isArray(con)) return Result.succeed(con[key]);
+  const i = index(key);
+  if (i === undefined || i < 0 || i >= con.length)
+    return Result.fail(`Unable to access invalid index: ${key}`);
+  return Result.succeed(con[i]);
+};
+
+const add = (con: Container, key: string, value: unknown): Result.Result<void, string> => {
+  if (!Array.isArray(con)) {
+    con[key] = value;
+    return Result.succeed(undefined);
   }
-  return { found: true, value: cur };
-};
-
-const add = (doc: unknown, path: string, value: unknown): Result.Result<unknown, string> => {
-  const toks = tokens(path);
-  if (toks === undefined)
-    return Result.fail(`add operation does not apply: doc is missing path: "${path}": missing value`);
-  if (toks.length === 0) return Result.succeed(value);
-  const { root, parent } = walk(doc, toks);
-  const last = toks[toks.length - 1] as string;
-  if (parent === undefined)
-    return Result.fail(`add operation does not apply: doc is missing path: "${path}": missing value`);
-  if (Array.isArray(parent)) {
-    const idx = last === "-" ? parent.length : Number(last);
-    if (!(last === "-" || /^(0|[1-9][0-9]*)$/.test(last)) || idx > parent.length)
-      return Result.fail(`add operation does not apply: doc is missing path: "${path}": missing value`);
-    parent.splice(idx, 0, value);
-  } else parent[last] = value;
-  return Result.succeed(root);
-};
-
-const remove = (doc: unknown, path: string, op: string): Result.Result<unknown, string> => {
-  const toks = tokens(path);
-  const missing = `${op} operation does not apply: doc is missing path: "${path}": missing value`;
-  if (toks === undefined || toks.length === 0) return Result.fail(missing);
-  const { root, parent } = walk(doc, toks);
-  const last = toks[toks.length - 1] as string;
-  if (parent === undefined) return Result.fail(missing);
-  if (Array.isArray(parent)) {
-    const idx = Number(last);
-    if (!/^(0|[1-9][0-9]*)$/.test(last) || idx >= parent.length)
-      return Result.fail(`Unable to access invalid index: ${last}: invalid index referenced`);
-    parent.splice(idx, 1);
-  } else {
-    if (!Object.hasOwn(parent, last))
-      return Result.fail(`${op} operation does not apply: doc is missing key: ${path}: missing value`);
-    delete parent[last];
+  if (key === "-") {
+    con.push(value);
+    return Result.succeed(undefined);
   }
-  return Result.succeed(root);
+  const i = index(key);
+  if (i === undefined || i < 0 || i > con.length)
+    return Result.fail(`Unable to access invalid index: ${key}`);
+  con.splice(i, 0, value);
+  return Result.succeed(undefined);
 };
 
-const applyOne = (doc: unknown, op: Operation): Result.Result<unknown, string> => {
+const remove = (con: Container, key: string): Result.Result<void, string> => {
+  if (!Array.isArray(con)) {
+    if (!Object.hasOwn(con, key)) return Result.fail(`Unable to remove nonexistent key: ${key}`);
+    delete con[key];
+    return Result.succeed(undefined);
+  }
+  const i = index(key);
+  if (i === undefined || i < 0 || i >= con.length)
+    return Result.fail(`Unable to access invalid index: ${key}`);
+  con.splice(i, 1);
+  return Result.succeed(undefined);
+};
+
+const applyOne = (root: { doc: unknown }, op: Operation): Result.Result<void, string> => {
+  const value = op.value === undefined ? null : structuredClone(op.value);
   switch (op.op) {
-    case "add":
-      return add(doc, op.path, op.value);
-    case "remove":
-      return remove(doc, op.path, "remove");
+    case "add": {
+      const t = findObject(root, op.path);
+      return t === undefined
+        ? Result.fail(`add operation does not apply: doc is missing path: "${op.path}"`)
+        : add(t.con, t.key, value);
+    }
+    case "remove": {
+      const t = findObject(root, op.path);
+      return t === undefined
+        ? Result.fail(`remove operation does not apply: doc is missing path: "${op.path}"`)
+        : remove(t.con, t.key);
+    }
     case "replace": {
-      const toks = tokens(op.path);
-      if (toks !== undefined && toks.length === 0) return Result.succeed(op.value);
-      if (toks === undefined || !get(doc, toks).found)
-        return Result.fail(`replace operation does not apply: doc is missing key: ${op.path}: missing value`);
-      const removed = remove(doc, op.path, "replace");
-      return Result.isFailure(removed) ? removed : add(removed.success, op.path, op.value);
+      if (op.path === "") {
+        if (!isObject(value) && !Array.isArray(value))
+          return Result.fail("replace operation value must be object or array");
+        root.doc = value;
+        return Result.succeed(undefined);
+      }
+      const t = findObject(root, op.path);
+      if (t === undefined)
+        return Result.fail(`replace operation does not apply: doc is missing path: ${op.path}`);
+      const current = get(t.con, t.key);
+      if (Result.isFailure(current))
+        return Result.fail(`replace operation does not apply: doc is missing key: ${op.path}`);
+      if (Array.isArray(t.con)) t.con[index(t.key) as number] = value;
+      else t.con[t.key] = value;
+      return Result.succeed(undefined);
     }
     case "move":
     case "copy": {
-      const fromToks = tokens(op.from ?? "");
-      const src = fromToks === undefined ? { found: false, value: undefined } : get(doc, fromToks);
-      if (!src.found)
-        return Result.fail(
-          `${op.op} operation does not apply: doc is missing from path: ${op.from ?? ""}: missing value`,
-        );
-      const base = op.op === "move" ? remove(doc, op.from ?? "", "move") : Result.succeed(doc);
-      return Result.isFailure(base) ? base : add(base.success, op.path, structuredClone(src.value));
+      const f = findObject(root, op.from ?? "");
+      if (f === undefined)
+        return Result.fail(`${op.op} operation does not apply: doc is missing from path: ${op.from ?? ""}`);
+      const v = get(f.con, f.key);
+      if (Result.isFailure(v)) return Result.fail(v.failure);
+      if (op.op === "copy" && v.success === undefined)
+        return Result.fail(`copy operation does not apply: doc is missing from path: ${op.from ?? ""}`);
+      if (op.op === "move") {
+        const removed = remove(f.con, f.key);
+        if (Result.isFailure(removed)) return removed;
+      }
+      const t = findObject(root, op.path);
+      if (t === undefined)
+        return Result.fail(`${op.op} operation does not apply: doc is missing destination path: ${op.path}`);
+      return add(t.con, t.key, structuredClone(v.success));
     }
     case "test": {
-      const toks = tokens(op.path);
-      const cur = toks === undefined ? { found: false, value: undefined } : get(doc, toks);
-      const ok = cur.found ? deepEqual(cur.value, op.value) : op.value === null;
-      return ok ? Result.succeed(doc) : Result.fail(`testing value ${op.path} failed: test failed`);
+      if (op.path === "")
+        return deepEqual(root.doc, op.value)
+          ? Result.succeed(undefined)
+          : Result.fail("testing value  failed: test failed");
+      const t = findObject(root, op.path);
+      if (t === undefined) return Result.fail(`test operation does not apply: is missing path: ${op.path}`);
+      const v = get(t.con, t.key);
+      if (Result.isFailure(v)) return Result.fail(v.failure);
+      if (v.success === undefined || v.success === null)
+        return op.value === undefined || op.value === null
+          ? Result.succeed(undefined)
+          : Result.fail(`testing value ${op.path} failed: test failed`);
+      return deepEqual(v.success, op.value)
+        ? Result.succeed(undefined)
+        : Result.fail(`testing value ${op.path} failed: test failed`);
     }
     default:
       return Result.fail(`Unexpected kind: ${op.op}`);
@@ -169,11 +199,10 @@ const applyOne = (doc: unknown, op: Operation): Result.Result<unknown, string> =
  * apply({ a: 1 }, [{ op: "test", path: "/a", value: 2 }]) // Result.fail("testing value /a failed: test failed")
  */
 export const apply = (doc: unknown, ops: ReadonlyArray<Operation>): Result.Result<unknown, string> => {
-  let cur = doc;
+  const root = { doc };
   for (const op of ops) {
-    const r = applyOne(cur, op);
-    if (Result.isFailure(r)) return r;
-    cur = r.success;
+    const r = applyOne(root, op);
+    if (Result.isFailure(r)) return Result.fail(r.failure);
   }
-  return Result.succeed(cur);
+  return Result.succeed(root.doc);
 };

@@ -100,8 +100,12 @@ export const track = (
   const newSet = FieldSet.of(next, shape);
   const oldSet = old === undefined ? new Set<string>() : FieldSet.ofCached(old, shape);
   const changed = new Set<string>();
+  const parents = FieldSet.parentsOf(newSet);
   for (const p of newSet)
-    if (!oldSet.has(p) || !deepEqual(FieldSet.lookup(old, p).value, FieldSet.lookup(next, p).value))
+    if (
+      !oldSet.has(p) ||
+      (!parents.has(p) && !deepEqual(FieldSet.lookup(old, p).value, FieldSet.lookup(next, p).value))
+    )
       changed.add(p);
   const removed = new Set([...oldSet].filter((p) => !newSet.has(p)));
   const mine = scoped(changed, resolved, subresource);

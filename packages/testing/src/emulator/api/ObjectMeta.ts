@@ -38,15 +38,29 @@ export const toStorage = (type: ResourceType, obj: JsonObject): JsonObject => ({
 export const serve = (type: ResourceType, version: string, obj: JsonObject): JsonObject =>
   version === type.storageVersion ? obj : { ...obj, apiVersion: apiVersionOf(type.group, version) };
 
-/** Sets the system fields of a new object (the body has been checked to be an object). */
-export const prepareCreate = (
+/**
+ * A decoded create body as admission first sees it: storage apiVersion and kind, the URL's
+ * namespace, and scheme defaults — no system fields yet.
+ */
+export const decodeForCreate = (
   type: ResourceType,
   namespace: string | undefined,
   body: JsonObject,
+): JsonObject => {
+  const meta: JsonObject = { ...metaOf(body) };
+  if (type.namespaced && namespace !== undefined) meta.namespace = namespace;
+  if (!type.namespaced) delete meta.namespace;
+  return Defaults.scheme(type, { ...toStorage(type, body), metadata: meta });
+};
+
+/** What the registry does before storing a new object: system fields, generated name, strategy. */
+export const prepareCreate = (
+  type: ResourceType,
+  obj: JsonObject,
   now: number,
   random: () => number,
 ): JsonObject => {
-  const meta: JsonObject = { ...metaOf(body) };
+  const meta: JsonObject = { ...metaOf(obj) };
   for (const f of ["resourceVersion", "uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink"])
     delete meta[f];
   if (
@@ -55,15 +69,13 @@ export const prepareCreate = (
     meta.generateName !== ""
   )
     meta.name = generateName(meta.generateName, random);
-  if (type.namespaced && namespace !== undefined) meta.namespace = namespace;
-  if (!type.namespaced) delete meta.namespace;
   meta.uid = makeUid(random);
   meta.creationTimestamp = formatTime(now);
   if (type.generation) meta.generation = 1;
   else delete meta.generation;
-  const obj: JsonObject = { ...toStorage(type, body), metadata: meta };
-  if (type.status) delete obj.status;
-  return Defaults.onCreate(type, obj, random);
+  const next: JsonObject = { ...obj, metadata: meta };
+  if (type.status) delete next.status;
+  return Defaults.onCreate(type, next, random);
 };
 
 /** Everything but metadata (and status when it is a subresource) — what bumps generation. */
@@ -105,7 +117,7 @@ export const prepareUpdate = (
       if (old.status === undefined) delete next.status;
       else next.status = old.status;
     }
-    next = Defaults.onUpdate(type, next, old);
+    next = Defaults.onUpdate(type, Defaults.scheme(type, next), old);
   }
   if (type.generation && !deepEqual(specOf(type, next), specOf(type, old))) {
     const gen = typeof oldMeta.generation === "number" ? oldMeta.generation : 0;

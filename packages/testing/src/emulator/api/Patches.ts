@@ -116,7 +116,11 @@ export const patch = Effect.fnUntraced(function* (core: Core, resolved: Resolved
   const patchType = Body.patchTypeOf(media);
   const strategicAllowed = !resolved.type.custom;
   if (patchType === undefined || (patchType === "strategic" && !strategicAllowed))
-    return yield* Effect.fail(Status.unsupportedMediaType(media, Body.patchMediaTypes(strategicAllowed)));
+    return yield* Effect.fail(
+      strategicAllowed
+        ? Status.routeUnsupportedMediaType()
+        : Status.unsupportedMediaType(media, Body.patchMediaTypes(false)),
+    );
   if (patchType === "apply") return yield* serverSideApply(core, resolved, request);
   if (request.query.get("force") !== null)
     return yield* Effect.fail(

@@ -5,7 +5,9 @@
  */
 import { Result } from "effect";
 import type { ApiRequest } from "./Emulator.ts";
+import * as FieldError from "./FieldError.ts";
 import type { Resolved } from "./internal/Core.ts";
+import { goJsonError } from "./internal/GoJson.ts";
 import { isObject, type JsonObject, metaOf } from "./internal/Json.ts";
 import * as ObjectMeta from "./ObjectMeta.ts";
 import { apiVersionOf } from "./ResourceType.ts";
@@ -92,7 +94,10 @@ const decodeContinue = (raw: string): Result.Result<ContinueToken, string> => {
   try {
     parsed = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
   } catch (e) {
-    return Result.fail(`continue key is not valid: ${e instanceof Error ? e.message : String(e)}`);
+    const why =
+      goJsonError(Buffer.from(raw, "base64url").toString("latin1")) ??
+      (e instanceof Error ? e.message : String(e));
+    return Result.fail(`continue key is not valid: ${why}`);
   }
   if (!isObject(parsed)) return Result.fail("continue key is not valid: not a JSON object");
   if (parsed.v !== "meta.k8s.io/v1")
@@ -110,6 +115,13 @@ const EXPIRED_CONTINUE =
   "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.";
 
 const parseRv = (raw: string): number | undefined => (/^[0-9]+$/.test(raw) ? Number(raw) : undefined);
+
+/** A list item: built-in (typed) lists carry no kind/apiVersion on items, custom resources do. */
+const listItem = (resolved: Resolved, obj: JsonObject): JsonObject => {
+  if (resolved.type.custom) return ObjectMeta.serve(resolved.type, resolved.version, obj);
+  const { kind: _k, apiVersion: _a, ...rest } = obj;
+  return rest;
+};
 
 /** A list answer: the List object, or the Status of a bad request. */
 export const list = (
@@ -129,32 +141,43 @@ export const list = (
   const rvRaw = q.get("resourceVersion") ?? "";
   const match = q.get("resourceVersionMatch") ?? "";
   const cont = q.get("continue") ?? "";
-  if (match !== "" && match !== "Exact" && match !== "NotOlderThan")
-    return Result.fail(
-      Status.badRequest(
-        `resourceVersionMatch: Unsupported value: "${match}": supported values: "Exact", "NotOlderThan"`,
-      ),
-    );
-  if (match !== "" && rvRaw === "")
-    return Result.fail(
-      Status.badRequest(
-        "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided",
-      ),
-    );
-  if (cont !== "" && match !== "")
-    return Result.fail(
-      Status.badRequest(
-        "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden when continue is provided",
-      ),
-    );
+  const optionErrors: Array<FieldError.FieldError> = [];
+  if (match !== "") {
+    if (rvRaw === "")
+      optionErrors.push(
+        FieldError.forbidden(
+          "resourceVersionMatch",
+          "resourceVersionMatch is forbidden unless resourceVersion is provided",
+        ),
+      );
+    if (cont !== "")
+      optionErrors.push(
+        FieldError.forbidden(
+          "resourceVersionMatch",
+          "resourceVersionMatch is forbidden when continue is provided",
+        ),
+      );
+    if (match !== "Exact" && match !== "NotOlderThan")
+      optionErrors.push({
+        type: "FieldValueNotSupported",
+        field: "resourceVersionMatch",
+        value: match,
+        detail: 'supported values: "Exact", "NotOlderThan", ""',
+      });
+    if (match === "Exact" && rvRaw === "0")
+      optionErrors.push(
+        FieldError.forbidden(
+          "resourceVersionMatch",
+          'resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
+        ),
+      );
+  }
+  if (q.get("sendInitialEvents") !== null)
+    optionErrors.push(FieldError.forbidden("sendInitialEvents", "sendInitialEvents is forbidden for list"));
+  if (optionErrors.length > 0)
+    return Result.fail(Status.invalid("meta.k8s.io", "ListOptions", "", optionErrors));
   if (cont !== "" && rvRaw !== "" && rvRaw !== "0")
     return Result.fail(Status.badRequest("specifying resource version is not allowed when using continue"));
-  if (match === "Exact" && rvRaw === "0")
-    return Result.fail(
-      Status.badRequest(
-        'resourceVersionMatch: Forbidden: resourceVersionMatch "exact" is forbidden for resourceVersion "0"',
-      ),
-    );
   let atRv = store.rv;
   let start = "";
   if (cont !== "") {
@@ -208,7 +231,7 @@ export const list = (
       remaining++;
       continue;
     }
-    items.push(ObjectMeta.serve(resolved.type, resolved.version, obj));
+    items.push(listItem(resolved, obj));
   }
   const filtered = selection.success.labels.length > 0 || selection.success.fields.length > 0;
   return Result.succeed({

@@ -255,7 +255,7 @@ export const BUILTINS: ReadonlyArray<ResourceType> = [
     scale: {
       specReplicasPath: ".spec.replicas",
       statusReplicasPath: ".status.replicas",
-      labelSelectorPath: ".status.selector",
+      labelSelectorPath: ".spec.selector",
     },
     generation: true,
   }),

@@ -22,6 +22,7 @@ export const scaleOf = (scale: ScaleSubresource, obj: JsonObject): JsonObject =>
   const statusReplicas = getPath(obj, pathOf(scale.statusReplicasPath));
   const selector =
     scale.labelSelectorPath === undefined ? undefined : getPath(obj, pathOf(scale.labelSelectorPath));
+  // Deployments report their spec.selector in the Scale's status, as a selector string.
   return {
     kind: "Scale",
     apiVersion: "autoscaling/v1",
@@ -75,7 +76,7 @@ export const write = Effect.fnUntraced(function* (
     );
   const raw =
     method === "PUT"
-      ? yield* Effect.fromResult(Body.decodeObjectBody(request.headers, request.body))
+      ? yield* Effect.fromResult(Body.decodeObjectBody(request.headers, request.body, "Scale"))
       : yield* Effect.fromResult(Body.decode(request.body, false));
   const response = yield* Writes.commitUpdate(core, resolved, request, (current) =>
     Effect.gen(function* () {

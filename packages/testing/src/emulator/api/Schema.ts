@@ -230,7 +230,7 @@ const validateValue = (
         if (typeof r === "string" && value[r] === undefined)
           errors.push(FieldError.required(path === "" ? r : `${path}.${r}`));
     const additional = sub(schema, "additionalProperties");
-    for (const [k, v] of Object.entries(value)) {
+    for (const [k, v] of Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
       const p = path === "" ? k : `${path}.${k}`;
       const s = properties[k];
       if (isObject(s)) validateValue(v, s, p, errors);

@@ -4,6 +4,7 @@
  */
 import { Result } from "effect";
 import { getPath, type JsonObject } from "./internal/Json.ts";
+import * as LabelSelectorSyntax from "./LabelSelectorSyntax.ts";
 
 export type LabelRequirement =
   | { readonly op: "exists" | "!exists"; readonly key: string }
@@ -13,96 +14,14 @@ export type LabelRequirement =
 
 export type LabelSelector = ReadonlyArray<LabelRequirement>;
 
-const KEY =
-  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-const VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-
-const checkKey = (key: string): string | undefined =>
-  key === ""
-    ? "found '', expected: identifier"
-    : key.length > 316 || !KEY.test(key) || (key.split("/").at(-1) ?? "").length > 63
-      ? `invalid label key "${key}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`
-      : undefined;
-
-const checkValue = (value: string): string | undefined =>
-  value.length > 63 || !VALUE.test(value)
-    ? `invalid label value: "${value}": at key: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`
-    : undefined;
-
-/** Splits on commas that are not inside parentheses. */
-const splitTop = (text: string): Array<string> => {
-  const parts: Array<string> = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === "(") depth++;
-    else if (c === ")") depth--;
-    else if (c === "," && depth === 0) {
-      parts.push(text.slice(start, i));
-      start = i + 1;
-    }
-  }
-  parts.push(text.slice(start));
-  return parts;
-};
-
-const parseRequirement = (raw: string): Result.Result<LabelRequirement, string> => {
-  const part = raw.trim();
-  if (part === "") return Result.fail("found '', expected: !, identifier, or 'end of string'");
-  if (part.startsWith("!")) {
-    const key = part.slice(1).trim();
-    const bad = checkKey(key);
-    return bad === undefined ? Result.succeed({ op: "!exists", key }) : Result.fail(bad);
-  }
-  const set = /^(\S+)\s+(in|notin)\s*\((.*)\)$/.exec(part);
-  if (set !== null) {
-    const key = set[1] as string;
-    const op = set[2] as "in" | "notin";
-    const values = (set[3] as string).split(",").map((v) => v.trim());
-    const bad = checkKey(key) ?? values.map(checkValue).find((m) => m !== undefined);
-    if (bad !== undefined) return Result.fail(bad);
-    if (op === "in" && values.length === 1 && values[0] === "")
-      return Result.fail("for 'in', 'notin' operators, values set can't be empty");
-    return Result.succeed({ op, key, values });
-  }
-  const cmp = /^([^=!<>\s]+)\s*(==|=|!=|<|>)\s*(.*)$/.exec(part);
-  if (cmp !== null) {
-    const key = cmp[1] as string;
-    const op = cmp[2] as string;
-    const value = (cmp[3] as string).trim();
-    const badKey = checkKey(key);
-    if (badKey !== undefined) return Result.fail(badKey);
-    if (op === "<" || op === ">") {
-      const n = Number(value);
-      if (value === "" || !Number.isInteger(n))
-        return Result.fail(`for 'Gt', 'Lt' operators, the value must be an integer`);
-      return Result.succeed({ op: op === ">" ? "gt" : "lt", key, value: n });
-    }
-    const badValue = checkValue(value);
-    if (badValue !== undefined) return Result.fail(badValue);
-    return Result.succeed({ op: op === "!=" ? "!=" : "=", key, value });
-  }
-  const bad = checkKey(part);
-  return bad === undefined ? Result.succeed({ op: "exists", key: part }) : Result.fail(bad);
-};
-
 /**
- * Parses a label selector string; an error message names the broken requirement.
+ * Parses a label selector string with the apiserver's grammar; an error message names the problem.
  *
  * @example
  * parseLabelSelector("app=web,tier notin (db)") // Result.succeed([{op:"=",...},{op:"notin",...}])
  */
-export const parseLabelSelector = (text: string): Result.Result<LabelSelector, string> => {
-  if (text.trim() === "") return Result.succeed([]);
-  const out: Array<LabelRequirement> = [];
-  for (const raw of splitTop(text)) {
-    const r = parseRequirement(raw);
-    if (Result.isFailure(r)) return Result.fail(`unable to parse requirement: ${r.failure}`);
-    out.push(r.success);
-  }
-  return Result.succeed(out);
-};
+export const parseLabelSelector = (text: string): Result.Result<LabelSelector, string> =>
+  LabelSelectorSyntax.parse(text);
 
 export const matchesLabels = (
   selector: LabelSelector,

@@ -89,7 +89,7 @@ export const apply = (
 ): Result.Result<JsonObject, Status.ApiError> => {
   const shape = FieldSet.shapeOf(resolved.type);
   const subresource = resolved.subresource;
-  const appliedSet = ManagedFields.scoped(FieldSet.of(applied, shape), resolved, subresource);
+  const appliedSet = ManagedFields.scoped(FieldSet.of(applied, shape, "apply"), resolved, subresource);
   const base = current ?? {};
   const entries = current === undefined ? [] : ManagedFields.decode(current);
   const conflicts: Array<{
@@ -103,7 +103,7 @@ export const apply = (
     for (const p of e.fields) {
       if (!appliedSet.has(p)) continue;
       const wanted = FieldSet.lookup(applied, p);
-      if (isObject(wanted.value)) continue;
+      if (isObject(wanted.value) && !shape.isAtomic(namesOf(p))) continue;
       const live = FieldSet.lookup(base, p);
       if (!live.found || !deepEqual(live.value, wanted.value))
         conflicts.push({ manager: e.manager, apiVersion: e.apiVersion, operation: e.operation, path: p });
@@ -141,6 +141,13 @@ export const apply = (
         );
   return Result.succeed(ManagedFields.withEntries(next as JsonObject, all));
 };
+
+/** The field names along a path (list item elements skipped), for shape lookups. */
+const namesOf = (path: string): Array<string> =>
+  path
+    .split("\n")
+    .filter((el) => el.startsWith("f:"))
+    .map((el) => el.slice(2));
 
 const setsEqual = (a: ReadonlySet<string>, b: ReadonlySet<string>): boolean =>
   a.size === b.size && [...a].every((x) => b.has(x));

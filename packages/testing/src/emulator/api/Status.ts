@@ -174,13 +174,16 @@ export const expired = (message: string): ApiError => make(410, "Expired", messa
 
 export const gone = (message: string): ApiError => make(410, "Gone", message);
 
-export const unsupportedMediaType = (contentType: string, accepted: ReadonlyArray<string>): ApiError =>
+export const unsupportedMediaType = (_contentType: string, accepted: ReadonlyArray<string>): ApiError =>
   make(
     415,
     "UnsupportedMediaType",
     `the body of the request was in an unknown format - accepted media types include: ${accepted.join(", ")}`,
-    contentType === "" ? undefined : {},
   );
+
+/** What the apiserver's router answers for a media type no route of a built-in type consumes. */
+export const routeUnsupportedMediaType = (): ApiError =>
+  make(415, "UnsupportedMediaType", "415: Unsupported Media Type", {});
 
 export const notAcceptable = (accepted: ReadonlyArray<string>): ApiError =>
   make(406, "NotAcceptable", `only the following media types are accepted: ${accepted.join(", ")}`);

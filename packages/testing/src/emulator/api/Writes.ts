@@ -27,25 +27,38 @@ export const managerOf = (request: ApiRequest): string => {
     if (new TextEncoder().encode(out + ch).length > 128) break;
     out += ch;
   }
-  return out;
+  return out === "" ? "unknown" : out;
 };
 
 /** Checks a decoded body: an object whose apiVersion and kind (when given) fit the resource. */
-export const checkBody = (resolved: Resolved, value: unknown): Result.Result<JsonObject, Status.ApiError> => {
-  if (!isObject(value))
-    return Result.fail(Status.badRequest("Object 'Kind' is missing in the request body (not a JSON object)"));
+export const checkBody = (
+  resolved: Resolved,
+  value: unknown,
+  body?: Uint8Array,
+): Result.Result<JsonObject, Status.ApiError> => {
   const t = resolved.type;
+  const expectedKind = resolved.subresource === "scale" ? "Scale" : t.kind;
+  if (!isObject(value))
+    return Result.fail(
+      Body.unrecognized(
+        expectedKind,
+        `couldn't get version/kind; json parse error: json: cannot unmarshal ${Array.isArray(value) ? "array" : typeof value} into Go value of type struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }`,
+        body,
+      ),
+    );
   const kind = str(value.kind);
   const apiVersion = str(value.apiVersion);
   if (t.custom && (kind === undefined || kind === ""))
     return Result.fail(
-      Status.badRequest(`Object 'Kind' is missing in '${JSON.stringify(value).slice(0, 512)}'`),
+      Body.unrecognized(expectedKind, `Object 'Kind' is missing in '${JSON.stringify(value)}'`, body),
     );
-  const expectedKind = resolved.subresource === "scale" ? "Scale" : t.kind;
+  const version = (apiVersion ?? "").split("/").pop() ?? "";
   if (kind !== undefined && kind !== "" && kind !== expectedKind)
     return Result.fail(
       Status.badRequest(
-        `${kind} in version "${resolved.version}" cannot be handled as a ${expectedKind}: no kind "${kind}" is registered for version "${apiVersionOf(t.group, resolved.version)}"`,
+        t.custom
+          ? `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${expectedKind}: no kind "${kind}" is registered for version "${apiVersion ?? ""}"`
+          : `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${expectedKind}: converting (${version}.${kind}) to (${t.group === "" ? "core" : t.group.split(".")[0]}.${expectedKind}): unknown conversion`,
       ),
     );
   const expectedApi =
@@ -92,9 +105,9 @@ const served = (resolved: Resolved, obj: JsonObject): JsonObject =>
 export const create = Effect.fnUntraced(function* (core: Core, resolved: Resolved, request: ApiRequest) {
   if (resolved.subresource !== undefined) return yield* Effect.fail(Status.methodNotAllowed());
   const decoded = yield* Effect.fromResult(
-    Body.decodeObjectBody(request.headers, request.body, !resolved.type.custom),
+    Body.decodeObjectBody(request.headers, request.body, resolved.type.kind, !resolved.type.custom),
   );
-  const body = yield* Effect.fromResult(checkBody(resolved, decoded));
+  const body = yield* Effect.fromResult(checkBody(resolved, decoded, request.body));
   return yield* createFromBody(
     core,
     resolved,
@@ -127,24 +140,22 @@ export const createFromBody = Effect.fnUntraced(function* (
       ),
     );
   const now = core.now();
-  let obj = ObjectMeta.prepareCreate(resolved.type, resolved.namespace, body, now, core.random);
-  const normalized = yield* Effect.fromResult(Admit.normalizeChecked(resolved.type, obj, request.query));
-  obj = normalized.object;
-  const name = nameOf(obj);
-  const nsProblem = checkNamespace(core, resolved, name, true);
+  const decoded = ObjectMeta.decodeForCreate(resolved.type, resolved.namespace, body);
+  const normalized = yield* Effect.fromResult(Admit.normalizeChecked(resolved.type, decoded, request.query));
+  const nsProblem = checkNamespace(core, resolved, nameOf(normalized.object), true);
   if (nsProblem !== undefined) return yield* Effect.fail(nsProblem);
   const dryRun = isDryRun(request.query);
-  obj = manage(obj, now);
   const admitted = yield* Admit.admit({
     core,
     resolved,
     operation: "CREATE",
-    object: obj,
+    object: manage(normalized.object, now),
     oldObject: undefined,
     warnings: normalized.warnings,
     options: { kind: "CreateOptions", apiVersion: "meta.k8s.io/v1" },
     user: request.user,
     dryRun,
+    prepare: (mutated) => ObjectMeta.prepareCreate(resolved.type, mutated, now, core.random),
   });
   const final = admitted.object as JsonObject;
   const finalName = nameOf(final);
@@ -245,9 +256,9 @@ export const checkResourceVersion = (
 /** PUT of an object or its status. */
 export const update = Effect.fnUntraced(function* (core: Core, resolved: Resolved, request: ApiRequest) {
   const decoded = yield* Effect.fromResult(
-    Body.decodeObjectBody(request.headers, request.body, !resolved.type.custom),
+    Body.decodeObjectBody(request.headers, request.body, resolved.type.kind, !resolved.type.custom),
   );
-  const body = yield* Effect.fromResult(checkBody(resolved, decoded));
+  const body = yield* Effect.fromResult(checkBody(resolved, decoded, request.body));
   const meta = metaOf(body);
   const bodyName = str(meta.name) ?? "";
   if (bodyName !== "" && bodyName !== resolved.name)

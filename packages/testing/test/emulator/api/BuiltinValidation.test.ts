@@ -36,7 +36,7 @@ describe("built-in validation", () => {
     [
       "/apis/apps/v1/namespaces/default/deployments",
       { metadata: { name: "d" }, spec: {} },
-      'Deployment.apps "d" is invalid: spec.selector: Required value',
+      'Deployment.apps "d" is invalid: [spec.selector: Required value, spec.template.metadata.labels: Invalid value: null: `selector` does not match template `labels`, spec.template.spec.containers: Required value]',
     ],
     [
       "/apis/apps/v1/namespaces/default/deployments",

@@ -258,6 +258,9 @@ describe("field validation", () => {
     const r = await withCrd(send("POST", `${KEX}${query}`, kex("a", { size: 1, unknown: true })));
     expect(r.status).toBe(code);
     expect(r.headers.warning === undefined ? undefined : [r.headers.warning]).toEqual(warning);
-    if (code === 400) expect(r.body.message).toBe('strict decoding error: unknown field "spec.unknown"');
+    if (code === 400)
+      expect(r.body.message).toBe(
+        'KopfExample in version "v1" cannot be handled as a KopfExample: strict decoding error: unknown field "spec.unknown"',
+      );
   });
 });

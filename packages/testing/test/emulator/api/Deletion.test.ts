@@ -93,12 +93,12 @@ describe("finalizers", () => {
     [
       "uid",
       { preconditions: { uid: "other" } },
-      /^Operation cannot be fulfilled on configmaps "x": Precondition failed: UID in precondition: other, UID in object meta: /,
+      /^Operation cannot be fulfilled on ConfigMap "x": the UID in the precondition \(other\) does not match the UID in record \([0-9a-f-]+\)\. The object might have been deleted and then recreated$/,
     ],
     [
       "resourceVersion",
       { preconditions: { resourceVersion: "1" } },
-      /^Operation cannot be fulfilled on configmaps "x": Precondition failed: ResourceVersion in precondition: 1, ResourceVersion in object meta: \d+$/,
+      /^Operation cannot be fulfilled on ConfigMap "x": the ResourceVersion in the precondition \(1\) does not match the ResourceVersion in record \(\d+\)\. The object might have been modified$/,
     ],
   ])("checks the %s precondition", async (_n, options, message) => {
     const r = await run(
@@ -109,6 +109,7 @@ describe("finalizers", () => {
     );
     expect(r.status).toBe(409);
     expect(r.body.reason).toBe("Conflict");
+    expect(r.body.details).toEqual({ name: "x", kind: "ConfigMap" });
     expect(r.body.message).toMatch(message);
   });
 });

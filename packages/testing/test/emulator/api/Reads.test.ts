@@ -125,13 +125,13 @@ describe("list", () => {
   it.each([
     [
       "resourceVersionMatch=Exact",
-      400,
-      "resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided",
+      422,
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
     ],
     [
       "resourceVersion=1&resourceVersionMatch=Bogus",
-      400,
-      'resourceVersionMatch: Unsupported value: "Bogus": supported values: "Exact", "NotOlderThan"',
+      422,
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Unsupported value: "Bogus": supported values: "Exact", "NotOlderThan", ""',
     ],
     ["continue=garbage", 400, /^invalid continue token: continue key is not valid: /],
     [

@@ -37,14 +37,36 @@ describe("label selectors", () => {
     if (Result.isSuccess(parsed)) expect(Selectors.matchesLabels(parsed.success, labels)).toBe(expected);
   });
 
-  it.each(["app=a b", "=x", "a in ()", "bad key=1", "k>x", "app=" + "x".repeat(64)])(
-    "rejects %j",
-    (selector) => {
-      const parsed = Selectors.parseLabelSelector(selector);
-      expect(Result.isFailure(parsed)).toBe(true);
-      if (Result.isFailure(parsed)) expect(parsed.failure).toMatch(/^unable to parse requirement: /);
-    },
-  );
+  it.each([
+    ["a b", "unable to parse requirement: found 'b', expected: in, notin, =, ==, !=, gt, lt"],
+    ["a in (b", "unable to parse requirement: found '', expected: ',' or ')'"],
+    ["=x", "found '=', expected: !, identifier, or 'end of string'"],
+    ["a=b c", "found 'c', expected: ',' or 'end of string'"],
+    ["a===b", "unable to parse requirement: found '=', expected: identifier"],
+    ["!", "unable to parse requirement: found '', expected: identifier"],
+    ["a,", "found '', expected: identifier after ','"],
+    [
+      "k>x",
+      "unable to parse requirement: values[0]: Invalid value: \"x\": for 'Gt', 'Lt' operators, the value must be an integer",
+    ],
+    [
+      "a_=1",
+      "unable to parse requirement: key: Invalid value: \"a_\": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')",
+    ],
+  ])("rejects %j as the apiserver does", (selector, message) => {
+    const parsed = Selectors.parseLabelSelector(selector);
+    expect(parsed).toEqual(Result.fail(message));
+  });
+
+  it.each([
+    ["a in ()", { a: "" }, true],
+    ["a notin ()", { a: "x" }, true],
+    ["a in (,b)", { a: "" }, true],
+    ["in in (notin)", { in: "notin" }, true],
+  ])("accepts the edge case %j", (selector, ls, expected) => {
+    const parsed = Selectors.parseLabelSelector(selector);
+    expect(Result.isSuccess(parsed) && Selectors.matchesLabels(parsed.success, ls)).toBe(expected);
+  });
 
   const key = fc.stringMatching(/^[a-z][a-z0-9]{0,8}$/);
   const value = fc.stringMatching(/^[a-z0-9]{1,8}$/);
