@@ -67,6 +67,56 @@ describe("restarts", () => {
       ),
   );
 
+  it.effect("sub-handler progress survives a restart: done children are not re-run", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const calls: Array<string> = [];
+        const registryOf = (operator: string) => {
+          const registry = Registry.make();
+          registry.on.create(RES, function createFn({ subregistry }) {
+            calls.push(`${operator}:parent`);
+            subregistry.subhandler({ id: "a" }, () => {
+              calls.push(`${operator}:a`);
+            });
+            subregistry.subhandler({ id: "b" }, () => {
+              calls.push(`${operator}:b`);
+              if (operator === "op1") throw new TemporaryError("later", { delay: 30 });
+            });
+          });
+          return registry;
+        };
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            yield* Harness.start(registryOf("op1"), { lines, log });
+            yield* Harness.create("e1");
+            yield* Harness.settle(3);
+          }),
+        );
+        const between = Harness.annotations(yield* Harness.get("e1"));
+        assert.include(JSON.parse(between["kopf.zalando.org/createFn.a"] ?? "{}"), { success: true });
+        assert.include(JSON.parse(between["kopf.zalando.org/createFn.b"] ?? "{}"), {
+          success: false,
+          retries: 1,
+        });
+        assert.deepStrictEqual(JSON.parse(between["kopf.zalando.org/createFn"] ?? "{}").subrefs, [
+          "createFn/a",
+          "createFn/b",
+        ]);
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            yield* Harness.start(registryOf("op2"), { lines, log });
+            yield* Harness.settle(40);
+          }),
+        );
+        assert.notInclude(calls, "op2:a");
+        assert.include(calls, "op2:b");
+        assert.deepStrictEqual(Harness.annotations(yield* Harness.get("e1")), {
+          [LAST_HANDLED]: '{"spec":{"field":"value"}}\n',
+        });
+      }),
+    ),
+  );
+
   it.effect("pre-existing objects are resumed once; objects created meanwhile are created", () =>
     Harness.run(({ lines, log }) =>
       Effect.gen(function* () {
