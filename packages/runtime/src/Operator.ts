@@ -172,10 +172,7 @@ const operate = (
           : Deferred.succeed(options.ready, undefined).pipe(Effect.asVoid),
     }).pipe(
       Effect.provideService(Logger.CurrentLoggers, bridged),
-      Effect.provideService(
-        Posting.CurrentEvents,
-        Posting.events(poster, () => settings),
-      ),
+      Effect.provideService(Posting.CurrentEvents, events),
       Effect.onInterrupt(() =>
         Effect.flatMap(Effect.service(StopNotice), (notice) =>
           notice.signal === undefined
