@@ -25,7 +25,12 @@ export const LOGGER = "kopf.logger";
 /** The annotation marking lines of local loggers (never posted as events). */
 export const LOCAL = "kopf.local";
 
-/** Python's level numbers for Effect's levels. */
+/**
+ * Python's level numbers for Effect's levels.
+ *
+ * @example
+ * levelNumber("Warn") // 30
+ */
 export const levelNumber = (level: LogLevel.LogLevel): number => {
   switch (level) {
     case "All":
@@ -43,7 +48,12 @@ export const levelNumber = (level: LogLevel.LogLevel): number => {
   }
 };
 
-/** Python's level names (`DEBUG`, `INFO`, `WARNING`, `ERROR`, `CRITICAL`). */
+/**
+ * Python's level names (`DEBUG`, `INFO`, `WARNING`, `ERROR`, `CRITICAL`).
+ *
+ * @example
+ * levelName("Warn") // "WARNING"
+ */
 export const levelName = (level: LogLevel.LogLevel): string => {
   const n = levelNumber(level);
   return n <= 10 ? "DEBUG" : n <= 20 ? "INFO" : n <= 30 ? "WARNING" : n <= 40 ? "ERROR" : "CRITICAL";
@@ -137,7 +147,12 @@ const messageText = (message: unknown): string => {
     .join(" ");
 };
 
-/** The record of an Effect log event. */
+/**
+ * The record of an Effect log event (message, level, logger name, object, failure).
+ *
+ * @example
+ * Logger.make((event) => write(formatRecord(options, recordOf(event))))
+ */
 export const recordOf = (options: Logger.Options<unknown>): Record => {
   const annotations = options.fiber.getRef(References.CurrentLogAnnotations);
   const ref = annotations[OBJECT] as Partial<ObjectReference> | undefined;
@@ -153,7 +168,12 @@ export const recordOf = (options: Logger.Options<unknown>): Record => {
   };
 };
 
-/** Whether a log event comes from a local logger (never posted as an event). */
+/**
+ * Whether a log event comes from a local logger (never posted as an event).
+ *
+ * @example
+ * Logger.make((event) => { if (!Logging.isLocal(event)) post(event) })
+ */
 export const isLocal = (options: Logger.Options<unknown>): boolean =>
   options.fiber.getRef(References.CurrentLogAnnotations)[LOCAL] === true;
 
@@ -169,7 +189,14 @@ export const isLocal = (options: Logger.Options<unknown>): boolean =>
 export const logger = (options: FormatOptions, write: (line: string) => void): Logger.Logger<unknown, void> =>
   Logger.make((event) => write(formatRecord(options, recordOf(event))));
 
-/** Runs `effect` with its log lines about the object `ref` (and, optionally, a logger name). */
+/**
+ * Runs `effect` with its log lines about the object `ref` (and, optionally, a logger name).
+ *
+ * @example
+ * ```ts
+ * yield* Effect.logInfo("hello").pipe(Logging.annotateObject({ name: "n1", namespace: "ns1" })) // [ns1/n1] hello
+ * ```
+ */
 export const annotateObject =
   (ref: ObjectReference, name = "kopf.objects") =>
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>

@@ -68,7 +68,13 @@ export const make: Effect.Effect<Poster, never, KubeApi | Scope.Scope> = Effect.
   return { enqueue: (ref, spec) => void Queue.offerUnsafe(queue, [ref, spec]) };
 });
 
-/** The reference of a body, as events need it (`involvedObject`). */
+/**
+ * The reference of a body, as events need it (`involvedObject`).
+ *
+ * @example
+ * referenceOf({ apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "ns", uid: "u" } })
+ * // { apiVersion: "v1", kind: "Pod", name: "p", uid: "u", namespace: "ns" }
+ */
 export const referenceOf = (body: RawBody): ObjectReference => {
   const ref: { [key: string]: string } = {};
   if (typeof body.apiVersion === "string") ref.apiVersion = body.apiVersion;
@@ -88,7 +94,12 @@ export type Objects = RawBody | Iterable<Objects>;
 const isIterable = (value: unknown): value is Iterable<Objects> =>
   typeof value === "object" && value !== null && Symbol.iterator in value;
 
-/** The bodies of nested iterables, in order. */
+/**
+ * The bodies of nested iterables, in order.
+ *
+ * @example
+ * flatten([a, [b, [c]]]) // [a, b, c]
+ */
 export const flatten = (objs: Objects): ReadonlyArray<RawBody> =>
   isIterable(objs) ? [...objs].flatMap(flatten) : [objs as RawBody];
 
@@ -189,7 +200,12 @@ export const registerAmbient = (events: Events): Effect.Effect<void, never, Scop
  */
 export const ambient = (): Events | undefined => running[running.length - 1];
 
-/** The event type of a log level (§5.13). */
+/**
+ * The event type of a log level (§5.13).
+ *
+ * @example
+ * eventType(30) // "Warning"
+ */
 export const eventType = (levelno: number): string =>
   levelno <= 10
     ? "Debug"

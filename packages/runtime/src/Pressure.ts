@@ -11,19 +11,47 @@ export interface Pressure {
   readonly latch: Latch.Latch;
 }
 
-/** A new, lowered flag. */
+/**
+ * A new, lowered flag.
+ *
+ * @example
+ * ```ts
+ * const pressure = yield* Pressure.make
+ * ```
+ */
 export const make: Effect.Effect<Pressure> = Effect.map(Latch.make(false), (latch) => ({ latch }));
 
 /** A new, lowered flag, outside of an effect (for synchronous set-up). */
 export const makeUnsafe = (): Pressure => ({ latch: Latch.makeUnsafe(false) });
 
-/** Raises the flag: sleeping processing wakes up. */
+/**
+ * Raises the flag: sleeping processing wakes up.
+ *
+ * @example
+ * ```ts
+ * yield* Pressure.raise(pressure) // a new event was queued
+ * ```
+ */
 export const raise = (pressure: Pressure): Effect.Effect<void> => Effect.asVoid(pressure.latch.open);
 
-/** Lowers the flag. */
+/**
+ * Lowers the flag.
+ *
+ * @example
+ * ```ts
+ * yield* Pressure.clear(pressure) // before processing the last queued event
+ * ```
+ */
 export const clear = (pressure: Pressure): Effect.Effect<void> => Effect.asVoid(pressure.latch.close);
 
-/** Whether the flag is raised now. */
+/**
+ * Whether the flag is raised now.
+ *
+ * @example
+ * ```ts
+ * if (Pressure.isRaised(pressure)) return // newer events wait
+ * ```
+ */
 export const isRaised = (pressure: Pressure): boolean => Latch.isOpen(pressure.latch);
 
 /** How a sleep ended. */
