@@ -3,11 +3,14 @@
 export * as Admission from "./Admission.ts";
 export { AdmissionRunError } from "./Admission.ts";
 export type { ClientConfig, ClientConfigService } from "./ClientConfig.ts";
+export * as ClusterDetection from "./ClusterDetection.ts";
 export * as ConfigManager from "./ConfigManager.ts";
 export { ConfigManagerError } from "./ConfigManager.ts";
 export * as Endpoint from "./Endpoint.ts";
 export * as Certificates from "./live/Certificates.ts";
 export { CertificateError } from "./live/Certificates.ts";
+export * as WebhookAutoServer from "./live/WebhookAutoServer.ts";
+export * as WebhookNgrokTunnel from "./live/WebhookNgrokTunnel.ts";
 export * as WebhookServer from "./live/WebhookServer.ts";
 export * as ManagedWebhooks from "./ManagedWebhooks.ts";
 export * as Response from "./Response.ts";
