@@ -81,7 +81,9 @@ describe("checkFiles", () => {
     expect(check("packages/edge/src/node/Live.ts", `import * as http from "node:http";`)).toEqual([]);
     expect(check("packages/edge/src/Api.ts", `import * as http from "node:http";`)).toHaveLength(1);
     expect(check("packages/mid/test/A.test.ts", `import * as fs from "node:fs";`)).toEqual([]);
-    expect(check("packages/mid/bench/A.bench.ts", `import * as fs from "node:fs"; process.exit(0);`)).toEqual([]);
+    expect(check("packages/mid/bench/A.bench.ts", `import * as fs from "node:fs"; process.exit(0);`)).toEqual(
+      [],
+    );
   });
 
   it("rejects the process global outside edge code, but not the word in strings or comments", () => {
