@@ -1,6 +1,7 @@
 /**
  * The operator with every engine (Kopf's full `spawn_tasks`): the runtime's `Operator.run` with
- * the daemons-and-timers and indexing engines plugged into its seams, and the health endpoint
+ * the daemons-and-timers and indexing engines plugged into its seams, peering (unless
+ * standalone: a pause stops the watches and the daemons), and the health endpoint
  * (`livenessEndpoint`) served once the startup handlers are done. This is what the `kopf` facade
  * and the CLI run; `Operator.run` alone is the bare runtime.
  *
@@ -9,11 +10,14 @@
  */
 import type { KubeApi } from "@kopf/client";
 import { type Engines, Operator, OperatorError, Probes } from "@kopf/runtime";
-import { Deferred, Effect, Result, type Scope } from "effect";
+import { OperatorSettings, RunOptions, Settings } from "@kopf/settings";
+import { Deferred, Effect, Result, type Scope, SubscriptionRef } from "effect";
 import * as Daemons from "./Daemons.ts";
 import * as Indexing from "./Indexing.ts";
 import * as Liveness from "./Liveness.ts";
+import * as Environment from "./node/Environment.ts";
 import * as LivenessServer from "./node/LivenessServer.ts";
+import * as Peering from "./Peering.ts";
 
 /** The engines of one operator, for embedding them into a custom composition. */
 export interface OperatorEngines {
@@ -68,10 +72,17 @@ export const run = (options: Operator.OperatorOptions): Effect.Effect<void, Oper
       if (endpoint !== undefined && Result.isFailure(endpoint)) {
         return yield* new OperatorError({ reason: "InvalidOptions", message: endpoint.failure.message });
       }
-      const { engines } = yield* makeEngines(options.registry);
+      const made = yield* makeEngines(options.registry);
+      const engines = made.engines;
       const memo = options.memo ?? {};
       const ready = options.ready ?? (yield* Deferred.make<void>());
-      const operator = Operator.run({ ...options, memo, ready, engines: { ...engines, ...options.engines } });
+      const paused = yield* peer(options, made.daemons);
+      const operator = Operator.run({
+        ...options,
+        memo,
+        ready,
+        engines: { ...engines, ...(paused === undefined ? {} : { paused }), ...options.engines },
+      });
       if (endpoint === undefined) return yield* operator;
       // The endpoint answers only once the startup handlers are done; failing to serve it stops the operator.
       const liveness = Effect.gen(function* () {
@@ -88,3 +99,62 @@ export const run = (options: Operator.OperatorOptions): Effect.Effect<void, Oper
       return yield* Effect.raceFirst(operator, liveness);
     }),
   );
+
+/** The peering mode of these options, as `Operator.run` computes its settings. */
+const peeringSettings = (options: Operator.OperatorOptions) =>
+  Effect.gen(function* () {
+    const clusterwide = options.clusterwide === true || (options.namespaces ?? []).length === 0;
+    const forRun = RunOptions.forRun({
+      clusterwide,
+      peeringName: options.peeringName,
+      standalone: options.standalone,
+      priority: options.priority,
+    });
+    const settings = yield* Settings.makeEffect(
+      { ...options.settings, peering: { ...options.settings?.peering, ...forRun.peering } },
+      yield* OperatorSettings,
+    ).pipe(
+      Effect.mapError(
+        (error) => new OperatorError({ reason: "InvalidSettings", message: error.message, cause: error }),
+      ),
+    );
+    return settings.peering;
+  });
+
+/**
+ * Starts peering in the current scope unless standalone; answers the runtime's `paused` stream.
+ * Only literal namespaces are peered in (patterns are skipped with a warning).
+ */
+const peer = (options: Operator.OperatorOptions, daemons: Daemons.DaemonsEngine) =>
+  Effect.gen(function* () {
+    const settings = yield* peeringSettings(options);
+    if (settings.standalone) return undefined;
+    const namespaces = (options.namespaces ?? []).filter(
+      (ns): ns is string => typeof ns === "string" && /^[a-z0-9.-]+$/.test(ns),
+    );
+    if (namespaces.length < (options.namespaces ?? []).length) {
+      yield* Effect.logWarning(
+        "Peering is done only in the namespaces named literally, not in namespace patterns.",
+      );
+    }
+    const identity = options.identity ?? (yield* Environment.identity(false));
+    const state = yield* SubscriptionRef.make(settings.mandatory);
+    const onPause = (paused: boolean) =>
+      Effect.andThen(SubscriptionRef.set(state, paused), paused ? daemons.pause : daemons.resume);
+    yield* Effect.forkScoped(
+      Peering.run(
+        {
+          identity,
+          name: settings.name,
+          priority: settings.priority,
+          lifetime: settings.lifetime,
+          stealth: settings.stealth,
+          mandatory: settings.mandatory,
+          clusterwide: settings.clusterwide,
+          namespaces,
+        },
+        onPause,
+      ),
+    );
+    return SubscriptionRef.changes(state);
+  });

@@ -1,0 +1,157 @@
+/**
+ * Peering end to end on one emulator in virtual time (spec §8): the CRDs applied from the
+ * package; two operators with different priorities — the lower one pauses (handles nothing),
+ * and resumes when the higher one exits (its record removed on exit) or when a `kopf freeze`
+ * record expires; equal priorities pause both; the presence records are in Kopf's format; a
+ * mandatory peering without the object keeps the operator paused.
+ */
+import { assert, describe, it } from "@effect/vitest";
+import { KubeApi } from "@kopf/client";
+import { Registry } from "@kopf/registry";
+import { Resource } from "@kopf/structs";
+import { KubeEmulator } from "@kopf/testing";
+import { Effect, Fiber } from "effect";
+import * as Operating from "../src/Operating.ts";
+import * as Peering from "../src/Peering.ts";
+import * as PeeringCrds from "../src/PeeringCrds.ts";
+import * as H from "./fixtures/Harness.ts";
+
+const PEERINGS = Resource.make({
+  group: "kopf.dev",
+  version: "v1",
+  plural: "kopfpeerings",
+  kind: "KopfPeering",
+  namespaced: true,
+});
+
+const setupPeering = Effect.gen(function* () {
+  yield* PeeringCrds.apply;
+  yield* Effect.flatMap(KubeEmulator, (emulator) =>
+    emulator.apply([PeeringCrds.peeringObject("default", "ns1")]),
+  );
+});
+
+/** An operator on ns1 recording the objects it created, with peering (priority, identity). */
+const operator = (
+  who: string,
+  handled: Array<string>,
+  options: { priority?: number; peeringName?: string } = {},
+) =>
+  Effect.gen(function* () {
+    const registry = Registry.make();
+    registry.on.create(H.RES, function created({ name }) {
+      handled.push(`${who}:${name}`);
+    });
+    return yield* Effect.forkScoped(
+      Operating.run({ registry, namespaces: ["ns1"], identity: who, ...options }),
+    );
+  });
+
+const statusOf = Effect.flatMap(KubeApi, (api) =>
+  api.get(PEERINGS, { namespace: "ns1", name: "default" }),
+).pipe(
+  Effect.map((body) => (body.status ?? {}) as Record<string, any>),
+  Effect.orDie,
+);
+
+describe("peering", () => {
+  it.effect("the lower priority pauses, and resumes when the higher one exits", () =>
+    H.run((lines) =>
+      Effect.gen(function* () {
+        yield* setupPeering;
+        const handled: Array<string> = [];
+        const high = yield* operator("high", handled, { priority: 10 });
+        yield* operator("low", handled, { priority: 0 });
+        yield* H.settle(3);
+        const status = yield* statusOf;
+        assert.deepStrictEqual(Object.keys(status).sort(), ["high", "low"]);
+        assert.deepInclude(status.high, { priority: 10, lifetime: 60 });
+        assert.match(status.high.lastseen, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
+        assert.isTrue(
+          H.logged(lines, "Pausing operations in favour of [<Peer high: priority=10, lifetime=60"),
+        );
+
+        yield* H.create("o1");
+        yield* H.settle(3);
+        assert.deepStrictEqual(handled, ["high:o1"]);
+
+        yield* Fiber.interrupt(high);
+        yield* H.settle(3);
+        assert.deepStrictEqual(Object.keys(yield* statusOf), ["low"]);
+        assert.isTrue(H.logged(lines, "Resuming operations after the pause."));
+        yield* H.create("o2");
+        yield* H.settle(3);
+        assert.deepStrictEqual(handled, ["high:o1", "low:o2"]);
+      }),
+    ),
+  );
+
+  it.effect("kopf freeze pauses lower priorities until the record expires; resume removes it", () =>
+    H.run((lines) =>
+      Effect.gen(function* () {
+        yield* setupPeering;
+        const handled: Array<string> = [];
+        yield* operator("op", handled);
+        yield* H.settle(2);
+        const freeze = { identity: "admin@box", name: "default", clusterwide: false, namespaces: ["ns1"] };
+        yield* Peering.freeze({ ...freeze, lifetime: 30 });
+        yield* H.settle(2);
+        assert.deepInclude((yield* statusOf)["admin@box"], { priority: 100, lifetime: 30 });
+        yield* H.create("o1");
+        yield* H.settle(5);
+        assert.deepStrictEqual(handled, []);
+        yield* H.settle(30);
+        // The freeze record expired: the operator re-evaluated, cleaned it, and resumed.
+        assert.isUndefined((yield* statusOf)["admin@box"]);
+        assert.deepStrictEqual(handled, ["op:o1"]);
+
+        yield* Peering.freeze({ ...freeze, lifetime: 600 });
+        yield* H.settle(2);
+        yield* H.create("o2");
+        yield* H.settle(3);
+        assert.deepStrictEqual(handled, ["op:o1"]);
+        yield* Peering.resume(freeze);
+        yield* H.settle(3);
+        assert.deepStrictEqual(handled, ["op:o1", "op:o2"]);
+        assert.isTrue(H.logged(lines, "Resuming operations after the pause."));
+      }),
+    ),
+  );
+
+  it.effect("equal priorities pause everyone with a warning", () =>
+    H.run((lines) =>
+      Effect.gen(function* () {
+        yield* setupPeering;
+        const handled: Array<string> = [];
+        yield* operator("one", handled);
+        yield* operator("two", handled);
+        yield* H.settle(3);
+        yield* H.create("o1");
+        yield* H.settle(3);
+        assert.deepStrictEqual(handled, []);
+        assert.isTrue(H.logged(lines, "Possibly conflicting operators with the same priority"));
+      }),
+    ),
+  );
+
+  it.effect("a mandatory peering (--peering NAME) without its object keeps the operator paused", () =>
+    H.run(() =>
+      Effect.gen(function* () {
+        yield* setupPeering;
+        const handled: Array<string> = [];
+        yield* operator("op", handled, { peeringName: "absent" });
+        yield* H.settle(2);
+        yield* H.create("o1");
+        yield* H.settle(3);
+        assert.deepStrictEqual(handled, []);
+        yield* Effect.flatMap(KubeEmulator, (emulator) =>
+          emulator.apply([PeeringCrds.peeringObject("absent", "ns1")]),
+        );
+        yield* H.settle(3);
+        yield* H.patch("o1", { spec: { field: "x" } });
+        yield* H.settle(3);
+        assert.deepStrictEqual(handled, ["op:o1"]);
+      }),
+    ),
+  );
+});
