@@ -68,6 +68,16 @@ const NODE_BUILTINS = new Set([
 
 const EDGE_ONLY_PACKAGES = ["@effect/platform-node", "undici", "ws"];
 
+/** Ambient time and randomness that make library code untestable in virtual time. */
+const AMBIENT_TIME_AND_RANDOMNESS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bDate\.now\s*\(/, "Date.now()"],
+  [/\bnew\s+Date\s*\(\s*\)/, "new Date() without arguments"],
+  [/\bsetTimeout\s*\(/, "setTimeout"],
+  [/\bsetInterval\s*\(/, "setInterval"],
+  [/\bMath\.random\s*\(/, "Math.random()"],
+  [/\bperformance\.now\s*\(/, "performance.now()"],
+];
+
 /** Strips comments and string/template contents so that `process` in prose is not counted. */
 const stripCommentsAndStrings = (text: string): string =>
   text
@@ -179,8 +189,15 @@ export const checkFiles = (table: LayerTable, files: ReadonlyArray<SourceFile>):
         );
       }
     }
-    if (!isEdge && !isTest && /\bprocess\s*[.[]/.test(stripCommentsAndStrings(file.text))) {
-      report("uses the process global: only edge code may read the environment or the process");
+    if (!isEdge && !isTest) {
+      const code = stripCommentsAndStrings(file.text);
+      if (/\bprocess\s*[.[]/.test(code)) {
+        report("uses the process global: only edge code may read the environment or the process");
+      }
+      for (const [pattern, what] of AMBIENT_TIME_AND_RANDOMNESS) {
+        if (pattern.test(code))
+          report(`uses ${what}: library code takes time from Clock and randomness from Random`);
+      }
     }
   }
   return violations;

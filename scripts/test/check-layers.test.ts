@@ -95,6 +95,30 @@ describe("checkFiles", () => {
     expect(check("packages/testing/src/A.ts", `process.exit(1);`)).toEqual([]);
   });
 
+  it.each([
+    ["const t = Date.now();", "Date.now()"],
+    ["const d = new Date();", "new Date() without arguments"],
+    ["setTimeout(() => {}, 10);", "setTimeout"],
+    ["setInterval(tick, 10);", "setInterval"],
+    ["const r = Math.random();", "Math.random()"],
+    ["const t = performance.now();", "performance.now()"],
+  ])("rejects ambient time and randomness in library code: %s", (text, what) => {
+    expect(check("packages/mid/src/A.ts", text)).toEqual([
+      `uses ${what}: library code takes time from Clock and randomness from Random`,
+    ]);
+    expect(check("packages/testing/src/A.ts", text)).toEqual([]);
+    expect(check("packages/mid/test/A.test.ts", text)).toEqual([]);
+  });
+
+  it("accepts dates built from values and the words in comments or strings", () => {
+    expect(
+      check(
+        "packages/mid/src/A.ts",
+        `const d = new Date(micros / 1000); // not Date.now()\nconst s = "setTimeout";`,
+      ),
+    ).toEqual([]);
+  });
+
   it("rejects deep imports and relative imports that leave the package", () => {
     expect(check("packages/mid/src/A.ts", `import "@kopf/low/src/internal/x.ts";`)).toEqual([
       'deep import "@kopf/low/src/internal/x.ts": import @kopf/low through its index only',
