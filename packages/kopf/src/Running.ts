@@ -1,15 +1,15 @@
 /**
  * Running the operator from plain (non-Effect) code (Kopf's `kopf.run` and `kopf.operator`,
- * spec §1.8): a Promise API over `@kopf/runtime`'s `Operator.run`. The handlers come from the
- * default registry unless a registry is given; the cluster from the live client (kubeconfig or
+ * spec §1.8): a Promise API over `@kopf/engines`' `Operating.run` (the runtime with every
+ * engine). The handlers come from the default registry unless a registry is given; the cluster from the live client (kubeconfig or
  * in-cluster service account) unless a `KubeApi` layer is given (e.g. the emulator's); log lines
  * go through the runtime's formats as set by {@link configure}. Stopping is an `AbortSignal` (or
  * `stop()`): a graceful stop that lets running handlers finish and runs cleanup handlers.
  */
 import { type KubeApi, KubeClient } from "@kopf/client";
-import { Daemons } from "@kopf/engines";
+import { Operating } from "@kopf/engines";
 import type { Memo } from "@kopf/registry";
-import { Ambient, Logging, Operator } from "@kopf/runtime";
+import { Ambient, Logging } from "@kopf/runtime";
 import type { Settings } from "@kopf/settings";
 import { Cause, Deferred, Effect, Exit, Layer, Logger, References } from "effect";
 import { getDefaultRegistry } from "./DefaultRegistry.ts";
@@ -98,26 +98,20 @@ export const program = (
   options: OperatorOptions,
   ready: Deferred.Deferred<void>,
 ): Effect.Effect<void, unknown> =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      // Daemons and timers (spec §6) run on the runtime's spawning seam.
-      const daemons = yield* Daemons.make;
-      return yield* Operator.run({
-        engines: { spawning: daemons.spawning },
-        registry: options.registry ?? getDefaultRegistry(),
-        settings: options.settings,
-        namespaces: options.namespaces,
-        clusterwide: options.clusterwide,
-        memo: options.memo,
-        identity: options.identity,
-        standalone: options.standalone,
-        priority: options.priority,
-        peeringName: options.peeringName,
-        livenessEndpoint: options.livenessEndpoint,
-        ready,
-      });
-    }),
-  ).pipe(
+  // The operator with every engine (daemons and timers, indices, peering, liveness endpoint).
+  Operating.run({
+    registry: options.registry ?? getDefaultRegistry(),
+    settings: options.settings,
+    namespaces: options.namespaces,
+    clusterwide: options.clusterwide,
+    memo: options.memo,
+    identity: options.identity,
+    standalone: options.standalone,
+    priority: options.priority,
+    peeringName: options.peeringName,
+    livenessEndpoint: options.livenessEndpoint,
+    ready,
+  }).pipe(
     Effect.provide(
       Layer.unwrap(
         Effect.sync(() => {
