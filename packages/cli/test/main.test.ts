@@ -1,0 +1,130 @@
+/**
+ * The `kopf` executable as a process (bin/kopf.js → src/main.ts) against the emulator over HTTPS:
+ * it loads a TypeScript handler file and handles objects; SIGTERM and SIGINT stop it gracefully
+ * with exit code 0; a second signal during a slow graceful stop exits at once with a non-zero
+ * code; a missing handler file exits 1 with a message naming it.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Clusters, EmulatorServer, KopfRunner } from "@kopf/testing";
+import { Context, Effect } from "effect";
+import * as kopf from "kopf";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = join(here, "../bin/kopf.js");
+const examples = join(here, "../../../examples");
+
+let cluster: Clusters.Built;
+let kubeconfig: string;
+let dir: string;
+
+beforeAll(async () => {
+  cluster = await Clusters.build(Clusters.https());
+  dir = mkdtempSync(join(tmpdir(), "kopf-main-"));
+  kubeconfig = join(dir, "kubeconfig");
+  const server = Context.get(cluster.context as unknown as Context.Context<EmulatorServer>, EmulatorServer);
+  await Effect.runPromise(server.writeKubeconfig(kubeconfig));
+  const setup = await KopfRunner.start({ registry: kopf.Registry.make(), namespaces: ["none"], cluster });
+  await setup.apply(join(examples, "crd.yaml"));
+  await setup.stop();
+}, 60_000);
+
+afterAll(async () => {
+  await cluster?.close();
+});
+
+const launch = (args: ReadonlyArray<string>) => {
+  const child: ChildProcess = spawn(process.execPath, [bin, ...args], {
+    env: { ...process.env, KUBECONFIG: kubeconfig },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  const waitFor = async (text: string, timeout = 30_000) => {
+    const deadline = Date.now() + timeout;
+    while (!output.includes(text)) {
+      if (Date.now() > deadline || child.exitCode !== null)
+        throw new Error(`no ${JSON.stringify(text)} in:\n${output}`);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+  };
+  return { child, exited, waitFor, output: () => output };
+};
+
+const handlerFile = (name: string, body: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, `import * as kopf from "kopf";\n${body}\n`);
+  return path;
+};
+
+describe("the kopf process", () => {
+  it.each(["SIGTERM", "SIGINT"] as const)(
+    "handles objects and stops gracefully on %s with exit code 0",
+    async (signal) => {
+      const name = `by-process-${signal.toLowerCase()}`;
+      const handlers = handlerFile(
+        `${name}.ts`,
+        `kopf.on.create("kopfexamples", function create_fn({ name }) { return { seen: name }; });`,
+      );
+      const process_ = launch(["run", "-n", name, "--standalone", handlers]);
+      const runner = await KopfRunner.start({
+        registry: kopf.Registry.make(),
+        namespaces: ["none"],
+        cluster,
+      });
+      await runner.apply({ apiVersion: "v1", kind: "Namespace", metadata: { name } });
+      await runner.apply({
+        apiVersion: "kopf.dev/v1",
+        kind: "KopfExample",
+        metadata: { name, namespace: name },
+      });
+      const body = await runner.waitFor(
+        KopfRunner.kopfExamples,
+        name,
+        name,
+        (b) => b?.status?.create_fn !== undefined,
+        {
+          timeout: 30_000,
+        },
+      );
+      await runner.stop();
+      expect(body?.status?.create_fn).toEqual({ seen: name });
+      process_.child.kill(signal);
+      expect(await process_.exited).toBe(0);
+      expect(process_.output()).toContain("Stop-flag is raised. Operator is stopping.");
+    },
+  );
+
+  it("exits at once on a second signal during a slow graceful stop", async () => {
+    const handlers = handlerFile(
+      "slow-cleanup.ts",
+      `kopf.on.cleanup(async function slow() { await new Promise((done) => setTimeout(done, 60_000)); });`,
+    );
+    const process_ = launch(["run", "-n", "slow", "--standalone", "--verbose", handlers]);
+    await new Promise((done) => setTimeout(done, 4000)); // it has started (no startup handlers)
+    const started = Date.now();
+    process_.child.kill("SIGTERM");
+    await process_.waitFor("Stop-flag is raised");
+    process_.child.kill("SIGTERM");
+    const code = await process_.exited;
+    expect(code).not.toBe(0);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(process_.output()).toContain("again: stopping at once");
+  });
+
+  it("exits 1 naming a missing handler file", async () => {
+    const process_ = launch(["run", "-A", join(dir, "missing.ts")]);
+    expect(await process_.exited).toBe(1);
+    expect(process_.output()).toContain("Handler file not found:");
+  });
+});
