@@ -26,13 +26,15 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { type KubeApi, KubeApi as KubeApiService } from "@kopf/client";
-import { AmbientHandlers, Logging, Operator } from "@kopf/runtime";
+import type { Logging, Operator } from "@kopf/runtime";
 import type { Settings } from "@kopf/settings";
-import { type RawBody, Resource } from "@kopf/structs";
-import { Cause, Context, Data, Deferred, Effect, Exit, Layer, Logger, References, type Scope } from "effect";
+import { Resource } from "@kopf/structs";
+import { Context, Data, Effect, type Layer, type Scope } from "effect";
 import { KubeEmulator } from "../emulator/api/Emulator.ts";
 import * as EmulatorCommand from "../emulator/cli/EmulatorCommand.ts";
 import * as Clusters from "./Clusters.ts";
+import * as Launching from "./internal/launching.ts";
+import type { Body } from "./Resources.ts";
 
 /** Why the runner failed (besides the operator's own exception, which it exposes). */
 export class KopfRunnerError extends Data.TaggedError("KopfRunnerError")<{
@@ -87,40 +89,7 @@ export interface KopfRunnerOptions {
   readonly cwd?: string | undefined;
 }
 
-/** A Kubernetes object as the helpers answer it. */
-export type Body = RawBody & {
-  readonly status?: Record<string, any> | undefined;
-  readonly spec?: Record<string, any> | undefined;
-};
-
-/** The example CRD's resource (`kopfexamples.v1.kopf.dev`), handy in tests of the examples. */
-export const kopfExamples: Resource.Resource = Resource.make({
-  group: "kopf.dev",
-  version: "v1",
-  plural: "kopfexamples",
-  kind: "KopfExample",
-  namespaced: true,
-  subresources: ["status"],
-});
-
-/** The core `events` resource (what `kopf.info()` and friends post). */
-export const events: Resource.Resource = Resource.make({
-  group: "",
-  version: "v1",
-  plural: "events",
-  kind: "Event",
-  namespaced: true,
-});
-
-/** The core `pods` resource. */
-export const pods: Resource.Resource = Resource.make({
-  group: "",
-  version: "v1",
-  plural: "pods",
-  kind: "Pod",
-  namespaced: true,
-  subresources: ["status"],
-});
+export { type Body, events, kopfExamples, pods } from "./Resources.ts";
 
 const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
@@ -171,78 +140,20 @@ export class KopfRunner implements AsyncDisposable {
   }
 
   #launch(): void {
-    const options = this.#options;
-    const kubeApi = Layer.succeedContext(this.#context);
-    if (options.args !== undefined) {
-      const cli = options.cli;
-      if (cli === undefined)
-        throw new TypeError("KopfRunner: `args` need `cli` (pass Cli.main from @kopf/cli).");
-      let markReady: () => void = () => undefined;
-      this.#ready = new Promise((done) => {
-        markReady = done;
-      });
-      this.#done = cli(options.args, {
-        stdout: (text) => {
-          this.#stdout += text;
-        },
-        stderr: (text) => {
-          this.#stderr += text;
-        },
-        signal: this.#controller.signal,
-        kubeApi,
-        registry: options.registry,
-        settings: options.settings,
-        onReady: () => markReady(),
-        cwd: options.cwd,
-        env: { ...process.env, KOPF_RUN_NAMESPACES: undefined, KOPF_RUN_NAMESPACE: undefined },
-      }).then(
-        (result) => {
-          this.#exitCode = result.exitCode;
-          this.#exception = result.exception;
-        },
-        (error: unknown) => {
-          this.#exitCode = 1;
-          this.#exception = error;
-        },
-      );
-      this.#done.then(markReady);
-      return;
-    }
-    const ready = Deferred.makeUnsafe<void>();
-    const registry = options.registry;
-    if (registry === undefined)
-      throw new TypeError("KopfRunner: pass either `args` (with `cli`) or a `registry`.");
-    const write = (line: string) => {
-      this.#stderr += `${line}\n`;
+    const sink = {
+      stdout: (text: string) => {
+        this.#stdout += text;
+      },
+      stderr: (text: string) => {
+        this.#stderr += text;
+      },
     };
-    const program = Operator.run({
-      registry,
-      settings: options.settings,
-      namespaces: options.namespaces,
-      clusterwide: options.namespaces === undefined || options.namespaces.length === 0 ? true : undefined,
-      memo: options.memo,
-      ready,
-    }).pipe(
-      Effect.provide(
-        Layer.mergeAll(
-          kubeApi,
-          AmbientHandlers.layer,
-          Logger.layer([Logging.logger({ format: options.logFormat ?? "full" }, write)], {
-            mergeWithExisting: false,
-          }),
-          Layer.succeed(References.MinimumLogLevel, "Debug"),
-        ),
-      ),
-    );
-    this.#done = Effect.runPromiseExit(program, { signal: this.#controller.signal }).then((exit) => {
-      if (Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause)) {
-        this.#exitCode = 0;
-      } else {
-        this.#exitCode = 1;
-        this.#exception = Cause.squash(exit.cause);
-      }
+    const launched = Launching.launch(this.#options, this.#context, this.#controller.signal, sink);
+    this.#ready = launched.ready;
+    this.#done = launched.done.then((result) => {
+      this.#exitCode = result.exitCode;
+      this.#exception = result.exception;
     });
-    this.#ready = Promise.race([Effect.runPromise(Deferred.await(ready)), this.#done]);
   }
 
   /** Everything written: standard output, then the log lines and errors. */

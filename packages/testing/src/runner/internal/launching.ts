@@ -1,0 +1,113 @@
+/**
+ * How `KopfRunner` starts the operator: through the CLI's `main` with command-line arguments (as
+ * Kopf's runner invokes its Click command), or directly with `Operator.run` for a registry — in
+ * both cases on the runner's cluster, with the output captured and an `AbortSignal` to stop.
+ */
+import type { KubeApi } from "@kopf/client";
+import { AmbientHandlers, Logging, Operator } from "@kopf/runtime";
+import { Cause, type Context, Deferred, Effect, Exit, Layer, Logger, References } from "effect";
+import type { KopfRunnerOptions } from "../KopfRunner.ts";
+
+/** Where the output goes. */
+export interface Sink {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+/** How the run ended. */
+export interface Ended {
+  readonly exitCode: number;
+  readonly exception: unknown;
+}
+
+/** A started operator. */
+export interface Launched {
+  /** Resolves when it is ready, or has ended before that. */
+  readonly ready: Promise<void>;
+  readonly done: Promise<Ended>;
+}
+
+const byCli = (
+  options: KopfRunnerOptions,
+  kubeApi: Layer.Layer<KubeApi>,
+  signal: AbortSignal,
+  sink: Sink,
+): Launched => {
+  const cli = options.cli;
+  if (cli === undefined) throw new TypeError("KopfRunner: `args` need `cli` (pass Cli.main from @kopf/cli).");
+  let markReady: () => void = () => undefined;
+  const ready = new Promise<void>((done) => {
+    markReady = done;
+  });
+  const done = cli(options.args ?? [], {
+    ...sink,
+    signal,
+    kubeApi,
+    registry: options.registry,
+    settings: options.settings,
+    onReady: () => markReady(),
+    cwd: options.cwd,
+    // The test's own KOPF_RUN_* variables would leak into every run: only the arguments count.
+    env: Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("KOPF_RUN_"))),
+  }).then(
+    (result): Ended => ({ exitCode: result.exitCode, exception: result.exception }),
+    (error: unknown): Ended => ({ exitCode: 1, exception: error }),
+  );
+  void done.then(markReady);
+  return { ready, done };
+};
+
+const byRegistry = (
+  options: KopfRunnerOptions,
+  kubeApi: Layer.Layer<KubeApi>,
+  signal: AbortSignal,
+  sink: Sink,
+): Launched => {
+  const registry = options.registry;
+  if (registry === undefined)
+    throw new TypeError("KopfRunner: pass either `args` (with `cli`) or a `registry`.");
+  const ready = Deferred.makeUnsafe<void>();
+  const write = (line: string) => sink.stderr(`${line}\n`);
+  const program = Operator.run({
+    registry,
+    settings: options.settings,
+    namespaces: options.namespaces,
+    clusterwide: options.namespaces === undefined || options.namespaces.length === 0 ? true : undefined,
+    memo: options.memo,
+    ready,
+  }).pipe(
+    Effect.provide(
+      Layer.mergeAll(
+        kubeApi,
+        AmbientHandlers.layer,
+        Logger.layer([Logging.logger({ format: options.logFormat ?? "full" }, write)], {
+          mergeWithExisting: false,
+        }),
+        Layer.succeed(References.MinimumLogLevel, "Debug"),
+      ),
+    ),
+  );
+  const done = Effect.runPromiseExit(program, { signal }).then(
+    (exit): Ended =>
+      Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause)
+        ? { exitCode: 0, exception: undefined }
+        : { exitCode: 1, exception: Cause.squash(exit.cause) },
+  );
+  return {
+    ready: Promise.race([Effect.runPromise(Deferred.await(ready)), done.then(() => undefined)]),
+    done,
+  };
+};
+
+/** Starts the operator as the options say. */
+export const launch = (
+  options: KopfRunnerOptions,
+  context: Context.Context<KubeApi>,
+  signal: AbortSignal,
+  sink: Sink,
+): Launched => {
+  const kubeApi = Layer.succeedContext(context);
+  return options.args !== undefined
+    ? byCli(options, kubeApi, signal, sink)
+    : byRegistry(options, kubeApi, signal, sink);
+};
