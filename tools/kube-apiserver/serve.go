@@ -13,11 +13,14 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"syscall"
 	"time"
 
+	"go.etcd.io/etcd/server/v3/embed"
 	"k8s.io/component-base/cli"
 	apiserver "k8s.io/kubernetes/cmd/kube-apiserver/app"
 )
@@ -77,7 +80,7 @@ func run(dir string, port int, controllers bool) error {
 	if err != nil {
 		return fmt.Errorf("starting etcd: %w", err)
 	}
-	defer etcd.Close()
+	defer stopEtcd(etcd)
 	fmt.Fprintf(os.Stderr, "etcd ready at %s after %s\n", etcdURL, time.Since(started).Round(time.Millisecond))
 
 	command := apiserver.NewAPIServerCommand() // installs the SIGTERM/SIGINT handler
@@ -122,8 +125,39 @@ func run(dir string, port int, controllers bool) error {
 		return err
 	}
 
+	// The apiserver's own handler starts its graceful shutdown on the same signal; its HTTP server
+	// then waits for open connections, so the controllers (with their watches) must go first.
+	// If it still has not returned 20 seconds later, give up on it.
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGTERM, syscall.SIGINT)
+	go func() {
+		<-signals
+		if child != nil {
+			stopChild(child)
+		}
+		time.Sleep(20 * time.Second)
+		fmt.Fprintln(os.Stderr, "kube-apiserver has not finished its graceful shutdown within 20s; exiting")
+		stopEtcd(etcd)
+		os.Exit(0)
+	}()
+
 	code := <-done
+	fmt.Fprintf(os.Stderr, "kube-apiserver stopped (exit code %d)\n", code)
 	if child != nil {
+		stopChild(child)
+	}
+	_ = os.Remove(filepath.Join(dir, "ready"))
+	if code != 0 {
+		return fmt.Errorf("kube-apiserver exited with code %d", code)
+	}
+	return nil
+}
+
+var childStopped sync.Once
+
+// stopChild stops the controller manager: SIGTERM, then SIGKILL after 10 seconds. Idempotent.
+func stopChild(child *exec.Cmd) {
+	childStopped.Do(func() {
 		_ = child.Process.Signal(syscall.SIGTERM)
 		waited := make(chan struct{})
 		go func() { _ = child.Wait(); close(waited) }()
@@ -133,12 +167,22 @@ func run(dir string, port int, controllers bool) error {
 			_ = child.Process.Kill()
 			<-waited
 		}
+		fmt.Fprintln(os.Stderr, "controllers stopped")
+	})
+}
+
+// stopEtcd closes etcd, but gives up after 5 seconds: kube-apiserver never closes its etcd
+// clients (its process normally just exits), and etcd's graceful stop waits for their watch
+// streams. The data directory is temporary and fsync is off, so nothing is lost by not waiting.
+func stopEtcd(e *embed.Etcd) {
+	closed := make(chan struct{})
+	go func() { e.Close(); close(closed) }()
+	select {
+	case <-closed:
+		fmt.Fprintln(os.Stderr, "etcd stopped")
+	case <-time.After(5 * time.Second):
+		fmt.Fprintln(os.Stderr, "etcd still draining its clients after 5s; exiting anyway")
 	}
-	_ = os.Remove(filepath.Join(dir, "ready"))
-	if code != 0 {
-		return fmt.Errorf("kube-apiserver exited with code %d", code)
-	}
-	return nil
 }
 
 // waitReady polls /readyz with the admin token until it answers 200, the apiserver exits, or

@@ -171,3 +171,24 @@ export const check = (table: ReadonlyArray<Deviation>, compared: ReadonlyArray<C
     unknown,
   };
 };
+
+const cell = (text: string): string => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+/**
+ * The table as Markdown (one row per entry, in file order), as docs/emulator-deviations.md
+ * embeds it between its `deviations:begin`/`deviations:end` markers.
+ *
+ * @example
+ * ```ts
+ * Deviations.markdown([{ interaction: "crud/get", paths: ["body.x"], reason: "why" }])
+ * // "| interaction | paths | reason |\n| --- | --- | --- |\n| `crud/get` | `body.x` | why |\n"
+ * ```
+ */
+export const markdown = (table: ReadonlyArray<Deviation>): string =>
+  [
+    "| interaction | paths | reason |",
+    "| --- | --- | --- |",
+    ...table.map((d) => `| \`${d.interaction}\` | ${d.paths.map((p) => `\`${cell(p)}\``).join("<br>")} | ${cell(d.reason)} |`),
+  ]
+    .map((line) => `${line}\n`)
+    .join("");
