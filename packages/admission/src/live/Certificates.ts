@@ -7,6 +7,7 @@
  *
  * Keys and signatures come from Node's native crypto (fast, off the event loop for key
  * generation); node-forge only lays out the X.509 structure. No openssl binary is involved.
+ * {@link generateKeys} and {@link sign} are also the emulator's certificate authority's.
  * The validity starts an hour before now (clock skew) and lasts `days` (default 365); the
  * servers issue a new certificate before it expires.
  */
@@ -35,8 +36,21 @@ export class CertificateError extends Data.TaggedError("CertificateError")<{
   readonly message: string;
 }> {}
 
-const generateKeys = Effect.callback<
-  { readonly keyPem: string; readonly privateKey: KeyObject; readonly publicKey: forge.pki.rsa.PublicKey },
+/** A fresh RSA key pair: the PEM private key, Node's key object (to sign), forge's public key (to lay out). */
+export interface KeyMaterial {
+  readonly keyPem: string;
+  readonly privateKey: KeyObject;
+  readonly publicKey: forge.pki.rsa.PublicKey;
+}
+
+/**
+ * A 2048-bit RSA key pair, generated off the event loop (libuv's thread pool).
+ *
+ * @example
+ * const keys = yield* Certificates.generateKeys
+ */
+export const generateKeys: Effect.Effect<KeyMaterial, CertificateError> = Effect.callback<
+  KeyMaterial,
   CertificateError
 >((resume) => {
   generateKeyPair(
@@ -72,12 +86,59 @@ const generateKeys = Effect.callback<
   );
 });
 
-/** A positive serial number of 16 random bytes. */
+/** A positive serial number of 16 random bytes (RFC 5280 allows up to 20 octets). */
 const serialNumber = (): string => {
   const bytes = randomBytes(16);
   bytes[0] = (bytes[0] ?? 0) & 0x7f;
   return bytes.toString("hex");
 };
+
+/** What to sign: the subject, its public key, the extensions, the validity, and the issuer. */
+export interface SignRequest {
+  readonly subject: ReadonlyArray<forge.pki.CertificateField>;
+  readonly publicKey: forge.pki.rsa.PublicKey;
+  /** forge extension objects; a subject key identifier is always added. */
+  readonly extensions: ReadonlyArray<object>;
+  readonly notBefore: Date;
+  readonly notAfter: Date;
+  readonly issuer: ReadonlyArray<forge.pki.CertificateField>;
+  readonly issuerKey: KeyObject;
+}
+
+/**
+ * Lays out an X.509 certificate with node-forge and signs it (SHA-256 with RSA) with Node's
+ * native crypto — forge's own RSA would take a quarter second per signature.
+ *
+ * @example
+ * const certPem = yield* Certificates.sign({ subject, publicKey, extensions, notBefore, notAfter, issuer: subject, issuerKey })
+ */
+export const sign = (request: SignRequest): Effect.Effect<string, CertificateError> =>
+  Effect.try({
+    try: () => {
+      const cert = forge.pki.createCertificate();
+      cert.publicKey = request.publicKey;
+      cert.serialNumber = serialNumber();
+      cert.validity.notBefore = request.notBefore;
+      cert.validity.notAfter = request.notAfter;
+      cert.setSubject([...request.subject]);
+      cert.setIssuer([...request.issuer]);
+      cert.setExtensions([...request.extensions, { name: "subjectKeyIdentifier" }]);
+      const algorithm = forge.pki.oids.sha256WithRSAEncryption as string;
+      cert.signatureOid = algorithm;
+      cert.siginfo.algorithmOid = algorithm;
+      // getTBSCertificate exists in forge 1.4.3 but is missing from its type definitions.
+      const pki = forge.pki as unknown as {
+        getTBSCertificate: (c: forge.pki.Certificate) => forge.asn1.Asn1;
+      };
+      const tbs = pki.getTBSCertificate(cert);
+      (cert as unknown as { tbsCertificate: forge.asn1.Asn1 }).tbsCertificate = tbs;
+      const der = Buffer.from(forge.asn1.toDer(tbs).getBytes(), "binary");
+      cert.signature = signBytes("sha256", der, request.issuerKey).toString("binary");
+      return forge.pki.certificateToPem(cert);
+    },
+    catch: (cause) =>
+      new CertificateError({ reason: "Signing", message: `Cannot sign a certificate: ${String(cause)}` }),
+  });
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -100,51 +161,33 @@ export const selfSigned = (
     // Certificates keep whole seconds.
     const notBefore = Math.floor((now - 60 * 60 * 1000) / 1000) * 1000;
     const notAfter = Math.floor((now + (options.days ?? 365) * DAY) / 1000) * 1000;
-    const certPem = yield* Effect.try({
-      try: () => {
-        const cert = forge.pki.createCertificate();
-        const subject = [{ name: "commonName", value: names.commonName }];
-        cert.publicKey = keys.publicKey;
-        cert.serialNumber = serialNumber();
-        cert.validity.notBefore = new Date(notBefore);
-        cert.validity.notAfter = new Date(notAfter);
-        cert.setSubject(subject);
-        cert.setIssuer(subject);
-        cert.setExtensions([
-          { name: "basicConstraints", cA: true, critical: true },
-          {
-            name: "keyUsage",
-            digitalSignature: true,
-            keyEncipherment: true,
-            keyCertSign: true,
-            cRLSign: true,
-            critical: true,
-          },
-          { name: "extKeyUsage", serverAuth: true, clientAuth: true },
-          {
-            name: "subjectAltName",
-            altNames: [
-              ...names.dnsNames.map((value) => ({ type: 2, value })),
-              ...names.ipAddresses.map((ip) => ({ type: 7, ip })),
-            ],
-          },
-          { name: "subjectKeyIdentifier" },
-        ]);
-        // forge's cert.sign() with Node's native RSA signature (forge's own RSA is slow).
-        const algorithm = forge.pki.oids.sha256WithRSAEncryption as string;
-        cert.signatureOid = algorithm;
-        cert.siginfo.algorithmOid = algorithm;
-        const pki = forge.pki as unknown as {
-          getTBSCertificate: (c: forge.pki.Certificate) => forge.asn1.Asn1;
-        };
-        const tbs = pki.getTBSCertificate(cert);
-        (cert as unknown as { tbsCertificate: forge.asn1.Asn1 }).tbsCertificate = tbs;
-        const der = Buffer.from(forge.asn1.toDer(tbs).getBytes(), "binary");
-        cert.signature = signBytes("sha256", der, keys.privateKey).toString("binary");
-        return forge.pki.certificateToPem(cert);
-      },
-      catch: (cause) =>
-        new CertificateError({ reason: "Signing", message: `Cannot sign the certificate: ${String(cause)}` }),
+    const subject = [{ name: "commonName", value: names.commonName }];
+    const certPem = yield* sign({
+      subject,
+      issuer: subject,
+      issuerKey: keys.privateKey,
+      publicKey: keys.publicKey,
+      notBefore: new Date(notBefore),
+      notAfter: new Date(notAfter),
+      extensions: [
+        { name: "basicConstraints", cA: true, critical: true },
+        {
+          name: "keyUsage",
+          digitalSignature: true,
+          keyEncipherment: true,
+          keyCertSign: true,
+          cRLSign: true,
+          critical: true,
+        },
+        { name: "extKeyUsage", serverAuth: true, clientAuth: true },
+        {
+          name: "subjectAltName",
+          altNames: [
+            ...names.dnsNames.map((value) => ({ type: 2, value })),
+            ...names.ipAddresses.map((ip) => ({ type: 7, ip })),
+          ],
+        },
+      ],
     });
     return { certPem, keyPem: keys.keyPem, notAfter };
   });

@@ -4,22 +4,17 @@
  * tests that authenticate with a certificate instead of a token (user = CN, groups = O, as a real
  * API server reads them).
  *
- * Keys and signatures come from Node's native crypto (fast); node-forge only lays out the
- * certificates (its pure-JavaScript RSA would take a quarter second per signature).
+ * Keys and signatures come from the certificate code shared with the webhook servers
+ * (`Certificates` of @kopf/admission: Node's native crypto signs, node-forge lays out).
  * Certificates are checked by real TLS clients against the wall clock, while the emulator's own
  * time may be a `TestClock` at 1970; so the validity window is a fixed, wide one (2000–2099) that
  * depends on neither clock.
  */
-import {
-  createPrivateKey,
-  generateKeyPair,
-  type KeyObject,
-  randomBytes,
-  sign as signBytes,
-} from "node:crypto";
+import { type KeyObject, randomBytes } from "node:crypto";
 import { isIP } from "node:net";
-import { Data, Effect, Result } from "effect";
-import forge from "node-forge";
+import { Certificates } from "@kopf/admission";
+import { Data, Effect } from "effect";
+import type forge from "node-forge";
 
 /** A PEM certificate with its PEM private key. */
 export interface KeyPair {
@@ -64,50 +59,10 @@ const NOT_AFTER = new Date(Date.UTC(2099, 11, 31, 23, 59, 59));
 /** The names every serving certificate covers. */
 export const defaultServingNames: ReadonlyArray<string> = ["127.0.0.1", "::1", "localhost"];
 
-/** A 2048-bit RSA key pair, generated off the event loop (libuv's thread pool). */
-const generateKeys = Effect.callback<
-  { readonly keyPem: string; readonly privateKey: KeyObject; readonly publicKey: forge.pki.rsa.PublicKey },
-  TlsError
->((resume) => {
-  generateKeyPair(
-    "rsa",
-    {
-      modulusLength: 2048,
-      publicKeyEncoding: { type: "spki", format: "pem" },
-      privateKeyEncoding: { type: "pkcs8", format: "pem" },
-    },
-    (error, publicKey, privateKey) => {
-      const keys =
-        error === null
-          ? Result.try({
-              try: () => ({
-                keyPem: privateKey,
-                privateKey: createPrivateKey(privateKey),
-                publicKey: forge.pki.publicKeyFromPem(publicKey) as forge.pki.rsa.PublicKey,
-              }),
-              catch: (cause) => String(cause),
-            })
-          : Result.fail(String(error));
-      resume(
-        Result.isSuccess(keys)
-          ? Effect.succeed(keys.success)
-          : Effect.fail(
-              new TlsError({
-                reason: "KeyGeneration",
-                message: `cannot generate an RSA key: ${keys.failure}`,
-              }),
-            ),
-      );
-    },
-  );
-});
-
-/** A positive serial number of 16 random bytes (RFC 5280 allows up to 20 octets). */
-const serialNumber = (): string => {
-  const bytes = randomBytes(16);
-  bytes[0] = (bytes[0] ?? 0) & 0x7f;
-  return bytes.toString("hex");
-};
+/** Key generation of the shared certificate code (in @kopf/admission), failing with a TlsError. */
+const generateKeys = Certificates.generateKeys.pipe(
+  Effect.mapError((error) => new TlsError({ reason: "KeyGeneration", message: error.message })),
+);
 
 /** Splits names into subjectAltName entries: IP addresses (type 7) and DNS names (type 2). */
 const altNames = (
@@ -124,38 +79,15 @@ interface SignRequest {
   readonly publicKey: forge.pki.rsa.PublicKey;
 }
 
+/** Signs with the shared certificate code, over the fixed validity window. */
 const sign = (
   issuer: ReadonlyArray<forge.pki.CertificateField>,
   issuerKey: KeyObject,
   request: SignRequest,
 ): Effect.Effect<string, TlsError> =>
-  Effect.try({
-    try: () => {
-      const cert = forge.pki.createCertificate();
-      cert.publicKey = request.publicKey;
-      cert.serialNumber = serialNumber();
-      cert.validity.notBefore = NOT_BEFORE;
-      cert.validity.notAfter = NOT_AFTER;
-      cert.setSubject([...request.subject]);
-      cert.setIssuer([...issuer]);
-      cert.setExtensions([...request.extensions, { name: "subjectKeyIdentifier" }]);
-      // What forge's cert.sign() does, with Node's native RSA signature.
-      const algorithm = forge.pki.oids.sha256WithRSAEncryption as string;
-      cert.signatureOid = algorithm;
-      cert.siginfo.algorithmOid = algorithm;
-      // getTBSCertificate exists in forge 1.4.3 but is missing from its type definitions.
-      const pki = forge.pki as unknown as {
-        getTBSCertificate: (c: forge.pki.Certificate) => forge.asn1.Asn1;
-      };
-      const tbs = pki.getTBSCertificate(cert);
-      (cert as unknown as { tbsCertificate: forge.asn1.Asn1 }).tbsCertificate = tbs;
-      const der = Buffer.from(forge.asn1.toDer(tbs).getBytes(), "binary");
-      cert.signature = signBytes("sha256", der, issuerKey).toString("binary");
-      return forge.pki.certificateToPem(cert);
-    },
-    catch: (cause) =>
-      new TlsError({ reason: "Signing", message: `cannot sign a certificate: ${String(cause)}` }),
-  });
+  Certificates.sign({ ...request, issuer, issuerKey, notBefore: NOT_BEFORE, notAfter: NOT_AFTER }).pipe(
+    Effect.mapError((error) => new TlsError({ reason: "Signing", message: error.message })),
+  );
 
 /**
  * Generates a new certificate authority (a 2048-bit RSA key and a self-signed CA certificate).
