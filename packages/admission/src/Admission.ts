@@ -6,12 +6,13 @@
  * server's endpoint change, leaving only the persistent handlers' webhooks on exit.
  *
  * Nothing runs when the registry has no webhook handlers; handlers without a server fail with
- * Kopf's message. Run it beside `Operator.run` (the runtime has no seam for extra root tasks yet):
- * see {@link run}.
+ * Kopf's message. The runtime has no seam for extra root tasks yet: {@link operate} runs the
+ * operator and admission side by side.
  */
 import { KubeApi } from "@kopf/client";
 import type { Memo, Registry, WebhookType } from "@kopf/registry";
-import { OperatorSettings } from "@kopf/settings";
+import { Operator } from "@kopf/runtime";
+import { OperatorSettings, Settings } from "@kopf/settings";
 import type { Resource } from "@kopf/structs";
 import { ListWatch, ResourceObserver, Watcher } from "@kopf/watcher";
 import { Data, Deferred, Effect, Stream, SubscriptionRef } from "effect";
@@ -22,7 +23,7 @@ import { isServer, type WebhookServerError } from "./WebhookServerProtocol.ts";
 
 /** Why admission could not run. */
 export class AdmissionRunError extends Data.TaggedError("AdmissionRunError")<{
-  readonly reason: "NoServer" | "InvalidServer" | "Server" | "Managed";
+  readonly reason: "NoServer" | "InvalidServer" | "InvalidSettings" | "Server" | "Managed";
   readonly message: string;
   readonly cause?: unknown;
 }> {}
@@ -133,5 +134,36 @@ export const run = (options: AdmissionOptions): Effect.Effect<void, AdmissionRun
     }),
   );
 
-/** A `ready` signal from a Deferred (what `Operator.run`'s `ready` option completes). */
-export const readyOf = (deferred: Deferred.Deferred<void>): Effect.Effect<void> => Deferred.await(deferred);
+/**
+ * Runs the operator and its admission webhooks together: `Operator.run(options)` and, once it is
+ * ready, {@link run} with the same registry, memo and settings (the context's settings with the
+ * options' overrides). A failure of either stops both; interrupting stops both gracefully.
+ * Settings changed by startup handlers do not reach admission (configure it in the options).
+ *
+ * @example
+ * ```ts
+ * const settings = { admission: { server: WebhookServer.WebhookServer({ port: 9443 }), managed: "auto.kopf.dev" } }
+ * yield* Admission.operate({ registry, namespaces: ["default"], settings })
+ * ```
+ */
+export const operate = (
+  options: Operator.OperatorOptions,
+): Effect.Effect<void, Operator.OperatorError | AdmissionRunError, KubeApi> =>
+  Effect.gen(function* () {
+    const base = yield* OperatorSettings;
+    const settings = yield* Settings.makeEffect(options.settings, base).pipe(
+      Effect.mapError(
+        (error) => new AdmissionRunError({ reason: "InvalidSettings", message: error.message, cause: error }),
+      ),
+    );
+    const ready = options.ready ?? (yield* Deferred.make<void>());
+    yield* Effect.all(
+      [
+        Operator.run({ ...options, ready }),
+        run({ registry: options.registry, memo: options.memo, ready: Deferred.await(ready) }).pipe(
+          Effect.provideService(OperatorSettings, settings),
+        ),
+      ],
+      { concurrency: "unbounded", discard: true },
+    );
+  });

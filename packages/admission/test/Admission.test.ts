@@ -168,4 +168,46 @@ describe("Admission.run", () => {
       yield* Admission.run({ registry: Registry.make() });
     }).pipe(Effect.provide(cluster)),
   );
+
+  it.live("operate runs the operator and its webhooks together", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const emulator = yield* KubeEmulator;
+        const api = yield* KubeApi;
+        yield* emulator.apply([{ apiVersion: "v1", kind: "Namespace", metadata: { name: "ns1" } }, CRD]);
+        const r = registry();
+        r.on.create(SPEC, { id: "created" }, () => ({ done: true }));
+        const fiber = yield* Effect.forkScoped(
+          Admission.operate({
+            registry: r,
+            namespaces: ["ns1"],
+            settings: {
+              admission: {
+                server: WebhookServer.WebhookServer({ addr: "127.0.0.1" }),
+                managed: "op.kopf.dev",
+              },
+            } as never,
+          }),
+        );
+        yield* Effect.eventually(
+          api
+            .get(ConfigManager.configurationResource("validating"), { name: "op.kopf.dev" })
+            .pipe(Effect.filterOrFail((b: any) => (b.webhooks ?? []).length === 1)),
+        );
+        const rejected = yield* Effect.flip(
+          api.create(RESOURCE, object("bad-two", { field: "bad" }) as never),
+        );
+        assert.include(rejected.message, "The field must not be bad.");
+        yield* api.create(RESOURCE, object("good-two", { field: "fine" }) as never);
+        const handled = yield* Effect.eventually(
+          api
+            .get(RESOURCE, { name: "good-two", namespace: "ns1" })
+            .pipe(Effect.filterOrFail((b: any) => b.status?.created !== undefined)),
+        );
+        assert.deepStrictEqual((handled as any).status.created, { done: true });
+        assert.strictEqual((handled as any).spec.size, "medium");
+        yield* Fiber.interrupt(fiber);
+      }),
+    ).pipe(Effect.provide(cluster)),
+  );
 });
