@@ -75,8 +75,19 @@ export const validate = (
   old: JsonObject | undefined,
 ): Status.ApiError | undefined => {
   const meta = metaOf(obj);
-  const errors = Validation.validateMetadata(meta, type.nameRule, type.namespaced);
-  if (old !== undefined) errors.push(...Validation.validateMetadataUpdate(meta, metaOf(old)));
+  // An update is checked by the common object-meta rules, then by the type's strategy, which
+  // repeats them: its causes list metadata errors twice (the message, aggregated, once).
+  const metaErrors = Validation.validateMetadata(meta, type.nameRule, type.namespaced);
+  const updateErrors = old === undefined ? [] : Validation.validateMetadataUpdate(meta, metaOf(old));
+  const errors =
+    old === undefined
+      ? metaErrors
+      : [
+          ...Validation.validateMetadata(meta, "path", type.namespaced),
+          ...updateErrors,
+          ...updateErrors,
+          ...metaErrors,
+        ];
   const schema = type.schemas.get(type.storageVersion);
   if (type.custom && schema !== undefined) errors.push(...Schema.validate(obj, schema));
   if (type.group === "apiextensions.k8s.io" && type.plural === "customresourcedefinitions")

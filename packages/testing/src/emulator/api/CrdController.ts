@@ -7,6 +7,7 @@ import * as Crd from "./Crd.ts";
 import * as GarbageCollector from "./GarbageCollector.ts";
 import type { Core } from "./internal/Core.ts";
 import { asObject, isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
+import * as ManagedFields from "./ManagedFields.ts";
 import * as ObjectMeta from "./ObjectMeta.ts";
 
 /** Keeps CRD-served tables in step with stored CRDs. */
@@ -36,7 +37,10 @@ export const sync = (core: Core, crd: JsonObject, deleted: boolean): void => {
     finalizers.includes(GarbageCollector.CRD_CLEANUP_FINALIZER)
   )
     return;
-  const next: JsonObject = {
+  // The finalizer is added untracked; the conditions and names are written through /status as
+  // the "kube-apiserver" manager.
+  const scope = { type: fresh.type, version: "v1" };
+  const withFinalizer: JsonObject = {
     ...crd,
     metadata: {
       ...metaOf(crd),
@@ -44,8 +48,16 @@ export const sync = (core: Core, crd: JsonObject, deleted: boolean): void => {
         ? finalizers
         : [...finalizers, GarbageCollector.CRD_CLEANUP_FINALIZER],
     },
-    status: wanted,
   };
+  const next = ManagedFields.track(
+    withFinalizer,
+    { ...withFinalizer, status: wanted },
+    "kube-apiserver",
+    "Update",
+    "status",
+    core.now(),
+    scope,
+  );
   const stored = core.store.put(fresh, next, crd);
   core.afterChange(fresh, stored, false);
 };

@@ -110,6 +110,20 @@ const podSpecDefaults = (spec: JsonObject): JsonObject => {
   return s;
 };
 
+/** stringData is write-only: the v1 conversion merges it into data, base64-encoded. */
+const secretDefaults = (obj: JsonObject): JsonObject => {
+  const out: JsonObject = { ...obj };
+  if (out.type === undefined || out.type === "") out.type = "Opaque";
+  if (isObject(out.stringData)) {
+    const data = { ...asObject(out.data) };
+    for (const [k, v] of Object.entries(out.stringData))
+      data[k] = Buffer.from(String(v), "utf8").toString("base64");
+    out.data = data;
+  }
+  delete out.stringData;
+  return out;
+};
+
 const namespaceLabel = (obj: JsonObject): JsonObject => {
   const meta = metaOf(obj);
   return {
@@ -125,9 +139,9 @@ export const scheme = (type: ResourceType, obj: JsonObject): JsonObject => {
     case "/namespaces":
       return namespaceLabel(obj);
     case "/secrets":
-      return obj.type === undefined || obj.type === "" ? { ...obj, type: "Opaque" } : obj;
+      return secretDefaults(obj);
     case "/pods":
-      return { ...obj, spec: podSpecDefaults(asObject(obj.spec)) };
+      return { ...obj, spec: { enableServiceLinks: true, ...podSpecDefaults(asObject(obj.spec)) } };
     case "/services":
       return serviceSchemeDefaults(obj);
     case "apps/deployments":
@@ -154,12 +168,35 @@ export const onCreate = (type: ResourceType, obj: JsonObject, random: () => numb
         spec: { finalizers: ["kubernetes"], ...asObject(obj.spec) },
         status: { phase: "Active" },
       };
-    case "/pods":
-      return { ...obj, status: { phase: "Pending", qosClass: "BestEffort" } };
+    case "/pods": {
+      // What the ServiceAccount, Priority and DefaultTolerationSeconds admission plugins add.
+      const spec = { ...asObject(obj.spec) };
+      setDefault(spec, "serviceAccountName", "default");
+      setDefault(spec, "serviceAccount", spec.serviceAccountName);
+      setDefault(spec, "priority", 0);
+      setDefault(spec, "preemptionPolicy", "PreemptLowerPriority");
+      setDefault(spec, "tolerations", [
+        {
+          key: "node.kubernetes.io/not-ready",
+          operator: "Exists",
+          effect: "NoExecute",
+          tolerationSeconds: 300,
+        },
+        {
+          key: "node.kubernetes.io/unreachable",
+          operator: "Exists",
+          effect: "NoExecute",
+          tolerationSeconds: 300,
+        },
+      ]);
+      return { ...obj, spec, status: { phase: "Pending", qosClass: "BestEffort" } };
+    }
     case "/services":
       return serviceAllocation(obj, random);
     case "apps/deployments":
       return { ...obj, status: {} };
+    case "/events":
+      return eventZeroFields(obj);
     case "apiextensions.k8s.io/customresourcedefinitions": {
       const versions = Array.isArray(asObject(obj.spec).versions)
         ? (asObject(obj.spec).versions as Array<unknown>)
@@ -179,6 +216,17 @@ export const onCreate = (type: ResourceType, obj: JsonObject, random: () => numb
   }
 };
 
+/** Core events serialize their non-omitempty zero fields (not owned by anyone). */
+const eventZeroFields = (obj: JsonObject): JsonObject => ({
+  source: {},
+  firstTimestamp: null,
+  lastTimestamp: null,
+  eventTime: null,
+  reportingComponent: "",
+  reportingInstance: "",
+  ...obj,
+});
+
 /** What a type's registry strategy sets on update. */
-export const onUpdate = (_type: ResourceType, obj: JsonObject, _old: JsonObject | undefined): JsonObject =>
-  obj;
+export const onUpdate = (type: ResourceType, obj: JsonObject, _old: JsonObject | undefined): JsonObject =>
+  !type.custom && type.group === "" && type.plural === "events" ? eventZeroFields(obj) : obj;

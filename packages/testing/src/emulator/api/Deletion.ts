@@ -116,6 +116,23 @@ const policyFinalizers = (options: DeleteOptions, current: ReadonlyArray<string>
   return out;
 };
 
+/** The condition the CRD registry adds when a CRD is deleted. */
+const crdTerminating = (status: JsonObject, now: number): JsonObject => ({
+  ...status,
+  conditions: [
+    ...(Array.isArray(status.conditions) ? status.conditions : []).filter(
+      (c) => !isObject(c) || c.type !== "Terminating",
+    ),
+    {
+      type: "Terminating",
+      status: "True",
+      lastTransitionTime: formatTime(now),
+      reason: "InstanceDeletionPending",
+      message: "CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon",
+    },
+  ],
+});
+
 /** Deletes one object; answers what the apiserver answers (the object, or a Success Status). */
 export const deleteOne = Effect.fnUntraced(function* (
   core: Core,
@@ -157,10 +174,16 @@ export const deleteOne = Effect.fnUntraced(function* (
       metadata: {
         ...meta,
         deletionTimestamp: meta.deletionTimestamp ?? formatTime(core.now()),
-        ...(isNamespace ? {} : { deletionGracePeriodSeconds: meta.deletionGracePeriodSeconds ?? 0 }),
+        ...(isNamespace || resolved.type.plural === "customresourcedefinitions"
+          ? {}
+          : { deletionGracePeriodSeconds: meta.deletionGracePeriodSeconds ?? 0 }),
         ...(finalizers.length > 0 ? { finalizers } : {}),
       },
       ...(isNamespace ? { status: { ...asObject(latest.status), phase: "Terminating" } } : {}),
+      ...(resolved.type.plural === "customresourcedefinitions" &&
+      resolved.type.group === "apiextensions.k8s.io"
+        ? { status: crdTerminating(asObject(latest.status), core.now()) }
+        : {}),
     };
     if (finalizers.length === 0) delete (marked.metadata as JsonObject).finalizers;
     if (dryRun) return { status: accepted, body: served(marked) };

@@ -19,7 +19,7 @@ export type ListShape =
 export interface Shape {
   readonly list: (names: ReadonlyArray<string>) => ListShape;
   /** Whether an object node is owned itself when an update adds it (maps, pointer structs, any object of a custom resource). */
-  readonly isMember: (names: ReadonlyArray<string>) => boolean;
+  readonly isMember: (names: ReadonlyArray<string>, inListItem: boolean) => boolean;
   /** Whether an object is atomic (owned as a whole, like a LabelSelector). */
   readonly isAtomic: (names: ReadonlyArray<string>) => boolean;
 }
@@ -42,7 +42,13 @@ const ALWAYS_PRESENT = new Set([
 ]);
 
 /** LabelSelectors are atomic structs in the built-in types. */
-const ATOMIC_SELECTORS = new Set(["namespaceSelector", "objectSelector"]);
+const ATOMIC_OBJECTS = new Set([
+  "namespaceSelector",
+  "objectSelector",
+  "involvedObject",
+  "regarding",
+  "related",
+]);
 
 const metaList = (names: ReadonlyArray<string>): ListShape | undefined => {
   if (names.length === 2 && names[0] === "metadata") {
@@ -77,13 +83,18 @@ export const shapeOf = (type: ResourceType): Shape => {
           ? { kind: "atomic" }
           : s.kind === "set"
             ? { kind: "set" }
-            : { kind: "map", keys: [s.key] };
+            : {
+                kind: "map",
+                // Service ports are keyed by port and protocol in the apply schema.
+                keys: s.key === "port" ? ["port", "protocol"] : [s.key],
+              };
       },
-      isMember: (names) => !ALWAYS_PRESENT.has(names[names.length - 1] ?? ""),
+      isMember: (names, inItem) => inItem || !ALWAYS_PRESENT.has(names[names.length - 1] ?? ""),
       isAtomic: (names) => {
         const last = names[names.length - 1] ?? "";
         return (
-          ATOMIC_SELECTORS.has(last) || (last === "selector" && type.group === "apps" && names.length === 2)
+          ATOMIC_OBJECTS.has(last) ||
+          (last === "selector" && names.length === 2 && (type.group === "apps" || type.plural === "services"))
         );
       },
     };
@@ -145,6 +156,7 @@ const walk = (
   shape: Shape,
   mode: Mode,
   out: FieldSet,
+  inItem = false,
 ): void => {
   if (!isObject(value)) return;
   for (const [k, v] of Object.entries(value)) {
@@ -159,7 +171,7 @@ const walk = (
         out.add(key);
         continue;
       }
-      if (mode === "update" && shape.isMember(childNames)) out.add(key);
+      if (mode === "update" && shape.isMember(childNames, inItem)) out.add(key);
       if (list.kind === "set")
         for (const item of v) out.add([...child, `v:${JSON.stringify(item)}`].join(SEP));
       else
@@ -170,11 +182,11 @@ const walk = (
             break;
           }
           out.add([...child, el].join(SEP));
-          walk(item, [...child, el], childNames, shape, mode, out);
+          walk(item, [...child, el], childNames, shape, mode, out, true);
         }
     } else if (isObject(v) && Object.keys(v).length > 0 && !shape.isAtomic(childNames)) {
-      if (mode === "update" && shape.isMember(childNames)) out.add(key);
-      walk(v, child, childNames, shape, mode, out);
+      if (mode === "update" && shape.isMember(childNames, inItem)) out.add(key);
+      walk(v, child, childNames, shape, mode, out, inItem);
     } else out.add(key);
   }
 };

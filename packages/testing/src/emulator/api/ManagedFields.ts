@@ -41,9 +41,25 @@ const decodeEntries = (raw: ReadonlyArray<unknown>): Array<Entry> =>
     fields: FieldSet.fromFieldsV1(e.fieldsV1),
   }));
 
+const seconds = (time: string): number => {
+  const t = Date.parse(time);
+  return Number.isNaN(t) ? 0 : Math.floor(t / 1000);
+};
+
+const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The apiserver's order of managedFields: operation, time (seconds), manager, apiVersion, subresource. */
+const order = (p: Entry, q: Entry): number =>
+  cmp(p.operation, q.operation) ||
+  seconds(p.time) - seconds(q.time) ||
+  cmp(p.manager, q.manager) ||
+  cmp(p.apiVersion, q.apiVersion) ||
+  cmp(p.subresource ?? "", q.subresource ?? "");
+
 export const encode = (entries: ReadonlyArray<Entry>): Array<JsonObject> =>
   entries
     .filter((e) => e.fields.size > 0)
+    .sort(order)
     .map((e) => ({
       ...(e.manager === "" ? {} : { manager: e.manager }),
       operation: e.operation,
@@ -64,7 +80,7 @@ export const sameEntry = (
 /** The fields of a write's scope: status only for `/status`, everything but status for the main resource when status is a subresource. */
 export const scoped = (
   set: FieldSet.FieldSet,
-  resolved: Resolved,
+  resolved: Pick<Resolved, "type" | "version">,
   subresource: string | undefined,
 ): FieldSet.FieldSet => {
   if (!resolved.type.status) return set;
@@ -93,7 +109,7 @@ export const track = (
   operation: "Update",
   subresource: string | undefined,
   now: number,
-  resolved: Resolved,
+  resolved: Pick<Resolved, "type" | "version">,
 ): JsonObject => {
   if (subresource === "scale") return next;
   const shape = FieldSet.shapeOf(resolved.type);

@@ -183,6 +183,7 @@ export const BUILTINS: ReadonlyArray<ResourceType> = [
     categories: ["all"],
     namespaced: true,
     status: true,
+    generation: true,
     returnDeletedObject: true,
     ...converted(
       "metadata.name",

@@ -128,7 +128,7 @@ export const invalid = (
   errors: ReadonlyArray<FieldError.FieldError>,
 ): ApiError => {
   const qualifiedKind = group === "" ? kind : `${kind}.${group}`;
-  const rendered = errors.map(FieldError.render);
+  const rendered = [...new Set(errors.map(FieldError.render))];
   const summary = rendered.length === 1 ? rendered[0] : `[${rendered.join(", ")}]`;
   return make(422, "Invalid", `${qualifiedKind} ${JSON.stringify(name)} is invalid: ${summary}`, {
     ...(name === "" ? {} : { name }),

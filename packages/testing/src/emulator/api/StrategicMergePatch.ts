@@ -25,6 +25,8 @@ export const strategyFor = (parent: string, field: string): Strategy => {
       return { kind: "key", key: parent === "spec" ? "port" : "containerPort" };
     case "conditions":
       return { kind: "key", key: "type" };
+    case "webhooks":
+      return { kind: "key", key: "name" };
     case "ownerReferences":
       return { kind: "key", key: "uid" };
     case "hostAliases":
@@ -49,13 +51,18 @@ const mergeList = (
   if (replace !== undefined) return Result.succeed(patch.filter((p) => p !== replace));
   const base = Array.isArray(original) ? original : [];
   if (strategy === undefined) return Result.succeed(patch);
+  // The merged list holds the patch's items first, in patch order, then the items only the
+  // original has, as the apiserver lays a merged list out when no $setElementOrder is given.
   if (strategy.kind === "set") {
-    const out = [...base];
-    for (const p of patch) if (!out.some((o) => JSON.stringify(o) === JSON.stringify(p))) out.push(p);
-    return Result.succeed(out);
+    const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+    const head = patch.filter((p, i) => patch.findIndex((q) => same(p, q)) === i);
+    return Result.succeed([...head, ...base.filter((o) => !head.some((p) => same(o, p)))]);
   }
   const key = strategy.key;
-  const out: Array<unknown> = [...base];
+  const sameKey = (o: unknown, item: JsonObject) =>
+    isObject(o) && JSON.stringify(o[key]) === JSON.stringify(item[key]);
+  const head: Array<unknown> = [];
+  const mentioned: Array<JsonObject> = [];
   for (const item of patch) {
     if (!isObject(item))
       return Result.fail(`map: ${JSON.stringify(item)} does not contain declared merge key: ${key}`);
@@ -63,22 +70,14 @@ const mergeList = (
       return Result.fail(
         `map: map[${Object.keys(item).join(" ")}] does not contain declared merge key: ${key}`,
       );
-    const idx = out.findIndex((o) => isObject(o) && JSON.stringify(o[key]) === JSON.stringify(item[key]));
-    if (item.$patch === "delete") {
-      if (idx >= 0) out.splice(idx, 1);
-      continue;
-    }
-    if (idx < 0) {
-      const merged = mergeObject(field, {}, item);
-      if (Result.isFailure(merged)) return merged;
-      out.push(merged.success);
-    } else {
-      const merged = mergeObject(field, out[idx], item);
-      if (Result.isFailure(merged)) return merged;
-      out[idx] = merged.success;
-    }
+    mentioned.push(item);
+    if (item.$patch === "delete") continue;
+    const existing = base.find((o) => sameKey(o, item));
+    const merged = mergeObject(field, existing ?? {}, item);
+    if (Result.isFailure(merged)) return merged;
+    head.push(merged.success);
   }
-  return Result.succeed(out);
+  return Result.succeed([...head, ...base.filter((o) => !mentioned.some((item) => sameKey(o, item)))]);
 };
 
 const mergeObject = (name: string, original: unknown, patch: JsonObject): Result.Result<unknown, string> => {

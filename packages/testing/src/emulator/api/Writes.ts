@@ -30,6 +30,17 @@ export const managerOf = (request: ApiRequest): string => {
   return out === "" ? "unknown" : out;
 };
 
+/** Go's base64.StdEncoding error for a string, if it does not decode. */
+const base64Error = (v: string): string | undefined => {
+  const invalid = v.search(/[^A-Za-z0-9+/=]/);
+  if (invalid >= 0) return `illegal base64 data at input byte ${invalid}`;
+  const pad = v.indexOf("=");
+  if (pad >= 0 && (!/^=+$/.test(v.slice(pad)) || v.length - pad > 2 || v.length % 4 !== 0))
+    return `illegal base64 data at input byte ${pad}`;
+  if (v.length % 4 !== 0) return `illegal base64 data at input byte ${v.length - (v.length % 4)}`;
+  return undefined;
+};
+
 /** Checks a decoded body: an object whose apiVersion and kind (when given) fit the resource. */
 export const checkBody = (
   resolved: Resolved,
@@ -61,6 +72,27 @@ export const checkBody = (
           : `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${expectedKind}: converting (${version}.${kind}) to (${t.group === "" ? "core" : t.group.split(".")[0]}.${expectedKind}): unknown conversion`,
       ),
     );
+  const bytesField =
+    t.custom || t.group !== ""
+      ? undefined
+      : t.plural === "secrets"
+        ? "data"
+        : t.plural === "configmaps"
+          ? "binaryData"
+          : undefined;
+  if (bytesField !== undefined && isObject(value[bytesField]))
+    for (const v of Object.values(value[bytesField] as JsonObject)) {
+      const bad =
+        typeof v === "string"
+          ? base64Error(v)
+          : "json: cannot unmarshal non-string into Go value of type []uint8";
+      if (bad !== undefined)
+        return Result.fail(
+          Status.badRequest(
+            `${t.kind} in version "${resolved.version}" cannot be handled as a ${t.kind}: ${bad}`,
+          ),
+        );
+    }
   const expectedApi =
     resolved.subresource === "scale" ? "autoscaling/v1" : apiVersionOf(t.group, resolved.version);
   if (apiVersion !== undefined && apiVersion !== "" && apiVersion !== expectedApi)

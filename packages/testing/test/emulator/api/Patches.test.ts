@@ -135,8 +135,8 @@ describe("strategic merge patch", () => {
       ["side", "side:1"],
     ]);
     expect(containers[0].env).toEqual([
-      { name: "A", value: "1" },
       { name: "B", value: "2" },
+      { name: "A", value: "1" },
     ]);
     expect(r.body.metadata.generation).toBe(2);
   });
@@ -147,7 +147,7 @@ describe("strategic merge patch", () => {
       spec: { template: { spec: { containers: [{ name: "side", $patch: "delete" }] } } },
     });
     expect(r.body.spec.template.spec.containers.map((c: any) => c.name)).toEqual(["app"]);
-    expect(r.body.metadata.finalizers).toEqual(["a/b", "c/d"]);
+    expect(r.body.metadata.finalizers).toEqual(["c/d", "a/b"]);
   });
 
   it("is rejected with 415 for custom resources", async () => {

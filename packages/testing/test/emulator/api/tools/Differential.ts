@@ -142,7 +142,7 @@ const diff = (a: unknown, b: unknown, path: string, out: Array<string>): void =>
     for (const [i, x] of a.entries()) diff(x, b[i], `${path}[${i}]`, out);
     return;
   }
-  out.push(`  ${path}: real=${JSON.stringify(a)?.slice(0, 300)} emu=${JSON.stringify(b)?.slice(0, 300)}`);
+  out.push(`  ${path}: real=${JSON.stringify(a)?.slice(0, 3000)} emu=${JSON.stringify(b)?.slice(0, 3000)}`);
 };
 
 const ns = `diff-${Math.floor(Math.random() * 1e6)}`;
