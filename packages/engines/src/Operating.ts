@@ -87,7 +87,7 @@ export const run = (options: Operator.OperatorOptions): Effect.Effect<void, Oper
       // The endpoint answers only once the startup handlers are done; failing to serve it stops the operator.
       const liveness = Effect.gen(function* () {
         yield* Deferred.await(ready);
-        const prober = yield* Probes.make(options.registry, { memo });
+        const prober = yield* Probes.make(options.registry, { memo, indices: made.indexing.indices() });
         yield* LivenessServer.serve(endpoint.success, prober.results);
         return yield* Effect.never;
       }).pipe(
