@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assert, describe, it } from "@effect/vitest";
 import { AdmissionError, Registry } from "@kopf/registry";
-import { Deferred, Effect, Stream } from "effect";
+import { Deferred, Effect, Queue, Stream } from "effect";
 import * as fc from "fast-check";
 import { Certificates, type ClientConfig, Endpoint, Serving, WebhookServer } from "../../src/index.ts";
 import { RESOURCE, review, SPEC } from "../fixtures/reviews.ts";
@@ -25,7 +25,13 @@ interface Reply {
 const post = (
   url: string,
   body: string | Buffer,
-  options: { ca?: string; method?: string; headers?: Record<string, string> } = {},
+  options: {
+    ca?: string;
+    method?: string;
+    headers?: Record<string, string>;
+    cert?: string;
+    key?: string;
+  } = {},
 ): Promise<Reply> =>
   new Promise((resolve, reject) => {
     const target = new URL(url);
@@ -36,6 +42,7 @@ const post = (
         method: options.method ?? "POST",
         headers: { "content-type": "application/json", ...options.headers },
         ...(options.ca === undefined ? {} : { ca: options.ca }),
+        ...(options.cert === undefined ? {} : { cert: options.cert, key: options.key }),
         agent: false,
       },
       (res) => {
@@ -262,6 +269,76 @@ describe("WebhookServer", () => {
         );
         assert.strictEqual(reply.status, 200);
         assert.isTrue(JSON.parse(reply.text).response.allowed);
+      }),
+    ),
+  );
+
+  it.live("re-reads the certificate files and reports the new CA bundle when they change", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const names = Endpoint.certificateNames({ addr: "127.0.0.1" });
+        const first = yield* Certificates.selfSigned(names);
+        const second = yield* Certificates.selfSigned(names);
+        const dir = mkdtempSync(join(tmpdir(), "kopf-admission-"));
+        const certfile = join(dir, "tls.crt");
+        const pkeyfile = join(dir, "tls.key");
+        writeFileSync(certfile, first.certPem);
+        writeFileSync(pkeyfile, first.keyPem);
+        const server = WebhookServer.make({ addr: "127.0.0.1", certfile, pkeyfile, fileCheckInterval: 0.1 });
+        const fn = yield* Serving.make({ registry: registry(), resources: () => [RESOURCE], memo: {} });
+        const configs = yield* Queue.unbounded<ClientConfig>();
+        yield* Effect.forkScoped(
+          Stream.runForEach(server.serve(fn), (config) => Queue.offer(configs, config)).pipe(Effect.orDie),
+        );
+        const before = yield* Queue.take(configs);
+        assert.strictEqual(caOf(before), first.certPem);
+        writeFileSync(certfile, second.certPem);
+        writeFileSync(pkeyfile, second.keyPem);
+        const after = yield* Queue.take(configs);
+        assert.strictEqual(caOf(after), second.certPem);
+        assert.strictEqual(after.url, before.url);
+        const reply = yield* Effect.promise(() =>
+          post(`${after.url}/check`, JSON.stringify(review()), { ca: second.certPem }),
+        );
+        assert.strictEqual(reply.status, 200);
+      }),
+    ),
+  );
+
+  it.live("verifies client certificates when asked and passes the peer to handlers as sslpeer", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const client = yield* Certificates.selfSigned({
+          commonName: "tester",
+          dnsNames: ["tester"],
+          ipAddresses: [],
+        });
+        let seen: any;
+        const r = Registry.make();
+        r.on.validate(SPEC, { id: "peer" }, ({ sslpeer }: any) => {
+          seen = sslpeer;
+        });
+        const config = yield* started(
+          WebhookServer.make({ addr: "127.0.0.1", verifyMode: "required", verifyCadata: client.certPem }),
+          r,
+        );
+        const ca = caOf(config);
+        const reply = yield* Effect.promise(() =>
+          post(`${config.url}/peer`, JSON.stringify(review()), {
+            ca,
+            cert: client.certPem,
+            key: client.keyPem,
+          }),
+        );
+        assert.strictEqual(reply.status, 200);
+        assert.strictEqual(seen?.subject?.CN, "tester");
+        const anonymous = yield* Effect.promise(() =>
+          post(`${config.url}/peer`, JSON.stringify(review()), { ca }).then(
+            (r) => `answered ${r.status}`,
+            () => "refused",
+          ),
+        );
+        assert.strictEqual(anonymous, "refused");
       }),
     ),
   );
