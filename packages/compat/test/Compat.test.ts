@@ -33,10 +33,10 @@ let cluster: Clusters.Built;
 let kubeconfig: string;
 const registry = kopf.Registry.make(); // our handlers, loaded once, shared by our runs
 
-const object = (name: string) => ({
+const object = (name: string, scenario?: string) => ({
   apiVersion: "kopf.dev/v1",
   kind: "KopfExample",
-  metadata: { name, namespace: NS },
+  metadata: { name, namespace: NS, ...(scenario === undefined ? {} : { labels: { scenario } }) },
   spec: { field: "value", items: ["a", "b"] },
 });
 
@@ -116,6 +116,45 @@ describe("Python Kopf and this port", () => {
     // Ours saw Kopf's object and left it alone: it was fully handled already.
     expect(ourOp.output).not.toMatch(/\[compat\/by-kopf\] Handler/);
     expect(ourOp.exitCode).toBe(0);
+  });
+
+  it("leave the same state with sub-handlers and permanent failures", async () => {
+    const reader = await client();
+    const subsHalfway = (b: KopfRunner.Body | undefined) =>
+      b?.status?.["parent/a"] !== undefined && b?.status?.first !== undefined;
+    const run = async (suffix: string, operator: { stop: () => Promise<unknown> }) => {
+      await reader.apply(object(`subs-${suffix}`, "subs"));
+      await reader.apply(object(`fail-${suffix}`, "fail"));
+      const halfway = await reader.waitFor(ex, `subs-${suffix}`, NS, subsHalfway, { timeout: 30_000 });
+      const subs = await reader.waitFor(
+        ex,
+        `subs-${suffix}`,
+        NS,
+        (b) => done(b) && b?.status?.["parent/b"] !== undefined,
+        {
+          timeout: 30_000,
+        },
+      );
+      const fail = await reader.waitFor(ex, `fail-${suffix}`, NS, done, { timeout: 30_000 });
+      await operator.stop();
+      return {
+        halfway: OnClusterState.stateOf(halfway),
+        subs: OnClusterState.stateOf(subs),
+        fail: OnClusterState.stateOf(fail),
+      };
+    };
+    const byKopf = await run("kopf", python_());
+    const byUs = await run("us", await ours());
+    await reader.stop();
+    // Not vacuous: the sub-handlers' progress is there half-way, their results at the end.
+    expect(Object.keys(byKopf.halfway.annotations).length).toBeGreaterThanOrEqual(4);
+    expect(byKopf.subs.status).toMatchObject({
+      "parent/a": { item: "a", retry: 0 },
+      "parent/b": { item: "b", retry: 1 },
+    });
+    expect(OnClusterState.differences(byKopf.halfway, byUs.halfway)).toEqual([]);
+    expect(OnClusterState.differences(byKopf.subs, byUs.subs)).toEqual([]);
+    expect(OnClusterState.differences(byKopf.fail, byUs.fail)).toEqual([]);
   });
 
   it("take over half-handled objects without re-running handlers: Kopf to ours", async () => {
