@@ -65,7 +65,7 @@ export interface EmulatorOptions {
   readonly watchTimeout?: Duration.Input;
   /** The admission hook; by default the `AdmissionHook` reference (which admits everything). */
   readonly admission?: AdmissionHookShape;
-  /** The version `/version` reports (default v1.33.0). */
+  /** The version `/version` reports (default v1.34.4, the version the emulator follows). */
   readonly gitVersion?: string;
 }
 
@@ -186,7 +186,7 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
       ),
     ),
   );
-  const routerOptions = { gitVersion: options.gitVersion ?? "v1.33.0" };
+  const routerOptions = { gitVersion: options.gitVersion ?? "v1.34.4" };
   const handle = (request: ApiRequest): Effect.Effect<ApiResponse> =>
     Effect.suspend(() => {
       const tooLarge = Body.checkSize(request.body);
