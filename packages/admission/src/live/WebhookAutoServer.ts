@@ -2,7 +2,8 @@
  * Kopf's `WebhookAutoServer` (spec §9.2): a webhook server whose host is guessed from the
  * cluster — its API server certificate (fetched with a TLS handshake to the server URL of the
  * current credentials) and its `/version` — as k3d/k3s, minikube or Docker Desktop; otherwise a
- * plain local server (the accessible listening address).
+ * plain local server (the accessible listening address). `WebhookAutoTunnel` tunnels through
+ * ngrok instead when the cluster is not a known local one.
  */
 import { X509Certificate } from "node:crypto";
 import { connect } from "node:tls";
@@ -11,6 +12,7 @@ import { Duration, Effect, Option, Stream } from "effect";
 import * as ClusterDetection from "../ClusterDetection.ts";
 import type { WebhookFn } from "../Serving.ts";
 import type { WebhookServerProtocol } from "../WebhookServerProtocol.ts";
+import * as WebhookNgrokTunnel from "./WebhookNgrokTunnel.ts";
 import * as WebhookServer from "./WebhookServer.ts";
 
 const fieldValues = (dn: string, key: string): ReadonlyArray<string> =>
@@ -93,6 +95,44 @@ export const WebhookAutoServer = (
         if (kind !== undefined) yield* Effect.logInfo(`Detected a ${kind} cluster for the webhook server.`);
         const defaultHost = kind === undefined ? undefined : ClusterDetection.hostOf(kind);
         return WebhookServer.make(options, { defaultHost }).serve(fn);
+      }),
+    ),
+});
+
+/**
+ * Kopf's `WebhookAutoTunnel`: a webhook server at the detected cluster's host (as
+ * {@link WebhookAutoServer}) when the cluster is a known local one, else an ngrok tunnel (which
+ * needs an installed ngrok binary).
+ *
+ * @example
+ * ```ts
+ * settings.admission.server = WebhookAutoServer.WebhookAutoTunnel({ path: "/hooks" })
+ * ```
+ */
+export const WebhookAutoTunnel = (
+  options: Pick<WebhookServer.WebhookServerOptions, "addr" | "port" | "path"> & {
+    readonly ngrok?: Omit<WebhookNgrokTunnel.NgrokOptions, "addr" | "port" | "path"> | undefined;
+  } = {},
+): WebhookServerProtocol => ({
+  serve: (fn: WebhookFn) =>
+    Stream.unwrap(
+      Effect.gen(function* () {
+        const kind = yield* detectCluster;
+        if (kind !== undefined) {
+          yield* Effect.logInfo(
+            `Detected a ${kind} cluster: serving webhooks locally instead of tunnelling.`,
+          );
+          return WebhookServer.make(
+            { addr: options.addr, port: options.port, path: options.path },
+            { defaultHost: ClusterDetection.hostOf(kind) },
+          ).serve(fn);
+        }
+        return WebhookNgrokTunnel.WebhookNgrokTunnel({
+          ...options.ngrok,
+          addr: options.addr,
+          port: options.port,
+          path: options.path,
+        }).serve(fn);
       }),
     ),
 });

@@ -88,4 +88,22 @@ describe("WebhookAutoServer", () => {
       ),
     ),
   );
+
+  it.live("the auto tunnel tunnels through ngrok on an unknown cluster (failing clearly without ngrok)", () =>
+    Effect.gen(function* () {
+      const tunnel = WebhookAutoServer.WebhookAutoTunnel({
+        addr: "127.0.0.1",
+        ngrok: { binary: "/nonexistent/ngrok" },
+      });
+      const error = yield* Effect.flip(Stream.runDrain(tunnel.serve(yield* fn)));
+      assert.strictEqual(error.reason, "Tunnel");
+      assert.include(error.message, "never downloaded");
+    }).pipe(
+      Effect.provide(
+        EmulatorTransport.client().pipe(
+          Layer.provideMerge(Layer.mergeAll(KubeEmulator.layer(), FaultInjector.layer)),
+        ),
+      ),
+    ),
+  );
 });
