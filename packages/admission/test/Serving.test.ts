@@ -4,9 +4,10 @@
  * get, ephemeral memos on CREATE, and the response (patch, warnings, errors).
  */
 import { assert, describe, it } from "@effect/vitest";
-import { AdmissionError, Registry } from "@kopf/registry";
+import { AdmissionError, PermanentError, Registry } from "@kopf/registry";
 import { Resource } from "@kopf/structs";
 import { Effect, Result } from "effect";
+import * as fc from "fast-check";
 import { Review, Serving } from "../src/index.ts";
 import { RESOURCE, review, SPEC } from "./fixtures/reviews.ts";
 
@@ -230,4 +231,52 @@ describe("Serving", () => {
       assert.deepStrictEqual(objectMemo, { count: 2 });
     }),
   );
+
+  it("property: allowed iff no handler fails; the reported error is the first of the best rank; warnings and patches add up", async () => {
+    type Behaviour = {
+      readonly kind: "ok" | "admission" | "permanent" | "error";
+      readonly warn: boolean;
+      readonly patch: boolean;
+    };
+    const behaviour = fc.record({
+      kind: fc.constantFrom("ok", "admission", "permanent", "error") as fc.Arbitrary<Behaviour["kind"]>,
+      warn: fc.boolean(),
+      patch: fc.boolean(),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(behaviour, { maxLength: 5 }), async (behaviours) => {
+        const registry = Registry.make();
+        behaviours.forEach((b, i) => {
+          registry.on.validate(SPEC, { id: `h${i}` }, ({ warnings, patch }: any) => {
+            if (b.warn) warnings.push(`w${i}`);
+            if (b.patch) patch.spec[`f${i}`] = i;
+            if (b.kind === "admission") throw new AdmissionError(`a${i}`, { code: 400 + i });
+            if (b.kind === "permanent") throw new PermanentError(`p${i}`);
+            if (b.kind === "error") throw new Error(`e${i}`);
+          });
+        });
+        const doc = await Effect.runPromise(serve(registry, {}));
+        const failing = behaviours.map((b, i) => [b, i] as const).filter(([b]) => b.kind !== "ok");
+        const rank = { admission: 0, permanent: 1, error: 3, ok: 9 } as const;
+        const best = failing.reduce<readonly [Behaviour, number] | undefined>(
+          (acc, cur) => (acc === undefined || rank[cur[0].kind] < rank[acc[0].kind] ? cur : acc),
+          undefined,
+        );
+        const warnings = behaviours.flatMap((b, i) => (b.warn ? [`w${i}`] : []));
+        const patched = behaviours.filter((b) => b.patch).length;
+        const ops = doc.response.patch === undefined ? [] : patchOps(doc.response.patch);
+        return (
+          doc.response.uid === "uid1" &&
+          doc.response.allowed === (failing.length === 0) &&
+          JSON.stringify(doc.response.warnings ?? []) === JSON.stringify(warnings) &&
+          ops.length === patched &&
+          (best === undefined
+            ? doc.response.status === undefined
+            : doc.response.status?.message === `${best[0].kind[0]}${best[1]}` &&
+              doc.response.status.code === (best[0].kind === "admission" ? 400 + best[1] : 500))
+        );
+      }),
+      { numRuns: 60 },
+    );
+  });
 });
