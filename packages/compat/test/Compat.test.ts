@@ -120,8 +120,9 @@ describe("Python Kopf and this port", () => {
 
   it("leave the same state with sub-handlers and permanent failures", async () => {
     const reader = await client();
+    // Half-way: the second child has failed once and waits (a state stable for its 2-second delay).
     const subsHalfway = (b: KopfRunner.Body | undefined) =>
-      b?.status?.["parent/a"] !== undefined && b?.status?.first !== undefined;
+      (b?.metadata?.annotations?.[`${OnClusterState.PREFIX}parent.b`] ?? "").includes('"retries":1');
     const run = async (suffix: string, operator: { stop: () => Promise<unknown> }) => {
       await reader.apply(object(`subs-${suffix}`, "subs"));
       await reader.apply(object(`fail-${suffix}`, "fail"));
