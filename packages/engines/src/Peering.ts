@@ -47,6 +47,9 @@ export interface Target {
 
 const GROUPS = ["kopf.dev", "zalando.org"];
 
+/** Seconds between looks for peering CRDs that did not exist at start. */
+export const REDISCOVERY_SECONDS = 30;
+
 /**
  * The peering resources served by the cluster (both groups when both exist).
  *
@@ -236,7 +239,9 @@ const observe = (
 /**
  * Peers until interrupted: keeps the own records alive in every target and reports whether the
  * operator must be paused (`true` while any target wants it, or while a mandatory peering has
- * no peering resource at all). Without targets and not mandatory, it falls back to standalone.
+ * no peering resource at all). Without a peering CRD and not mandatory, it runs standalone; in
+ * both cases it looks for the CRDs again every {@link REDISCOVERY_SECONDS} and starts peering
+ * once they appear.
  *
  * @example
  * ```ts
@@ -248,12 +253,12 @@ export const run = (
   onPause: (paused: boolean) => Effect.Effect<void>,
 ): Effect.Effect<void, never, KubeApi> =>
   Effect.gen(function* () {
-    const found = yield* resources(options.clusterwide).pipe(
+    const discover = resources(options.clusterwide).pipe(
       Effect.catch((error) =>
         Effect.as(Effect.logWarning(`Cannot discover the peering resources: ${error.message}`), []),
       ),
     );
-    const all = targets(found, options);
+    let all = targets(yield* discover, options);
     if (all.length === 0) {
       if (options.mandatory) {
         yield* Effect.logWarning("The peering CRD is missing: the operator is paused until it appears.");
@@ -261,7 +266,11 @@ export const run = (
       } else {
         yield* Effect.logInfo("Default peering object is not found, falling back to the standalone mode.");
       }
-      return yield* Effect.never;
+    }
+    // The CRDs may be applied later: look for them again now and then.
+    while (all.length === 0) {
+      yield* Effect.sleep(`${REDISCOVERY_SECONDS * 1000} millis`);
+      all = targets(yield* discover, options);
     }
     const wants = new Map<string, boolean>();
     let paused: boolean | undefined;

@@ -154,4 +154,36 @@ describe("peering", () => {
       }),
     ),
   );
+
+  it.effect(
+    "peering CRDs applied after the start are found later; until then the operator is standalone",
+    () =>
+      H.run((lines) =>
+        Effect.gen(function* () {
+          const handled: Array<string> = [];
+          yield* operator("op", handled);
+          yield* H.settle(2);
+          assert.isTrue(
+            H.logged(lines, "Default peering object is not found, falling back to the standalone mode."),
+          );
+          yield* H.create("o1");
+          yield* H.settle(2);
+          assert.deepStrictEqual(handled, ["op:o1"]);
+          yield* setupPeering;
+          yield* H.settle(Peering.REDISCOVERY_SECONDS + 2);
+          assert.deepInclude((yield* statusOf).op, { priority: 0 });
+          yield* Peering.freeze({
+            identity: "admin",
+            name: "default",
+            clusterwide: false,
+            namespaces: ["ns1"],
+            lifetime: 60,
+          });
+          yield* H.settle(2);
+          yield* H.create("o2");
+          yield* H.settle(3);
+          assert.deepStrictEqual(handled, ["op:o1"]);
+        }),
+      ),
+  );
 });
