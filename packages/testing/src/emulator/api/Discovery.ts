@@ -81,6 +81,7 @@ export const resourceList = (
         verbs: s.verbs,
       });
   }
+  resources.sort((a, b) => (String(a.name) < String(b.name) ? -1 : String(a.name) > String(b.name) ? 1 : 0));
   return {
     kind: "APIResourceList",
     ...(group === "" ? {} : { apiVersion: "v1" }),
@@ -107,10 +108,38 @@ export const apiGroup = (types: ReadonlyArray<ResourceType>, group: string): Jso
   };
 };
 
+/** The apiserver's order of its built-in groups; other groups (CRDs) follow by name. */
+const GROUP_ORDER = [
+  "apiregistration.k8s.io",
+  "apps",
+  "events.k8s.io",
+  "authentication.k8s.io",
+  "authorization.k8s.io",
+  "autoscaling",
+  "batch",
+  "certificates.k8s.io",
+  "networking.k8s.io",
+  "policy",
+  "rbac.authorization.k8s.io",
+  "storage.k8s.io",
+  "admissionregistration.k8s.io",
+  "apiextensions.k8s.io",
+  "scheduling.k8s.io",
+  "coordination.k8s.io",
+  "node.k8s.io",
+  "discovery.k8s.io",
+  "resource.k8s.io",
+  "flowcontrol.apiserver.k8s.io",
+];
+
 const groupsOf = (types: ReadonlyArray<ResourceType>): Array<string> => {
-  const seen: Array<string> = [];
-  for (const t of types) if (t.group !== "" && !seen.includes(t.group)) seen.push(t.group);
-  return seen;
+  const seen = new Set<string>();
+  for (const t of types) if (t.group !== "") seen.add(t.group);
+  const rank = (g: string) => {
+    const i = GROUP_ORDER.indexOf(g);
+    return i < 0 ? GROUP_ORDER.length : i;
+  };
+  return [...seen].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 };
 
 export const apiGroupList = (types: ReadonlyArray<ResourceType>): JsonObject => ({

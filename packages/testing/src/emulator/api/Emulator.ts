@@ -151,7 +151,10 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
       if (GarbageCollector.isInteresting(object, deleted)) Queue.offerUnsafe(gcSignal, undefined);
     },
   };
-  for (const t of BUILTINS) store.addTable(t);
+  for (const t of BUILTINS) {
+    if (t.storedAs === undefined) store.addTable(t);
+    else store.views.set(keyOf(t), t);
+  }
   const namespaces = store.table("", "namespaces") as Table;
   for (const name of DEFAULT_NAMESPACES)
     store.put(

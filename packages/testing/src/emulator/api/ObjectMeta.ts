@@ -4,6 +4,7 @@
  * and the serving form of an object (apiVersion of the requested version).
  */
 import * as Defaults from "./Defaults.ts";
+import * as EventsConversion from "./EventsConversion.ts";
 import { asObject, deepEqual, type JsonObject, metaOf } from "./internal/Json.ts";
 import { formatTime } from "./internal/Time.ts";
 import { apiVersionOf, type ResourceType } from "./ResourceType.ts";
@@ -28,15 +29,18 @@ export const generateName = (prefix: string, random: () => number): string => {
 };
 
 /** The object as stored: apiVersion of the storage version and the type's kind. */
-export const toStorage = (type: ResourceType, obj: JsonObject): JsonObject => ({
-  ...obj,
-  apiVersion: apiVersionOf(type.group, type.storageVersion),
-  kind: type.kind,
-});
+export const toStorage = (type: ResourceType, obj: JsonObject): JsonObject =>
+  type.storedAs !== undefined
+    ? EventsConversion.toCore(obj)
+    : { ...obj, apiVersion: apiVersionOf(type.group, type.storageVersion), kind: type.kind };
 
 /** The object as served in `version` (versions of a custom resource differ only in apiVersion). */
 export const serve = (type: ResourceType, version: string, obj: JsonObject): JsonObject =>
-  version === type.storageVersion ? obj : { ...obj, apiVersion: apiVersionOf(type.group, version) };
+  type.storedAs !== undefined
+    ? EventsConversion.fromCore(obj, version)
+    : version === type.storageVersion
+      ? obj
+      : { ...obj, apiVersion: apiVersionOf(type.group, version) };
 
 /**
  * A decoded create body as admission first sees it: storage apiVersion and kind, the URL's

@@ -5,6 +5,7 @@
  */
 import { Result } from "effect";
 import type { ApiRequest } from "./Emulator.ts";
+import * as EventsConversion from "./EventsConversion.ts";
 import * as FieldError from "./FieldError.ts";
 import type { Resolved } from "./internal/Core.ts";
 import { goJsonError } from "./internal/GoJson.ts";
@@ -45,7 +46,13 @@ export const parseSelection = (
             : `"${f.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`,
         ),
       );
-  return Result.succeed({ labels: labels.success, fields: fieldsWanted });
+  return Result.succeed({
+    labels: labels.success,
+    fields:
+      t.storedAs === undefined
+        ? fieldsWanted
+        : fieldsWanted.map((f) => ({ ...f, field: EventsConversion.coreFieldLabel(f.field) })),
+  });
 };
 
 export const matches = (selection: Selection, obj: JsonObject): boolean =>
@@ -118,8 +125,9 @@ const parseRv = (raw: string): number | undefined => (/^[0-9]+$/.test(raw) ? Num
 
 /** A list item: built-in (typed) lists carry no kind/apiVersion on items, custom resources do. */
 const listItem = (resolved: Resolved, obj: JsonObject): JsonObject => {
-  if (resolved.type.custom) return ObjectMeta.serve(resolved.type, resolved.version, obj);
-  const { kind: _k, apiVersion: _a, ...rest } = obj;
+  const served = ObjectMeta.serve(resolved.type, resolved.version, obj);
+  if (resolved.type.custom) return served;
+  const { kind: _k, apiVersion: _a, ...rest } = served;
   return rest;
 };
 

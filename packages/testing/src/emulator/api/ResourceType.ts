@@ -47,6 +47,8 @@ export interface ResourceType {
   readonly nameRule: NameRule;
   /** Structural schemas per version (custom resources only). */
   readonly schemas: ReadonlyMap<string, StructuralSchema>;
+  /** The table this type's objects are stored in, when it is another type's (events.k8s.io Events live in core Events). */
+  readonly storedAs?: { readonly group: string; readonly plural: string };
   /** additionalPrinterColumns of a custom resource (empty for built-ins). */
   readonly printerColumns: ReadonlyArray<PrinterColumn>;
 }
@@ -85,6 +87,7 @@ interface BuiltinSpec {
   readonly returnDeletedObject?: boolean;
   readonly fieldSelectors?: ReadonlyArray<string>;
   readonly fieldLabelsConverted?: boolean;
+  readonly storedAs?: { readonly group: string; readonly plural: string };
   readonly nameRule?: NameRule;
 }
 
@@ -117,6 +120,7 @@ const builtin = (s: BuiltinSpec): ResourceType => ({
   nameRule: s.nameRule ?? "subdomain",
   schemas: new Map(),
   printerColumns: [],
+  ...(s.storedAs === undefined ? {} : { storedAs: s.storedAs }),
 });
 
 const EVENT_FIELDS = [
@@ -226,6 +230,7 @@ export const BUILTINS: ReadonlyArray<ResourceType> = [
     group: "events.k8s.io",
     version: "v1",
     kind: "Event",
+    storedAs: { group: "", plural: "events" },
     plural: "events",
     shortNames: ["ev"],
     namespaced: true,

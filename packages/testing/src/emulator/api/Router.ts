@@ -24,11 +24,14 @@ export interface RouterOptions {
   readonly gitVersion: string;
 }
 
-const servedTypes = (core: Core): Array<ResourceType> => [...core.store.tables.values()].map((t) => t.type);
+const servedTypes = (core: Core): Array<ResourceType> => [
+  ...[...core.store.tables.values()].map((t) => t.type),
+  ...core.store.views.values(),
+];
 
 const typeFor = (core: Core, group: string, version: string, plural: string): ResourceType | undefined => {
-  const table = core.store.table(group, plural);
-  return table?.type.versions.includes(version) ? table.type : undefined;
+  const type = core.store.table(group, plural)?.type ?? core.store.views.get(`${group}/${plural}`);
+  return type?.versions.includes(version) ? type : undefined;
 };
 
 const groupVersionServed = (core: Core, group: string, version: string): boolean =>
@@ -55,7 +58,7 @@ export const resolve = (
     name: string | undefined,
     sub: string | undefined,
   ): Result.Result<Resolution, Status.ApiError> => {
-    const table = core.store.table(type.group, type.plural);
+    const table = core.store.table(type.storedAs?.group ?? type.group, type.storedAs?.plural ?? type.plural);
     if (table === undefined) return Result.fail(Status.resourceNotFound());
     if (sub !== undefined) {
       const known =

@@ -81,6 +81,8 @@ export class Store {
   rv: number;
   readonly historySize: number;
   readonly tables = new Map<string, Table>();
+  /** Types served from another type's table (see ResourceType.storedAs), by `group/plural`. */
+  readonly views = new Map<string, ResourceType>();
   readonly byUid = new Map<string, Location>();
   /** Called after every committed change (e.g. to wake the garbage collector). */
   onChange: (event: StoredEvent, table: Table) => void = () => {};

@@ -96,19 +96,19 @@ describe("CRD lifecycle", () => {
         categories: ["kopf"],
       },
       {
-        name: "kopfexamples/status",
-        singularName: "",
-        namespaced: true,
-        kind: "KopfExample",
-        verbs: ["get", "patch", "update"],
-      },
-      {
         name: "kopfexamples/scale",
         singularName: "",
         namespaced: true,
         group: "autoscaling",
         version: "v1",
         kind: "Scale",
+        verbs: ["get", "patch", "update"],
+      },
+      {
+        name: "kopfexamples/status",
+        singularName: "",
+        namespaced: true,
+        kind: "KopfExample",
         verbs: ["get", "patch", "update"],
       },
     ]);

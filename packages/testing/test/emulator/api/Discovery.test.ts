@@ -10,11 +10,11 @@ describe("discovery", () => {
     expect(r[1].body).toMatchObject({ kind: "APIVersions", versions: ["v1"] });
     expect(r[2].body.kind).toBe("APIGroupList");
     expect(r[2].body.groups.map((g: any) => g.name)).toEqual([
-      "events.k8s.io",
       "apps",
-      "coordination.k8s.io",
-      "apiextensions.k8s.io",
+      "events.k8s.io",
       "admissionregistration.k8s.io",
+      "apiextensions.k8s.io",
+      "coordination.k8s.io",
     ]);
   });
 
