@@ -7,7 +7,7 @@
  */
 import { assert, describe, it } from "@effect/vitest";
 import { type DaemonContext, Registry } from "@kopf/registry";
-import { Effect } from "effect";
+import { Clock, Effect } from "effect";
 import * as Daemons from "../src/Daemons.ts";
 import * as H from "./fixtures/Harness.ts";
 
@@ -224,6 +224,28 @@ describe("daemons", () => {
         );
         yield* H.settle(1);
         assert.deepStrictEqual(reasons, ["operator-exiting", "operator-exiting"]);
+      }),
+    ),
+  );
+
+  it.effect("the initial delay (a number or a callback of the object) comes before the first run", () =>
+    H.run(() =>
+      Effect.gen(function* () {
+        const starts: Array<number> = [];
+        const registry = Registry.make();
+        registry.on.daemon(H.RES, { initialDelay: ({ spec }) => Number(spec.delay) }, function delayed() {
+          return Effect.map(Clock.currentTimeMillis, (ms) => {
+            starts.push(ms);
+          });
+        });
+        yield* withDaemons(registry);
+        const created = yield* Clock.currentTimeMillis;
+        yield* H.create("e1", { delay: 7 });
+        yield* H.settle(6);
+        assert.deepStrictEqual(starts, []);
+        yield* H.settle(2);
+        assert.strictEqual(starts.length, 1);
+        assert.approximately(((starts[0] ?? 0) - created) / 1000, 7, 0.5);
       }),
     ),
   );

@@ -7,7 +7,7 @@
  */
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
-import { Registry } from "@kopf/registry";
+import { type DaemonContext, Registry } from "@kopf/registry";
 import { Resource } from "@kopf/structs";
 import { KubeEmulator } from "@kopf/testing";
 import { Effect, Fiber } from "effect";
@@ -185,5 +185,32 @@ describe("peering", () => {
           assert.deepStrictEqual(handled, ["op:o1"]);
         }),
       ),
+  );
+
+  it.effect("a pause stops the daemons (operator-pausing); resuming respawns them", () =>
+    H.run(() =>
+      Effect.gen(function* () {
+        yield* setupPeering;
+        const events: Array<string> = [];
+        const registry = Registry.make();
+        registry.on.daemon(H.RES, async function watcher({ stopped }: DaemonContext) {
+          events.push("started");
+          await stopped.wait();
+          events.push(`stopped: ${[...(stopped.reason ?? [])].join(",")}`);
+        });
+        yield* Effect.forkScoped(Operating.run({ registry, namespaces: ["ns1"], identity: "op" }));
+        yield* H.settle(2);
+        yield* H.create("o1");
+        yield* H.settle(2);
+        assert.deepStrictEqual(events, ["started"]);
+        const freeze = { identity: "admin", name: "default", clusterwide: false, namespaces: ["ns1"] };
+        yield* Peering.freeze({ ...freeze, lifetime: 600 });
+        yield* H.settle(3);
+        assert.deepStrictEqual(events, ["started", "stopped: operator-pausing"]);
+        yield* Peering.resume(freeze);
+        yield* H.settle(3);
+        assert.deepStrictEqual(events, ["started", "stopped: operator-pausing", "started"]);
+      }),
+    ),
   );
 });
