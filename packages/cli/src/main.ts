@@ -1,34 +1,40 @@
 #!/usr/bin/env node
 /**
  * The `kopf` executable: registers tsx's ESM loader (so handler files written in TypeScript load
- * directly, including their `./x.js`-style imports of `.ts` files), wires the process's streams,
- * environment and signals into {@link Cli.main}, and exits with its exit code. The first SIGINT or
- * SIGTERM stops the operator gracefully (handlers finish, cleanup handlers run, exit code 0); a
- * second one stops the process at once.
+ * directly, including their `./x.js`-style imports of `.ts` files), wires the process's streams
+ * and environment into {@link Cli.main}, and exits with its exit code.
+ *
+ * Signals: `kopf run` leaves them to the operator (the runtime's `Signals`, as Kopf does): the
+ * first SIGINT/SIGTERM stops it gracefully (handlers finish, cleanup handlers run, exit code 0),
+ * a second one — or `process.ultimateExitingTimeout` — exits at once. `kopf emulator` stops on the
+ * first signal (saving its state file) and exits at once on a second one.
  */
 import { register } from "tsx/esm/api";
 import * as Cli from "./Cli.ts";
 
 register();
 
+const argv = process.argv.slice(2);
 const controller = new AbortController();
-const SIGNAL_CODES: Readonly<Record<string, number>> = { SIGINT: 130, SIGTERM: 143 };
 const onSignal = (signal: NodeJS.Signals) => {
   if (controller.signal.aborted) {
     process.stderr.write(`Received ${signal} again: stopping at once.\n`);
-    process.exit(SIGNAL_CODES[signal] ?? 1);
+    process.exit(1);
   }
   controller.abort();
 };
-process.on("SIGINT", onSignal);
-process.on("SIGTERM", onSignal);
+const ownSignals = argv[0] === "emulator";
+if (ownSignals) {
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+}
 
-const result = await Cli.main(process.argv.slice(2), {
+const result = await Cli.main(argv, {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
   env: process.env,
   cwd: process.cwd(),
-  signal: controller.signal,
+  signal: ownSignals ? controller.signal : undefined,
 });
 process.off("SIGINT", onSignal);
 process.off("SIGTERM", onSignal);

@@ -101,8 +101,8 @@ describe("the kopf process", () => {
       expect(body?.status?.create_fn).toEqual({ seen: name });
       process_.child.kill(signal);
       expect(await process_.exited).toBe(0);
-      expect(process_.output()).toContain("Stop-flag is raised. Operator is stopping.");
-    },
+      expect(process_.output()).toContain(`Signal ${signal} is received. Operator is stopping.`);
+      },
   );
 
   it("exits at once on a second signal during a slow graceful stop", async () => {
@@ -114,12 +114,12 @@ describe("the kopf process", () => {
     await new Promise((done) => setTimeout(done, 4000)); // it has started (no startup handlers)
     const started = Date.now();
     process_.child.kill("SIGTERM");
-    await process_.waitFor("Stop-flag is raised");
+    await process_.waitFor("Signal SIGTERM is received. Operator is stopping.");
     process_.child.kill("SIGTERM");
     const code = await process_.exited;
     expect(code).not.toBe(0);
     expect(Date.now() - started).toBeLessThan(20_000);
-    expect(process_.output()).toContain("again: stopping at once");
+    expect(process_.output()).toContain("Signal SIGTERM is received again. Operator is exiting now.");
   });
 
   it("exits 1 naming a missing handler file", async () => {

@@ -9,7 +9,7 @@
 import { type KubeApi, KubeClient } from "@kopf/client";
 import { Operating } from "@kopf/engines";
 import type { Memo } from "@kopf/registry";
-import { Ambient, Logging } from "@kopf/runtime";
+import { Ambient, Logging, Signals } from "@kopf/runtime";
 import type { Settings } from "@kopf/settings";
 import { Cause, Deferred, Effect, Exit, Layer, Logger, References } from "effect";
 import { getDefaultRegistry } from "./DefaultRegistry.ts";
@@ -97,6 +97,7 @@ const loggerLayer = (options: LoggingOptions) => {
 export const program = (
   options: OperatorOptions,
   ready: Deferred.Deferred<void>,
+  logs: ReturnType<typeof loggerLayer> = loggerLayer({ ...logging, ...options.logging }),
 ): Effect.Effect<void, unknown> =>
   // The operator with every engine (daemons and timers, indices, peering, liveness endpoint).
   Operating.run({
@@ -116,7 +117,6 @@ export const program = (
       Layer.unwrap(
         Effect.sync(() => {
           // The client logs too (logins): through the same loggers as the operator.
-          const logs = loggerLayer({ ...logging, ...options.logging });
           const cluster = Layer.provide(options.kubeApi ?? KubeClient.layer(), logs);
           return Layer.mergeAll(cluster, Layer.succeed(Ambient.AmbientRunner, Events.runner), logs);
         }),
@@ -150,10 +150,21 @@ export const operator = (options: OperatorOptions = {}): RunningOperator => {
   const abort = () => controller.abort();
   if (options.signal?.aborted === true) abort();
   else options.signal?.addEventListener("abort", abort, { once: true });
-  const done = Effect.runPromiseExit(program(options, ready), { signal: controller.signal })
+  const logs = loggerLayer({ ...logging, ...options.logging });
+  let ended: Exit.Exit<void, unknown> | undefined;
+  const operating = program(options, ready, logs).pipe(
+    Effect.onExit((exit) => Effect.sync(() => void (ended = exit))),
+  );
+  // Without a signal of the application's, SIGINT/SIGTERM stop the operator (as Kopf does in
+  // the main thread): Kopf's log lines, a second signal or the ultimate timeout exit at once.
+  const running =
+    options.signal === undefined
+      ? Effect.asVoid(Signals.stopOnSignals(operating)).pipe(Effect.provide(logs))
+      : operating;
+  const done = Effect.runPromiseExit(running, { signal: controller.signal })
     .then((exit) => {
       options.signal?.removeEventListener("abort", abort);
-      return exit;
+      return ended ?? exit;
     })
     .then(settle);
   const readyPromise = Promise.race([Effect.runPromise(Deferred.await(ready)), done]);
