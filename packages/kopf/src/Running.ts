@@ -63,7 +63,10 @@ export interface OperatorOptions {
   readonly kubeApi?: Layer.Layer<KubeApi, unknown> | undefined;
   /** Logging for this operator; default: what {@link configure} set. */
   readonly logging?: LoggingOptions | undefined;
-  /** Aborting it stops the operator gracefully. */
+  /**
+   * Aborting it stops the operator gracefully. Without one, SIGINT/SIGTERM stop it (as Kopf does
+   * in the main thread); with one, the application decides.
+   */
   readonly signal?: AbortSignal | undefined;
 }
 

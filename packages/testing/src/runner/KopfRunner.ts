@@ -295,7 +295,7 @@ export class KopfRunner implements AsyncDisposable {
 
   /**
    * Polls an object until `condition` holds (the object may not exist yet: `undefined`); answers
-   * the object. Throws `KopfRunnerError` after `timeout` milliseconds (default 10 s).
+   * the object. Throws `KopfRunnerError` after `timeout` milliseconds (default 20 s).
    */
   async waitFor(
     resource: Resource.Resource,
@@ -304,7 +304,7 @@ export class KopfRunner implements AsyncDisposable {
     condition: (body: Body | undefined) => boolean,
     options: { readonly timeout?: number; readonly interval?: number } = {},
   ): Promise<Body | undefined> {
-    const deadline = performance.now() + (options.timeout ?? 10_000);
+    const deadline = performance.now() + (options.timeout ?? 20_000);
     for (;;) {
       const body = await this.get(resource, name, namespace);
       if (condition(body)) return body;
@@ -318,9 +318,9 @@ export class KopfRunner implements AsyncDisposable {
     }
   }
 
-  /** Waits until the output contains `text` (default timeout 10 s). */
+  /** Waits until the output contains `text` (default timeout 20 s). */
   async waitForOutput(text: string, options: { readonly timeout?: number } = {}): Promise<void> {
-    const deadline = performance.now() + (options.timeout ?? 10_000);
+    const deadline = performance.now() + (options.timeout ?? 20_000);
     while (!this.output.includes(text)) {
       if (performance.now() > deadline) {
         throw new KopfRunnerError({
