@@ -114,7 +114,16 @@ export const fromKubeconfig = (path: string): Effect.Effect<Connection, Connecti
           {
             method,
             agent,
-            headers: headers(body === undefined ? {} : { "content-type": body.contentType }),
+            // Explicit length: Node frames neither chunked nor by length for DELETE by default,
+            // which would leave a DELETE's body to be read as the next request on the connection.
+            headers: headers(
+              body === undefined
+                ? {}
+                : {
+                    "content-type": body.contentType,
+                    "content-length": String(Buffer.byteLength(body.text)),
+                  },
+            ),
             timeout: REQUEST_TIMEOUT_MS,
           },
           (response) => {

@@ -188,7 +188,10 @@ export const markdown = (table: ReadonlyArray<Deviation>): string =>
   [
     "| interaction | paths | reason |",
     "| --- | --- | --- |",
-    ...table.map((d) => `| \`${d.interaction}\` | ${d.paths.map((p) => `\`${cell(p)}\``).join("<br>")} | ${cell(d.reason)} |`),
+    ...table.map(
+      (d) =>
+        `| \`${d.interaction}\` | ${d.paths.map((p) => `\`${cell(p)}\``).join("<br>")} | ${cell(d.reason)} |`,
+    ),
   ]
     .map((line) => `${line}\n`)
     .join("");

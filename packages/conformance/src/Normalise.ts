@@ -1,9 +1,11 @@
 /**
  * Normalisation of one server's outcomes before comparison: values that legitimately differ
  * between two servers replaying the same sequence are replaced by placeholders that keep their
- * identity within the sequence. UIDs become `<uid:1>`, `<uid:2>`… by first appearance;
- * object resourceVersions become `<rv:1>`… by first appearance (so "the same version as the
- * create returned" stays visible while absolute numbers do not matter); a list's or bookmark's
+ * identity within the sequence. UIDs become `<uid:NAME>` after the object's name (or `<uid:1>`…
+ * by first appearance when no name is at hand); an object's resourceVersions become
+ * `<rv:NAME@1>`, `<rv:NAME@2>`… in the order that object's versions appear (so "the same version
+ * as the create returned" stays visible, absolute numbers do not matter, and a write that only
+ * one server makes shifts only that object's versions); other versions become `<rv:1>`…; a list's or bookmark's
  * own resourceVersion becomes `<rv:list>` / `<rv:bookmark>` (the real server reports its global
  * revision there, which includes unrelated writes); timestamps become `<time>`; names generated
  * from `generateName` become `<generated:1>`…; continue tokens become `<continue:1>`…; and the
@@ -16,6 +18,10 @@ import type { Outcome } from "./Interaction.ts";
 export interface Normaliser {
   readonly run: string;
   readonly uids: Map<string, string>;
+  /** How many uids each (normalised) object name has had. */
+  readonly names: Map<string, number>;
+  /** How many versions each object (by uid placeholder) has had. */
+  readonly history: Map<string, number>;
   readonly versions: Map<string, string>;
   readonly generated: Map<string, string>;
   readonly continues: Map<string, string>;
@@ -25,6 +31,8 @@ export interface Normaliser {
 export const make = (run: string): Normaliser => ({
   run,
   uids: new Map(),
+  names: new Map(),
+  history: new Map(),
   versions: new Map(),
   generated: new Map(),
   continues: new Map(),
@@ -57,9 +65,36 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);
 
 /**
- * First pass: register uids and generated names in document order, so that they are replaced
- * wherever they appear, also in keys (managedFields name owner references by uid) and before the
- * field that defines them.
+ * The placeholder of a uid: named after the object when its name is known (`<uid:cm-<run>>`,
+ * `<uid:cm-<run>#2>` for a second object of that name), so that an extra object on one server
+ * does not shift every later placeholder; an ordinal otherwise.
+ */
+const uidPlaceholder = (n: Normaliser, uid: string, name: string | undefined): string => {
+  const known = n.uids.get(uid);
+  if (known !== undefined) return known;
+  const label = name === undefined ? "" : normaliseString(n, name);
+  const count = (n.names.get(label) ?? 0) + 1;
+  n.names.set(label, count);
+  const next = label === "" ? `<uid:${count}>` : count === 1 ? `<uid:${label}>` : `<uid:${label}#${count}>`;
+  n.uids.set(uid, next);
+  return next;
+};
+
+/** An object's version: `<rv:NAME@k>` for the k-th distinct version seen of that object. */
+const objectVersion = (n: Normaliser, uid: string, rv: string): void => {
+  if (n.versions.has(rv)) return;
+  const owner = n.uids.get(uid);
+  if (owner === undefined) return;
+  const k = (n.history.get(owner) ?? 0) + 1;
+  n.history.set(owner, k);
+  n.versions.set(rv, `<rv:${owner.slice("<uid:".length, -1)}@${k}>`);
+};
+
+/**
+ * First pass, in document order: register generated names, then uids (with the names next to
+ * them: metadata, owner references, Status details) and object versions, so that they are
+ * replaced wherever they appear — also in keys (managedFields name owner references by uid) and
+ * before the field that defines them.
  */
 const collectGenerated = (n: Normaliser, value: unknown): void => {
   if (Array.isArray(value)) {
@@ -67,15 +102,19 @@ const collectGenerated = (n: Normaliser, value: unknown): void => {
     return;
   }
   if (!isRecord(value)) return;
-  if (typeof value.uid === "string" && value.uid !== "") placeholder(n.uids, value.uid, "uid");
-  const meta = value.metadata;
-  if (isRecord(meta) && typeof meta.generateName === "string" && typeof meta.name === "string") {
+  if (typeof value.generateName === "string" && typeof value.name === "string") {
     if (
-      meta.generateName !== "" &&
-      meta.name.startsWith(meta.generateName) &&
-      meta.name !== meta.generateName
+      value.generateName !== "" &&
+      value.name.startsWith(value.generateName) &&
+      value.name !== value.generateName
     ) {
-      placeholder(n.generated, meta.name, "generated");
+      placeholder(n.generated, value.name, "generated");
+    }
+  }
+  if (typeof value.uid === "string" && value.uid !== "") {
+    uidPlaceholder(n, value.uid, typeof value.name === "string" ? value.name : undefined);
+    if (typeof value.resourceVersion === "string" && /^\d+$/.test(value.resourceVersion)) {
+      objectVersion(n, value.uid, value.resourceVersion);
     }
   }
   for (const child of Object.values(value)) collectGenerated(n, child);
@@ -99,7 +138,7 @@ type Context = "object" | "list" | "bookmark";
 
 const walk = (n: Normaliser, value: unknown, key: string | undefined, context: Context): unknown => {
   if (typeof value === "string") {
-    if (key === "uid") return placeholder(n.uids, value, "uid");
+    if (key === "uid") return uidPlaceholder(n, value, undefined);
     if (key === "resourceVersion" && /^\d+$/.test(value)) return placeholder(n.versions, value, "rv");
     if (key === "continue" && value !== "") return placeholder(n.continues, value, "continue");
     if (key !== undefined && TIME_KEYS.has(key) && ISO_TIME.test(value)) return "<time>";

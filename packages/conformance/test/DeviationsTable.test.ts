@@ -25,7 +25,9 @@ describe("the deviations table", () => {
 
   it("names only interactions the sequences contain", () => {
     const ids = Sequences.all("x", webhook).flatMap((s) => s.steps.map((step) => `${s.name}/${step.name}`));
-    expect(table.map((d) => d.interaction).filter((p) => !ids.some((i) => Deviations.matches(p, i)))).toEqual([]);
+    expect(table.map((d) => d.interaction).filter((p) => !ids.some((i) => Deviations.matches(p, i)))).toEqual(
+      [],
+    );
   });
 
   it("is the table docs/emulator-deviations.md embeds", () => {

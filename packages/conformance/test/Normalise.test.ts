@@ -8,16 +8,23 @@ import * as Normalise from "../src/Normalise.ts";
 const norm = (body: unknown, run = "r1") => Normalise.value(Normalise.make(run), body);
 
 describe("Normalise.value", () => {
-  it("replaces uids and object versions by first appearance, consistently", () => {
+  it("names uids after their objects and numbers each object's versions", () => {
     const n = Normalise.make("r1");
-    expect(Normalise.value(n, { metadata: { uid: "u-a", resourceVersion: "17" } })).toEqual({
-      metadata: { uid: "<uid:1>", resourceVersion: "<rv:1>" },
+    expect(Normalise.value(n, { metadata: { name: "a", uid: "u-a", resourceVersion: "17" } })).toEqual({
+      metadata: { name: "a", uid: "<uid:a>", resourceVersion: "<rv:a@1>" },
     });
-    expect(Normalise.value(n, { metadata: { uid: "u-b", resourceVersion: "23" } })).toEqual({
-      metadata: { uid: "<uid:2>", resourceVersion: "<rv:2>" },
+    expect(Normalise.value(n, { metadata: { name: "b", uid: "u-b", resourceVersion: "23" } })).toEqual({
+      metadata: { name: "b", uid: "<uid:b>", resourceVersion: "<rv:b@1>" },
     });
-    expect(Normalise.value(n, { metadata: { uid: "u-a", resourceVersion: "17" } })).toEqual({
-      metadata: { uid: "<uid:1>", resourceVersion: "<rv:1>" },
+    expect(Normalise.value(n, { metadata: { name: "a", uid: "u-a", resourceVersion: "30" } })).toEqual({
+      metadata: { name: "a", uid: "<uid:a>", resourceVersion: "<rv:a@2>" },
+    });
+    expect(Normalise.value(n, { metadata: { name: "a", uid: "u-a2", resourceVersion: "31" } })).toEqual({
+      metadata: { name: "a", uid: "<uid:a#2>", resourceVersion: "<rv:a#2@1>" },
+    });
+    expect(Normalise.value(n, { uid: "u-x", resourceVersion: "17" })).toEqual({
+      uid: "<uid:1>",
+      resourceVersion: "<rv:a@1>",
     });
   });
 
@@ -80,11 +87,11 @@ describe("Normalise.value", () => {
     ).toEqual({
       metadata: {
         name: "cm-<run>",
-        uid: "<uid:1>",
-        resourceVersion: "<rv:1>",
-        managedFields: [{ 'k:{"uid":"<uid:1>"}': {} }],
+        uid: "<uid:cm-<run>>",
+        resourceVersion: "<rv:cm-<run>@1>",
+        managedFields: [{ 'k:{"uid":"<uid:cm-<run>>"}': {} }],
       },
-      message: "uid <uid:1> at <rv:1> and not 420 in c-ns-<run>",
+      message: "uid <uid:cm-<run>> at <rv:cm-<run>@1> and not 420 in c-ns-<run>",
     });
   });
 

@@ -33,7 +33,12 @@ const groups =
   (body) => {
     const list = body as { kind?: string; groups?: ReadonlyArray<{ name: string }> };
     if (!Array.isArray(list.groups)) return body;
-    return { kind: list.kind, groups: list.groups.filter((g) => keep.has(g.name)) };
+    // Sorted by name: kube-apiserver orders groups by its internal priority, the emulator's order
+    // varies with what it has seen; clients (Kopf included) look groups up by name.
+    return {
+      kind: list.kind,
+      groups: list.groups.filter((g) => keep.has(g.name)).sort((a, b) => a.name.localeCompare(b.name)),
+    };
   };
 
 /** The discovery sequence. */
