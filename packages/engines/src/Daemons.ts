@@ -132,13 +132,16 @@ const stopAll = (runners: Iterable<Runner>, reason: DaemonStoppingReason) =>
     (delays) => delays.filter((delay): delay is number => delay !== undefined),
   );
 
-/** The single-shot stop on operator exit (spec §6.6). */
-const stopOnExit = (runner: Runner) =>
+/**
+ * The single-shot stop (spec §6.6): on operator exit, and for objects already gone from the
+ * cluster (a `DELETED` event: no later cycle would continue a multi-cycle stop).
+ */
+const stopOnce = (runner: Runner, reason: DaemonStoppingReason) =>
   Effect.gen(function* () {
     const settings = yield* OperatorSettings;
     const { stopper, handler } = runner;
     const title = Handler.describe(handler);
-    stopper.set("operator-exiting", yield* Clock.currentTimeMillis);
+    stopper.set(reason, yield* Clock.currentTimeMillis);
     yield* instantExit(runner);
     for (const stage of Stopping.exitPlan(cancellationOf(handler, settings.background.cancellationPolling))) {
       if (Deferred.isDoneUnsafe(runner.exited)) {
@@ -243,7 +246,14 @@ export const make: Effect.Effect<DaemonsEngine, never, Scope.Scope> = Effect.gen
       }
       const runners = object.runners;
       let delays: ReadonlyArray<number>;
-      if (event.type === "DELETED" || Body.deletionTimestamp(event.object) !== undefined) {
+      if (event.type === "DELETED") {
+        // Gone from the cluster: nothing holds the object any more; stop its runners in the background.
+        objects.delete(key);
+        for (const runner of runners.values()) {
+          yield* Effect.forkIn(stopOnce(runner, "resource-deleted"), scope);
+        }
+        delays = [];
+      } else if (Body.deletionTimestamp(event.object) !== undefined) {
         delays = yield* stopAll(runners.values(), "resource-deleted");
       } else {
         const matching = Matching.spawningHandlers(input.handlers, cause, object.forever);
@@ -258,13 +268,15 @@ export const make: Effect.Effect<DaemonsEngine, never, Scope.Scope> = Effect.gen
         if (paused) delays = [...delays, ...(yield* stopAll(runners.values(), "operator-pausing"))];
       }
       const excluded = new Set(object.forever);
-      if (event.type === "DELETED" && delays.length === 0) objects.delete(key);
       return { delays, excluded };
     });
 
   const all = () => [...objects.values()].flatMap((object) => [...object.runners.values()]);
   yield* Effect.addFinalizer(() =>
-    Effect.forEach(all(), stopOnExit, { concurrency: "unbounded", discard: true }),
+    Effect.forEach(all(), (runner) => stopOnce(runner, "operator-exiting"), {
+      concurrency: "unbounded",
+      discard: true,
+    }),
   );
 
   return {
