@@ -64,7 +64,7 @@ export const ensure = (options: ManagerOptions): Effect.Effect<void, ConfigManag
       Effect.catch((error) => {
         if (error._tag === "KubeApiError" && error.reason === "Conflict") return Effect.void;
         if (error._tag === "KubeApiError" && error.reason === "Forbidden") {
-          const message = `Not enough permissions to create the ${resource.kind} ${options.name}: ${error.message}`;
+          const message = `Not enough RBAC permissions to create the ${resource.kind} ${options.name}: ${error.message}`;
           return Effect.logError(message).pipe(
             Effect.andThen(
               Effect.fail(new ConfigManagerError({ reason: "Forbidden", message, cause: error })),
@@ -90,6 +90,11 @@ export const apply = (
   Effect.gen(function* () {
     const api = yield* KubeApi;
     const resource = resourceOf(options.reason);
+    yield* Effect.logInfo(
+      persistentOnly
+        ? `Cleaning up the admission webhook ${options.name}.`
+        : `Reconfiguring the ${options.reason} webhook ${options.name}.`,
+    );
     const webhooks = ManagedWebhooks.build({
       handlers: options.handlers,
       reason: options.reason,

@@ -45,17 +45,20 @@ const hex = (text: string): string =>
 
 /**
  * The webhook's name: the handler id with `/` → `.`, `_` → `-`, every other character outside
- * word characters, digits, `.` and `-` replaced by its UTF-8 hex, then `.` and the configuration's name.
+ * word characters, digits, `.` and `-` replaced by its UTF-8 hex, then `.` and the configuration's
+ * name (if not empty).
  *
  * @example
  * ManagedWebhooks.webhookName("id!", "sfx") // "id21.sfx"
  * ManagedWebhooks.webhookName("id/sub", "sfx") // "id.sub.sfx"
  */
-export const webhookName = (id: string, managed: string): string =>
-  `${id
+export const webhookName = (id: string, managed: string): string => {
+  const name = id
     .replaceAll("/", ".")
     .replaceAll("_", "-")
-    .replace(/[^\p{L}\p{N}_.-]/gu, hex)}.${managed}`;
+    .replace(/[^\p{L}\p{N}_.-]/gu, hex);
+  return managed === "" ? name : `${name}.${managed}`;
+};
 
 const UNRESERVED = /[A-Za-z0-9_.~/-]/;
 
@@ -91,7 +94,7 @@ export const handlerClientConfig = (config: ClientConfig, id: string): ClientCon
       : {
           service: {
             ...config.service,
-            path: `${(config.service.path ?? "").replace(/\/+$/, "")}/${suffix}`,
+            path: `${config.service.path ?? ""}/${suffix}`,
           },
         }),
   };
@@ -99,7 +102,8 @@ export const handlerClientConfig = (config: ClientConfig, id: string): ClientCon
 
 const rulesOf = (handler: WebhookHandler, resources: ReadonlyArray<Resource.Resource>): ReadonlyArray<Rule> =>
   resources
-    .filter((resource) => Matching.matchesResource(handler, resource))
+    // Sub-handlers have no selector: they serve no resource here.
+    .filter((resource) => handler.selector !== undefined && Matching.matchesResource(handler, resource))
     .map((resource) => ({
       apiGroups: [resource.group],
       apiVersions: [resource.version],
@@ -115,7 +119,7 @@ const selectorOf = (handler: WebhookHandler): Webhook["objectSelector"] => {
   for (const [key, value] of Object.entries(handler.labels ?? {})) {
     if (value === PRESENT) expressions.push({ key, operator: "Exists" });
     else if (value === ABSENT) expressions.push({ key, operator: "DoesNotExist" });
-    else if (typeof value === "string") expressions.push({ key, operator: "In", values: [value] });
+    else if (typeof value !== "function") expressions.push({ key, operator: "In", values: [String(value)] });
   }
   return expressions.length > 0 ? { matchExpressions: expressions } : null;
 };

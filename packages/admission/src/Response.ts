@@ -89,13 +89,13 @@ export const messageOf = (error: unknown): string => {
 };
 
 /**
- * The HTTP code of the reported error: an `AdmissionError`'s own code, else 500.
+ * The HTTP code of the reported error: an `AdmissionError`'s own code (unless 0), else 500.
  *
  * @example
  * Response.codeOf(new AdmissionError("No!", { code: 403 })) // 403
  */
 export const codeOf = (error: unknown): number =>
-  error instanceof AdmissionError ? error.code : Errors.DEFAULT_ADMISSION_CODE;
+  (error instanceof AdmissionError ? error.code : 0) || Errors.DEFAULT_ADMISSION_CODE;
 
 /**
  * Builds the AdmissionReview response document.

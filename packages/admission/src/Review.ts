@@ -144,7 +144,7 @@ export const decode = (document: unknown): Result.Result<Review, ReviewError> =>
     }
     const userInfo = request.userInfo;
     if (!isRecord(userInfo)) {
-      return yield* fail("MissingUserInfo", "request.userInfo is missing or not an object.");
+      return yield* fail("MissingUserInfo", "User info is missing from the admission request.");
     }
     const resource = yield* resourceOf(request);
     const subResource = yield* optionalString(request, "subResource");
@@ -153,7 +153,7 @@ export const decode = (document: unknown): Result.Result<Review, ReviewError> =>
     const object = yield* optionalBody(request, "object");
     const oldObject = yield* optionalBody(request, "oldObject");
     if (object === undefined && oldObject === undefined) {
-      return yield* fail("MissingObject", "The request has neither object nor oldObject.");
+      return yield* fail("MissingObject", "Either old or new object is missing from the admission request.");
     }
     const dryRun = request.dryRun;
     if (dryRun !== undefined && dryRun !== null && typeof dryRun !== "boolean") {

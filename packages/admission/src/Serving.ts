@@ -74,13 +74,21 @@ export const resourceOf = (
   const found = resources.filter(
     (r) => r.group === gvr.group && r.version === gvr.version && r.plural === gvr.resource,
   );
-  const text = `${gvr.resource}.${gvr.version}${gvr.group === "" ? "" : `.${gvr.group}`}`;
+  const text = JSON.stringify(gvr);
   if (found.length === 0) {
-    return Effect.fail(new ServingError({ reason: "UnknownResource", message: `Unknown resource: ${text}` }));
+    return Effect.fail(
+      new ServingError({
+        reason: "UnknownResource",
+        message: `The specified resource has no handlers: ${text}`,
+      }),
+    );
   }
   if (found.length > 1) {
     return Effect.fail(
-      new ServingError({ reason: "AmbiguousResource", message: `Ambiguous resource: ${text}` }),
+      new ServingError({
+        reason: "AmbiguousResource",
+        message: `The specified resource is ambiguous: ${text}`,
+      }),
     );
   }
   return Effect.succeed(found[0] as Resource.Resource);

@@ -54,7 +54,7 @@ describe("ConfigManager", () => {
       assert.strictEqual(error.reason, "Forbidden");
       assert.include(
         error.message,
-        "Not enough permissions to create the ValidatingWebhookConfiguration cfg.kopf.dev",
+        "Not enough RBAC permissions to create the ValidatingWebhookConfiguration cfg.kopf.dev",
       );
     }).pipe(Effect.provide(cluster)),
   );

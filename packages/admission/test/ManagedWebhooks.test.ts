@@ -152,6 +152,16 @@ describe("ManagedWebhooks.build", () => {
     assert.strictEqual(built(register).length, 2);
   });
 
+  it("an empty suffix leaves the name as the normalised id; a service path is appended as given", () => {
+    assert.strictEqual(ManagedWebhooks.webhookName("id_1/sub", ""), "id-1.sub");
+    assert.deepStrictEqual(
+      ManagedWebhooks.handlerClientConfig({ service: { namespace: "n", name: "s" } }, "id"),
+      {
+        service: { namespace: "n", name: "s", path: "/id" },
+      },
+    );
+  });
+
   it("a URL-only config stays URL-only", () => {
     const [webhook] = built((r) => r.on.validate(SPEC, { id: "id" }, fn), {}, {
       url: "https://h:8443/",

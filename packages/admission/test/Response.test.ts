@@ -33,6 +33,7 @@ describe("Response.build", () => {
     ["TemporaryError", new TemporaryError("No!"), "No!", 500],
     ["AdmissionError", new AdmissionError("No!"), "No!", 500],
     ["AdmissionError with a code", new AdmissionError("No!", { code: 123 }), "No!", 123],
+    ["AdmissionError with code 0", new AdmissionError("No!", { code: 0 }), "No!", 500],
     ["AdmissionError without a message", new AdmissionError(), "AdmissionError()", 500],
     ["a thrown string", "No!", "No!", 500],
   ] as const)("%s ⇒ denied with its message and code", (_name, error, message, code) => {

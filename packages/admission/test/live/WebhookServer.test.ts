@@ -212,7 +212,7 @@ describe("WebhookServer", () => {
             JSON.stringify(review({ resource: { group: "x", version: "v1", resource: "ys" } })),
             {},
             404,
-            "Unknown resource",
+            "The specified resource has no handlers",
           ],
         ];
         for (const [url, body, headers, status, text] of cases) {
