@@ -58,7 +58,6 @@ const bookmark = (resolved: Resolved, rv: number, annotations?: Record<string, s
   apiVersion: apiVersionOf(resolved.type.group, resolved.version),
   metadata: {
     resourceVersion: String(rv),
-    ...(resolved.type.custom ? {} : { creationTimestamp: null }),
     ...(annotations === undefined ? {} : { annotations }),
   },
 });
@@ -85,7 +84,14 @@ export const open = (core: Core, resolved: Resolved, options: WatchOptions): Res
         for (const obj of table.list(resolved.namespace))
           if (Reads.matches(options.selection, obj)) offer(line("ADDED", serve(obj)));
         if (options.sendInitialEvents && options.bookmarks)
-          offer(line("BOOKMARK", bookmark(resolved, store.rv, { "k8s.io/initial-events-end": "true" })));
+          offer(
+            line(
+              "BOOKMARK",
+              bookmark(resolved, table.history.at(-1)?.rv ?? table.compactedRv, {
+                "k8s.io/initial-events-end": "true",
+              }),
+            ),
+          );
       } else {
         for (const e of table.history) {
           if (e.rv <= from) continue;

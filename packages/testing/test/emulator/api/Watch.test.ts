@@ -180,7 +180,7 @@ describe("watch", () => {
     expect(r.events[0].object).toEqual({
       kind: "ConfigMap",
       apiVersion: "v1",
-      metadata: { resourceVersion: r.rv, creationTimestamp: null },
+      metadata: { resourceVersion: r.rv },
     });
   });
 
