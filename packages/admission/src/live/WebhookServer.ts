@@ -33,7 +33,10 @@ export interface WebhookServerOptions {
   readonly path?: string | undefined;
   /** The host name the API server uses; default the class's host, else the accessible address. */
   readonly host?: string | undefined;
-  /** The CA bundle to report (PEM); default the CA file, the certificate file or the self-signed certificate. */
+  /**
+   * The CA bundle to report with given certificate files (PEM); default the CA file, else the
+   * certificate file. A self-signed certificate always reports itself.
+   */
   readonly cadata?: string | undefined;
   readonly cafile?: string | undefined;
   /** Where to write the reported CA bundle (PEM), e.g. for `kubectl` or curl. */
@@ -93,7 +96,6 @@ const loadTls = (
     const verifyCa =
       options.verifyCadata ??
       (options.verifyCafile === undefined ? undefined : yield* read(options.verifyCafile));
-    const cadata = options.cadata ?? (options.cafile === undefined ? undefined : yield* read(options.cafile));
     if (options.certfile !== undefined || options.pkeyfile !== undefined) {
       if (options.certfile === undefined || options.pkeyfile === undefined) {
         return yield* new WebhookServerError({
@@ -103,6 +105,8 @@ const loadTls = (
       }
       const cert = yield* read(options.certfile);
       const key = yield* read(options.pkeyfile);
+      const cadata =
+        options.cadata ?? (options.cafile === undefined ? undefined : yield* read(options.cafile));
       return { cert, key, caBundle: cadata ?? cert, verifyCa, renewAfter: undefined };
     }
     const names = Endpoint.certificateNames({ host, addr: options.addr, extraSans: options.extraSans });
@@ -111,10 +115,12 @@ const loadTls = (
         (error) => new WebhookServerError({ reason: "Certificate", message: error.message, cause: error }),
       ),
     );
+    // For a self-signed certificate, the CA bundle is the certificate itself (as in Kopf),
+    // whatever cafile/cadata say.
     return {
       cert: made.certPem,
       key: made.keyPem,
-      caBundle: cadata ?? made.certPem,
+      caBundle: made.certPem,
       verifyCa,
       renewAfter: made.notAfter - 30 * DAY,
     };

@@ -124,7 +124,14 @@ describe("WebhookServer", () => {
       Effect.gen(function* () {
         const dir = mkdtempSync(join(tmpdir(), "kopf-admission-"));
         const cadump = join(dir, "ca.pem");
-        const config = yield* started(WebhookServer.make({ addr: "127.0.0.1", path: "/hooks", cadump }));
+        const config = yield* started(
+          WebhookServer.make({
+            addr: "127.0.0.1",
+            path: "/hooks",
+            cadump,
+            cadata: "ignored for self-signed",
+          }),
+        );
         assert.match(config.url ?? "", /^https:\/\/127\.0\.0\.1:\d+\/hooks$/);
         const ca = caOf(config);
         assert.strictEqual(readFileSync(cadump, "utf8"), ca);
