@@ -87,3 +87,11 @@ describe("Deviations.check", () => {
     expect(verdict.unknown).toEqual(["s/gone"]);
   });
 });
+
+describe("Deviations.markdown", () => {
+  it("renders one row per entry, escaping pipes and joining paths", () => {
+    expect(Deviations.markdown([{ interaction: "a/b", paths: ["body.x", "status"], reason: "a | b" }])).toBe(
+      "| interaction | paths | reason |\n| --- | --- | --- |\n| `a/b` | `body.x`<br>`status` | a \\| b |\n",
+    );
+  });
+});
