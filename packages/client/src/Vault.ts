@@ -116,6 +116,8 @@ export const make = Effect.fnUntraced(function* (options: VaultOptions) {
   let gate: Deferred.Deferred<void> | undefined;
   // Why the last login failed, for the error callers get when nothing is left.
   let lastFailure: LoginError | undefined;
+  // Kopf says "Initial authentication" for the first login and "Re-authentication" afterwards.
+  let loginsStarted = 0;
 
   const add = (credentials: Credentials): void => {
     for (const [key, info] of entriesOf(credentials)) {
@@ -141,7 +143,8 @@ export const make = Effect.fnUntraced(function* (options: VaultOptions) {
     const opened = Deferred.makeUnsafe<void>();
     gate = opened;
     const login = options.login;
-    return Effect.logInfo("Re-authentication has been initiated.").pipe(
+    const title = loginsStarted++ === 0 ? "Initial authentication" : "Re-authentication";
+    return Effect.logInfo(`${title} has been initiated.`).pipe(
       Effect.andThen(login),
       Effect.tap(() =>
         Effect.sync(() => {
@@ -152,16 +155,13 @@ export const make = Effect.fnUntraced(function* (options: VaultOptions) {
         Effect.sync(() => {
           const failure = cause.reasons.find((reason) => reason._tag === "Fail")?.error;
           lastFailure = failure instanceof LoginError ? failure : undefined;
-        }).pipe(
-          Effect.andThen(Effect.logError("Re-authentication has failed.", cause)),
-          Effect.as({} as Credentials),
-        ),
+        }).pipe(Effect.andThen(Effect.logError(`${title} has failed.`, cause)), Effect.as({} as Credentials)),
       ),
       Effect.flatMap((credentials) =>
         Effect.suspend(() =>
           entriesOf(credentials).length === 0
-            ? Effect.logWarning("Re-authentication has failed: no credentials were retrieved.")
-            : Effect.logInfo("Re-authentication has finished."),
+            ? Effect.logWarning(`${title} has failed: no credentials were retrieved.`)
+            : Effect.logInfo(`${title} has finished.`),
         ).pipe(Effect.andThen(populate(credentials))),
       ),
       Effect.onInterrupt(() => populate({})),

@@ -2,7 +2,7 @@
 // on 401 with a retry on the next item; "not ready" blocking while re-authenticating (one login
 // for many waiters); the last-3 rejection rule; expiration on Clock; running out of credentials.
 import { assert, describe, it } from "@effect/vitest";
-import { Deferred, Effect, Exit, Fiber, Layer, Ref } from "effect";
+import { Deferred, Effect, Exit, Fiber, Layer, Logger, Ref } from "effect";
 import { TestClock } from "effect/testing";
 import fc from "fast-check";
 import type * as ConnectionInfo from "../src/ConnectionInfo.ts";
@@ -142,6 +142,31 @@ describe("invalidation and re-authentication", () => {
       );
       assert.strictEqual(yield* Ref.get(runs), 1);
     }),
+  );
+
+  it.effect(
+    "the first login is the initial authentication, later ones re-authentication (Kopf's log lines)",
+    () =>
+      Effect.gen(function* () {
+        const runs = yield* Ref.make(0);
+        const logs: Array<string> = [];
+        const logger = Logger.make(({ message }) => {
+          logs.push((Array.isArray(message) ? message : [message]).join(" "));
+        });
+        yield* withVault({ login: scriptedLogin(runs, [{ k: info("t1") }, { k: info("t2") }]) }, (vault) =>
+          Effect.gen(function* () {
+            const first = yield* vault.select;
+            yield* vault.invalidate(first);
+            assert.strictEqual((yield* vault.select).info.token, "t2");
+          }),
+        ).pipe(Effect.provide(Logger.layer([logger])));
+        assert.deepStrictEqual(logs, [
+          "Initial authentication has been initiated.",
+          "Initial authentication has finished.",
+          "Re-authentication has been initiated.",
+          "Re-authentication has finished.",
+        ]);
+      }),
   );
 
   it.effect("credentials equal to recently invalidated ones are refused", () =>
