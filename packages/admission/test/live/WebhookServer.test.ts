@@ -8,6 +8,7 @@ import { X509Certificate } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assert, describe, it } from "@effect/vitest";
@@ -271,6 +272,22 @@ describe("WebhookServer", () => {
           { concurrency: 16 },
         );
         for (const status of statuses) assert.include([200, 400, 404, 409, 413], status);
+        // Raw garbage on the socket (not even TLS) is dropped without harm.
+        const port = Number(new URL(config.url ?? "").port);
+        yield* Effect.forEach(
+          fc.sample(fc.uint8Array({ minLength: 1, maxLength: 512 }), { numRuns: 20, seed: 7 }),
+          (bytes) =>
+            Effect.promise(
+              () =>
+                new Promise<void>((resolve) => {
+                  const socket = connect(port, "127.0.0.1", () => socket.end(Buffer.from(bytes)));
+                  socket.on("error", () => resolve());
+                  socket.on("close", () => resolve());
+                  socket.setTimeout(2000, () => socket.destroy());
+                }),
+            ),
+          { concurrency: 5 },
+        );
         const reply = yield* Effect.promise(() =>
           post(`${config.url}/check`, JSON.stringify(review()), { ca }),
         );
