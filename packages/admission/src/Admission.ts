@@ -134,6 +134,35 @@ export const run = (options: AdmissionOptions): Effect.Effect<void, AdmissionRun
     }),
   );
 
+/** What an operator-level task gets from the operator (the seam admission needs from the runtime). */
+export interface TaskContext {
+  readonly registry: Registry.Registry<any>;
+  /** The operator's settings as the startup handlers left them. */
+  readonly settings: OperatorSettings;
+  readonly memo: Memo;
+  /** Completes after the initial resource scan. */
+  readonly scanned?: Effect.Effect<void> | undefined;
+  readonly memoOf?: Serving.ServingOptions["memoOf"];
+  readonly indices?: (() => Readonly<Record<string, unknown>>) | undefined;
+}
+
+/**
+ * Admission as an operator-level task, in the shape a runtime seam for extra root tasks would
+ * call it: with the operator's own settings (so `settings.admission` set by startup handlers
+ * applies, as in Kopf), memo, object memos and indices.
+ *
+ * @example
+ * const tasks = [Admission.task] // for the runtime's root tasks, when it offers them
+ */
+export const task = (context: TaskContext): Effect.Effect<void, AdmissionRunError, KubeApi> =>
+  run({
+    registry: context.registry,
+    memo: context.memo,
+    memoOf: context.memoOf,
+    indices: context.indices,
+    ready: context.scanned,
+  }).pipe(Effect.provideService(OperatorSettings, context.settings));
+
 /**
  * Runs the operator and its admission webhooks together: `Operator.run(options)` and, once it is
  * ready, {@link run} with the same registry, memo and settings (the context's settings with the

@@ -10,7 +10,7 @@ import { KubeApi } from "@kopf/client";
 import { AdmissionError, Registry } from "@kopf/registry";
 import { OperatorSettings, Settings } from "@kopf/settings";
 import { EmulatorTransport, FaultInjector, KubeEmulator, WebhookAdmission } from "@kopf/testing";
-import { Deferred, Effect, Fiber, Layer } from "effect";
+import { Deferred, Effect, Fiber, Layer, Stream } from "effect";
 import { Admission, type ClientConfig, ConfigManager, WebhookServer } from "../src/index.ts";
 import { RESOURCE, SPEC } from "./fixtures/reviews.ts";
 
@@ -166,6 +166,13 @@ describe("Admission.run", () => {
       );
       assert.strictEqual(invalid.reason, "InvalidServer");
       yield* Admission.run({ registry: Registry.make() });
+      // As an operator task, the operator's settings count, not the context's.
+      const viaTask = yield* Effect.flip(
+        Admission.task({ registry: registry(), memo: {}, settings: settingsWith({ server: null }) }).pipe(
+          Effect.provideService(OperatorSettings, settingsWith({ server: { serve: () => Stream.empty } })),
+        ),
+      );
+      assert.strictEqual(viaTask.reason, "NoServer");
     }).pipe(Effect.provide(cluster)),
   );
 
