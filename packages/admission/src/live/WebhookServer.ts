@@ -10,9 +10,10 @@
  * `WebhookK3dServer`, `WebhookMinikubeServer` and `WebhookDockerDesktopServer` only change the
  * default host to the name the cluster's nodes use for the developer's machine.
  */
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import { join } from "node:path";
 import type { SecureContextOptions } from "node:tls";
 import { Clock, Duration, Effect, type Exit, Fiber, Queue, Stream } from "effect";
 import { Base64 } from "effect/encoding";
@@ -53,6 +54,8 @@ export interface WebhookServerOptions {
   /** Client certificate verification; `"optional"` when CAs are given and this is `"none"`. */
   readonly verifyMode?: "none" | "optional" | "required" | undefined;
   readonly verifyCafile?: string | undefined;
+  /** A directory of PEM CA certificates for client verification (every file with a certificate). */
+  readonly verifyCapath?: string | undefined;
   readonly verifyCadata?: string | undefined;
   /** Seconds between re-reads of the given files (and expiry checks). Default 60. */
   readonly fileCheckInterval?: number | undefined;
@@ -88,14 +91,31 @@ const read = (path: string) =>
       new WebhookServerError({ reason: "Files", message: `Cannot read ${path}: ${String(cause)}`, cause }),
   });
 
+/** The PEM certificates among the files of a directory. */
+const readDirectory = (path: string) =>
+  Effect.tryPromise({
+    try: async () => {
+      const names = (await readdir(path, { withFileTypes: true }))
+        .filter((e) => e.isFile())
+        .map((e) => e.name);
+      const texts = await Promise.all(names.sort().map((name) => readFile(join(path, name), "utf8")));
+      return texts.filter((text) => text.includes("-----BEGIN CERTIFICATE-----"));
+    },
+    catch: (cause) =>
+      new WebhookServerError({ reason: "Files", message: `Cannot read ${path}: ${String(cause)}`, cause }),
+  });
+
 const loadTls = (
   options: WebhookServerOptions,
   host: string | undefined,
 ): Effect.Effect<Tls, WebhookServerError> =>
   Effect.gen(function* () {
-    const verifyCa =
-      options.verifyCadata ??
-      (options.verifyCafile === undefined ? undefined : yield* read(options.verifyCafile));
+    const verifyParts = [
+      ...(options.verifyCafile === undefined ? [] : [yield* read(options.verifyCafile)]),
+      ...(options.verifyCapath === undefined ? [] : yield* readDirectory(options.verifyCapath)),
+      ...(options.verifyCadata === undefined ? [] : [options.verifyCadata]),
+    ];
+    const verifyCa = verifyParts.length === 0 ? undefined : verifyParts.join("\n");
     if (options.certfile !== undefined || options.pkeyfile !== undefined) {
       if (options.certfile === undefined || options.pkeyfile === undefined) {
         return yield* new WebhookServerError({

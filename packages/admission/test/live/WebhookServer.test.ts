@@ -329,41 +329,47 @@ describe("WebhookServer", () => {
     ),
   );
 
-  it.live("verifies client certificates when asked and passes the peer to handlers as sslpeer", () =>
-    Effect.scoped(
-      Effect.gen(function* () {
-        const client = yield* Certificates.selfSigned({
-          commonName: "tester",
-          dnsNames: ["tester"],
-          ipAddresses: [],
-        });
-        let seen: any;
-        const r = Registry.make();
-        r.on.validate(SPEC, { id: "peer" }, ({ sslpeer }: any) => {
-          seen = sslpeer;
-        });
-        const config = yield* started(
-          WebhookServer.make({ addr: "127.0.0.1", verifyMode: "required", verifyCadata: client.certPem }),
-          r,
-        );
-        const ca = caOf(config);
-        const reply = yield* Effect.promise(() =>
-          post(`${config.url}/peer`, JSON.stringify(review()), {
-            ca,
-            cert: client.certPem,
-            key: client.keyPem,
-          }),
-        );
-        assert.strictEqual(reply.status, 200);
-        assert.strictEqual(seen?.subject?.CN, "tester");
-        const anonymous = yield* Effect.promise(() =>
-          post(`${config.url}/peer`, JSON.stringify(review()), { ca }).then(
-            (r) => `answered ${r.status}`,
-            () => "refused",
-          ),
-        );
-        assert.strictEqual(anonymous, "refused");
-      }),
-    ),
+  it.live.each(["verifyCadata", "verifyCapath"] as const)(
+    "verifies client certificates (CAs by %s) and passes the peer to handlers as sslpeer",
+    (source) =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const client = yield* Certificates.selfSigned({
+            commonName: "tester",
+            dnsNames: ["tester"],
+            ipAddresses: [],
+          });
+          let seen: any;
+          const r = Registry.make();
+          r.on.validate(SPEC, { id: "peer" }, ({ sslpeer }: any) => {
+            seen = sslpeer;
+          });
+          const dir = mkdtempSync(join(tmpdir(), "kopf-admission-cas-"));
+          writeFileSync(join(dir, "client-ca.pem"), client.certPem);
+          writeFileSync(join(dir, "README"), "not a certificate");
+          const cas = source === "verifyCadata" ? { verifyCadata: client.certPem } : { verifyCapath: dir };
+          const config = yield* started(
+            WebhookServer.make({ addr: "127.0.0.1", verifyMode: "required", ...cas }),
+            r,
+          );
+          const ca = caOf(config);
+          const reply = yield* Effect.promise(() =>
+            post(`${config.url}/peer`, JSON.stringify(review()), {
+              ca,
+              cert: client.certPem,
+              key: client.keyPem,
+            }),
+          );
+          assert.strictEqual(reply.status, 200);
+          assert.strictEqual(seen?.subject?.CN, "tester");
+          const anonymous = yield* Effect.promise(() =>
+            post(`${config.url}/peer`, JSON.stringify(review()), { ca }).then(
+              (r) => `answered ${r.status}`,
+              () => "refused",
+            ),
+          );
+          assert.strictEqual(anonymous, "refused");
+        }),
+      ),
   );
 });
