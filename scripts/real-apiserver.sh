@@ -60,7 +60,7 @@ pid_of() {
 running() {
   local pid
   pid="$(pid_of 2>/dev/null)" || return 1
-  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null
+  [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null && [[ "$(ps -o stat= -p "$pid" 2>/dev/null)" != Z* ]]
 }
 
 start() {
@@ -77,8 +77,13 @@ start() {
   local args=(serve --dir "$dir")
   [[ "${KOPF_REAL_NO_CONTROLLERS:-}" == 1 ]] && args+=(--no-controllers)
   local started=$SECONDS
+  # setsid: a session (and process group) of its own, so a terminal's Ctrl-C does not reach it
+  # and `stop` can kill the controllers with it. setsid may fork (when the shell has job
+  # control), so the pid to stop is the one the program itself writes to $dir/pid.
   setsid "$(binary)" "${args[@]}" >"$dir/apiserver.log" 2>&1 </dev/null &
-  printf '%s\n' "$!" >"$state/pid"
+  local launcher=$!
+  while [[ ! -s "$dir/pid" ]] && ((SECONDS - started < 30)); do sleep 0.1; done
+  if [[ -s "$dir/pid" ]]; then cp "$dir/pid" "$state/pid"; else printf '%s\n' "$launcher" >"$state/pid"; fi
   while [[ ! -f "$dir/ready" ]]; do
     if ! running; then
       log "the control plane exited during startup; last lines of $dir/apiserver.log:"
@@ -101,10 +106,10 @@ stop() {
   local pid dir
   pid="$(pid_of 2>/dev/null || true)"
   dir="$(cat "$state/dir" 2>/dev/null || true)"
-  if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
+  if [[ -n "$pid" ]] && running; then
     kill -TERM "$pid"
-    for _ in $(seq 1 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-    if kill -0 "$pid" 2>/dev/null; then
+    for _ in $(seq 1 150); do running || break; sleep 0.2; done
+    if running; then
       log "pid $pid did not stop within 30s; killing its process group"
       kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
     fi

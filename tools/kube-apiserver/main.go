@@ -7,7 +7,7 @@
 //
 // Usage:
 //
-//	kube-apiserver serve --dir DIR [--port N] [--no-controllers]
+//	kube-apiserver serve --dir DIR [--port N] [--no-controllers]   (writes DIR/pid, DIR/ready)
 //	kube-apiserver controller-manager [kube-controller-manager flags...]   (internal)
 //	kube-apiserver version
 //

@@ -59,6 +59,10 @@ func run(dir string, port int, controllers bool) error {
 		return err
 	}
 	_ = os.Remove(filepath.Join(dir, "ready"))
+	// The pid of this process (not of whatever launched it, e.g. a forking setsid) for `stop`.
+	if err := os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(os.Getpid())+"\n"), 0o600); err != nil {
+		return err
+	}
 	m := newMaterial(dir)
 	if err := m.generate(); err != nil {
 		return fmt.Errorf("generating certificates: %w", err)
