@@ -67,7 +67,7 @@ export const unrecognized = (kind: string, why: string, body: Uint8Array | undef
 
 const parseYaml = (text: string): Result.Result<unknown, string> => {
   try {
-    const docs = YAML.parseAllDocuments(text, { uniqueKeys: false, version: "1.2" });
+    const docs = YAML.parseAllDocuments(text, { uniqueKeys: false, version: "1.1" });
     if (!Array.isArray(docs)) return Result.succeed(null);
     const real = docs.filter((d) => d.contents !== null);
     const first = real[0];

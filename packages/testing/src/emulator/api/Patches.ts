@@ -69,6 +69,29 @@ const prepared = (resolved: Resolved, request: ApiRequest, current: JsonObject, 
     request.query,
   );
 
+/**
+ * Apply configurations are converted to typed values first; string maps holding other values fail
+ * that conversion as a 500, as the apiserver answers.
+ */
+const typedPatchProblem = (resolved: Resolved, applied: JsonObject): Status.ApiError | undefined => {
+  const meta = metaOf(applied);
+  for (const field of ["labels", "annotations"] as const) {
+    const map = meta[field];
+    if (typeof map !== "object" || map === null || Array.isArray(map)) continue;
+    for (const [k, v] of Object.entries(map)) {
+      if (typeof v === "string") continue;
+      const t = resolved.type;
+      const rendered = v === null ? "<nil>" : typeof v === "object" ? JSON.stringify(v) : String(v);
+      return Status.make(
+        500,
+        undefined,
+        `failed to create typed patch object (${str(meta.namespace) ?? ""}/${str(meta.name) ?? ""}; ${t.group}/${resolved.version}, Kind=${t.kind}): .metadata.${field}.${k}: expected string, got &value.valueUnstructured{Value:${rendered}}`,
+      );
+    }
+  }
+  return undefined;
+};
+
 const serverSideApply = Effect.fnUntraced(function* (core: Core, resolved: Resolved, request: ApiRequest) {
   const manager = request.query.get("fieldManager") ?? "";
   if (manager === "")
@@ -80,6 +103,8 @@ const serverSideApply = Effect.fnUntraced(function* (core: Core, resolved: Resol
   const force = request.query.get("force") === "true";
   const decoded = yield* Effect.fromResult(Body.decode(request.body, true));
   const applied = yield* Effect.fromResult(Writes.checkBody(resolved, decoded));
+  const typed = typedPatchProblem(resolved, applied);
+  if (typed !== undefined) return yield* Effect.fail(typed);
   const mismatch = nameMismatch(resolved, applied);
   if (mismatch !== undefined) return yield* Effect.fail(mismatch);
   return yield* Writes.commitUpdate(

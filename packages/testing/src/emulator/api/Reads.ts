@@ -246,6 +246,8 @@ export const list = (
     kind: resolved.type.listKind,
     apiVersion: apiVersionOf(resolved.type.group, resolved.version),
     metadata: {
+      // Unstructured (custom resource) lists always carry continue, as a sorted Go map.
+      ...(resolved.type.custom ? { continue: "" } : {}),
       resourceVersion: String(atRv),
       ...(next === undefined ? {} : { continue: encodeContinue({ rv: atRv, start: next }) }),
       ...(next !== undefined && !filtered ? { remainingItemCount: remaining } : {}),

@@ -30,6 +30,37 @@ export const managerOf = (request: ApiRequest): string => {
   return out === "" ? "unknown" : out;
 };
 
+const goJsonType = (v: unknown): string =>
+  Array.isArray(v)
+    ? "array"
+    : v === null
+      ? "null"
+      : typeof v === "object"
+        ? "object"
+        : typeof v === "boolean"
+          ? "bool"
+          : typeof v;
+
+/** The typed decoder's error for a string field or string map holding another JSON type. */
+const typedStringProblem = (kind: string, value: JsonObject): string | undefined => {
+  const meta = value.metadata;
+  const wrong = (v: unknown) => v !== undefined && v !== null && typeof v !== "string";
+  const unmarshal = (v: unknown, field: string) =>
+    `json: cannot unmarshal ${goJsonType(v)} into Go struct field ${field} of type string`;
+  if (isObject(meta)) {
+    for (const f of ["name", "generateName", "namespace"])
+      if (wrong(meta[f])) return unmarshal(meta[f], `ObjectMeta.metadata.${f}`);
+    for (const f of ["labels", "annotations"]) {
+      const map = meta[f];
+      if (isObject(map))
+        for (const v of Object.values(map)) if (wrong(v)) return unmarshal(v, `ObjectMeta.metadata.${f}`);
+    }
+  }
+  if (kind === "ConfigMap" && isObject(value.data))
+    for (const v of Object.values(value.data)) if (wrong(v)) return unmarshal(v, "ConfigMap.data");
+  return undefined;
+};
+
 /** Go's base64.StdEncoding error for a string, if it does not decode. */
 const base64Error = (v: string): string | undefined => {
   const invalid = v.search(/[^A-Za-z0-9+/=]/);
@@ -72,6 +103,15 @@ export const checkBody = (
           : `${kind} in version ${JSON.stringify(version)} cannot be handled as a ${expectedKind}: converting (${version}.${kind}) to (${t.group === "" ? "core" : t.group.split(".")[0]}.${expectedKind}): unknown conversion`,
       ),
     );
+  if (!t.custom) {
+    const mismatch = typedStringProblem(t.kind, value);
+    if (mismatch !== undefined)
+      return Result.fail(
+        Status.badRequest(
+          `${t.kind} in version "${resolved.version}" cannot be handled as a ${t.kind}: ${mismatch}`,
+        ),
+      );
+  }
   const bytesField =
     t.custom || t.group !== ""
       ? undefined
@@ -136,6 +176,23 @@ const served = (resolved: Resolved, obj: JsonObject): JsonObject =>
 /** POST to a collection. */
 export const create = Effect.fnUntraced(function* (core: Core, resolved: Resolved, request: ApiRequest) {
   if (resolved.subresource !== undefined) return yield* Effect.fail(Status.methodNotAllowed());
+  if (resolved.type.custom) {
+    const crd = core.store
+      .table("apiextensions.k8s.io", "customresourcedefinitions")
+      ?.get("", `${resolved.type.plural}.${resolved.type.group}`);
+    if (crd !== undefined && ObjectMeta.isDeleting(crd)) {
+      const body = Body.decode(request.body, false);
+      const name =
+        Result.isSuccess(body) && isObject(body.success) ? (str(metaOf(body.success).name) ?? "") : "";
+      return yield* Effect.fail(
+        Status.forbidden(
+          resolved.gr,
+          name,
+          "create not allowed while custom resource definition is terminating",
+        ),
+      );
+    }
+  }
   const decoded = yield* Effect.fromResult(
     Body.decodeObjectBody(request.headers, request.body, resolved.type.kind, !resolved.type.custom),
   );
@@ -195,8 +252,18 @@ export const createFromBody = Effect.fnUntraced(function* (
     return yield* Effect.fail(
       Status.make(500, undefined, "resourceVersion should not be set on objects to be created"),
     );
-  if (resolved.table.get(resolved.namespace ?? "", finalName) !== undefined)
-    return yield* Effect.fail(Status.alreadyExists(resolved.gr, finalName));
+  const existing = resolved.table.get(resolved.namespace ?? "", finalName);
+  if (existing !== undefined)
+    return yield* Effect.fail(
+      ObjectMeta.isDeleting(existing)
+        ? Status.make(
+            409,
+            "AlreadyExists",
+            `object is being deleted: ${Status.qualified(resolved.gr)} ${JSON.stringify(finalName)} already exists`,
+            Status.alreadyExists(resolved.gr, finalName).status.details,
+          )
+        : Status.alreadyExists(resolved.gr, finalName),
+    );
   const nsAgain = checkNamespace(core, resolved, finalName, true);
   if (nsAgain !== undefined) return yield* Effect.fail(nsAgain);
   if (dryRun) return json(201, served(resolved, final), admitted.warnings);

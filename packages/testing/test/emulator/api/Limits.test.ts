@@ -77,9 +77,21 @@ describe("bad input", () => {
     expect(typeof r.body.message).toBe("string");
   });
 
+  it("reads YAML as YAML 1.1 (yes is a boolean), failing typed string fields as the decoder does", async () => {
+    const r = await run(
+      send("POST", NS, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y1\ndata:\n  on: yes\n", {
+        "content-type": "application/yaml",
+      }),
+    );
+    expect(r.status).toBe(400);
+    expect(r.body.message).toBe(
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal bool into Go struct field ConfigMap.data of type string',
+    );
+  });
+
   it("accepts YAML bodies", async () => {
     const r = await run(
-      send("POST", NS, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: y\ndata:\n  k: v\n", {
+      send("POST", NS, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: yml\ndata:\n  k: v\n", {
         "content-type": "application/yaml",
       }),
     );
