@@ -8,7 +8,7 @@
  * one server makes shifts only that object's versions); other versions become `<rv:1>`…; a list's or bookmark's
  * own resourceVersion becomes `<rv:list>` / `<rv:bookmark>` (the real server reports its global
  * revision there, which includes unrelated writes); timestamps become `<time>`; names generated
- * from `generateName` become `<generated:1>`…; continue tokens become `<continue:1>`…; and the
+ * from `generateName` become `<generated:1>`…; continue tokens become `<continue>`; and the
  * run's unique suffix becomes `<run>` wherever it appears in a string. Known uids, versions and
  * generated names are also replaced inside strings such as error messages.
  */
@@ -24,7 +24,6 @@ export interface Normaliser {
   readonly history: Map<string, number>;
   readonly versions: Map<string, string>;
   readonly generated: Map<string, string>;
-  readonly continues: Map<string, string>;
 }
 
 /** A fresh normaliser for one sequence replayed on one server. */
@@ -35,7 +34,6 @@ export const make = (run: string): Normaliser => ({
   history: new Map(),
   versions: new Map(),
   generated: new Map(),
-  continues: new Map(),
 });
 
 const TIME_KEYS = new Set([
@@ -140,7 +138,9 @@ const walk = (n: Normaliser, value: unknown, key: string | undefined, context: C
   if (typeof value === "string") {
     if (key === "uid") return uidPlaceholder(n, value, undefined);
     if (key === "resourceVersion" && /^\d+$/.test(value)) return placeholder(n.versions, value, "rv");
-    if (key === "continue" && value !== "") return placeholder(n.continues, value, "continue");
+    // Continue tokens are opaque and encode the server's current revision: only "there is a next
+    // page" is comparable.
+    if (key === "continue" && value !== "") return "<continue>";
     if (key !== undefined && TIME_KEYS.has(key) && ISO_TIME.test(value)) return "<time>";
     return normaliseString(n, value);
   }

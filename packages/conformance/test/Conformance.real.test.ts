@@ -55,10 +55,16 @@ beforeAll(async () => {
 }, 1_800_000);
 
 afterAll(async () => {
-  await Effect.runPromise(Scope.close(scope, Exit.void));
-  await emulator?.close();
-  await real?.close();
-});
+  // The real control plane first: it is a separate process that must not outlive the run.
+  const closing = await Promise.allSettled([
+    real?.close(),
+    emulator?.close(),
+    Effect.runPromise(Scope.close(scope, Exit.void)),
+  ]);
+  const failed = closing.filter((c) => c.status === "rejected");
+  if (failed.length > 0)
+    throw new Error(`teardown failed: ${failed.map((f) => String(f.reason)).join("; ")}`);
+}, 120_000);
 
 describe(`the emulator conforms to the real API server`, () => {
   it("replays at least 200 interactions and differs only where the deviations table says", () => {
