@@ -1,7 +1,7 @@
 /**
  * The `kopf` command (Kopf's Click group, spec §12.1) on yargs: `kopf run` starts an operator
  * with the handlers of the given files and modules, `kopf emulator` runs the Kubernetes API
- * emulator of `@kopf/testing`. Everything the command touches comes through {@link CliIo}, so the
+ * emulator of `@kopf/testing`, `kopf freeze`/`kopf resume` pause and resume peered operators. Everything the command touches comes through {@link CliIo}, so the
  * same code runs as the binary (process streams, signals) and in tests (`KopfRunner`, captured
  * output, an in-process cluster).
  *
@@ -9,11 +9,13 @@
  * handler files cannot be loaded; 2 for usage errors (unknown flags, `-n` with `-A`, ...).
  */
 import { type KubeApi, KubeClient } from "@kopf/client";
+import { Environment, Peering } from "@kopf/engines";
 import { EmulatorCommand, FaultInjector, KubeEmulator, WebhookAdmission } from "@kopf/testing";
 import { Cause, Effect, Exit, Layer, Result } from "effect";
 import * as kopf from "kopf";
 import yargs from "yargs";
 import * as Loading from "./Loading.ts";
+import * as PeeringCommands from "./PeeringCommands.ts";
 import * as RunArgs from "./RunArgs.ts";
 
 /** The process-level things the command uses. */
@@ -45,9 +47,6 @@ export interface CliResult {
   readonly exception: unknown;
 }
 
-const PEERING_LATER =
-  "kopf freeze and kopf resume (pausing operators through peering) come with peering; they are not available yet.";
-
 const parser = () =>
   yargs()
     .scriptName("kopf")
@@ -60,8 +59,13 @@ const parser = () =>
     .command("emulator", "Run the Kubernetes API emulator (HTTPS) until stopped.", (argv) =>
       EmulatorCommand.configure(argv),
     )
-    .demandCommand(1, "Name a command: kopf run ... or kopf emulator ...")
-    .epilog(PEERING_LATER)
+    .command("freeze", "Freeze the resource handling in the cluster (pause peered operators).", (argv) =>
+      PeeringCommands.configure(argv, "freeze"),
+    )
+    .command("resume", "Resume the resource handling in the cluster.", (argv) =>
+      PeeringCommands.configure(argv, "resume"),
+    )
+    .demandCommand(1, "Name a command: kopf run ..., kopf emulator ..., kopf freeze ... or kopf resume ...")
     .strict()
     .help()
     .alias("help", "h")
@@ -93,6 +97,44 @@ const exceptionOf = (exit: Exit.Exit<unknown, unknown>): unknown =>
 const messageOf = (error: unknown): string =>
   typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error);
 
+/** The cluster: the injected one, else the live client from `--kubeconfig`/`--context`/`$KUBECONFIG`. */
+const clusterOf = (
+  io: CliIo,
+  path: string | undefined,
+  context: string | undefined,
+): Layer.Layer<KubeApi, unknown> =>
+  io.kubeApi ??
+  KubeClient.layer({
+    kubeconfig: {
+      ...(path !== undefined ? { paths: path } : {}),
+      ...(context !== undefined ? { context } : {}),
+      ...(io.env !== undefined ? { env: io.env } : {}),
+    },
+  });
+
+/** `kopf freeze`/`kopf resume`: write or remove the presence record, then exit. */
+const runPeering = async (command: "freeze" | "resume", plan: PeeringCommands.PeeringPlan, io: CliIo) => {
+  const program = Effect.gen(function* () {
+    const identity = plan.identity ?? (yield* Environment.identity(true));
+    const options = { ...plan, identity };
+    yield* command === "freeze" ? Peering.freeze(options) : Peering.resume(options);
+    return identity;
+  }).pipe(Effect.provide(clusterOf(io, plan.kubeconfig, plan.context)));
+  const exit = await Effect.runPromiseExit(program);
+  if (Exit.isFailure(exit)) {
+    const error = exceptionOf(exit);
+    io.stderr(`Error: ${messageOf(error)}\n`);
+    return { exitCode: 1, exception: error };
+  }
+  const where = plan.clusterwide ? "cluster-wide" : `in ${plan.namespaces.join(", ")}`;
+  io.stdout(
+    command === "freeze"
+      ? `Frozen the peering '${plan.name}' ${where} for ${plan.lifetime}s as ${exit.value} (priority ${plan.priority}).\n`
+      : `Resumed the peering '${plan.name}' ${where} for ${exit.value}.\n`,
+  );
+  return { exitCode: 0, exception: undefined };
+};
+
 /** `kopf run`: load the handlers, then run the operator until stopped. */
 const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult> => {
   const registry = io.registry ?? kopf.Registry.make();
@@ -105,16 +147,6 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
     io.stderr(`Error: ${messageOf(error)}\n`);
     return { exitCode: 1, exception: error };
   }
-  const kubeconfig =
-    plan.kubeconfig !== undefined || plan.context !== undefined
-      ? {
-          ...(plan.kubeconfig !== undefined ? { paths: plan.kubeconfig } : {}),
-          ...(plan.context !== undefined ? { context: plan.context } : {}),
-          ...(io.env !== undefined ? { env: io.env } : {}),
-        }
-      : io.env !== undefined
-        ? { env: io.env }
-        : undefined;
   const operator = kopf.operator({
     registry,
     settings: io.settings,
@@ -124,7 +156,7 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
     priority: plan.priority,
     peeringName: plan.peeringName,
     livenessEndpoint: plan.liveness,
-    kubeApi: io.kubeApi ?? KubeClient.layer({ kubeconfig }),
+    kubeApi: clusterOf(io, plan.kubeconfig, plan.context),
     logging: {
       format: plan.logging.format,
       prefix: plan.logging.prefix,
@@ -186,6 +218,11 @@ export const main = async (argv: ReadonlyArray<string>, io: CliIo): Promise<CliR
   }
   const command = String((parsed.args._ as ReadonlyArray<unknown>)[0]);
   if (command === "emulator") return runEmulator(argv, io);
+  if (command === "freeze" || command === "resume") {
+    const peering = PeeringCommands.plan(command, parsed.args as PeeringCommands.PeeringArgs, io.env ?? {});
+    if (Result.isFailure(peering)) return usage(io, peering.failure.message);
+    return runPeering(command, peering.success, io);
+  }
   const plan = RunArgs.plan(parsed.args as RunArgs.ParsedRunArgs, io.env ?? {});
   if (Result.isFailure(plan)) return usage(io, plan.failure.message);
   return runOperator(plan.success, io);

@@ -1,4 +1,5 @@
 /** Public API of @kopf/cli: the `kopf` command as functions (the binary is `src/main.ts`). */
 export * as Cli from "./Cli.ts";
 export * as Loading from "./Loading.ts";
+export * as PeeringCommands from "./PeeringCommands.ts";
 export * as RunArgs from "./RunArgs.ts";

@@ -34,7 +34,15 @@ const invoke = async (argv: ReadonlyArray<string>, env: Record<string, string> =
 
 describe("kopf --help", () => {
   it.each([
-    [["--help"], ["Usage: kopf <command>", "kopf run", "kopf emulator", "kopf freeze and kopf resume"]],
+    [["--help"], ["Usage: kopf <command>", "kopf run", "kopf emulator", "kopf freeze", "kopf resume"]],
+    [
+      ["freeze", "--help"],
+      ["--peering", "--lifetime", "--priority", "--id"],
+    ],
+    [
+      ["resume", "--help"],
+      ["--peering", "--id"],
+    ],
     [
       ["run", "--help"],
       ["--namespace", "--all-namespaces", "--standalone", "--liveness", "--log-format", "KOPF_RUN_"],

@@ -102,7 +102,7 @@ describe("the kopf process", () => {
       process_.child.kill(signal);
       expect(await process_.exited).toBe(0);
       expect(process_.output()).toContain(`Signal ${signal} is received. Operator is stopping.`);
-      },
+    },
   );
 
   it("exits at once on a second signal during a slow graceful stop", async () => {
