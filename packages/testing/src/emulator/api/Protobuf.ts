@@ -1,267 +1,279 @@
 /**
- * Decoding of Kubernetes protobuf request bodies (`application/vnd.kubernetes.protobuf`), which
- * typed clients such as `kubectl create namespace` send for built-in types: the `k8s\0` envelope,
- * the wire format, and the JSON form of each field (times, quantities, int-or-strings, bytes).
+ * Decoding of Kubernetes protobuf request bodies (`application/vnd.kubernetes.protobuf`, which
+ * kubectl's typed commands such as `create namespace` or `create configmap` send) into the JSON
+ * object a real API server would see, for the built-in kinds in `internal/ProtoSchema.ts`. Unknown
+ * kinds or fields fail instead of losing data. Go's JSON rules are kept: zero values of
+ * `omitempty` fields are dropped, inlined structs merge into their parent, zero times vanish.
  */
 import { Result } from "effect";
-import { decodeText, type JsonObject } from "./internal/Json.ts";
-import { MESSAGES, ROOTS } from "./internal/ProtoSchema.ts";
-import { formatMicroTime, formatTime } from "./internal/Time.ts";
+import { goDuration, Reader, rfc3339, utf8 } from "./internal/ProtobufWire.ts";
+import { kinds, messages } from "./internal/ProtoSchema.ts";
 
+/** The content type of Kubernetes protobuf bodies. */
 export const PROTOBUF_MEDIA = "application/vnd.kubernetes.protobuf";
 
-const MAGIC = [0x6b, 0x38, 0x73, 0x00];
+const MAGIC = [0x6b, 0x38, 0x73, 0x00]; // "k8s\0"
 
-/** Fields that are pointers in Go: their zero values are meaningful and kept. */
-const KEEP_ZERO = new Set([
-  "replicas",
-  "gracePeriodSeconds",
-  "orphanDependents",
-  "immutable",
-  "automountServiceAccountToken",
-  "terminationGracePeriodSeconds",
-  "activeDeadlineSeconds",
-  "revisionHistoryLimit",
-  "progressDeadlineSeconds",
-  "timeoutSeconds",
-  "count",
-]);
-
-class Reader {
-  readonly bytes: Uint8Array;
-  pos: number;
-  readonly end: number;
-  constructor(bytes: Uint8Array, start: number, end: number) {
-    this.bytes = bytes;
-    this.pos = start;
-    this.end = end;
-  }
-  varint(): bigint | undefined {
-    let result = 0n;
-    let shift = 0n;
-    while (this.pos < this.end) {
-      const b = this.bytes[this.pos++] as number;
-      result |= BigInt(b & 0x7f) << shift;
-      if ((b & 0x80) === 0) return result;
-      shift += 7n;
-      if (shift > 70n) return undefined;
-    }
-    return undefined;
-  }
-  take(n: number): Uint8Array | undefined {
-    if (n < 0 || this.pos + n > this.end) return undefined;
-    const out = this.bytes.subarray(this.pos, this.pos + n);
-    this.pos += n;
-    return out;
-  }
+interface Field {
+  readonly name: string;
+  readonly type: string;
+  readonly repeated: boolean;
+  readonly map: boolean;
+  readonly omitZero: boolean;
+  readonly inline: boolean;
 }
 
-const signed = (v: bigint, bits: 32 | 64): number => Number(BigInt.asIntN(bits, v));
+const compiled = new Map<string, ReadonlyMap<number, Field>>();
 
-const base64 = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base64");
+const schemaOf = (message: string): ReadonlyMap<number, Field> | undefined => {
+  const cached = compiled.get(message);
+  if (cached !== undefined) return cached;
+  const text = messages[message];
+  if (text === undefined) return undefined;
+  const fields = new Map<number, Field>();
+  for (const entry of text.split(";")) {
+    const [number, rawName, rawType] = entry.split(" ") as [string, string, string];
+    const flag = rawName.at(-1);
+    const name = flag === "?" || flag === "*" ? rawName.slice(0, -1) : rawName;
+    const repeated = rawType.startsWith("[]");
+    const map = rawType.startsWith("map:");
+    const type = repeated ? rawType.slice(2) : map ? rawType.slice(4) : rawType;
+    fields.set(Number(number), { name, type, repeated, map, omitZero: flag === "?", inline: flag === "*" });
+  }
+  compiled.set(message, fields);
+  return fields;
+};
 
-type Decoded =
-  | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly error: string };
-const fail = (error: string): Decoded => ({ ok: false, error });
+type Decoded = Result.Result<unknown, string>;
 
-const special = (type: string, obj: JsonObject): unknown => {
+/** Go's `omitempty` zero values (structs are never empty, so objects are kept). */
+const isZero = (value: unknown): boolean =>
+  value === "" ||
+  value === 0 ||
+  value === false ||
+  value === null ||
+  (Array.isArray(value) && value.length === 0);
+
+/** Reads one value of `type` whose wire data starts at the reader (wire type `wire`). */
+const readValue = (reader: Reader, wire: number, type: string, where: string): Decoded => {
+  const scalar = (): Result.Result<bigint, string> => {
+    const value = reader.varint();
+    return value === undefined ? Result.fail(`truncated varint in ${where}`) : Result.succeed(value);
+  };
   switch (type) {
-    case "meta.v1.Time": {
-      const s = Number(obj.seconds ?? 0);
-      return s === 0 && Number(obj.nanos ?? 0) === 0 ? null : formatTime(s * 1000);
+    case "bool":
+      return Result.map(scalar(), (v) => v !== 0n);
+    case "int32":
+      return Result.map(scalar(), (v) => Number(BigInt.asIntN(32, v)));
+    case "int64":
+      return Result.map(scalar(), (v) => Number(BigInt.asIntN(64, v)));
+    case "uint32":
+    case "uint64":
+      return Result.map(scalar(), (v) => Number(v));
+    case "double":
+    case "float": {
+      const size = type === "double" ? 8 : 4;
+      const bytes = reader.take(size);
+      if (bytes === undefined) return Result.fail(`truncated ${type} in ${where}`);
+      const view = new DataView(bytes.buffer, bytes.byteOffset, size);
+      return Result.succeed(size === 8 ? view.getFloat64(0, true) : view.getFloat32(0, true));
     }
-    case "meta.v1.MicroTime": {
-      const s = Number(obj.seconds ?? 0);
-      const n = Number(obj.nanos ?? 0);
-      return s === 0 && n === 0 ? null : formatMicroTime(s * 1000 + Math.floor(n / 1e6));
-    }
-    case "resource.Quantity":
-      return obj.string ?? "0";
-    case "intstr.IntOrString":
-      return Number(obj.type ?? 0) === 1 ? (obj.strVal ?? "") : Number(obj.intVal ?? 0);
-    case "runtime.RawExtension":
-    case "meta.v1.FieldsV1": {
-      const raw = obj.raw ?? obj.Raw;
-      if (typeof raw !== "string") return {};
-      try {
-        return JSON.parse(Buffer.from(raw, "base64").toString("utf8"));
-      } catch {
-        return {};
-      }
-    }
-    case "meta.v1.Duration": {
-      const ns = Number(obj.duration ?? 0);
-      return `${ns / 1e9}s`;
-    }
+  }
+  if (wire !== 2) return Result.fail(`unexpected wire type ${wire} for ${type} in ${where}`);
+  const length = reader.varint();
+  const bytes = length === undefined ? undefined : reader.take(Number(length));
+  if (bytes === undefined) return Result.fail(`truncated field in ${where}`);
+  switch (type) {
+    case "string":
+      return Result.succeed(utf8.decode(bytes));
+    case "bytes":
+      return Result.succeed(Buffer.from(bytes).toString("base64"));
+    case "quantity":
+      return Result.map(decodeRaw(bytes, { 1: "string" }, where), (v) => v[1] ?? "");
+    case "rawjson":
+      return Result.flatMap(decodeRaw(bytes, { 1: "bytes-raw" }, where), (v) =>
+        Result.try({
+          try: () => JSON.parse(utf8.decode((v[1] as Uint8Array | undefined) ?? new Uint8Array())) as unknown,
+          catch: () => `invalid raw JSON in ${where}`,
+        }),
+      );
+    case "intorstring":
+      return Result.map(decodeRaw(bytes, { 1: "int64", 2: "int32", 3: "string" }, where), (v) =>
+        v[1] === 1 ? (v[3] ?? "") : (v[2] ?? 0),
+      );
+    case "time":
+    case "microtime":
+      return Result.map(decodeRaw(bytes, { 1: "int64", 2: "int32" }, where), (v) => {
+        const seconds = (v[1] as number | undefined) ?? 0;
+        const nanos = (v[2] as number | undefined) ?? 0;
+        if (seconds === 0 && nanos === 0) return null;
+        return type === "time" ? rfc3339(seconds) : rfc3339(seconds, { nanos, digits: 6 });
+      });
+    case "typemeta":
+      return decodeRaw(bytes, { 1: "string", 2: "string" }, where);
+    case "duration":
+      return Result.map(decodeRaw(bytes, { 1: "int64" }, where), (v) =>
+        goDuration((v[1] as number | undefined) ?? 0),
+      );
     default:
-      return undefined;
+      return decodeMessage(bytes, type);
   }
 };
 
-const scalar = (type: string, wire: number, r: Reader): Decoded => {
-  if (type === "double" || type === "float") {
-    const size = type === "double" ? 8 : 4;
-    const b = r.take(size);
-    if (b === undefined) return fail("truncated number");
-    const view = new DataView(b.buffer, b.byteOffset, size);
-    return { ok: true, value: size === 8 ? view.getFloat64(0, true) : view.getFloat32(0, true) };
-  }
-  if (type === "string" || type === "bytes") {
-    if (wire !== 2) return fail(`wire type ${wire} for ${type}`);
-    const len = r.varint();
-    const b = len === undefined ? undefined : r.take(Number(len));
-    if (b === undefined) return fail("truncated bytes");
-    if (type === "bytes") return { ok: true, value: base64(b) };
-    const s = decodeText(b);
-    return s === undefined ? fail("invalid UTF-8 in a string") : { ok: true, value: s };
-  }
-  const v = r.varint();
-  if (v === undefined) return fail("truncated varint");
-  if (type === "bool") return { ok: true, value: v !== 0n };
-  if (type === "int32") return { ok: true, value: signed(v, 32) };
-  return { ok: true, value: signed(v, 64) };
-};
-
-const message = (type: string, bytes: Uint8Array, start: number, end: number, depth: number): Decoded => {
-  const fields = MESSAGES[type];
-  if (fields === undefined) return fail(`unknown message ${type}`);
-  if (depth > 64) return fail("message nesting too deep");
-  const r = new Reader(bytes, start, end);
-  const out: JsonObject = {};
-  while (r.pos < r.end) {
-    const tag = r.varint();
-    if (tag === undefined) return fail("truncated tag");
-    const num = Number(tag >> 3n);
-    const wire = Number(tag & 7n);
-    const field = fields.find((f) => f[0] === num);
-    if (field === undefined) {
-      const skipped = skip(r, wire);
-      if (!skipped) return fail(`cannot skip wire type ${wire}`);
+/** Decodes a small fixed-layout helper message into a field-number record. */
+const decodeRaw = (
+  bytes: Uint8Array,
+  layout: Readonly<Record<number, string>>,
+  where: string,
+): Result.Result<Record<number, unknown>, string> => {
+  const reader = new Reader(bytes);
+  const out: Record<number, unknown> = {};
+  while (reader.at < reader.end) {
+    const key = reader.varint();
+    if (key === undefined) return Result.fail(`truncated key in ${where}`);
+    const number = Number(key >> 3n);
+    const wire = Number(key & 7n);
+    const type = layout[number];
+    if (type === undefined) return Result.fail(`unknown field ${number} in ${where}`);
+    if (type === "bytes-raw") {
+      const length = reader.varint();
+      const raw = length === undefined ? undefined : reader.take(Number(length));
+      if (raw === undefined) return Result.fail(`truncated field in ${where}`);
+      out[number] = raw;
       continue;
     }
-    const [, name, ftype, kind] = field;
-    let value: Decoded;
-    if (kind === 2) {
-      const len = r.varint();
-      const b = len === undefined ? undefined : r.take(Number(len));
-      if (b === undefined) return fail("truncated map entry");
-      const entry = mapEntry(ftype, b, depth);
-      if (!entry.ok) return entry;
-      const [k, v] = entry.value as [string, unknown];
-      const map = (out[name] ?? {}) as JsonObject;
-      map[k] = v;
-      out[name] = map;
-      continue;
-    }
-    if (MESSAGES[ftype] !== undefined) {
-      const len = r.varint();
-      if (len === undefined || r.pos + Number(len) > r.end) return fail("truncated message");
-      const from = r.pos;
-      r.pos += Number(len);
-      value = message(ftype, bytes, from, from + Number(len), depth + 1);
-    } else if (kind === 1 && wire === 2 && ftype !== "string" && ftype !== "bytes") {
-      const len = r.varint();
-      const b = len === undefined ? undefined : r.take(Number(len));
-      if (b === undefined) return fail("truncated packed field");
-      const packed = new Reader(b, 0, b.length);
-      const items: Array<unknown> = [];
-      while (packed.pos < packed.end) {
-        const item = scalar(ftype, ftype === "double" ? 1 : ftype === "float" ? 5 : 0, packed);
-        if (!item.ok) return item;
-        items.push(item.value);
-      }
-      out[name] = [...((out[name] as Array<unknown>) ?? []), ...items];
-      continue;
-    } else value = scalar(ftype, wire, r);
-    if (!value.ok) return value;
-    if (kind === 1) out[name] = [...((out[name] as Array<unknown>) ?? []), value.value];
-    else out[name] = value.value;
+    const value = readValue(reader, wire, type, where);
+    if (Result.isFailure(value)) return Result.fail(value.failure);
+    out[number] = value.success;
   }
-  const converted = special(type, out);
-  if (converted !== undefined) return { ok: true, value: converted };
-  return { ok: true, value: clean(out) };
+  return Result.succeed(out);
 };
 
-const mapEntry = (valueType: string, b: Uint8Array, depth: number): Decoded => {
-  const r = new Reader(b, 0, b.length);
+/** Reads one map entry (a message `{1: key, 2: value}`). */
+const readMapEntry = (
+  reader: Reader,
+  wire: number,
+  valueType: string,
+  where: string,
+): Result.Result<readonly [string, unknown], string> => {
+  if (wire !== 2) return Result.fail(`unexpected wire type ${wire} for a map entry in ${where}`);
+  const length = reader.varint();
+  const bytes = length === undefined ? undefined : reader.take(Number(length));
+  if (bytes === undefined) return Result.fail(`truncated map entry in ${where}`);
+  const entry = new Reader(bytes);
   let key = "";
   let value: unknown = valueType === "string" || valueType === "bytes" ? "" : {};
-  while (r.pos < r.end) {
-    const tag = r.varint();
-    if (tag === undefined) return fail("truncated map entry");
-    const num = Number(tag >> 3n);
-    const wire = Number(tag & 7n);
-    if (num === 1) {
-      const k = scalar("string", wire, r);
-      if (!k.ok) return k;
-      key = k.value as string;
-    } else if (num === 2) {
-      if (MESSAGES[valueType] !== undefined) {
-        const len = r.varint();
-        if (len === undefined || r.pos + Number(len) > r.end) return fail("truncated map value");
-        const from = r.pos;
-        r.pos += Number(len);
-        const v = message(valueType, b, from, from + Number(len), depth + 1);
-        if (!v.ok) return v;
-        value = v.value;
-      } else {
-        const v = scalar(valueType, wire, r);
-        if (!v.ok) return v;
-        value = v.value;
-      }
-    } else if (!skip(r, wire)) return fail("bad map entry");
+  while (entry.at < entry.end) {
+    const tag = entry.varint();
+    if (tag === undefined) return Result.fail(`truncated map entry in ${where}`);
+    const number = Number(tag >> 3n);
+    const decoded = readValue(entry, Number(tag & 7n), number === 1 ? "string" : valueType, where);
+    if (Result.isFailure(decoded)) return Result.fail(decoded.failure);
+    if (number === 1) key = String(decoded.success);
+    else if (number === 2) value = decoded.success;
+    else return Result.fail(`unknown field ${number} in a map entry of ${where}`);
   }
-  return { ok: true, value: [key, value] };
+  return Result.succeed([key, value] as const);
 };
 
-const skip = (r: Reader, wire: number): boolean => {
-  switch (wire) {
-    case 0:
-      return r.varint() !== undefined;
-    case 1:
-      return r.take(8) !== undefined;
-    case 2: {
-      const len = r.varint();
-      return len !== undefined && r.take(Number(len)) !== undefined;
+/** Decodes a message of the schema into its JSON object. */
+const decodeMessage = (bytes: Uint8Array, message: string): Decoded => {
+  const schema = schemaOf(message);
+  if (schema === undefined) return Result.fail(`no protobuf schema for ${message}`);
+  const reader = new Reader(bytes);
+  const out: Record<string, unknown> = {};
+  while (reader.at < reader.end) {
+    const key = reader.varint();
+    if (key === undefined) return Result.fail(`truncated key in ${message}`);
+    const number = Number(key >> 3n);
+    const wire = Number(key & 7n);
+    const field = schema.get(number);
+    if (field === undefined) return Result.fail(`unsupported field ${number} of ${message}`);
+    const where = `${message}.${field.name}`;
+    if (field.map) {
+      const entry = readMapEntry(reader, wire, field.type, where);
+      if (Result.isFailure(entry)) return entry;
+      const [entryKey, entryValue] = entry.success;
+      out[field.name] = {
+        ...((out[field.name] as Record<string, unknown> | undefined) ?? {}),
+        [entryKey]: entryValue,
+      };
+      continue;
     }
-    case 5:
-      return r.take(4) !== undefined;
-    default:
-      return false;
+    const packed =
+      field.repeated &&
+      wire === 2 &&
+      ["bool", "int32", "int64", "uint32", "uint64", "double", "float"].includes(field.type);
+    if (packed) {
+      const length = reader.varint();
+      const inner = length === undefined ? undefined : reader.take(Number(length));
+      if (inner === undefined) return Result.fail(`truncated field in ${where}`);
+      const items = new Reader(inner);
+      const values: Array<unknown> = (out[field.name] as Array<unknown> | undefined) ?? [];
+      while (items.at < items.end) {
+        const value = readValue(
+          items,
+          field.type === "double" ? 1 : field.type === "float" ? 5 : 0,
+          field.type,
+          where,
+        );
+        if (Result.isFailure(value)) return value;
+        values.push(value.success);
+      }
+      out[field.name] = values;
+      continue;
+    }
+    const value = readValue(reader, wire, field.type, where);
+    if (Result.isFailure(value)) return value;
+    if (field.inline) {
+      if (typeof value.success === "object" && value.success !== null) Object.assign(out, value.success);
+      continue;
+    }
+    if (field.repeated) {
+      const values = (out[field.name] as Array<unknown> | undefined) ?? [];
+      values.push(value.success);
+      out[field.name] = values;
+    } else if (value.success === null || (field.omitZero && isZero(value.success))) {
+      delete out[field.name];
+    } else out[field.name] = value.success;
   }
-};
-
-/** Drops the zero values Go's protobuf marshalling writes for non-pointer fields (as `omitempty` would). */
-const clean = (obj: JsonObject): JsonObject => {
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(obj)) {
-    if (v === null) continue;
-    if (!KEEP_ZERO.has(k) && (v === "" || v === 0 || v === false)) continue;
-    out[k] = v;
-  }
-  return out;
+  return Result.succeed(out);
 };
 
 /**
- * Decodes a protobuf body into the object's JSON form.
+ * Decodes a protobuf request body (the `k8s\0` envelope around a `runtime.Unknown`) into the
+ * JSON object it stands for, with `apiVersion` and `kind` set.
  *
  * @example
- * decode(bytesFromKubectlCreateNamespace) // Result.succeed({ apiVersion: "v1", kind: "Namespace", metadata: { name: "ns1" }, spec: {}, status: {} })
+ * decode(bytesOfKubectlCreateNamespace)
+ * // Result.succeed({ apiVersion: "v1", kind: "Namespace", metadata: { name: "ns1" }, spec: {}, status: {} })
  */
-export const decode = (body: Uint8Array): Result.Result<JsonObject, string> => {
-  if (body.length < 4 || MAGIC.some((m, i) => body[i] !== m))
-    return Result.fail("the body is not a Kubernetes protobuf envelope");
-  const unknown = message("runtime.Unknown", body, 4, body.length, 0);
-  if (!unknown.ok) return Result.fail(unknown.error);
-  const u = unknown.value as JsonObject;
-  const typeMeta = (u.typeMeta ?? {}) as JsonObject;
-  const apiVersion = String(typeMeta.apiVersion ?? "");
-  const kind = String(typeMeta.kind ?? "");
-  const root = ROOTS[`${apiVersion}/${kind}`];
-  if (root === undefined) return Result.fail(`no protobuf decoding for ${apiVersion}, Kind=${kind}`);
-  const raw = typeof u.raw === "string" ? Buffer.from(u.raw, "base64") : new Uint8Array();
-  const decoded = message(root, raw, 0, raw.length, 0);
-  if (!decoded.ok) return Result.fail(decoded.error);
-  return Result.succeed({ apiVersion, kind, ...(decoded.value as JsonObject) });
+export const decode = (body: Uint8Array): Result.Result<Record<string, unknown>, string> => {
+  if (body.length < 4 || MAGIC.some((byte, i) => body[i] !== byte)) {
+    return Result.fail("the body does not start with the Kubernetes protobuf envelope");
+  }
+  return Result.flatMap(
+    decodeRaw(
+      body.subarray(4),
+      { 1: "typemeta", 2: "bytes-raw", 3: "string", 4: "string" },
+      "runtime.Unknown",
+    ),
+    (unknown) => {
+      const typeMeta = (unknown[1] as Record<number, unknown> | undefined) ?? {};
+      const apiVersion = String(typeMeta[1] ?? "");
+      const kind = String(typeMeta[2] ?? "");
+      const encoding = String(unknown[3] ?? "");
+      if (encoding !== "")
+        return Result.fail(`unsupported protobuf content encoding ${JSON.stringify(encoding)}`);
+      const message = kinds[`${apiVersion}/${kind}`];
+      if (message === undefined)
+        return Result.fail(`the emulator does not decode protobuf bodies of ${apiVersion}, Kind=${kind}`);
+      const raw = (unknown[2] as Uint8Array | undefined) ?? new Uint8Array();
+      return Result.map(decodeMessage(raw, message), (object) => ({
+        apiVersion,
+        kind,
+        ...(object as Record<string, unknown>),
+      }));
+    },
+  );
 };

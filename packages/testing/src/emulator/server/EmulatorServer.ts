@@ -22,7 +22,6 @@ import * as CertificateAuthority from "../tls/CertificateAuthority.ts";
 import * as Authentication from "./Authentication.ts";
 import { EmulatorServerError } from "./EmulatorServerError.ts";
 import { headersOf, readBody, writeComplete, writeResponse } from "./internal/nodeBridge.ts";
-import * as Protobuf from "./internal/protobuf.ts";
 import { statusResponse } from "./internal/status.ts";
 import * as Kubeconfig from "./Kubeconfig.ts";
 
@@ -202,22 +201,13 @@ const make = Effect.fnUntraced(function* (options: EmulatorServerOptions) {
       if (read._tag === "TooLarge") {
         return writeComplete(res, tooLarge(maxBody), { connection: "close" });
       }
-      const decoded = Protobuf.toJson(headersOf(req), read.body);
-      if (Result.isFailure(decoded)) {
-        return writeComplete(
-          res,
-          statusResponse(415, `the body of the request could not be decoded: ${decoded.failure}`, {
-            reason: "UnsupportedMediaType",
-          }),
-        );
-      }
       const url = new URL(req.url ?? "/", "http://emulator");
       const request: ApiRequest = {
         method: req.method ?? "GET",
         path: url.pathname,
         query: url.searchParams,
-        headers: decoded.success.headers,
-        body: decoded.success.body,
+        headers: headersOf(req),
+        body: read.body,
         user: auth.success,
       };
       if (ControlApi.isControlPath(request.path)) {

@@ -1,7 +1,7 @@
 // Covers the protobuf wire helpers: varints (multi-byte, 64-bit, truncated), bounded takes, and
 // Go's text forms of times (RFC 3339, with microseconds) and durations.
 import { assert, describe, it } from "@effect/vitest";
-import { goDuration, Reader, rfc3339 } from "../../../src/emulator/server/internal/protobufWire.ts";
+import { goDuration, Reader, rfc3339 } from "../../../../src/emulator/api/internal/ProtobufWire.ts";
 
 describe("Reader", () => {
   it.each([

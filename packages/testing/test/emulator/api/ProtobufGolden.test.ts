@@ -1,12 +1,12 @@
 // Covers protobuf request bodies: golden bodies captured from kubectl 1.32's typed commands
 // (create namespace, configmap, secret generic, deployment) decode to the JSON a real API server
-// would see (Go omitempty rules, zero times dropped, bytes as base64), JSON passes through, and
+// would see (Go omitempty rules, zero times dropped, bytes as base64), and
 // malformed or unsupported bodies fail with a reason; a fast-check property round-trips ConfigMap
 // data maps through a small encoder.
 import { assert, describe, it } from "@effect/vitest";
 import { Result } from "effect";
 import fc from "fast-check";
-import * as Protobuf from "../../../src/emulator/server/internal/protobuf.ts";
+import * as Protobuf from "../../../src/emulator/api/Protobuf.ts";
 
 const golden = {
   namespace:
@@ -61,23 +61,6 @@ describe("Protobuf.decode (bodies captured from kubectl)", () => {
       resources: {},
     });
     assert.deepStrictEqual(deployment.status, {});
-  });
-});
-
-describe("Protobuf.toJson", () => {
-  it("rewrites protobuf requests as JSON and leaves others alone", () => {
-    const headers = { "content-type": "application/vnd.kubernetes.protobuf", accept: "application/json" };
-    const converted = Result.getOrThrow(Protobuf.toJson(headers, Buffer.from(golden.configmap, "hex")));
-    assert.strictEqual(converted.headers["content-type"], "application/json");
-    assert.strictEqual(converted.headers.accept, "application/json");
-    assert.deepStrictEqual(JSON.parse(new TextDecoder().decode(converted.body)).data, { a: "b", c: "d" });
-    const json = { "content-type": "application/json" };
-    const body = new TextEncoder().encode("{}");
-    assert.deepStrictEqual(Result.getOrThrow(Protobuf.toJson(json, body)), { headers: json, body });
-    assert.deepStrictEqual(Result.getOrThrow(Protobuf.toJson(headers, undefined)), {
-      headers,
-      body: undefined,
-    });
   });
 });
 
