@@ -12,7 +12,8 @@
 #
 # Environment: KOPF_REAL_STATE (default .cache/real-apiserver/run) holds the pid file and points
 # at the state directory, which is a fresh mktemp directory per start. KOPF_REAL_NO_CONTROLLERS=1
-# skips the controller manager. GOFLAGS defaults to -mod=mod (go.sum pins every module).
+# skips the controller manager. KOPF_REAL_EXIT_WITH=PID stops the control plane by itself once
+# that process (e.g. the test runner) is gone. GOFLAGS defaults to -mod=mod (go.sum pins every module).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -76,6 +77,7 @@ start() {
   printf '%s\n' "$dir" >"$state/dir"
   local args=(serve --dir "$dir")
   [[ "${KOPF_REAL_NO_CONTROLLERS:-}" == 1 ]] && args+=(--no-controllers)
+  [[ -n "${KOPF_REAL_EXIT_WITH:-}" ]] && args+=(--exit-with "$KOPF_REAL_EXIT_WITH")
   local started=$SECONDS
   # setsid: a session (and process group) of its own, so a terminal's Ctrl-C does not reach it
   # and `stop` can kill the controllers with it. setsid may fork (when the shell has job

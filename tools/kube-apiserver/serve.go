@@ -40,12 +40,16 @@ func serve(args []string) int {
 	dir := flags.String("dir", "", "state directory (certificates, etcd data, kubeconfigs); required")
 	port := flags.Int("port", 0, "secure port on 127.0.0.1 (0 picks a free one)")
 	noControllers := flags.Bool("no-controllers", false, "do not start the garbage collector and namespace controllers")
+	exitWith := flags.Int("exit-with", 0, "stop (as on SIGTERM) when the process with this pid is gone, e.g. a test runner that was killed")
 	if err := flags.Parse(args); err != nil {
 		return 2
 	}
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "serve: --dir is required")
 		return 2
+	}
+	if *exitWith > 0 {
+		go watchParent(*exitWith)
 	}
 	if err := run(*dir, *port, !*noControllers); err != nil {
 		fmt.Fprintf(os.Stderr, "serve: %v\n", err)
@@ -155,6 +159,19 @@ func run(dir string, port int, controllers bool) error {
 		return fmt.Errorf("kube-apiserver exited with code %d", code)
 	}
 	return nil
+}
+
+// watchParent sends this process SIGTERM once the given process no longer exists, so a control
+// plane started for a test run does not outlive a runner that was killed before its teardown.
+func watchParent(pid int) {
+	for {
+		time.Sleep(2 * time.Second)
+		if err := syscall.Kill(pid, 0); errors.Is(err, syscall.ESRCH) {
+			fmt.Fprintf(os.Stderr, "process %d is gone; stopping\n", pid)
+			_ = syscall.Kill(os.Getpid(), syscall.SIGTERM)
+			return
+		}
+	}
 }
 
 var childStopped sync.Once

@@ -96,7 +96,8 @@ const emulator = Effect.gen(function* () {
 
 const real = Effect.gen(function* () {
   const state = yield* temporaryDir("kopf-real-state-");
-  const env = { KOPF_REAL_STATE: state };
+  // The control plane stops by itself if this process dies before releasing it.
+  const env = { KOPF_REAL_STATE: state, KOPF_REAL_EXIT_WITH: String(process.pid) };
   return yield* Effect.acquireRelease(runScript(["start"], env), () =>
     runScript(["stop"], env).pipe(Effect.ignore),
   );
