@@ -6,16 +6,17 @@
  * server's endpoint change, leaving only the persistent handlers' webhooks on exit.
  *
  * Nothing runs when the registry has no webhook handlers; handlers without a server fail with
- * Kopf's message. The runtime has no seam for extra root tasks yet: {@link operate} runs the
- * operator and admission side by side.
+ * Kopf's message. In an operator, admission is one of the runtime's root tasks ({@link task}, as
+ * `Operator.run({ tasks: [Admission.task] })`): it starts after the startup handlers, with the
+ * settings they left, and shares the operator's memo, its objects' memos and its indices.
  */
 import { KubeApi } from "@kopf/client";
 import type { Memo, Registry, WebhookType } from "@kopf/registry";
 import { Operator } from "@kopf/runtime";
-import { OperatorSettings, Settings } from "@kopf/settings";
+import { OperatorSettings } from "@kopf/settings";
 import type { Resource } from "@kopf/structs";
 import { ListWatch, ResourceObserver, Watcher } from "@kopf/watcher";
-import { Data, Deferred, Effect, Stream, SubscriptionRef } from "effect";
+import { Data, Effect, Stream, SubscriptionRef } from "effect";
 import type { ClientConfig } from "./ClientConfig.ts";
 import * as ConfigManager from "./ConfigManager.ts";
 import * as Serving from "./Serving.ts";
@@ -54,7 +55,7 @@ export const NO_SERVER_MESSAGE =
  * @example
  * ```ts
  * const settings = { admission: { server: WebhookServer.WebhookServer({ port: 9443 }), managed: "auto.kopf.dev" } }
- * yield* Effect.all([Operator.run({ registry, settings, ready }), Admission.run({ registry, ready: Deferred.await(ready) })], { concurrency: "unbounded" })
+ * yield* Admission.run({ registry }).pipe(Effect.provideService(OperatorSettings, Settings.mutableCopy(settings)))
  * ```
  */
 export const run = (options: AdmissionOptions): Effect.Effect<void, AdmissionRunError, KubeApi> =>
@@ -134,7 +135,10 @@ export const run = (options: AdmissionOptions): Effect.Effect<void, AdmissionRun
     }),
   );
 
-/** What an operator-level task gets from the operator (the seam admission needs from the runtime). */
+/**
+ * What admission takes from the operator: the runtime's `RootTasks.RootTaskContext`, with the
+ * optional parts optional (so it can also be called by hand, e.g. in tests).
+ */
 export interface TaskContext {
   readonly registry: Registry.Registry<any>;
   /** The operator's settings as the startup handlers left them. */
@@ -147,12 +151,14 @@ export interface TaskContext {
 }
 
 /**
- * Admission as an operator-level task, in the shape a runtime seam for extra root tasks would
- * call it: with the operator's own settings (so `settings.admission` set by startup handlers
- * applies, as in Kopf), memo, object memos and indices.
+ * Admission as an operator root task (the runtime's `tasks` seam): with the operator's own
+ * settings (so `settings.admission` set by startup handlers applies, as in Kopf), memo, object
+ * memos (non-CREATE requests share the memo of the object's handlers) and indices.
  *
  * @example
- * const tasks = [Admission.task] // for the runtime's root tasks, when it offers them
+ * ```ts
+ * yield* Operator.run({ registry, namespaces: ["default"], tasks: [Admission.task] })
+ * ```
  */
 export const task = (context: TaskContext): Effect.Effect<void, AdmissionRunError, KubeApi> =>
   run({
@@ -164,10 +170,10 @@ export const task = (context: TaskContext): Effect.Effect<void, AdmissionRunErro
   }).pipe(Effect.provideService(OperatorSettings, context.settings));
 
 /**
- * Runs the operator and its admission webhooks together: `Operator.run(options)` and, once it is
- * ready, {@link run} with the same registry, memo and settings (the context's settings with the
- * options' overrides). A failure of either stops both; interrupting stops both gracefully.
- * Settings changed by startup handlers do not reach admission (configure it in the options).
+ * Runs the operator with its admission webhooks: `Operator.run(options)` with {@link task} among
+ * its root tasks. Admission fails the operator (`OperatorError`, reason `TaskFailed`, with
+ * admission's message); interrupting stops both gracefully. The `kopf` facade and `kopf run`
+ * compose the same with every engine; this is the runtime-only form.
  *
  * @example
  * ```ts
@@ -177,22 +183,5 @@ export const task = (context: TaskContext): Effect.Effect<void, AdmissionRunErro
  */
 export const operate = (
   options: Operator.OperatorOptions,
-): Effect.Effect<void, Operator.OperatorError | AdmissionRunError, KubeApi> =>
-  Effect.gen(function* () {
-    const base = yield* OperatorSettings;
-    const settings = yield* Settings.makeEffect(options.settings, base).pipe(
-      Effect.mapError(
-        (error) => new AdmissionRunError({ reason: "InvalidSettings", message: error.message, cause: error }),
-      ),
-    );
-    const ready = options.ready ?? (yield* Deferred.make<void>());
-    yield* Effect.all(
-      [
-        Operator.run({ ...options, ready }),
-        run({ registry: options.registry, memo: options.memo, ready: Deferred.await(ready) }).pipe(
-          Effect.provideService(OperatorSettings, settings),
-        ),
-      ],
-      { concurrency: "unbounded", discard: true },
-    );
-  });
+): Effect.Effect<void, Operator.OperatorError, KubeApi> =>
+  Operator.run({ ...options, tasks: [...(options.tasks ?? []), task] });

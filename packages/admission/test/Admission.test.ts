@@ -8,6 +8,7 @@
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { AdmissionError, Registry } from "@kopf/registry";
+import type { RootTasks } from "@kopf/runtime";
 import { OperatorSettings, Settings } from "@kopf/settings";
 import { EmulatorTransport, FaultInjector, KubeEmulator, WebhookAdmission } from "@kopf/testing";
 import { Deferred, Effect, Fiber, Layer, Stream } from "effect";
@@ -176,14 +177,26 @@ describe("Admission.run", () => {
     }).pipe(Effect.provide(cluster)),
   );
 
-  it.live("operate runs the operator and its webhooks together", () =>
+  it("is a root task of the runtime", () => {
+    const tasks: ReadonlyArray<RootTasks.RootTask> = [Admission.task];
+    assert.strictEqual(tasks.length, 1);
+  });
+
+  it.live("operate runs the operator and its webhooks together, sharing the objects' memos", () =>
     Effect.scoped(
       Effect.gen(function* () {
         const emulator = yield* KubeEmulator;
         const api = yield* KubeApi;
         yield* emulator.apply([{ apiVersion: "v1", kind: "Namespace", metadata: { name: "ns1" } }, CRD]);
         const r = registry();
-        r.on.create(SPEC, { id: "created" }, () => ({ done: true }));
+        r.on.create(SPEC, { id: "created" }, ({ memo }: any) => {
+          memo.fromCreate = "yes";
+          return { done: true };
+        });
+        const memos: Array<unknown> = [];
+        r.on.validate(SPEC, { id: "memo-check", operations: ["UPDATE"] }, ({ memo }: any) => {
+          memos.push(memo.fromCreate);
+        });
         const fiber = yield* Effect.forkScoped(
           Admission.operate({
             registry: r,
@@ -199,7 +212,7 @@ describe("Admission.run", () => {
         yield* Effect.eventually(
           api
             .get(ConfigManager.configurationResource("validating"), { name: "op.kopf.dev" })
-            .pipe(Effect.filterOrFail((b: any) => (b.webhooks ?? []).length === 1)),
+            .pipe(Effect.filterOrFail((b: any) => (b.webhooks ?? []).length === 2)),
         );
         const rejected = yield* Effect.flip(
           api.create(RESOURCE, object("bad-two", { field: "bad" }) as never),
@@ -213,6 +226,13 @@ describe("Admission.run", () => {
         );
         assert.deepStrictEqual((handled as any).status.created, { done: true });
         assert.strictEqual((handled as any).spec.size, "medium");
+        // An UPDATE request's handlers get the memo the object's handlers share (Kopf's memo).
+        yield* api.patch(
+          RESOURCE,
+          { name: "good-two", namespace: "ns1" },
+          { type: "merge", body: { spec: { field: "changed" } } },
+        );
+        assert.include(memos, "yes");
         yield* Fiber.interrupt(fiber);
       }),
     ).pipe(Effect.provide(cluster)),

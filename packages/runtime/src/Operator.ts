@@ -4,7 +4,8 @@
  * failure stops it before it touches the API), then orchestrate the watchers and process events
  * until interrupted; on interruption, stop the watches, let the running handlers finish within
  * `queueing.exitTimeout` seconds (progress is persisted by the cycles that complete), and run
- * the cleanup activity.
+ * the cleanup activity. Extra root tasks (`tasks`: admission, the liveness endpoint) start after
+ * startup, run beside the orchestration and are interrupted before the cleanup activity.
  *
  * The `KubeApi` comes from the context, so an embedding application or a test provides the live
  * client or the emulator's. Readiness is a `Deferred` completed after startup; stopping is
@@ -19,6 +20,8 @@ import type * as Engines from "./Engines.ts";
 import * as Activities from "./execution/Activities.ts";
 import * as Orchestrator from "./Orchestrator.ts";
 import * as Posting from "./Posting.ts";
+import type * as Processing from "./Processing.ts";
+import * as RootTasks from "./RootTasks.ts";
 
 /**
  * Why the operator is being stopped, when something other than a plain interruption stops it:
@@ -37,7 +40,7 @@ export const StopNotice: Context.Reference<StopNotice> = Context.Reference<StopN
 
 /** Why the operator could not run. */
 export class OperatorError extends Data.TaggedError("OperatorError")<{
-  readonly reason: "InvalidOptions" | "StartupFailed" | "InvalidSettings" | "Stopped";
+  readonly reason: "InvalidOptions" | "StartupFailed" | "InvalidSettings" | "Stopped" | "TaskFailed";
   readonly message: string;
   readonly cause?: unknown;
 }> {}
@@ -67,6 +70,8 @@ export interface OperatorOptions {
   readonly engines?: Engines.Engines | undefined;
   /** Completed once startup handlers succeeded and the watches are starting. */
   readonly ready?: Deferred.Deferred<void> | undefined;
+  /** Extra root tasks run beside the orchestration after startup (see {@link RootTasks}). */
+  readonly tasks?: ReadonlyArray<RootTasks.RootTask> | undefined;
 }
 
 /** Checks the run mode (Kopf's `spawn_tasks` validation). */
@@ -136,7 +141,9 @@ const operate = (
   settings: OperatorSettings,
 ): Effect.Effect<void, OperatorError, KubeApi | Scope.Scope> =>
   Effect.gen(function* () {
-    yield* Activities.run(options.registry, "startup", { memo, settings }).pipe(
+    // Every index reaches every handler (§10), the operator-level ones too (empty at startup).
+    const indices = options.engines?.indices ?? (() => ({}));
+    yield* Activities.run(options.registry, "startup", { memo, settings, indices: indices() }).pipe(
       Effect.mapError(
         (error) =>
           new OperatorError({
@@ -156,23 +163,25 @@ const operate = (
     yield* Posting.registerAmbient(events);
     const loggers = yield* Logger.CurrentLoggers;
     const bridged = new Set([...loggers, Posting.bridge(poster, () => settings)]);
-    const cleanup = Activities.run(options.registry, "cleanup", { memo, settings }).pipe(
-      Effect.catch((error) => Effect.logError(`The cleanup activity has failed: ${error.message}`)),
+    const cleanup = Effect.suspend(() =>
+      Activities.run(options.registry, "cleanup", { memo, settings, indices: indices() }),
+    ).pipe(Effect.catch((error) => Effect.logError(`The cleanup activity has failed: ${error.message}`)));
+    const scanned = yield* Deferred.make<void>();
+    const processors = new Map<string, Processing.ResourceProcessor>();
+    const onStarted = Deferred.succeed(scanned, undefined).pipe(
+      Effect.andThen(options.ready === undefined ? Effect.void : Deferred.succeed(options.ready, undefined)),
+      Effect.asVoid,
     );
-    yield* Orchestrator.run({
+    const orchestration = Orchestrator.run({
       registry: options.registry,
       clusterwide: mode.clusterwide,
       namespaces: mode.namespaces,
       memo,
       engines: options.engines,
       lifecycle: options.lifecycle,
-      onStarted:
-        options.ready === undefined
-          ? undefined
-          : Deferred.succeed(options.ready, undefined).pipe(Effect.asVoid),
+      onStarted,
+      processors,
     }).pipe(
-      Effect.provideService(Logger.CurrentLoggers, bridged),
-      Effect.provideService(Posting.CurrentEvents, events),
       Effect.onInterrupt(() =>
         Effect.flatMap(Effect.service(StopNotice), (notice) =>
           notice.signal === undefined
@@ -180,6 +189,26 @@ const operate = (
             : Effect.void,
         ),
       ),
+    );
+    const context: RootTasks.RootTaskContext = {
+      registry: options.registry,
+      settings,
+      memo,
+      scanned: Deferred.await(scanned),
+      memoOf: RootTasks.memoLookup(processors),
+      indices,
+    };
+    const tasks = (options.tasks ?? []).map((task) =>
+      task(context).pipe(
+        Effect.mapError(
+          (error) => new OperatorError({ reason: "TaskFailed", message: error.message, cause: error }),
+        ),
+      ),
+    );
+    // A failing task interrupts the others and the orchestration; cleanup runs after all stopped.
+    yield* Effect.all([orchestration, ...tasks], { concurrency: "unbounded", discard: true }).pipe(
+      Effect.provideService(Logger.CurrentLoggers, bridged),
+      Effect.provideService(Posting.CurrentEvents, events),
       Effect.ensuring(cleanup),
     );
   });

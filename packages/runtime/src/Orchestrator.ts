@@ -39,6 +39,11 @@ export interface OrchestratorOptions {
   readonly lifecycle?: Lifecycle | undefined;
   /** Called once the first resources and namespaces are known and the watches are starting. */
   readonly onStarted?: Effect.Effect<void> | undefined;
+  /**
+   * Where the processors of the resource kinds are kept (by `Resource.format`), for callers that
+   * look into the objects' memories (root tasks' `memoOf`); default: a private map.
+   */
+  readonly processors?: Map<string, Processing.ResourceProcessor> | undefined;
 }
 
 const NAMESPACES = Resource.make({
@@ -77,7 +82,7 @@ export const run = (options: OrchestratorOptions): Effect.Effect<void, never, Ku
         watcher: watcherOptions,
       });
 
-      const processors = new Map<string, Processing.ResourceProcessor>();
+      const processors = options.processors ?? new Map<string, Processing.ResourceProcessor>();
       const processorOf = (resource: Resource.Resource) => {
         const key = Resource.toString(resource);
         let processor = processors.get(key);

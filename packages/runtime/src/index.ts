@@ -24,4 +24,5 @@ export * as PatchApplier from "./PatchApplier.ts";
 export * as Posting from "./Posting.ts";
 export * as Pressure from "./Pressure.ts";
 export * as Processing from "./Processing.ts";
+export * as RootTasks from "./RootTasks.ts";
 export * as Throttler from "./Throttler.ts";

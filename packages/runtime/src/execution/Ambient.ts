@@ -8,6 +8,7 @@
  * default), only `ctx.subregistry` and the Effect accessors work.
  */
 import type { ChangingHandler, HandlerFn, SubRegistry } from "@kopf/registry";
+import type { RawBody } from "@kopf/structs";
 import { Context, type Effect, Fiber } from "effect";
 
 /** How sub-handlers are passed to an explicit `execute` (Kopf's `kopf.execute` arguments). */
@@ -24,6 +25,8 @@ export interface ExecuteOptions {
 export interface Binding {
   /** The handler being invoked. */
   readonly handler: ChangingHandler;
+  /** The body of the object it handles (the default owner of the hierarchies kit, `kopf.adopt`). */
+  readonly body: RawBody;
   /** Where its sub-handlers are declared during this invocation. */
   readonly subregistry: SubRegistry.SubRegistry;
   /**

@@ -158,6 +158,7 @@ export const context =
       const aborted = new AbortController();
       const binding: Binding = {
         handler,
+        body: cause.body,
         subregistry,
         execute,
         executePromise: (options) => runPromise(execute(options), { signal: aborted.signal }),

@@ -284,6 +284,19 @@ describe("ambient sub-handling", () => {
     }),
   );
 
+  it.effect("the binding carries the body of the object being handled", () =>
+    Effect.gen(function* () {
+      const seen: Array<unknown> = [];
+      const owned = F.changingHandlers((r) =>
+        r.on.create(F.SPEC, { id: "p" }, () => {
+          seen.push(AmbientHandlers.current()?.body.metadata?.uid);
+        }),
+      );
+      yield* cycle(F.body({ metadata: { uid: "uid-owner" } }), owned);
+      expect(seen).toEqual(["uid-owner"]);
+    }),
+  );
+
   it.effect("without the layer, async continuations see no binding rather than a wrong one", () =>
     Effect.gen(function* () {
       const seen: Array<string | undefined> = [];
