@@ -2,16 +2,17 @@
  * The operator with every engine (Kopf's full `spawn_tasks`): the runtime's `Operator.run` with
  * the daemons-and-timers and indexing engines plugged into its seams, peering (unless
  * standalone: a pause stops the watches and the daemons), and the health endpoint
- * (`livenessEndpoint`) served once the startup handlers are done. This is what the `kopf` facade
- * and the CLI run; `Operator.run` alone is the bare runtime.
+ * (`livenessEndpoint`, a root task) served once the startup handlers are done; the options' own
+ * root `tasks` (e.g. admission) run too. The `kopf` facade, `kopf run` and `KopfRunner` run this
+ * with admission among the tasks; `Operator.run` alone is the bare runtime.
  *
  * On exit, the operator stops first (watches, running handlers, cleanup), then the daemons and
  * timers are stopped with `operator-exiting` (the engines' scope closes).
  */
 import type { KubeApi } from "@kopf/client";
-import { type Engines, Operator, OperatorError, Probes } from "@kopf/runtime";
+import { type Engines, Operator, OperatorError, Probes, type RootTasks } from "@kopf/runtime";
 import { OperatorSettings, RunOptions, Settings } from "@kopf/settings";
-import { Deferred, Effect, Result, type Scope, SubscriptionRef } from "effect";
+import { Effect, Result, type Scope, SubscriptionRef } from "effect";
 import * as Daemons from "./Daemons.ts";
 import * as Indexing from "./Indexing.ts";
 import * as Liveness from "./Liveness.ts";
@@ -74,29 +75,28 @@ export const run = (options: Operator.OperatorOptions): Effect.Effect<void, Oper
       }
       const made = yield* makeEngines(options.registry);
       const engines = made.engines;
-      const memo = options.memo ?? {};
-      const ready = options.ready ?? (yield* Deferred.make<void>());
       const paused = yield* peer(options, made.daemons);
-      const operator = Operator.run({
+      // The endpoint is a root task: it answers only once the startup handlers are done, with
+      // every index; failing to serve it stops the operator.
+      const liveness: ReadonlyArray<RootTasks.RootTask> =
+        endpoint === undefined
+          ? []
+          : [
+              (context) =>
+                Effect.gen(function* () {
+                  const prober = yield* Probes.make(context.registry, {
+                    memo: context.memo,
+                    indices: context.indices(),
+                  });
+                  yield* LivenessServer.serve(endpoint.success, prober.results);
+                  return yield* Effect.never;
+                }).pipe(Effect.scoped),
+            ];
+      return yield* Operator.run({
         ...options,
-        memo,
-        ready,
         engines: { ...engines, ...(paused === undefined ? {} : { paused }), ...options.engines },
+        tasks: [...liveness, ...(options.tasks ?? [])],
       });
-      if (endpoint === undefined) return yield* operator;
-      // The endpoint answers only once the startup handlers are done; failing to serve it stops the operator.
-      const liveness = Effect.gen(function* () {
-        yield* Deferred.await(ready);
-        const prober = yield* Probes.make(options.registry, { memo, indices: made.indexing.indices() });
-        yield* LivenessServer.serve(endpoint.success, prober.results);
-        return yield* Effect.never;
-      }).pipe(
-        Effect.scoped,
-        Effect.mapError(
-          (error) => new OperatorError({ reason: "InvalidOptions", message: error.message, cause: error }),
-        ),
-      );
-      return yield* Effect.raceFirst(operator, liveness);
     }),
   );
 
