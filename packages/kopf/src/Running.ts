@@ -1,17 +1,22 @@
 /**
  * Running the operator from plain (non-Effect) code (Kopf's `kopf.run` and `kopf.operator`,
  * spec §1.8): a Promise API over `@kopf/engines`' `Operating.run` (the runtime with every
- * engine). The handlers come from the default registry unless a registry is given; the cluster from the live client (kubeconfig or
+ * engine) with `@kopf/admission`'s webhooks as a root task (started when the registry has
+ * validating or mutating handlers; without `settings.admission.server`, Kopf's error) and the
+ * default lifecycle (`kopf.setDefaultLifecycle`). The handlers come from the default registry unless a registry is given; the cluster from the live client (kubeconfig or
  * in-cluster service account) unless a `KubeApi` layer is given (e.g. the emulator's); log lines
  * go through the runtime's formats as set by {@link configure}. Stopping is an `AbortSignal` (or
  * `stop()`): a graceful stop that lets running handlers finish and runs cleanup handlers.
  */
+
+import { Admission } from "@kopf/admission";
 import { type KubeApi, KubeClient } from "@kopf/client";
 import { Operating } from "@kopf/engines";
 import type { Memo } from "@kopf/registry";
 import { Ambient, Logging, Signals } from "@kopf/runtime";
 import type { Settings } from "@kopf/settings";
 import { Cause, Deferred, Effect, Exit, Layer, Logger, References } from "effect";
+import { getDefaultLifecycle } from "./DefaultLifecycle.ts";
 import { getDefaultRegistry } from "./DefaultRegistry.ts";
 import * as Events from "./Events.ts";
 import type { Registry } from "./Registry.ts";
@@ -102,7 +107,8 @@ export const program = (
   ready: Deferred.Deferred<void>,
   logs: ReturnType<typeof loggerLayer> = loggerLayer({ ...logging, ...options.logging }),
 ): Effect.Effect<void, unknown> =>
-  // The operator with every engine (daemons and timers, indices, peering, liveness endpoint).
+  // The operator with every engine (daemons and timers, indices, peering, liveness endpoint)
+  // and admission (a root task: nothing runs without webhook handlers).
   Operating.run({
     registry: options.registry ?? getDefaultRegistry(),
     settings: options.settings,
@@ -114,6 +120,8 @@ export const program = (
     priority: options.priority,
     peeringName: options.peeringName,
     livenessEndpoint: options.livenessEndpoint,
+    lifecycle: getDefaultLifecycle(),
+    tasks: [Admission.task],
     ready,
   }).pipe(
     Effect.provide(

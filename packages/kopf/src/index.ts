@@ -4,6 +4,8 @@
  * filters, lifecycles, registries, and the public types and namespaces of the layers below.
  */
 
+// Admission webhook servers and tunnels for `settings.admission.server`: @kopf/admission.
+export { AdmissionRunError } from "@kopf/admission";
 // Causes: @kopf/causes.
 export {
   CauseInputs,
@@ -15,24 +17,18 @@ export {
   SpawningCause,
   WatchingCause,
 } from "@kopf/causes";
-// The hierarchies kit: @kopf/hierarchies (the owner is passed explicitly: the handler's body).
+// Logging in from on.login handlers (Kopf's login_with_kubeconfig/login_with_service_account).
+export { ConnectionInfo, LoginError } from "@kopf/client";
+// The hierarchies kit: @kopf/hierarchies, the owner defaulting to the running handler's object.
 export {
   type AdoptOptions,
-  adjustNamespace,
-  adopt,
-  appendOwnerReference,
-  buildObjectReference,
-  buildOwnerReference,
   HierarchyError,
-  harmonizeNaming,
   Kit,
   type LabelOptions,
-  label,
   type NamespaceOptions,
   type NamingOptions,
   type Obj,
   type OwnerReferenceOptions,
-  removeOwnerReference,
 } from "@kopf/hierarchies";
 // The handler API of @kopf/registry.
 export {
@@ -166,6 +162,22 @@ export { getDefaultLifecycle, setDefaultLifecycle } from "./DefaultLifecycle.ts"
 export { getDefaultRegistry, setDefaultRegistry } from "./DefaultRegistry.ts";
 // Kubernetes events about objects, posted by the running operator.
 export { EventsError, event, exception, info, type Objects, warn } from "./Events.ts";
+export {
+  adjustNamespace,
+  adopt,
+  appendOwnerReference,
+  buildObjectReference,
+  buildOwnerReference,
+  harmonizeNaming,
+  label,
+  removeOwnerReference,
+} from "./Hierarchies.ts";
+export {
+  type KubeconfigOptions,
+  loginWithKubeconfig,
+  loginWithServiceAccount,
+  type ServiceAccountOptions,
+} from "./Logins.ts";
 export { daemon, index, on, timer } from "./On.ts";
 export * as Registry from "./Registry.ts";
 // Running operators: the Promise API over @kopf/runtime's Operator, and logging configuration.
@@ -178,3 +190,14 @@ export {
   run,
 } from "./Running.ts";
 export { execute, register, type SubRegistryOption, subhandler } from "./Subhandlers.ts";
+export {
+  type NgrokOptions,
+  WebhookAutoServer,
+  WebhookAutoTunnel,
+  WebhookDockerDesktopServer,
+  WebhookK3dServer,
+  WebhookMinikubeServer,
+  WebhookNgrokTunnel,
+  WebhookServer,
+  type WebhookServerOptions,
+} from "./Webhooks.ts";

@@ -33,6 +33,7 @@ describe("sub-handlers", () => {
     const sub = SubRegistry.make(parent());
     const binding = {
       handler: parent(),
+      body: {},
       subregistry: sub,
       execute: () => Effect.void,
       executePromise: () => Promise.resolve(),

@@ -1,0 +1,134 @@
+/**
+ * kopf.operator starts the whole operator on the emulator: a handler adopting a child without
+ * naming the owner (the kit bound to the running handler), the ambient kopf.register inside it,
+ * the default lifecycle (kopf.setDefaultLifecycle), and admission — webhook handlers without a
+ * server fail with Kopf's message.
+ */
+import { KubeApi } from "@kopf/client";
+import { Clusters, KopfRunner, KubeEmulator } from "@kopf/testing";
+import { type Context, Effect, Layer } from "effect";
+import { afterEach, describe, expect, it } from "vitest";
+import * as kopf from "../src/index.ts";
+
+const NS = { apiVersion: "v1", kind: "Namespace", metadata: { name: "ns1" } };
+const CRD = {
+  apiVersion: "apiextensions.k8s.io/v1",
+  kind: "CustomResourceDefinition",
+  metadata: { name: "kopfexamples.kopf.dev" },
+  spec: {
+    scope: "Namespaced",
+    group: "kopf.dev",
+    names: { kind: "KopfExample", plural: "kopfexamples", singular: "kopfexample" },
+    versions: [
+      {
+        name: "v1",
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+      },
+    ],
+  },
+};
+const example = (name: string) => ({
+  apiVersion: "kopf.dev/v1",
+  kind: "KopfExample",
+  metadata: { name, namespace: "ns1", labels: { app: "demo" } },
+  spec: { field: "value" },
+});
+
+const quiet = { write: () => undefined };
+
+const applyTo = (cluster: Clusters.Built, objects: ReadonlyArray<unknown>) =>
+  Effect.runPromise(
+    Effect.provideContext(
+      Effect.flatMap(KubeEmulator, (emulator) => emulator.apply(objects)),
+      cluster.context as unknown as Context.Context<KubeEmulator>,
+    ),
+  );
+
+const getFrom = (cluster: Clusters.Built, name: string) =>
+  Effect.runPromise(
+    Effect.provideContext(
+      Effect.flatMap(KubeApi, (api) => api.get(KopfRunner.kopfExamples, { name, namespace: "ns1" })),
+      cluster.context,
+    ),
+  ) as Promise<any>;
+
+afterEach(() => kopf.setDefaultLifecycle(undefined));
+
+describe("kopf.operator", () => {
+  it("binds the hierarchies kit, sub-handlers and the default lifecycle to the running handler", async () => {
+    const cluster = await Clusters.build(Clusters.inProcess());
+    try {
+      await applyTo(cluster, [NS, CRD]);
+      const registry = kopf.Registry.make();
+      const children: Array<Record<string, any>> = [];
+      const chosen: Array<number> = [];
+      const lines: Array<string> = [];
+      kopf.setDefaultLifecycle((handlers, context) => {
+        chosen.push(handlers.length);
+        return kopf.lifecycles.all_at_once(handlers, context);
+      });
+      registry.on.create("kopfexamples.kopf.dev", function createFn() {
+        const child: Record<string, any> = { apiVersion: "v1", kind: "ConfigMap", metadata: {} };
+        kopf.adopt(child);
+        children.push(child);
+        kopf.register(() => ({ sub: true }), { id: "sub" });
+      });
+      const operator = kopf.operator({
+        registry,
+        namespaces: ["ns1"],
+        standalone: true,
+        kubeApi: Layer.succeedContext(cluster.context),
+        logging: { write: (line) => void lines.push(line) },
+      });
+      await operator.ready;
+      await applyTo(cluster, [example("owner-1")]);
+      const deadline = performance.now() + 10_000;
+      let body: any;
+      while (performance.now() < deadline) {
+        body = await getFrom(cluster, "owner-1");
+        if (body.status?.["createFn/sub"] !== undefined) break;
+        await new Promise((done) => setTimeout(done, 50));
+      }
+      await operator.stop();
+      expect(body.status, lines.join("\n")).toBeDefined();
+      expect(body.status["createFn/sub"]).toEqual({ sub: true });
+      expect(children[0]).toMatchObject({
+        metadata: {
+          namespace: "ns1",
+          labels: { app: "demo" },
+          ownerReferences: [{ kind: "KopfExample", name: "owner-1", uid: body.metadata.uid }],
+        },
+      });
+      expect(children[0]?.metadata.generateName).toBe("owner-1-");
+      expect(chosen.length).toBeGreaterThan(0);
+    } finally {
+      await cluster.close();
+    }
+  });
+
+  it("refuses webhook handlers without an admission server, as Kopf does", async () => {
+    const cluster = await Clusters.build(Clusters.inProcess());
+    try {
+      await applyTo(cluster, [NS, CRD]);
+      const registry = kopf.Registry.make();
+      registry.on.validate("kopfexamples.kopf.dev", function checkFn() {});
+      const done = kopf.run({
+        registry,
+        namespaces: ["ns1"],
+        standalone: true,
+        kubeApi: Layer.succeedContext(cluster.context),
+        logging: quiet,
+        signal: new AbortController().signal,
+      });
+      await expect(done).rejects.toMatchObject({
+        reason: "TaskFailed",
+        message: expect.stringContaining("Admission handlers exist, but no admission server/tunnel"),
+      });
+    } finally {
+      await cluster.close();
+    }
+  });
+});
