@@ -85,6 +85,27 @@ const serviceAllocation = (obj: JsonObject, random: () => number): JsonObject =>
   return { ...obj, spec, status: { loadBalancer: {} } };
 };
 
+/** SetDefaults_ContainerPort: a port without a protocol is TCP. */
+const portDefaults = (port: unknown): unknown =>
+  isObject(port) && (port.protocol === undefined || port.protocol === "")
+    ? { ...port, protocol: "TCP" }
+    : port;
+
+const containerDefaults = (c: unknown): unknown =>
+  isObject(c)
+    ? {
+        terminationMessagePath: "/dev/termination-log",
+        terminationMessagePolicy: "File",
+        imagePullPolicy:
+          typeof c.image === "string" && (c.image.endsWith(":latest") || !c.image.includes(":"))
+            ? "Always"
+            : "IfNotPresent",
+        resources: {},
+        ...c,
+        ...(Array.isArray(c.ports) ? { ports: c.ports.map(portDefaults) } : {}),
+      }
+    : c;
+
 const podSpecDefaults = (spec: JsonObject): JsonObject => {
   const s = { ...spec };
   setDefault(s, "restartPolicy", "Always");
@@ -92,21 +113,10 @@ const podSpecDefaults = (spec: JsonObject): JsonObject => {
   setDefault(s, "dnsPolicy", "ClusterFirst");
   setDefault(s, "securityContext", {});
   setDefault(s, "schedulerName", "default-scheduler");
-  if (Array.isArray(s.containers))
-    s.containers = s.containers.map((c) =>
-      isObject(c)
-        ? {
-            terminationMessagePath: "/dev/termination-log",
-            terminationMessagePolicy: "File",
-            imagePullPolicy:
-              typeof c.image === "string" && (c.image.endsWith(":latest") || !c.image.includes(":"))
-                ? "Always"
-                : "IfNotPresent",
-            resources: {},
-            ...c,
-          }
-        : c,
-    );
+  for (const key of ["initContainers", "containers"]) {
+    const containers = s[key];
+    if (Array.isArray(containers)) s[key] = containers.map(containerDefaults);
+  }
   return s;
 };
 

@@ -12,6 +12,7 @@ import * as GarbageCollector from "./GarbageCollector.ts";
 import type { Core } from "./internal/Core.ts";
 import { json, statusResponse } from "./internal/Core.ts";
 import { asObject, isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
+import * as NamespaceController from "./NamespaceController.ts";
 import * as ObjectMeta from "./ObjectMeta.ts";
 import { BUILTINS, keyOf, type ResourceType } from "./ResourceType.ts";
 import * as Router from "./Router.ts";
@@ -67,6 +68,13 @@ export interface EmulatorOptions {
   readonly admission?: AdmissionHookShape;
   /** The version `/version` reports (default v1.34.4, the version the emulator follows). */
   readonly gitVersion?: string;
+  /**
+   * Whether every namespace gets its `default` ServiceAccount and `kube-root-ca.crt` ConfigMap,
+   * as kube-controller-manager gives them (default true), and how long after the namespace
+   * appears (default 10 milliseconds, on `Clock`).
+   */
+  readonly namespaceControllers?: boolean;
+  readonly namespaceControllerDelay?: Duration.Input;
 }
 
 export interface KubeEmulatorShape {
@@ -83,6 +91,8 @@ export interface KubeEmulatorShape {
   readonly apply: (objects: ReadonlyArray<unknown>) => Effect.Effect<void, EmulatorError>;
   /** Read-only access to stored objects (what an admission hook needs). */
   readonly reader: StoreReader;
+  /** Sets the cluster CA that every namespace's `kube-root-ca.crt` publishes (the HTTPS server's). */
+  readonly setRootCa: (caPem: string) => Effect.Effect<void>;
 }
 
 const ADMIN = { username: "system:admin", groups: ["system:masters", "system:authenticated"] };
@@ -131,6 +141,11 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
   const admission = options.admission ?? (yield* AdmissionHook);
   const store = new Store(options.historySize ?? 1000);
   const gcSignal = yield* Queue.sliding<void>(1);
+  const namespaceSignal = yield* Queue.unbounded<string>();
+  const controllers = options.namespaceControllers ?? true;
+  /** Namespaces the namespace controllers look after (their content is recreated when deleted). */
+  const populated = new Set<string>();
+  let rootCa = "";
   const reader = makeReader(store);
   const core: Core = {
     store,
@@ -149,7 +164,27 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
       if (table.type.group === "apiextensions.k8s.io" && table.type.plural === "customresourcedefinitions")
         CrdController.sync(core, object, deleted);
       if (GarbageCollector.isInteresting(object, deleted)) Queue.offerUnsafe(gcSignal, undefined);
+      if (controllers) watchNamespaceContent(table, object, deleted);
     },
+  };
+  /** What the namespace controllers react to: new namespaces, and their content going away. */
+  const watchNamespaceContent = (table: Table, object: JsonObject, deleted: boolean): void => {
+    const { group, plural } = table.type;
+    if (group !== "") return;
+    const name = str(metaOf(object).name) ?? "";
+    if (plural === "namespaces") {
+      if (deleted || ObjectMeta.isDeleting(object)) populated.delete(name);
+      else if (!populated.has(name)) {
+        populated.add(name);
+        Queue.offerUnsafe(namespaceSignal, name);
+      }
+      return;
+    }
+    const namespace = str(metaOf(object).namespace) ?? "";
+    const ours =
+      (plural === "serviceaccounts" && name === NamespaceController.DEFAULT_SERVICE_ACCOUNT) ||
+      (plural === "configmaps" && name === NamespaceController.ROOT_CA_CONFIGMAP);
+    if (ours && deleted && populated.has(namespace)) Queue.offerUnsafe(namespaceSignal, namespace);
   };
   for (const t of BUILTINS) {
     if (t.storedAs === undefined) store.addTable(t);
@@ -189,6 +224,17 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
       ),
     ),
   );
+  const populate = (names: Iterable<string>) =>
+    Effect.forEach(
+      new Set(names),
+      (name) => {
+        const ns = namespaces.get("", name);
+        return ns === undefined || ObjectMeta.isDeleting(ns)
+          ? Effect.void
+          : NamespaceController.populate(handle, name, rootCa);
+      },
+      { discard: true },
+    );
   const routerOptions = { gitVersion: options.gitVersion ?? "v1.34.4" };
   const handle = (request: ApiRequest): Effect.Effect<ApiResponse> =>
     Effect.suspend(() => {
@@ -204,6 +250,19 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
         return Effect.succeed(json(500, Status.internal(String(Cause.squash(cause))).status));
       }),
     );
+  if (controllers) {
+    const delay = Duration.fromInputUnsafe(options.namespaceControllerDelay ?? "10 millis");
+    for (const name of DEFAULT_NAMESPACES) populated.add(name);
+    yield* populate(DEFAULT_NAMESPACES);
+    yield* Effect.forkScoped(
+      Effect.forever(
+        Queue.takeAll(namespaceSignal).pipe(
+          Effect.tap(() => Effect.sleep(delay)),
+          Effect.flatMap((names) => populate(names)),
+        ),
+      ),
+    );
+  }
   const typeOfObject = (obj: JsonObject): Table | undefined => {
     const apiVersion = str(obj.apiVersion) ?? "";
     const group = apiVersion.includes("/") ? (apiVersion.split("/")[0] as string) : "";
@@ -266,6 +325,18 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
   return KubeEmulator.of({
     handle,
     reader,
+    setRootCa: (caPem) =>
+      Effect.suspend(() => {
+        rootCa = caPem;
+        const holders = (store.table("", "configmaps") as Table)
+          .list(undefined)
+          .filter((cm) => str(metaOf(cm).name) === NamespaceController.ROOT_CA_CONFIGMAP);
+        return Effect.forEach(
+          holders,
+          (cm) => NamespaceController.publishCa(handle, str(metaOf(cm).namespace) ?? "", caPem),
+          { discard: true },
+        );
+      }),
     dropWatches: Effect.sync(() => {
       for (const table of store.tables.values()) for (const w of [...table.watchers]) w.end();
     }),

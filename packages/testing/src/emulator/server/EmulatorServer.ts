@@ -158,6 +158,7 @@ const make = Effect.fnUntraced(function* (options: EmulatorServerOptions) {
   }).pipe(
     Effect.mapError((error) => new EmulatorServerError({ reason: "Certificate", message: error.message })),
   );
+  if (useTls) yield* emulator.setRootCa(ca.certPem);
   const run = yield* FiberSet.makeRuntime<never>();
 
   const sockets = new Set<Socket>();

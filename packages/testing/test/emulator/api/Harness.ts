@@ -69,13 +69,20 @@ export const watch = (url: string, n: number) =>
     return { status: response.status, events, response };
   });
 
+/**
+ * Runs `effect` against a fresh emulator. The namespace controllers (the `default`
+ * ServiceAccount and `kube-root-ca.crt` in every namespace) are off unless `options` turn them
+ * on, so that lists and watches hold only what a test wrote.
+ */
 export const run = <A, E>(
   effect: Effect.Effect<A, E, KubeEmulator>,
   options: EmulatorOptions = {},
 ): Promise<A> =>
   Effect.runPromise(
     Effect.scoped(
-      Layer.build(KubeEmulator.layer(options)).pipe(Effect.flatMap((ctx) => Effect.provide(effect, ctx))),
+      Layer.build(KubeEmulator.layer({ namespaceControllers: false, ...options })).pipe(
+        Effect.flatMap((ctx) => Effect.provide(effect, ctx)),
+      ),
     ),
   );
 

@@ -136,6 +136,7 @@ describe("EmulatorCommand.start", () => {
                 body: new TextEncoder().encode("{}"),
               }),
             dropWatches: Effect.void,
+            setRootCa: () => Effect.void,
             compactHistory: Effect.void,
             exportState: Effect.succeed({ resourceVersion: "9", objects: [{ kind: "New" }] }),
             reader: { get: () => undefined, list: () => [], namespaceLabels: () => undefined },

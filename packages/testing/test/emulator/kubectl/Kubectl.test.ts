@@ -363,7 +363,7 @@ describe.skipIf(!kubectlAvailability.ok)("kubectl against the emulator", () => {
         );
         assert.strictEqual(
           ok(yield* kubectl(running, ["get", "configmaps", "-l", "app!=kopf", "-o", "name"])).trim(),
-          "",
+          "configmap/kube-root-ca.crt",
         );
         ok(yield* kubectl(running, ["label", "configmap", "cm", "app-"]));
         const cm = JSON.parse(ok(yield* kubectl(running, ["get", "configmap", "cm", "-o", "json"])));

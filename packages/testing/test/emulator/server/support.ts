@@ -58,6 +58,7 @@ export const echoEmulator = (probe: EchoProbe) =>
           } satisfies ApiResponse;
         }),
       dropWatches: Ref.update(probe.calls, (calls) => [...calls, "dropWatches"]),
+      setRootCa: () => Effect.void,
       compactHistory: Ref.update(probe.calls, (calls) => [...calls, "compactHistory"]),
       exportState: Effect.succeed({ resourceVersion: "1", objects: [] }),
       reader: { get: () => undefined, list: () => [], namespaceLabels: () => undefined },
