@@ -25,69 +25,23 @@
  * ```
  */
 import { isAbsolute, resolve } from "node:path";
-import { type KubeApi, KubeApi as KubeApiService } from "@kopf/client";
-import type { Logging, Operator } from "@kopf/runtime";
-import type { Settings } from "@kopf/settings";
+import type { KubeApi } from "@kopf/client";
 import { Resource } from "@kopf/structs";
-import { Context, Data, Effect, type Layer, type Scope } from "effect";
+import { Context, Effect, type Scope } from "effect";
 import { KubeEmulator } from "../emulator/api/Emulator.ts";
 import * as EmulatorCommand from "../emulator/cli/EmulatorCommand.ts";
 import * as Clusters from "./Clusters.ts";
+import * as Access from "./internal/access.ts";
 import * as Launching from "./internal/launching.ts";
+import { KopfRunnerError, type KopfRunnerOptions } from "./KopfRunnerOptions.ts";
 import type { Body } from "./Resources.ts";
 
-/** Why the runner failed (besides the operator's own exception, which it exposes). */
-export class KopfRunnerError extends Data.TaggedError("KopfRunnerError")<{
-  readonly reason: "StillRunning" | "NoEmulator" | "Timeout" | "NotFound";
-  readonly message: string;
-}> {}
-
-/** What the CLI's `main` gets (a subset of `@kopf/cli`'s `CliIo`). */
-export interface CliIo {
-  readonly stdout: (text: string) => void;
-  readonly stderr: (text: string) => void;
-  readonly signal?: AbortSignal | undefined;
-  readonly kubeApi?: Layer.Layer<KubeApi, unknown> | undefined;
-  readonly registry?: Operator.OperatorOptions["registry"] | undefined;
-  readonly settings?: Settings.Overrides | undefined;
-  readonly onReady?: (() => void) | undefined;
-  readonly cwd?: string | undefined;
-  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
-}
-
-/** `@kopf/cli`'s `Cli.main`. */
-export type CliMain = (
-  argv: ReadonlyArray<string>,
-  io: CliIo,
-) => Promise<{ readonly exitCode: number; readonly exception: unknown }>;
-
-/** How to run the operator. */
-export interface KopfRunnerOptions {
-  /** Command-line arguments as for `kopf` (e.g. `["run", "-A", "handlers.ts"]`); needs `cli`. */
-  readonly args?: ReadonlyArray<string> | undefined;
-  /** The CLI's `main` (`import { Cli } from "@kopf/cli"`; pass `Cli.main`). */
-  readonly cli?: CliMain | undefined;
-  /** The handlers, when not loaded by `args` (with `args`, files register into it). */
-  readonly registry?: Operator.OperatorOptions["registry"] | undefined;
-  readonly settings?: Settings.Overrides | undefined;
-  /** Without `args`: the namespaces to serve (default: cluster-wide). */
-  readonly namespaces?: ReadonlyArray<string> | undefined;
-  readonly memo?: Operator.OperatorOptions["memo"];
-  /**
-   * The cluster: a layer built for this runner and torn down when it stops (default: a fresh
-   * in-process emulator, {@link Clusters.inProcess}), or one built with {@link Clusters.build}
-   * and shared by several runners.
-   */
-  readonly cluster?: Clusters.Cluster | Clusters.Built | undefined;
-  /** Without `args`: the log format (default `full`, with prefixes). */
-  readonly logFormat?: Logging.Format | undefined;
-  /** Milliseconds to wait for the stop (default 30 s); then "The operator didn't stop, still running." */
-  readonly timeout?: number | undefined;
-  /** Throw the operator's exception from `stop()` (default true, as Kopf's `reraise`). */
-  readonly reraise?: boolean | undefined;
-  /** The directory relative paths (handler files, YAML files) are resolved from. */
-  readonly cwd?: string | undefined;
-}
+export {
+  type CliIo,
+  type CliMain,
+  KopfRunnerError,
+  type KopfRunnerOptions,
+} from "./KopfRunnerOptions.ts";
 
 export { type Body, events, kopfExamples, pods } from "./Resources.ts";
 
@@ -239,24 +193,12 @@ export class KopfRunner implements AsyncDisposable {
 
   /** Gets an object, or `undefined` if it does not exist. */
   get(resource: Resource.Resource, name: string, namespace?: string): Promise<Body | undefined> {
-    return this.run(
-      Effect.flatMap(KubeApiService, (api) => api.get(resource, { name, namespace })).pipe(
-        Effect.map((body) => body as Body),
-        Effect.catchIf(
-          (error) => error._tag === "KubeApiError" && error.reason === "NotFound",
-          () => Effect.succeed(undefined),
-        ),
-      ),
-    );
+    return this.run(Access.get(resource, name, namespace));
   }
 
   /** The objects of a resource in a namespace (all namespaces when absent). */
   list(resource: Resource.Resource, namespace?: string): Promise<ReadonlyArray<Body>> {
-    return this.run(
-      Effect.flatMap(KubeApiService, (api) => api.list(resource, { namespace })).pipe(
-        Effect.map((list) => list.items as ReadonlyArray<Body>),
-      ),
-    );
+    return this.run(Access.list(resource, namespace));
   }
 
   /**
@@ -273,24 +215,12 @@ export class KopfRunner implements AsyncDisposable {
     namespace: string | undefined,
     body: unknown,
   ): Promise<Body> {
-    return this.run(
-      Effect.flatMap(KubeApiService, (api) =>
-        api.patch(resource, { name, namespace }, { type: "merge", body }),
-      ).pipe(Effect.map((patched) => patched as Body)),
-    );
+    return this.run(Access.patch(resource, name, namespace, body));
   }
 
   /** Deletes an object (no error if it is gone). */
   delete(resource: Resource.Resource, name: string, namespace?: string): Promise<void> {
-    return this.run(
-      Effect.flatMap(KubeApiService, (api) => api.delete(resource, { name, namespace })).pipe(
-        Effect.asVoid,
-        Effect.catchIf(
-          (error) => error._tag === "KubeApiError" && error.reason === "NotFound",
-          () => Effect.void,
-        ),
-      ),
-    );
+    return this.run(Access.remove(resource, name, namespace));
   }
 
   /**

@@ -8,7 +8,8 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assert, describe, it } from "@effect/vitest";
-import { PermanentError, Registry } from "@kopf/registry";
+import { type Index, PermanentError, Registry } from "@kopf/registry";
+import { AmbientHandlers } from "@kopf/runtime";
 import { Effect } from "effect";
 import { KopfRunner } from "../../src/index.ts";
 
@@ -108,6 +109,47 @@ describe("KopfRunner", () => {
     assert.include(
       (error as Error).message,
       "kopfexamples.v1.kopf.dev default/nope did not reach the condition",
+    );
+  });
+
+  it("by registry, starts the full operator: daemons, indices, the ambient binding", async () => {
+    const registry = Registry.make();
+    const daemons: Array<string> = [];
+    const subs: Array<string> = [];
+    registry.on.index("kopfexamples", { id: "names" }, ({ name }) => ({ [String(name)]: true }));
+    registry.on.daemon("kopfexamples", { id: "watcher" }, async ({ name, stopped }) => {
+      daemons.push(String(name));
+      await stopped.wait();
+    });
+    registry.on.create("kopfexamples", { id: "create_fn" }, (context) => {
+      const binding = AmbientHandlers.current();
+      subs.push(String(binding?.body.metadata?.name));
+      return { indexed: [...(context as unknown as { names: Index }).names.keys()] };
+    });
+    await using runner = await KopfRunner.start({ registry, namespaces: ["default"], cwd: examples });
+    await runner.apply("crd.yaml");
+    await runner.apply("obj.yaml");
+    const body = await runner.waitFor(
+      KopfRunner.kopfExamples,
+      "kopf-example-1",
+      "default",
+      (b) => b?.status?.create_fn !== undefined,
+    );
+    assert.deepStrictEqual(body?.status?.create_fn, { indexed: ["kopf-example-1"] });
+    await runner.waitForOutput("Daemon 'watcher' is invoked.");
+    assert.deepStrictEqual(daemons, ["kopf-example-1"]);
+    assert.deepStrictEqual(subs, ["kopf-example-1"]);
+  });
+
+  it("by registry, serves admission: webhook handlers without a server fail as in Kopf", async () => {
+    const registry = Registry.make();
+    registry.on.validate("kopfexamples", { id: "check" }, () => undefined);
+    const runner = await KopfRunner.start({ registry, namespaces: ["default"], reraise: false });
+    await runner.stop();
+    assert.strictEqual(runner.exitCode, 1);
+    assert.include(
+      String((runner.exception as Error).message),
+      "Admission handlers exist, but no admission server",
     );
   });
 });

@@ -1,12 +1,18 @@
 /**
  * How `KopfRunner` starts the operator: through the CLI's `main` with command-line arguments (as
- * Kopf's runner invokes its Click command), or directly with `Operator.run` for a registry — in
- * both cases on the runner's cluster, with the output captured and an `AbortSignal` to stop.
+ * Kopf's runner invokes its Click command), or directly for a registry with the same composition
+ * `kopf run` starts — `@kopf/engines`' `Operating.run` (daemons and timers, indices, peering unless
+ * standalone) with admission as a root task, and the ambient handler binding (`kopf.subhandler`,
+ * `kopf.adopt`…) — in both cases on the runner's cluster, with the output captured and an
+ * `AbortSignal` to stop.
  */
+
+import { Admission } from "@kopf/admission";
 import type { KubeApi } from "@kopf/client";
-import { AmbientHandlers, Logging, Operator } from "@kopf/runtime";
+import { Operating } from "@kopf/engines";
+import { AmbientHandlers, Logging } from "@kopf/runtime";
 import { Cause, type Context, Deferred, Effect, Exit, Layer, Logger, References } from "effect";
-import type { KopfRunnerOptions } from "../KopfRunner.ts";
+import type { KopfRunnerOptions } from "../KopfRunnerOptions.ts";
 
 /** Where the output goes. */
 export interface Sink {
@@ -68,12 +74,19 @@ const byRegistry = (
     throw new TypeError("KopfRunner: pass either `args` (with `cli`) or a `registry`.");
   const ready = Deferred.makeUnsafe<void>();
   const write = (line: string) => sink.stderr(`${line}\n`);
-  const program = Operator.run({
+  const program = Operating.run({
     registry,
     settings: options.settings,
     namespaces: options.namespaces,
     clusterwide: options.namespaces === undefined || options.namespaces.length === 0 ? true : undefined,
     memo: options.memo,
+    standalone: options.standalone,
+    peeringName: options.peeringName,
+    priority: options.priority,
+    identity: options.identity,
+    livenessEndpoint: options.livenessEndpoint,
+    lifecycle: options.lifecycle,
+    tasks: [Admission.task],
     ready,
   }).pipe(
     Effect.provide(
