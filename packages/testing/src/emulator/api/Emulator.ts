@@ -213,17 +213,6 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
     ),
     undefined,
   );
-  yield* Effect.forkScoped(
-    Effect.forever(
-      Queue.take(gcSignal).pipe(
-        Effect.andThen(
-          Effect.sync(() => {
-            for (let pass = 0; pass < 100 && GarbageCollector.sweep(core); pass++);
-          }),
-        ),
-      ),
-    ),
-  );
   const populate = (names: Iterable<string>) =>
     Effect.forEach(
       new Set(names),
@@ -250,6 +239,18 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
         return Effect.succeed(json(500, Status.internal(String(Cause.squash(cause))).status));
       }),
     );
+  /** The background controllers' passes; their deletions go through `handle` (admission included). */
+  const collectGarbage = Effect.gen(function* () {
+    for (let pass = 0; pass < 100; pass++) {
+      const rv = store.rv;
+      const { removals } = GarbageCollector.sweep(core);
+      yield* Effect.forEach(removals, (removal) => handle(GarbageCollector.deleteRequest(removal)), {
+        discard: true,
+      });
+      if (store.rv === rv) return;
+    }
+  });
+  yield* Effect.forkScoped(Effect.forever(Queue.take(gcSignal).pipe(Effect.andThen(collectGarbage))));
   if (controllers) {
     const delay = Duration.fromInputUnsafe(options.namespaceControllerDelay ?? "10 millis");
     for (const name of DEFAULT_NAMESPACES) populated.add(name);

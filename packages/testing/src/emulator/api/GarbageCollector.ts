@@ -1,8 +1,12 @@
 /**
  * The cluster's background controllers that finish deletions: the garbage collector (dependents of
  * deleted owners, `orphan` and `foregroundDeletion` finalizers, dangling owner references), the
- * namespace controller (content of Terminating namespaces), and the CRD cleanup controller.
+ * namespace controller (content of Terminating namespaces, which stay Terminating while any is
+ * left), and the CRD cleanup controller. As on a real cluster, the garbage collector's and the
+ * namespace controller's deletions are API requests (`removals`, sent through `handle` by the
+ * emulator, so admission webhooks see them); finalizer bookkeeping is written directly.
  */
+import type { ApiRequest } from "./Emulator.ts";
 import type { Core } from "./internal/Core.ts";
 import { asObject, isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
 import { formatTime } from "./internal/Time.ts";
@@ -30,6 +34,57 @@ const commit = (core: Core, table: Table, old: JsonObject, next: JsonObject): vo
     const stored = core.store.put(table, next, old);
     core.afterChange(table, stored, false);
   }
+};
+
+/** A deletion a controller asks the API for. */
+export interface Removal {
+  readonly table: Table;
+  readonly obj: JsonObject;
+  readonly foreground: boolean;
+  readonly by: "generic-garbage-collector" | "namespace-controller";
+}
+
+/** What one pass of the controllers did and asks for. */
+export interface Sweep {
+  /** Whether the pass wrote anything itself. */
+  readonly changed: boolean;
+  /** Deletions to send as API requests (one per object). */
+  readonly removals: ReadonlyArray<Removal>;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The DELETE request of a removal, as the controller's service account sends it: the object's
+ * uid as a precondition (never another object of the same name), Background or Foreground.
+ *
+ * @example
+ * deleteRequest(removal).path // "/api/v1/namespaces/ns1/configmaps/x"
+ */
+export const deleteRequest = (removal: Removal): ApiRequest => {
+  const { type } = removal.table;
+  const version = type.storageVersion;
+  const prefix = type.group === "" ? `/api/${version}` : `/apis/${type.group}/${version}`;
+  const namespace = namespaceOf(removal.obj);
+  const scope = type.namespaced ? `/namespaces/${encodeURIComponent(namespace)}` : "";
+  return {
+    method: "DELETE",
+    path: `${prefix}${scope}/${type.plural}/${encodeURIComponent(nameOf(removal.obj))}`,
+    query: new URLSearchParams(),
+    headers: { "content-type": "application/json", "user-agent": "kube-controller-manager/v1.34.4" },
+    body: encoder.encode(
+      JSON.stringify({
+        kind: "DeleteOptions",
+        apiVersion: "v1",
+        propagationPolicy: removal.foreground ? "Foreground" : "Background",
+        preconditions: { uid: uidOf(removal.obj) },
+      }),
+    ),
+    user: {
+      username: `system:serviceaccount:kube-system:${removal.by}`,
+      groups: ["system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated"],
+    },
+  };
 };
 
 /** Deletes as a client would with the given policy: marks when finalizers remain, else removes. */
@@ -73,9 +128,16 @@ const allObjects = (core: Core): Array<Located> => {
 const current = (located: Located): JsonObject | undefined =>
   located.table.get(namespaceOf(located.obj), nameOf(located.obj));
 
-/** One pass of all controllers; returns whether anything changed (then another pass is due). */
-export const sweep = (core: Core): boolean => {
+/**
+ * One pass of all controllers: what they wrote, and the deletions they ask for (another pass is
+ * due when either happened).
+ */
+export const sweep = (core: Core): Sweep => {
   const rvBefore = core.store.rv;
+  const removals: Array<Removal> = [];
+  const remove = (table: Table, obj: JsonObject, foreground: boolean, by: Removal["by"]) => {
+    if (!ObjectMeta.isDeleting(obj)) removals.push({ table, obj, foreground, by });
+  };
   const everything = allObjects(core);
   const dependents = new Map<string, Array<Located>>();
   for (const located of everything)
@@ -105,15 +167,15 @@ export const sweep = (core: Core): boolean => {
         ObjectMeta.finalizersOf(o.owner).includes("foregroundDeletion"),
     );
     if (absent.length === owners.length) {
-      deleteObject(core, located.table, obj, false);
+      remove(located.table, obj, false, "generic-garbage-collector");
       continue;
     }
     if (foreground.length > 0 && absent.length + foreground.length === owners.length) {
-      deleteObject(
-        core,
+      remove(
         located.table,
         obj,
         foreground.some((o) => o.ref.blockOwnerDeletion === true),
+        "generic-garbage-collector",
       );
       continue;
     }
@@ -142,26 +204,32 @@ export const sweep = (core: Core): boolean => {
     )
       commit(core, located.table, obj, withoutFinalizer(obj, "foregroundDeletion"));
     else if (located.table.type.group === "" && located.table.type.plural === "namespaces")
-      finalizeNamespace(core, located.table, obj);
+      finalizeNamespace(core, located.table, obj, (t, o) => remove(t, o, false, "namespace-controller"));
     else if (
       located.table.type.plural === "customresourcedefinitions" &&
       finalizers.includes(CRD_CLEANUP_FINALIZER)
     )
       cleanupCrd(core, located.table, obj);
   }
-  return core.store.rv !== rvBefore;
+  return { changed: core.store.rv !== rvBefore, removals };
 };
 
-const finalizeNamespace = (core: Core, table: Table, ns: JsonObject): void => {
+/** Deletes a Terminating namespace's content; finalizes the namespace once none is left. */
+const finalizeNamespace = (
+  core: Core,
+  table: Table,
+  ns: JsonObject,
+  remove: (table: Table, obj: JsonObject) => void,
+): void => {
   const name = nameOf(ns);
   let remaining = 0;
   for (const t of core.store.tables.values()) {
-    if (!t.type.namespaced) continue;
+    if (!t.type.namespaced || t.type.storedAs !== undefined) continue;
     const names = t.byNamespace.get(name);
     if (names === undefined) continue;
-    for (const obj of [...names.values()]) {
-      deleteObject(core, t, obj, false);
-      if (t.get(name, nameOf(obj)) !== undefined) remaining++;
+    for (const obj of names.values()) {
+      remove(t, obj);
+      remaining++;
     }
   }
   if (remaining > 0) return;

@@ -1,7 +1,37 @@
 /** Deletion: finalizers and deletionTimestamp, preconditions, propagation policies, garbage collection of dependents, namespace termination. */
 import { Effect } from "effect";
 import { describe, expect, it } from "vitest";
+import type { AdmissionHookShape, AdmissionRequest } from "../../../src/emulator/api/Admission.ts";
+import { allow } from "../../../src/emulator/api/Admission.ts";
 import { CRD, cm, run, send } from "./Harness.ts";
+
+/** An admission hook that records DELETE reviews and denies those of names in `deny`. */
+const recordingDeletes = (deny: ReadonlyArray<string> = []) => {
+  const seen: Array<AdmissionRequest> = [];
+  const hook: AdmissionHookShape = {
+    mutate: () => Effect.succeed(allow),
+    validate: (request) =>
+      Effect.sync(() => {
+        if (request.operation !== "DELETE") return allow;
+        seen.push(request);
+        return deny.includes(request.name)
+          ? {
+              _tag: "Deny" as const,
+              status: {
+                kind: "Status",
+                apiVersion: "v1",
+                metadata: {},
+                status: "Failure",
+                message: "held by policy",
+                reason: "Forbidden",
+                code: 403,
+              },
+            }
+          : allow;
+      }),
+  };
+  return { seen, hook };
+};
 
 const NS = "/api/v1/namespaces/default/configmaps";
 const MERGE = { "content-type": "application/merge-patch+json" };
@@ -135,6 +165,30 @@ describe("garbage collection", () => {
     expect(r.status).toBe(404);
   });
 
+  it("deletes dependents through admission, as the generic-garbage-collector; a denied delete keeps the dependent", async () => {
+    const { seen, hook } = recordingDeletes(["kept"]);
+    const r = await run(
+      Effect.gen(function* () {
+        const owner = yield* send("POST", NS, cm("owner"));
+        yield* send("POST", NS, owned("child", owner.body));
+        yield* send("POST", NS, owned("kept", owner.body));
+        yield* send("DELETE", `${NS}/owner`);
+        yield* settle;
+        return { child: yield* send("GET", `${NS}/child`), kept: yield* send("GET", `${NS}/kept`) };
+      }),
+      { admission: hook },
+    );
+    expect(r.child.status).toBe(404);
+    expect(r.kept.status).toBe(200);
+    const byGc = seen.filter((q) => q.name !== "owner");
+    // A denied delete is retried on the controllers' next passes, as the real ones retry.
+    expect([...new Set(byGc.map((q) => q.name))].sort()).toEqual(["child", "kept"]);
+    for (const q of byGc) {
+      expect(q.userInfo.username).toBe("system:serviceaccount:kube-system:generic-garbage-collector");
+      expect(q.options).toMatchObject({ propagationPolicy: "Background" });
+    }
+  });
+
   it("orphans dependents with propagationPolicy=Orphan", async () => {
     const r = await run(
       Effect.gen(function* () {
@@ -225,6 +279,32 @@ describe("namespaces", () => {
     );
     expect(r.terminating.status).toBe(200);
     expect(r.gone.status).toBe(404);
+  });
+
+  it("stays Terminating while content is left, deleting it through admission as the namespace-controller", async () => {
+    const { seen, hook } = recordingDeletes(["held"]);
+    const r = await run(
+      Effect.gen(function* () {
+        yield* send("POST", "/api/v1/namespaces", { metadata: { name: "ns2" } });
+        yield* send("POST", "/api/v1/namespaces/ns2/configmaps", cm("held"));
+        yield* send("POST", "/api/v1/namespaces/ns2/configmaps", cm("free"));
+        yield* send("DELETE", "/api/v1/namespaces/ns2");
+        yield* settle;
+        const held = yield* send("GET", "/api/v1/namespaces/ns2/configmaps/held");
+        const free = yield* send("GET", "/api/v1/namespaces/ns2/configmaps/free");
+        const ns = yield* send("GET", "/api/v1/namespaces/ns2");
+        return { held, free, ns };
+      }),
+      { admission: hook },
+    );
+    expect(r.held.status).toBe(200);
+    expect(r.free.status).toBe(404);
+    expect(r.ns.status).toBe(200);
+    expect(r.ns.body.status.phase).toBe("Terminating");
+    const byController = seen.filter((q) => q.namespace === "ns2");
+    expect([...new Set(byController.map((q) => q.name))].sort()).toEqual(["free", "held"]);
+    for (const q of byController)
+      expect(q.userInfo.username).toBe("system:serviceaccount:kube-system:namespace-controller");
   });
 
   it("refuses to delete default namespaces", async () => {
