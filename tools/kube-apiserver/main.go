@@ -1,7 +1,7 @@
 // Command kube-apiserver runs a real Kubernetes control plane for Kopf's tests on loopback:
 // an embedded etcd, the genuine kube-apiserver (from k8s.io/kubernetes) in the same process,
-// and kube-controller-manager's garbage collector, namespace and service-account controllers in
-// a child process started from this same binary. It generates its own CA, serving certificate,
+// and kube-controller-manager's garbage collector, namespace, service-account and root-CA
+// publisher controllers in a child process started from this same binary. It generates its own CA, serving certificate,
 // service-account signing key, a static admin token and an admin client certificate, and writes
 // kubeconfigs for both credentials.
 //

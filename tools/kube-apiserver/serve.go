@@ -111,6 +111,9 @@ func run(dir string, port int, controllers bool) error {
 		"--endpoint-reconciler-type=none",
 		"--allow-privileged=true",
 		"--profiling=false",
+		// Compact etcd every 10s (default 5m), so that old resourceVersions expire (410 Gone) within
+		// a test run, as they do in long-lived clusters.
+		"--etcd-compaction-interval=10s",
 	})
 	done := make(chan int, 1)
 	go func() { done <- cli.Run(command) }()
@@ -238,8 +241,8 @@ func waitReady(ctx context.Context, m material, server string, done <-chan int) 
 	}
 }
 
-// startControllers runs kube-controller-manager's garbage collector, namespace and
-// service-account controllers in a child process of this same binary. They cannot share this
+// startControllers runs kube-controller-manager's garbage collector, namespace, service-account
+// and root-CA publisher controllers in a child process of this same binary. They cannot share this
 // process: both commands install process-wide signal handlers and metric registries.
 func startControllers(m material) (*exec.Cmd, error) {
 	self, err := os.Executable()
@@ -252,7 +255,7 @@ func startControllers(m material) (*exec.Cmd, error) {
 	}
 	child := exec.Command(self, "controller-manager",
 		"--kubeconfig="+filepath.Join(m.dir, "kubeconfig-cert"),
-		"--controllers=garbagecollector,namespace,serviceaccount",
+		"--controllers=garbagecollector,namespace,serviceaccount,root-ca-cert-publisher",
 		"--leader-elect=false",
 		"--secure-port=0",
 		"--root-ca-file="+m.caCert,

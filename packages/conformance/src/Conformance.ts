@@ -50,11 +50,14 @@ export const run = (options: {
   readonly emulator: Connection;
   readonly run: string;
   readonly sequences: ReadonlyArray<Sequence>;
+  /** Caps every poll's timeout (e.g. when both sides are emulators, which never compact on a timer). */
+  readonly maxPollMs?: number;
 }): Effect.Effect<ReadonlyArray<Result>> =>
   Effect.forEach(options.sequences, (sequence) =>
     Effect.gen(function* () {
-      const real = yield* Runner.run(options.real, sequence);
-      const emulator = yield* Runner.run(options.emulator, sequence);
+      const limits = options.maxPollMs === undefined ? {} : { maxPollMs: options.maxPollMs };
+      const real = yield* Runner.run(options.real, sequence, limits);
+      const emulator = yield* Runner.run(options.emulator, sequence, limits);
       return compareSequence(options.run, real, emulator);
     }),
   ).pipe(Effect.map((all) => all.flat()));

@@ -59,8 +59,9 @@ const opened = (connection: Connection, watches: Map<string, OpenWatch>, step: W
     return { status: watch.status() ?? 0, mediaType: watch.mediaType(), body: "" };
   });
 
-const poll = (connection: Connection, step: PollStep) =>
+const poll = (connection: Connection, step: PollStep, maxPollMs: number) =>
   Effect.gen(function* () {
+    const timeoutMs = Math.min(step.timeoutMs, maxPollMs);
     const started = yield* Clock.currentTimeMillis;
     for (;;) {
       const response = yield* connection.request(
@@ -72,7 +73,7 @@ const poll = (connection: Connection, step: PollStep) =>
       );
       const body = parse(response.text);
       const now = yield* Clock.currentTimeMillis;
-      if (step.until(response.status, body) || now - started >= step.timeoutMs) {
+      if (step.until(response.status, body) || now - started >= timeoutMs) {
         return { status: response.status, mediaType: response.mediaType, body };
       }
       yield* Effect.sleep(`${POLL_INTERVAL_MS} millis`);
@@ -82,7 +83,13 @@ const poll = (connection: Connection, step: PollStep) =>
 const resolve = <A>(value: Dynamic<A>, earlier: Earlier): A =>
   typeof value === "function" ? (value as (earlier: Earlier) => A)(earlier) : value;
 
-const runStep = (connection: Connection, watches: Map<string, OpenWatch>, step: Step, earlier: Earlier) => {
+const runStep = (
+  connection: Connection,
+  watches: Map<string, OpenWatch>,
+  step: Step,
+  earlier: Earlier,
+  maxPollMs: number,
+) => {
   switch (step.kind) {
     case "request": {
       const json = step.bodyFrom !== undefined ? step.bodyFrom(earlier) : step.body;
@@ -103,13 +110,14 @@ const runStep = (connection: Connection, watches: Map<string, OpenWatch>, step: 
         Effect.ensuring(Effect.sync(() => watches.delete(step.id))),
       );
     case "poll":
-      return poll(connection, step);
+      return poll(connection, step, maxPollMs);
   }
 };
 
 /**
- * Runs one sequence; the outcomes are in step order and carry their interaction ids. Watch
- * steps themselves yield a fixed placeholder outcome; their events are the collect step's.
+ * Runs one sequence; the outcomes are in step order and carry their interaction ids. A watch
+ * step's outcome is the status of the watch response; its events are the collect step's.
+ * `maxPollMs` caps every poll's timeout (for servers known to answer at once).
  *
  * @example
  * ```ts
@@ -117,7 +125,11 @@ const runStep = (connection: Connection, watches: Map<string, OpenWatch>, step: 
  *   { kind: "request", name: "get", method: "GET", path: "/version" } ] })
  * ```
  */
-export const run = (connection: Connection, sequence: Sequence): Effect.Effect<ReadonlyArray<Outcome>> =>
+export const run = (
+  connection: Connection,
+  sequence: Sequence,
+  options: { readonly maxPollMs?: number } = {},
+): Effect.Effect<ReadonlyArray<Outcome>> =>
   Effect.gen(function* () {
     const watches = new Map<string, OpenWatch>();
     const outcomes: Array<Outcome> = [];
@@ -125,9 +137,13 @@ export const run = (connection: Connection, sequence: Sequence): Effect.Effect<R
     const earlier: Earlier = (name) => bodies.get(name);
     for (const step of sequence.steps) {
       const started = yield* Clock.currentTimeMillis;
-      const result = yield* runStep(connection, watches, step, earlier).pipe(
-        Effect.catch((error) => Effect.succeed({ status: 0, mediaType: "", body: error.message })),
-      );
+      const result = yield* runStep(
+        connection,
+        watches,
+        step,
+        earlier,
+        options.maxPollMs ?? Number.POSITIVE_INFINITY,
+      ).pipe(Effect.catch((error) => Effect.succeed({ status: 0, mediaType: "", body: error.message })));
       bodies.set(step.name, result.body);
       const body = step.select === undefined ? result.body : step.select(result.body);
       const millis = (yield* Clock.currentTimeMillis) - started;

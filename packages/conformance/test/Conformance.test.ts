@@ -29,6 +29,7 @@ beforeAll(async () => {
         emulator: b,
         run: "t1",
         sequences: Sequences.all("t1", webhook),
+        maxPollMs: 3_000,
       });
       a.close();
       b.close();

@@ -16,10 +16,15 @@ const page: Select = (body) => {
   };
 };
 
-/** The pagination sequence; the continue tokens are read from the previous responses. */
+/**
+ * The pagination sequence; the continue tokens are read from the previous responses. Every list
+ * selects the sequence's own objects by label, so that objects the control plane adds to the
+ * namespace (such as `kube-root-ca.crt`) do not shift the pages.
+ */
 export const sequence = (run: string): Sequence => {
   const ns = `c-page-${run}`;
   const seven = ["p1", "p2", "p3", "p4", "p5", "p6", "p7"];
+  const own = `labelSelector=set%3D${run}`;
   return {
     name: "pagination",
     steps: [
@@ -28,32 +33,33 @@ export const sequence = (run: string): Sequence => {
         post(
           `create-${name}`,
           cms(ns),
-          configMap(name, {}, { labels: { odd: String(Number(name.slice(1)) % 2) } }),
+          configMap(name, {}, { labels: { set: run, odd: String(Number(name.slice(1)) % 2) } }),
         ),
       ),
-      get("limit-3", `${cms(ns)}?limit=3`, { select: page }),
-      get("limit-3-page-2", (e) => `${cms(ns)}?limit=3&continue=${continueOf(e, "limit-3")}`, {
+      get("limit-3", `${cms(ns)}?${own}&limit=3`, { select: page }),
+      get("limit-3-page-2", (e) => `${cms(ns)}?${own}&limit=3&continue=${continueOf(e, "limit-3")}`, {
         select: page,
       }),
-      get("limit-3-page-3", (e) => `${cms(ns)}?limit=3&continue=${continueOf(e, "limit-3-page-2")}`, {
+      get("limit-3-page-3", (e) => `${cms(ns)}?${own}&limit=3&continue=${continueOf(e, "limit-3-page-2")}`, {
         select: page,
       }),
-      get("limit-10", `${cms(ns)}?limit=10`, { select: page }),
-      get("limit-7", `${cms(ns)}?limit=7`, { select: page }),
-      get("limit-0", `${cms(ns)}?limit=0`, { select: page }),
-      get("limit-negative", `${cms(ns)}?limit=-1`, { select: page }),
-      get("limit-selector", `${cms(ns)}?limit=2&labelSelector=odd%3D1`, { select: page }),
+      get("limit-10", `${cms(ns)}?${own}&limit=10`, { select: page }),
+      get("limit-7", `${cms(ns)}?${own}&limit=7`, { select: page }),
+      get("limit-0", `${cms(ns)}?${own}&limit=0`, { select: page }),
+      get("limit-negative", `${cms(ns)}?${own}&limit=-1`, { select: page }),
+      get("limit-selector", `${cms(ns)}?limit=2&labelSelector=set%3D${run}%2Codd%3D1`, { select: page }),
       get(
         "limit-selector-page-2",
-        (e) => `${cms(ns)}?limit=2&labelSelector=odd%3D1&continue=${continueOf(e, "limit-selector")}`,
+        (e) =>
+          `${cms(ns)}?limit=2&labelSelector=set%3D${run}%2Codd%3D1&continue=${continueOf(e, "limit-selector")}`,
         { select: page },
       ),
-      post("create-between-pages", cms(ns), configMap("p0")),
-      get("limit-3-page-2-again", (e) => `${cms(ns)}?limit=3&continue=${continueOf(e, "limit-3")}`, {
+      post("create-between-pages", cms(ns), configMap("p0", {}, { labels: { set: run } })),
+      get("limit-3-page-2-again", (e) => `${cms(ns)}?${own}&limit=3&continue=${continueOf(e, "limit-3")}`, {
         select: page,
       }),
-      get("bad-continue", `${cms(ns)}?limit=2&continue=notatoken`),
-      get("rv-0", `${cms(ns)}?resourceVersion=0`, { select: page }),
+      get("bad-continue", `${cms(ns)}?${own}&limit=2&continue=notatoken`),
+      get("rv-0", `${cms(ns)}?${own}&resourceVersion=0`, { select: page }),
       get("rv-match-without-rv", `${cms(ns)}?resourceVersionMatch=NotOlderThan`),
       get("rv-match-bad", `${cms(ns)}?resourceVersion=1&resourceVersionMatch=Sometimes`),
       get("rv-not-a-number", `${cms(ns)}?resourceVersion=abc`),

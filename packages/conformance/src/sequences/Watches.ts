@@ -1,5 +1,6 @@
 /**
- * Watches: from a resourceVersion, with label and field selectors (objects leaving a selector
+ * Watches (of the sequence's own objects, all labelled `app`, so that objects the control plane
+ * adds to the namespace stay out): from a resourceVersion, with label and field selectors (objects leaving a selector
  * arrive as DELETED), initial ADDED events without a version, the initial-events bookmark of
  * `sendInitialEvents`, expired versions (an ERROR event with 410), bad parameters and timeouts.
  */
@@ -14,6 +15,7 @@ import {
   MERGE,
   namespace,
   patch,
+  poll,
   post,
   rvOf,
   watch,
@@ -31,7 +33,7 @@ export const sequence = (run: string): Sequence => {
     steps: [
       post("namespace", "/api/v1/namespaces", namespace(ns)),
       post("create-first", cms(ns), configMap("first", {}, { labels: { app: "a" } })),
-      watch("watch-all", "all", from("create-first")),
+      watch("watch-all", "all", from("create-first", "labelSelector=app")),
       watch("watch-selected", "selected", from("create-first", "labelSelector=app%3Da")),
       watch("watch-named", "named", from("create-first", "fieldSelector=metadata.name%3Dsecond")),
       post("create-second", cms(ns), configMap("second", {}, { labels: { app: "a" } })),
@@ -42,16 +44,16 @@ export const sequence = (run: string): Sequence => {
       collect("events-all", "all", 5),
       collect("events-selected", "selected", 5),
       collect("events-named", "named", 3),
-      watch("watch-no-version", "initial", `${cms(ns)}`),
+      watch("watch-no-version", "initial", `${cms(ns)}?labelSelector=app`),
       collect("events-initial", "initial", 1, 3_000, eventSummary),
-      watch("watch-rv-0", "rv0", `${cms(ns)}?resourceVersion=0`),
+      watch("watch-rv-0", "rv0", `${cms(ns)}?labelSelector=app&resourceVersion=0`),
       collect("events-rv-0", "rv0", 1, 3_000, eventSummary),
-      post("create-third", cms(ns), configMap("third")),
+      post("create-third", cms(ns), configMap("third", {}, { labels: { app: "c" } })),
       watch(
         "watch-initial-events",
         "stream",
         (e) =>
-          `${cms(ns)}?sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&resourceVersion=${rvOf(e, "create-third")}`,
+          `${cms(ns)}?labelSelector=app&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&resourceVersion=${rvOf(e, "create-third")}`,
       ),
       collect("events-initial-events", "stream", 3, 5_000, eventSummary),
       watch(
@@ -60,7 +62,13 @@ export const sequence = (run: string): Sequence => {
         `${cms(ns)}?sendInitialEvents=true&resourceVersionMatch=Exact`,
       ),
       collect("events-initial-events-bad", "badstream", 1, 3_000),
-      watch("watch-expired", "expired", `${cms(ns)}?resourceVersion=1`),
+      poll(
+        "compacted",
+        `${cms(ns)}?resourceVersion=1&resourceVersionMatch=Exact`,
+        (status) => status === 410,
+        40_000,
+      ),
+      watch("watch-expired", "expired", `${cms(ns)}?labelSelector=app&resourceVersion=1`),
       collect("events-expired", "expired", 1, 5_000),
       watch("watch-bad-version", "bad", `${cms(ns)}?resourceVersion=abc`),
       collect("events-bad-version", "bad", 1, 3_000),
@@ -86,7 +94,9 @@ export const sequence = (run: string): Sequence => {
         `/api/v1/namespaces/c-none-${run}/configmaps?resourceVersion=0`,
       ),
       collect("events-missing-namespace", "nons", 1, 2_000),
-      get("list-final", cms(ns), { select: (b) => ({ count: (b as { items?: unknown[] }).items?.length }) }),
+      get("list-final", `${cms(ns)}?labelSelector=app`, {
+        select: (b) => ({ count: (b as { items?: unknown[] }).items?.length }),
+      }),
       del("cleanup", `/api/v1/namespaces/${ns}`),
     ],
   };

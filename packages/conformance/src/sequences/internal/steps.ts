@@ -86,7 +86,7 @@ export const poll = (
   path: string,
   until: (status: number, body: unknown) => boolean,
   timeoutMs = 30_000,
-  request: { readonly method?: Method; readonly body?: unknown } = {},
+  request: { readonly method?: Method; readonly body?: unknown; readonly select?: Select } = {},
 ): PollStep => ({ kind: "poll", name, path, until, timeoutMs, ...request });
 
 /** Until the object is gone. */
@@ -110,10 +110,21 @@ export const configMap = (
 export const cms = (ns: string, name?: string) =>
   `/api/v1/namespaces/${ns}/configmaps${name === undefined ? "" : `/${name}`}`;
 
-/** Keeps only the names of a list's items (for list comparisons that are about membership). */
+/**
+ * Objects the control plane itself puts into every namespace (kube-controller-manager's
+ * root-CA publisher), which appear a moment after the namespace, on both servers.
+ */
+export const SYSTEM_OBJECTS: ReadonlySet<string> = new Set(["kube-root-ca.crt"]);
+
+/**
+ * Keeps only the names of a list's items (for list comparisons that are about membership),
+ * without the control plane's own objects.
+ */
 export const names: Select = (body) => {
   const items = (body as { items?: ReadonlyArray<{ metadata?: { name?: string } }> }).items;
-  return Array.isArray(items) ? { names: items.map((i) => i.metadata?.name) } : body;
+  return Array.isArray(items)
+    ? { names: items.map((i) => i.metadata?.name).filter((n) => n === undefined || !SYSTEM_OBJECTS.has(n)) }
+    : body;
 };
 
 /** Keeps the listed keys of an object body (top level). */
