@@ -111,7 +111,7 @@ describe("the kopf process", () => {
       `kopf.on.cleanup(async function slow() { await new Promise((done) => setTimeout(done, 60_000)); });`,
     );
     const process_ = launch(["run", "-n", "slow", "--standalone", "--verbose", handlers]);
-    await new Promise((done) => setTimeout(done, 4000)); // it has started (no startup handlers)
+    await process_.waitFor("Initial authentication has finished.", 20_000); // startup done, watching
     const started = Date.now();
     process_.child.kill("SIGTERM");
     await process_.waitFor("Signal SIGTERM is received. Operator is stopping.");
