@@ -141,11 +141,8 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
   const admission = options.admission ?? (yield* AdmissionHook);
   const store = new Store(options.historySize ?? 1000);
   const gcSignal = yield* Queue.sliding<void>(1);
-  const namespaceSignal = yield* Queue.unbounded<string>();
-  const controllers = options.namespaceControllers ?? true;
-  /** Namespaces the namespace controllers look after (their content is recreated when deleted). */
-  const populated = new Set<string>();
-  let rootCa = "";
+  const namespaceControllers =
+    options.namespaceControllers === false ? undefined : yield* NamespaceController.make(store);
   const reader = makeReader(store);
   const core: Core = {
     store,
@@ -164,27 +161,8 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
       if (table.type.group === "apiextensions.k8s.io" && table.type.plural === "customresourcedefinitions")
         CrdController.sync(core, object, deleted);
       if (GarbageCollector.isInteresting(object, deleted)) Queue.offerUnsafe(gcSignal, undefined);
-      if (controllers) watchNamespaceContent(table, object, deleted);
+      namespaceControllers?.observe(table, object, deleted);
     },
-  };
-  /** What the namespace controllers react to: new namespaces, and their content going away. */
-  const watchNamespaceContent = (table: Table, object: JsonObject, deleted: boolean): void => {
-    const { group, plural } = table.type;
-    if (group !== "") return;
-    const name = str(metaOf(object).name) ?? "";
-    if (plural === "namespaces") {
-      if (deleted || ObjectMeta.isDeleting(object)) populated.delete(name);
-      else if (!populated.has(name)) {
-        populated.add(name);
-        Queue.offerUnsafe(namespaceSignal, name);
-      }
-      return;
-    }
-    const namespace = str(metaOf(object).namespace) ?? "";
-    const ours =
-      (plural === "serviceaccounts" && name === NamespaceController.DEFAULT_SERVICE_ACCOUNT) ||
-      (plural === "configmaps" && name === NamespaceController.ROOT_CA_CONFIGMAP);
-    if (ours && deleted && populated.has(namespace)) Queue.offerUnsafe(namespaceSignal, namespace);
   };
   for (const t of BUILTINS) {
     if (t.storedAs === undefined) store.addTable(t);
@@ -213,17 +191,6 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
     ),
     undefined,
   );
-  const populate = (names: Iterable<string>) =>
-    Effect.forEach(
-      new Set(names),
-      (name) => {
-        const ns = namespaces.get("", name);
-        return ns === undefined || ObjectMeta.isDeleting(ns)
-          ? Effect.void
-          : NamespaceController.populate(handle, name, rootCa);
-      },
-      { discard: true },
-    );
   const routerOptions = { gitVersion: options.gitVersion ?? "v1.34.4" };
   const handle = (request: ApiRequest): Effect.Effect<ApiResponse> =>
     Effect.suspend(() => {
@@ -251,19 +218,12 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
     }
   });
   yield* Effect.forkScoped(Effect.forever(Queue.take(gcSignal).pipe(Effect.andThen(collectGarbage))));
-  if (controllers) {
-    const delay = Duration.fromInputUnsafe(options.namespaceControllerDelay ?? "10 millis");
-    for (const name of DEFAULT_NAMESPACES) populated.add(name);
-    yield* populate(DEFAULT_NAMESPACES);
-    yield* Effect.forkScoped(
-      Effect.forever(
-        Queue.takeAll(namespaceSignal).pipe(
-          Effect.tap(() => Effect.sleep(delay)),
-          Effect.flatMap((names) => populate(names)),
-        ),
-      ),
+  if (namespaceControllers !== undefined)
+    yield* namespaceControllers.start(
+      handle,
+      DEFAULT_NAMESPACES,
+      Duration.fromInputUnsafe(options.namespaceControllerDelay ?? "10 millis"),
     );
-  }
   const typeOfObject = (obj: JsonObject): Table | undefined => {
     const apiVersion = str(obj.apiVersion) ?? "";
     const group = apiVersion.includes("/") ? (apiVersion.split("/")[0] as string) : "";
@@ -326,18 +286,7 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
   return KubeEmulator.of({
     handle,
     reader,
-    setRootCa: (caPem) =>
-      Effect.suspend(() => {
-        rootCa = caPem;
-        const holders = (store.table("", "configmaps") as Table)
-          .list(undefined)
-          .filter((cm) => str(metaOf(cm).name) === NamespaceController.ROOT_CA_CONFIGMAP);
-        return Effect.forEach(
-          holders,
-          (cm) => NamespaceController.publishCa(handle, str(metaOf(cm).namespace) ?? "", caPem),
-          { discard: true },
-        );
-      }),
+    setRootCa: (caPem) => namespaceControllers?.setRootCa(handle, caPem) ?? Effect.void,
     dropWatches: Effect.sync(() => {
       for (const table of store.tables.values()) for (const w of [...table.watchers]) w.end();
     }),

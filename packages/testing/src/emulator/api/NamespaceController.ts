@@ -6,8 +6,13 @@
  * webhooks, watches and managedFields see them as on a real cluster; the ConfigMap is rewritten
  * when the CA changes (the HTTPS server sets it once it has generated one).
  */
-import { Effect } from "effect";
+import { type Duration, Effect, Queue, type Scope } from "effect";
 import type { ApiRequest, ApiResponse } from "./Emulator.ts";
+import { type JsonObject, metaOf, str } from "./internal/Json.ts";
+import * as ObjectMeta from "./ObjectMeta.ts";
+import type { Store, Table } from "./Store.ts";
+
+type Handle = (request: ApiRequest) => Effect.Effect<ApiResponse>;
 
 /** The ConfigMap every namespace gets, holding `ca.crt`. */
 export const ROOT_CA_CONFIGMAP = "kube-root-ca.crt";
@@ -72,18 +77,11 @@ export const requestsFor = (namespace: string, caPem: string): ReadonlyArray<Api
 ];
 
 /** Creates the namespace's default content through `handle` (existing objects are left alone). */
-export const populate = (
-  handle: (request: ApiRequest) => Effect.Effect<ApiResponse>,
-  namespace: string,
-  caPem: string,
-): Effect.Effect<void> => Effect.forEach(requestsFor(namespace, caPem), handle, { discard: true });
+export const populate = (handle: Handle, namespace: string, caPem: string): Effect.Effect<void> =>
+  Effect.forEach(requestsFor(namespace, caPem), handle, { discard: true });
 
 /** Rewrites a namespace's `kube-root-ca.crt` with a new CA bundle (a merge patch of `data`). */
-export const publishCa = (
-  handle: (request: ApiRequest) => Effect.Effect<ApiResponse>,
-  namespace: string,
-  caPem: string,
-): Effect.Effect<void> =>
+export const publishCa = (handle: Handle, namespace: string, caPem: string): Effect.Effect<void> =>
   Effect.asVoid(
     handle({
       ...write(
@@ -98,3 +96,77 @@ export const publishCa = (
       },
     }),
   );
+
+/** The running controllers of one emulator. */
+export interface NamespaceControllers {
+  /** Sees every stored change (the core's `afterChange`): new namespaces, their content going away. */
+  readonly observe: (table: Table, object: JsonObject, deleted: boolean) => void;
+  /** Fills `initial` namespaces at once, then new ones `delay` after they appear, until the scope closes. */
+  readonly start: (
+    handle: Handle,
+    initial: ReadonlyArray<string>,
+    delay: Duration.Duration,
+  ) => Effect.Effect<void, never, Scope.Scope>;
+  /** Publishes a new CA bundle in every namespace's `kube-root-ca.crt`. */
+  readonly setRootCa: (handle: Handle, caPem: string) => Effect.Effect<void>;
+}
+
+/** The namespace controllers over `store`. */
+export const make = (store: Store): Effect.Effect<NamespaceControllers> =>
+  Effect.map(Queue.unbounded<string>(), (signal) => {
+    /** Namespaces looked after (their content is recreated when deleted). */
+    const watched = new Set<string>();
+    let rootCaPem = "";
+    const live = (name: string): boolean => {
+      const ns = store.table("", "namespaces")?.get("", name);
+      return ns !== undefined && !ObjectMeta.isDeleting(ns);
+    };
+    const fill = (handle: Handle, names: Iterable<string>) =>
+      Effect.forEach(
+        new Set(names),
+        (name) => (live(name) ? populate(handle, name, rootCaPem) : Effect.void),
+        { discard: true },
+      );
+    return {
+      observe: (table, object, deleted) => {
+        if (table.type.group !== "") return;
+        const name = str(metaOf(object).name) ?? "";
+        if (table.type.plural === "namespaces") {
+          if (deleted || ObjectMeta.isDeleting(object)) watched.delete(name);
+          else if (!watched.has(name)) {
+            watched.add(name);
+            Queue.offerUnsafe(signal, name);
+          }
+          return;
+        }
+        const namespace = str(metaOf(object).namespace) ?? "";
+        const ours =
+          (table.type.plural === "serviceaccounts" && name === DEFAULT_SERVICE_ACCOUNT) ||
+          (table.type.plural === "configmaps" && name === ROOT_CA_CONFIGMAP);
+        if (ours && deleted && watched.has(namespace)) Queue.offerUnsafe(signal, namespace);
+      },
+      start: (handle, initial, delay) =>
+        Effect.gen(function* () {
+          for (const name of initial) watched.add(name);
+          yield* fill(handle, initial);
+          yield* Effect.forkScoped(
+            Effect.forever(
+              Queue.takeAll(signal).pipe(
+                Effect.tap(() => Effect.sleep(delay)),
+                Effect.flatMap((names) => fill(handle, names)),
+              ),
+            ),
+          );
+        }),
+      setRootCa: (handle, caPem) =>
+        Effect.suspend(() => {
+          rootCaPem = caPem;
+          const holders = (store.table("", "configmaps")?.list(undefined) ?? []).filter(
+            (cm) => str(metaOf(cm).name) === ROOT_CA_CONFIGMAP,
+          );
+          return Effect.forEach(holders, (cm) => publishCa(handle, str(metaOf(cm).namespace) ?? "", caPem), {
+            discard: true,
+          });
+        }),
+    };
+  });
