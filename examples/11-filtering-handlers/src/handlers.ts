@@ -124,3 +124,17 @@ kopf.on.update(
     logger.info("Field change is satisfied.");
   },
 );
+
+// A daemon runs only while its filters match: it is stopped when spec.field changes to another
+// value (filters-mismatch) and started again when it is "value" again.
+kopf.daemon(
+  "kopfexamples",
+  { field: "spec.field", value: "value" },
+  async function daemon_with_field({ stopped, logger }) {
+    while (!stopped.isSet()) {
+      logger.info("Field daemon is executed.");
+      await stopped.wait(1);
+    }
+    logger.info("Field daemon is stopped.");
+  },
+);

@@ -1,7 +1,8 @@
 /**
  * Example 11 through `kopf run` against the emulator: exactly the handlers whose filters match
  * the example object run on creation (others never do), and the old/new update handler runs
- * only for the change it names.
+ * only for the change it names; the filtered daemon runs while the field has its value, is
+ * stopped when it changes and started again when it is back.
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,7 +40,10 @@ it("runs only the handlers whose filters match", async () => {
   await runner.apply("crd.yaml");
   await runner.apply("obj.yaml");
   await runner.waitForOutput("Creation is processed: 10 succeeded; 0 failed.");
+  await runner.waitForOutput("[default/kopf-example-1] Field daemon is executed.");
   await runner.patch(KopfRunner.kopfExamples, "kopf-example-1", "default", { spec: { field: "other" } });
+  await runner.waitForOutput("[default/kopf-example-1] Field daemon is stopped.");
+  const executedBefore = runner.output.split("Field daemon is executed.").length;
   await runner.waitFor(KopfRunner.kopfExamples, "kopf-example-1", "default", (b) =>
     (b?.metadata?.annotations?.["kopf.zalando.org/last-handled-configuration"] ?? "").includes(
       '"field":"other"',
@@ -52,6 +56,12 @@ it("runs only the handlers whose filters match", async () => {
       '"field":"value"',
     ),
   );
+  // Back to "value": the daemon is started again.
+  const deadline = performance.now() + 20_000;
+  while (runner.output.split("Field daemon is executed.").length <= executedBefore) {
+    expect(performance.now()).toBeLessThan(deadline);
+    await new Promise((done) => setTimeout(done, 50));
+  }
   await runner.patch(KopfRunner.kopfExamples, "kopf-example-1", "default", { spec: { field: "changed" } });
   await runner.waitForOutput("[default/kopf-example-1] Field change is satisfied.");
   await runner.stop();
