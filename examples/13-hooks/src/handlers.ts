@@ -1,5 +1,5 @@
 /**
- * Kopf's example 13: operator-level hooks. Startup handlers prepare the operator (one of them
+ * Kopf's example 13: operator-level hooks. A login handler finds the credentials; startup handlers prepare the operator (one of them
  * fails three times and is retried); every pod seen gets a background task; the probes of the
  * health endpoint (`--liveness`) report how many tasks run and for which pods; the cleanup
  * handler stops them all when the operator exits.
@@ -9,6 +9,15 @@ import * as kopf from "kopf";
 
 /** The stop switches of the background tasks, by namespace and pod name. */
 const STOPPERS = new Map<string, Map<string, AbortController>>();
+
+/**
+ * Logging in (Kopf's `login_fn`): the pod's service account when in a cluster, else the
+ * kubeconfig — what the operator does by itself without login handlers, written out.
+ */
+export async function login_fn(): Promise<kopf.ConnectionInfo.ConnectionInfo | null> {
+  return (await kopf.loginWithServiceAccount()) ?? (await kopf.loginWithKubeconfig());
+}
+kopf.on.login({ retries: 3 }, login_fn);
 
 kopf.on.startup(async function startup_fn_simple({ logger }) {
   logger.info("Initialising the task registry...");

@@ -2,9 +2,12 @@
  * Example 13 through `kopf run` against the emulator: the retried startup handler succeeds on
  * its 4th attempt before the operator is ready (the endpoint answering only after startup is
  * tested in @kopf/engines' Liveness tests); each pod
- * gets a background task; the probes report them; the cleanup handler runs on exit.
+ * gets a background task; the probes report them; the cleanup handler runs on exit. The login
+ * handler finds the kubeconfig outside a cluster.
  */
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Cli } from "@kopf/cli";
@@ -63,3 +66,29 @@ it("runs the hooks around per-pod tasks", async () => {
   expect(runner.output).toContain("Cleaning up...");
   expect(runner.output).toContain("All pod-tasks are requested to stop...");
 }, 60_000);
+
+it("logs in with the kubeconfig outside a cluster", async () => {
+  const dir = await mkdtemp(join(tmpdir(), "example-13-"));
+  const saved = process.env.KUBECONFIG;
+  try {
+    const path = join(dir, "config");
+    await writeFile(
+      path,
+      [
+        "apiVersion: v1",
+        "kind: Config",
+        'clusters: [{ name: c1, cluster: { server: "https://k8s.example:6443" } }]',
+        "users: [{ name: u1, user: { token: t0ken } }]",
+        "contexts: [{ name: ctx1, context: { cluster: c1, user: u1 } }]",
+        "current-context: ctx1",
+      ].join("\n"),
+    );
+    process.env.KUBECONFIG = path;
+    const { login_fn } = await import("../src/handlers.ts");
+    expect(await login_fn()).toMatchObject({ server: "https://k8s.example:6443", token: "t0ken" });
+  } finally {
+    if (saved === undefined) delete process.env.KUBECONFIG;
+    else process.env.KUBECONFIG = saved;
+    await rm(dir, { recursive: true, force: true });
+  }
+});
