@@ -1,8 +1,8 @@
-/** docs/guide/admission.md: webhook handlers and an operator that serves them. */
+/** docs/guide/admission.md: webhook handlers, and the webhook server configured as in Kopf. */
 import { Admission, WebhookServer } from "@kopf/admission";
 import { KubeClient } from "@kopf/client";
-import { Logging, Signals } from "@kopf/runtime";
-import { Effect, Layer } from "effect";
+import { Operating } from "@kopf/engines";
+import { Effect } from "effect";
 import * as kopf from "kopf";
 
 // block: handlers
@@ -15,23 +15,17 @@ kopf.on.mutate("kopfexamples", { operations: ["CREATE"] }, function defaults({ s
   if (spec.size === undefined) patch.spec.size = 1;
 });
 
-// block: operate
-const settings = {
-  admission: {
-    server: WebhookServer.WebhookServer({ host: "127.0.0.1", port: 9443 }),
-    managed: "auto.kopf.dev", // the name of the Validating/MutatingWebhookConfigurations
-  },
-};
-const operator = Admission.operate({
-  registry: kopf.getDefaultRegistry(),
-  namespaces: ["default"],
-  settings,
+// block: startup
+kopf.on.startup(function configure_webhooks({ settings }) {
+  const mutable = settings as kopf.Settings.MutableSettings;
+  mutable.admission.server = WebhookServer.WebhookServer({ host: "127.0.0.1", port: 9443 });
+  mutable.admission.managed = "auto.kopf.dev"; // the Validating/MutatingWebhookConfigurations
 });
 
-const logging = Logging.layer({ format: "full", write: (line) => process.stderr.write(`${line}\n`) });
-export const main = async (): Promise<void> => {
-  const program = Signals.stopOnSignals(operator).pipe(
-    Effect.provide(Layer.mergeAll(Layer.provide(KubeClient.layer(), logging), logging)),
-  );
-  process.exitCode = await Effect.runPromise(program);
-};
+// block: effect
+export const operator = Operating.run({
+  registry: kopf.getDefaultRegistry(),
+  namespaces: ["default"],
+  settings: { admission: { server: WebhookServer.WebhookK3dServer(), managed: "auto.kopf.dev" } },
+  tasks: [Admission.task], // what kopf run and kopf.run() add
+}).pipe(Effect.provide(KubeClient.layer()));
