@@ -4,28 +4,21 @@
  * HTTP code); a mutating handler injects a field into labelled objects. The operator manages
  * the `auto.kopf.dev` Validating/MutatingWebhookConfigurations itself.
  */
-import { type ClientConfig, WebhookServer, type WebhookServerProtocol } from "@kopf/admission";
 import * as kopf from "kopf";
 
 /**
- * The admission settings: a k3d-reachable server (see the README for the other servers and the
- * tunnel), its CA dumped to `ca.pem` for curl, and the managed configurations' name.
+ * The admission settings, as Kopf's example configures them in a startup handler: a
+ * k3d-reachable server with its CA dumped to `ca.pem` for curl (unless a server was configured
+ * already, e.g. by a test or an embedding application), and the managed configurations' name.
+ * Other servers: `kopf.WebhookServer({ host: "my-machine.local", port: 9443 })`,
+ * `kopf.WebhookMinikubeServer()`, `kopf.WebhookDockerDesktopServer()`,
+ * `kopf.WebhookAutoServer()`, `kopf.WebhookAutoTunnel()`, `kopf.WebhookNgrokTunnel({ token })`.
  */
-export const admission = (
-  options: {
-    readonly cadump?: string | undefined;
-    readonly server?: WebhookServerProtocol.WebhookServerProtocol | undefined;
-  } = {},
-) => ({
-  managed: "auto.kopf.dev",
-  server: options.server ?? WebhookServer.WebhookK3dServer({ cadump: options.cadump }),
-  // Other servers:
-  //   WebhookServer.WebhookServer({ host: "my-machine.local", port: 9443 })
-  //   WebhookServer.WebhookMinikubeServer(), WebhookServer.WebhookDockerDesktopServer()
-  //   WebhookAutoServer.WebhookAutoServer(), WebhookNgrokTunnel.WebhookNgrokTunnel({ token })
+kopf.on.startup(function config({ settings }) {
+  const mutable = settings as kopf.Settings.MutableSettings; // startup handlers may change them
+  mutable.admission.server ??= kopf.WebhookK3dServer({ cadump: "ca.pem" });
+  mutable.admission.managed = "auto.kopf.dev";
 });
-
-export type { ClientConfig };
 
 kopf.on.validate("kex", function authhook({ sslpeer, warnings }) {
   const subject = sslpeer.subject as Readonly<Record<string, string>> | undefined;

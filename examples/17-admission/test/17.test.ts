@@ -4,8 +4,7 @@
  * server; a validating handler rejects objects with its message and code; the mutating
  * handler's change is visible in the stored object; warnings reach the client.
  */
-import { Admission, type ClientConfig, ConfigManager, WebhookServer } from "@kopf/admission";
-import { OperatorSettings, Settings } from "@kopf/settings";
+import { ConfigManager } from "@kopf/admission";
 import {
   Clusters,
   EmulatorTransport,
@@ -14,10 +13,10 @@ import {
   KubeEmulator,
   WebhookAdmission,
 } from "@kopf/testing";
-import { Effect, Fiber, Layer, Result } from "effect";
+import { Effect, Layer } from "effect";
 import * as kopf from "kopf";
 import { expect, it } from "vitest";
-import { admission } from "../src/handlers.ts";
+import "../src/handlers.ts";
 
 const CRD = {
   apiVersion: "apiextensions.k8s.io/v1",
@@ -54,25 +53,14 @@ it("validates and mutates real requests through the operator's webhooks", async 
       ),
     ),
   );
-  const registry = kopf.getDefaultRegistry();
-  const runner = await KopfRunner.start({ registry, cluster, namespaces: ["default"] });
+  // The startup handler keeps a server configured beforehand: here, one on the loopback.
+  const runner = await KopfRunner.start({
+    registry: kopf.getDefaultRegistry(),
+    cluster,
+    namespaces: ["default"],
+    settings: { admission: { server: kopf.WebhookServer({ addr: "127.0.0.1" }) } } as never,
+  });
   await runner.apply([{ apiVersion: "v1", kind: "Namespace", metadata: { name: "default" } }, CRD]);
-
-  const made = Settings.make({
-    admission: admission({ server: WebhookServer.WebhookServer({ addr: "127.0.0.1" }) }),
-  });
-  if (Result.isFailure(made)) throw new Error(made.failure.message);
-  let reported: (config: ClientConfig) => void = () => {};
-  const config = new Promise<ClientConfig>((resolve) => {
-    reported = resolve;
-  });
-  const webhooks = Effect.runFork(
-    Admission.run({ registry, onClientConfig: (c) => Effect.sync(() => reported(c)) }).pipe(
-      Effect.provideService(OperatorSettings, made.success),
-      Effect.provideContext(cluster.context),
-    ),
-  );
-  const { url } = await config;
 
   // Creates an object as kubectl does (one request, no client-side retries of 5xx answers).
   const create = async (body: unknown) => {
@@ -108,7 +96,8 @@ it("validates and mutates real requests through the operator's webhooks", async 
     "validate1.auto.kopf.dev",
     "validate2.spec.field.auto.kopf.dev",
   ]);
-  expect((vwc as any).webhooks[0].clientConfig.url).toBe(`${url}/authhook`);
+  expect((vwc as any).webhooks[0].clientConfig.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/authhook$/);
+  expect((vwc as any).webhooks[0].clientConfig.caBundle).toBeTruthy();
 
   // Validating handlers reject objects with their messages and codes.
   const wrong = await create(example("kopf-example-wrong", { field: "wrong" }));
@@ -134,7 +123,9 @@ it("validates and mutates real requests through the operator's webhooks", async 
     field: "value",
   });
 
-  await Effect.runPromise(Fiber.interrupt(webhooks));
   await runner.stop();
   expect(runner.exitCode).toBe(0);
+  // On exit, only persistent handlers' webhooks remain (none here).
+  const left = await runner.get(ConfigManager.configurationResource("validating"), "auto.kopf.dev");
+  expect((left as any)?.webhooks ?? []).toEqual([]);
 });
