@@ -77,10 +77,13 @@ export interface StartOptions {
   readonly handlers: string;
   readonly namespace: string;
   readonly kubeconfig: string;
+  /** Peering flags instead of `--standalone` (e.g. `["--peering", "example", "--priority", "200"]`). */
+  readonly peering?: ReadonlyArray<string> | undefined;
 }
 
 /**
- * Starts `kopf run --standalone --verbose -n <namespace> <handlers>`.
+ * Starts `kopf run --standalone --verbose -n <namespace> <handlers>` (or with the given peering
+ * flags instead of `--standalone`).
  *
  * @example
  * const kopf = PythonKopf.start({ python, handlers: "fixtures/handlers.py", namespace: "compat", kubeconfig })
@@ -91,7 +94,16 @@ export const start = (options: StartOptions): PythonOperator => {
   let text = "";
   const child: ChildProcess = spawn(
     options.python,
-    ["-m", "kopf", "run", "--standalone", "--verbose", "-n", options.namespace, options.handlers],
+    [
+      "-m",
+      "kopf",
+      "run",
+      ...(options.peering ?? ["--standalone"]),
+      "--verbose",
+      "-n",
+      options.namespace,
+      options.handlers,
+    ],
     {
       env: { ...process.env, KUBECONFIG: options.kubeconfig, PYTHONUNBUFFERED: "1" },
       stdio: ["ignore", "pipe", "pipe"],
