@@ -50,7 +50,7 @@ kopf.on.create("kopfexamples", function effectful({ name }) {
 
 // block 6
 kopf.on.update("kopfexamples", function relabel({ patch, spec }) {
-  patch.metadata.labels = { ...(patch.metadata.labels as object), size: String(spec.size ?? "none") };
+  patch.metadata.labels = { size: String(spec.size ?? "none"), obsolete: null }; // null removes a label
   patch.status.phase = "Updated";
   return { seen: spec.size ?? null }; // status.relabel.seen
 });
