@@ -1,6 +1,6 @@
 /** docs/guide/embedding.md: the Promise API (`kopf.run`, `kopf.operator`). */
 import * as kopf from "kopf";
-import "./readme.ts";
+import "./handlers.ts";
 
 // block: main.ts
 async function main(): Promise<void> {
