@@ -149,9 +149,10 @@ const keyElement = (item: unknown, keys: ReadonlyArray<string>): string | undefi
 
 export type Mode = "update" | "apply";
 
+/** Walks `value` adding its paths under `prefix` (the path so far, "" at the root). */
 const walk = (
   value: unknown,
-  path: ReadonlyArray<string>,
+  prefix: string,
   names: ReadonlyArray<string>,
   shape: Shape,
   mode: Mode,
@@ -159,12 +160,13 @@ const walk = (
   inItem = false,
 ): void => {
   if (!isObject(value)) return;
-  for (const [k, v] of Object.entries(value)) {
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
+    const v = value[k];
     if (names.length === 0 && IGNORED_ROOT.has(k)) continue;
     if (names.length === 1 && names[0] === "metadata" && IGNORED_META.has(k)) continue;
     const childNames = [...names, k];
-    const child = [...path, `f:${k}`];
-    const key = child.join(SEP);
+    const key = prefix === "" ? `f:${k}` : `${prefix}${SEP}f:${k}`;
     if (Array.isArray(v)) {
       const list = shape.list(childNames);
       if (list.kind === "atomic" || v.length === 0) {
@@ -172,8 +174,7 @@ const walk = (
         continue;
       }
       if (mode === "update" && shape.isMember(childNames, inItem)) out.add(key);
-      if (list.kind === "set")
-        for (const item of v) out.add([...child, `v:${JSON.stringify(item)}`].join(SEP));
+      if (list.kind === "set") for (const item of v) out.add(`${key}${SEP}v:${JSON.stringify(item)}`);
       else
         for (const item of v) {
           const el = keyElement(item, list.keys);
@@ -181,14 +182,20 @@ const walk = (
             out.add(key);
             break;
           }
-          out.add([...child, el].join(SEP));
-          walk(item, [...child, el], childNames, shape, mode, out, true);
+          const itemKey = `${key}${SEP}${el}`;
+          out.add(itemKey);
+          walk(item, itemKey, childNames, shape, mode, out, true);
         }
-    } else if (isObject(v) && Object.keys(v).length > 0 && !shape.isAtomic(childNames)) {
+    } else if (isObject(v) && !isEmpty(v) && !shape.isAtomic(childNames)) {
       if (mode === "update" && shape.isMember(childNames, inItem)) out.add(key);
-      walk(v, child, childNames, shape, mode, out, inItem);
+      walk(v, key, childNames, shape, mode, out, inItem);
     } else out.add(key);
   }
+};
+
+const isEmpty = (obj: JsonObject): boolean => {
+  for (const k in obj) if (Object.hasOwn(obj, k)) return false;
+  return true;
 };
 
 /**
@@ -197,7 +204,7 @@ const walk = (
  */
 export const of = (value: unknown, shape: Shape, mode: Mode = "update"): FieldSet => {
   const out: FieldSet = new Set();
-  walk(value, [], [], shape, mode, out);
+  walk(value, "", [], shape, mode, out);
   return out;
 };
 
@@ -272,8 +279,21 @@ interface Node {
   readonly children: Map<string, Node>;
 }
 
-/** Encodes a field set as `FieldsV1`. */
+const encoded = new WeakMap<FieldSet, JsonObject>();
+
+/**
+ * Encodes a field set as `FieldsV1` (cached per set: managedFields entries keep their sets from
+ * write to write, and neither sets nor stored objects are mutated once made).
+ */
 export const toFieldsV1 = (set: FieldSet): JsonObject => {
+  const hit = encoded.get(set);
+  if (hit !== undefined) return hit;
+  const result = encodeFieldsV1(set);
+  encoded.set(set, result);
+  return result;
+};
+
+const encodeFieldsV1 = (set: FieldSet): JsonObject => {
   const root: Node = { member: false, children: new Map() };
   for (const path of [...set].sort()) {
     let node = root;

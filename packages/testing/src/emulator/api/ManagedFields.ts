@@ -127,15 +127,21 @@ export const track = (
   const mine = scoped(changed, resolved, subresource);
   const oldEntries = old === undefined ? [] : decode(old);
   if (mine.size === 0 && removed.size === 0) return withEntries(next, oldEntries);
-  const entries = oldEntries.map((e) =>
-    sameEntry(e, manager, operation, subresource)
-      ? e
-      : { ...e, fields: new Set([...e.fields].filter((p) => !mine.has(p) && !removed.has(p))) },
-  );
+  const lost = (p: string) => mine.has(p) || removed.has(p);
+  const entries = oldEntries.map((e) => {
+    if (sameEntry(e, manager, operation, subresource)) return e;
+    // Entries that lose nothing keep their set (and its cached FieldsV1 encoding).
+    for (const p of e.fields)
+      if (lost(p)) return { ...e, fields: new Set([...e.fields].filter((q) => !lost(q))) };
+    return e;
+  });
   const idx = entries.findIndex((e) => sameEntry(e, manager, operation, subresource));
   const previous = idx >= 0 ? (entries[idx] as Entry).fields : new Set<string>();
-  const fields = new Set([...previous].filter((p) => !removed.has(p)));
-  for (const p of mine) fields.add(p);
+  let fields = previous;
+  if (removed.size > 0 || [...mine].some((p) => !previous.has(p))) {
+    fields = new Set([...previous].filter((p) => !removed.has(p)));
+    for (const p of mine) fields.add(p);
+  }
   const entry: Entry = {
     manager,
     operation,

@@ -11,13 +11,20 @@ import { apiVersionOf, type ResourceType } from "./ResourceType.ts";
 
 const GENERATE_ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
 
-/** A random RFC 4122 version 4 uid. */
+/** 32 random bits as 8 hex digits. */
+const word = (random: () => number): string =>
+  Math.floor(random() * 0x1_0000_0000)
+    .toString(16)
+    .padStart(8, "0");
+
+/** A random RFC 4122 version 4 uid (four draws of 32 bits: this runs for every create). */
 export const makeUid = (random: () => number): string => {
-  const hex = Array.from({ length: 32 }, () => Math.floor(random() * 16).toString(16));
-  hex[12] = "4";
-  hex[16] = ((Number.parseInt(hex[16] as string, 16) & 0x3) | 0x8).toString(16);
-  const h = hex.join("");
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  const a = word(random);
+  const b = word(random);
+  const c = word(random);
+  const d = word(random);
+  const variant = ((Number.parseInt(c[0] as string, 16) & 0x3) | 0x8).toString(16);
+  return `${a}-${b.slice(0, 4)}-4${b.slice(5)}-${variant}${c.slice(1, 4)}-${c.slice(4)}${d}`;
 };
 
 /** `generateName` plus five random characters, the prefix cut to keep the name within 63. */

@@ -31,10 +31,17 @@ const parts = (millis: number) => {
   };
 };
 
-/** `2024-01-02T03:04:05Z` (metav1.Time). */
+let lastSecond = Number.NaN;
+let lastFormatted = "";
+
+/** `2024-01-02T03:04:05Z` (metav1.Time); the last second's text is reused (every write stamps one). */
 export const formatTime = (millis: number): string => {
+  const second = Math.floor(millis / 1000);
+  if (second === lastSecond) return lastFormatted;
   const p = parts(millis);
-  return `${p.date}T${p.time}Z`;
+  lastSecond = second;
+  lastFormatted = `${p.date}T${p.time}Z`;
+  return lastFormatted;
 };
 
 /** `2024-01-02T03:04:05.123000Z` (metav1.MicroTime). */
