@@ -130,7 +130,10 @@ const clients = async ({ url, caPem }: Target) => {
       () =>
         new Promise<import("node:http").ClientRequest>((ready) => {
           const req = request(
-            new URL(`/api/v1/namespaces/${namespace}/configmaps?watch=true&fieldSelector=metadata.name!%3Dkube-root-ca.crt`, url),
+            new URL(
+              `/api/v1/namespaces/${namespace}/configmaps?watch=true&fieldSelector=metadata.name!%3Dkube-root-ca.crt`,
+              url,
+            ),
             { agent: new Agent({ ca: caPem }), headers: { authorization: "Bearer bench" } },
             (res) => {
               res.setEncoding("utf8");
