@@ -59,6 +59,7 @@ export const configure = <T>(argv: Argv<T>, command: "freeze" | "resume") => {
       alias: "n",
       type: "string",
       array: true,
+      nargs: 1, // one value per flag, as Kopf's click options
       describe: "namespace to freeze; repeatable",
     })
     .option("all-namespaces", { alias: "A", type: "boolean", describe: "freeze cluster-wide" })

@@ -93,12 +93,14 @@ export const configure = <T>(argv: Argv<T>) =>
       alias: "m",
       type: "string",
       array: true,
+      nargs: 1, // one value per flag (as Kopf's click options): `-m mod handlers.ts` keeps the file
       describe: "importable module to load; repeatable",
     })
     .option("namespace", {
       alias: "n",
       type: "string",
       array: true,
+      nargs: 1, // one value per flag: `-n default handlers.ts` keeps the file a handler file
       describe: "namespace or glob pattern to serve (e.g. 'ns-*', '!ns-x'); repeatable",
     })
     .option("all-namespaces", { alias: "A", type: "boolean", describe: "serve the whole cluster" })

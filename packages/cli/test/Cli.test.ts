@@ -95,8 +95,9 @@ describe("handler files", () => {
 
 describe("kopf run", () => {
   it("loads the handlers and handles objects until stopped (through KopfRunner)", async () => {
+    // Each -n takes one value (as Kopf's): the file after the last one is still a handler file.
     const runner = await KopfRunner.start({
-      args: ["run", "-n", "default", "--log-format", "plain", "handlers.ts"],
+      args: ["run", "--log-format", "plain", "-n", "other", "-n", "default", "handlers.ts"],
       cli: Cli.main,
       cwd: fixtures,
     });

@@ -164,7 +164,11 @@ export const operator = (options: OperatorOptions = {}): RunningOperator => {
   const logs = loggerLayer({ ...logging, ...options.logging });
   let ended: Exit.Exit<void, unknown> | undefined;
   const operating = program(options, ready, logs).pipe(
-    Effect.onExit((exit) => Effect.sync(() => void (ended = exit))),
+    Effect.onExit((exit) =>
+      Effect.sync(() => {
+        ended = exit;
+      }),
+    ),
   );
   // Without a signal of the application's, SIGINT/SIGTERM stop the operator (as Kopf does in
   // the main thread): Kopf's log lines, a second signal or the ultimate timeout exit at once.
