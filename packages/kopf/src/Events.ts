@@ -30,7 +30,10 @@ export const runner: Ambient.AmbientRunner = {
 };
 
 const current = (what: string): Posting.Events => {
-  const events = Fiber.getCurrent()?.getRef(Posting.CurrentEvents) ?? lastSeen;
+  // The handler's fiber; else the operator whose handler ran last through this runner, if it still
+  // runs; else the running operator (e.g. one started by KopfRunner, which binds handlers itself).
+  const remembered = lastSeen !== undefined && Posting.isRunning(lastSeen) ? lastSeen : undefined;
+  const events = Fiber.getCurrent()?.getRef(Posting.CurrentEvents) ?? remembered ?? Posting.ambient();
   if (events === undefined) {
     throw new EventsError({
       reason: "NoOperator",

@@ -131,4 +131,24 @@ describe("kopf.operator", () => {
       await cluster.close();
     }
   });
+
+  it("lets handlers run by KopfRunner post events after an await", async () => {
+    const registry = kopf.Registry.make();
+    registry.on.create("kopfexamples.kopf.dev", async function createFn({ body }) {
+      await new Promise((done) => setTimeout(done, 10));
+      kopf.info(body, { reason: "Awaited", message: "Posted after an await." });
+    });
+    await using runner = await KopfRunner.start({ registry, namespaces: ["ns1"], standalone: true });
+    await runner.apply([NS, CRD]);
+    await runner.apply([example("owner-2")]);
+    const deadline = performance.now() + 10_000;
+    let posted: ReadonlyArray<any> = [];
+    while (posted.length === 0 && performance.now() < deadline) {
+      await new Promise((done) => setTimeout(done, 50));
+      posted = (await runner.list(KopfRunner.events, "ns1")).filter((e: any) => e.reason === "Awaited");
+    }
+    expect(posted.map((e: any) => [e.message, e.involvedObject?.name])).toEqual([
+      ["Posted after an await.", "owner-2"],
+    ]);
+  });
 });

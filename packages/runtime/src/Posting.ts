@@ -201,6 +201,17 @@ export const registerAmbient = (events: Events): Effect.Effect<void, never, Scop
 export const ambient = (): Events | undefined => running[running.length - 1];
 
 /**
+ * Whether these posting calls belong to an operator that still runs (registered by
+ * {@link registerAmbient} and not yet stopped).
+ *
+ * @example
+ * ```ts
+ * const events = remembered !== undefined && Posting.isRunning(remembered) ? remembered : Posting.ambient()
+ * ```
+ */
+export const isRunning = (events: Events): boolean => running.includes(events);
+
+/**
  * The event type of a log level (§5.13).
  *
  * @example

@@ -52,6 +52,23 @@ const withPosting = (
 };
 
 describe("Posting", () => {
+  it.effect("ambient posting calls are the latest running operator's, until it stops", () =>
+    withPosting({}, (events) =>
+      Effect.gen(function* () {
+        assert.isFalse(Posting.isRunning(events));
+        yield* Effect.scoped(
+          Effect.gen(function* () {
+            yield* Posting.registerAmbient(events);
+            assert.isTrue(Posting.isRunning(events));
+            assert.strictEqual(Posting.ambient(), events);
+          }),
+        );
+        assert.isFalse(Posting.isRunning(events));
+        assert.notStrictEqual(Posting.ambient(), events);
+      }),
+    ),
+  );
+
   it.effect("info, warn, exception and event post Kopf's events, for nested lists of objects", () =>
     withPosting({}, (events, _poster, log) =>
       Effect.gen(function* () {
