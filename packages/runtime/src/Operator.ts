@@ -57,12 +57,12 @@ export interface OperatorOptions {
   readonly clusterwide?: boolean | undefined;
   /** The operator's memo, shared with activities; every object gets a shallow copy. */
   readonly memo?: Memo | undefined;
-  /** Peering options (used by the peering engine of a later issue). */
+  /** Peering options (for @kopf/engines' `Operating.run`, which runs peering). */
   readonly identity?: string | undefined;
   readonly standalone?: boolean | undefined;
   readonly priority?: number | undefined;
   readonly peeringName?: string | undefined;
-  /** The health endpoint URL (served by the probes engine of a later issue). */
+  /** The health endpoint URL (served by @kopf/engines' `Operating.run`). */
   readonly livenessEndpoint?: string | undefined;
   /** How changing handlers are chosen per cycle (Kopf's default lifecycle); default `asap`. */
   readonly lifecycle?: Lifecycle | undefined;
@@ -168,10 +168,7 @@ const operate = (
     ).pipe(Effect.catch((error) => Effect.logError(`The cleanup activity has failed: ${error.message}`)));
     const scanned = yield* Deferred.make<void>();
     const processors = new Map<string, Processing.ResourceProcessor>();
-    const onStarted = Deferred.succeed(scanned, undefined).pipe(
-      Effect.andThen(options.ready === undefined ? Effect.void : Deferred.succeed(options.ready, undefined)),
-      Effect.asVoid,
-    );
+    const started = [scanned, ...(options.ready === undefined ? [] : [options.ready])];
     const orchestration = Orchestrator.run({
       registry: options.registry,
       clusterwide: mode.clusterwide,
@@ -179,7 +176,7 @@ const operate = (
       memo,
       engines: options.engines,
       lifecycle: options.lifecycle,
-      onStarted,
+      onStarted: Effect.forEach(started, (d) => Deferred.succeed(d, undefined), { discard: true }),
       processors,
     }).pipe(
       Effect.onInterrupt(() =>
