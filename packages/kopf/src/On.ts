@@ -5,10 +5,11 @@
  * unchanged. Mistakes throw `RegistrationError` at registration time.
  */
 import type { On as Core } from "@kopf/registry";
-import type { OperatorSettings } from "@kopf/settings";
+import type { OperatorSettings, Settings } from "@kopf/settings";
 import { getDefaultRegistry } from "./DefaultRegistry.ts";
 
-type Calls = Core.On<OperatorSettings>;
+/** Activities get the operator settings; startup handlers get them mutable (validated after). */
+type Calls = Core.On<OperatorSettings, Settings.MutableSettings>;
 
 const delegate = <K extends keyof Calls>(name: K): Calls[K] =>
   ((...args: ReadonlyArray<unknown>) =>

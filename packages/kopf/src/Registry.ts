@@ -3,11 +3,14 @@
  * the operator settings and kubernetes-fluent-client model classes accepted as resources.
  */
 import { Registry as Core } from "@kopf/registry";
-import type { OperatorSettings } from "@kopf/settings";
+import type { OperatorSettings, Settings } from "@kopf/settings";
 import { resolveModel } from "./KfcModels.ts";
 
-/** A registry of handlers whose activities receive the operator settings. */
-export type Registry = Core.Registry<OperatorSettings>;
+/**
+ * A registry of handlers whose activities receive the operator settings, mutable in startup
+ * handlers (the operator validates them once the startup activity succeeded).
+ */
+export type Registry = Core.Registry<OperatorSettings, Settings.MutableSettings>;
 
 /** The resource-level buckets of a registry. */
 export type Bucket = Core.Bucket;
@@ -20,4 +23,4 @@ export type Bucket = Core.Bucket;
  * registry.on.create(kind.Pod, function podCreated({ spec }) { return { containers: spec.containers?.length } })
  */
 export const make = (options: Core.RegistryOptions = {}): Registry =>
-  Core.make<OperatorSettings>({ resolveModel, ...options });
+  Core.make<OperatorSettings, Settings.MutableSettings>({ resolveModel, ...options });

@@ -75,17 +75,29 @@ describe("default registry", () => {
     );
   });
 
-  it("types activities' settings as the operator settings and resource contexts by kind", () => {
+  it("types activities' settings as the operator settings (mutable in startup handlers) and resource contexts by kind", () => {
     kopf.on.startup(function configure({ settings }) {
-      expectTypeOf(settings).toEqualTypeOf<kopf.OperatorSettings>();
+      expectTypeOf(settings).toEqualTypeOf<kopf.Settings.MutableSettings>();
+      settings.posting.level = "Warn"; // Kopf's pattern: startup handlers assign settings
+      settings.admission.managed = "auto.kopf.dev";
     });
+    kopf.Registry.make().on.startup(function configure({ settings }) {
+      expectTypeOf(settings).toEqualTypeOf<kopf.Settings.MutableSettings>();
+    });
+    for (const activity of [kopf.on.cleanup, kopf.on.probe, kopf.on.login]) {
+      activity(function readOnly({ settings }) {
+        expectTypeOf(settings).toEqualTypeOf<kopf.OperatorSettings>();
+      });
+    }
     kopf.on.create("kopfexamples", function typed(ctx) {
       expectTypeOf(ctx).toEqualTypeOf<kopf.ChangingContext>();
     });
     kopf.timer("kopfexamples", { interval: 1 }, function ticking({ stopped }) {
       expectTypeOf(stopped).toEqualTypeOf<kopf.DaemonStopped>();
+      expectTypeOf(stopped).toExtend<AbortSignal>(); // fetch(url, { signal: stopped })
+      expectTypeOf(stopped.reason).toEqualTypeOf<ReadonlySet<kopf.DaemonStoppingReason> | undefined>();
     });
-    assert.lengthOf(kopf.getDefaultRegistry().activities, 1);
+    assert.lengthOf(kopf.getDefaultRegistry().activities, 4);
   });
 
   it("explicit registries stay separate from the default one", () => {

@@ -95,17 +95,29 @@ export type DaemonStoppingReason =
   | "daemon-abandoned";
 
 /**
- * The stop signal of a daemon or timer; the runtime implements it.
+ * The platform's `AbortSignal` (Node's or the DOM's), wherever their types are loaded — in
+ * operators, always. This package is pure and compiles without either, so it refers to the
+ * global through `globalThis` (as `@types/node` does) and falls back to the signal's own members.
+ */
+type PlatformAbortSignal = typeof globalThis extends { AbortSignal: { prototype: infer T } }
+  ? T
+  : { readonly aborted: boolean; readonly reason: unknown; throwIfAborted(): void };
+
+/**
+ * The stop signal of a daemon or timer; the runtime implements it. It is an `AbortSignal`,
+ * aborted on the first stop request, so it can be handed to `fetch` and other cancellable APIs;
+ * its `reason` is the set of reasons it was stopped for.
  *
  * @example
  * const monitor = async ({ stopped, logger }: DaemonContext) => {
  *   while (!stopped.isSet()) {
- *     logger.info("still alive")
+ *     const response = await fetch("http://example.com/status", { signal: stopped }).catch(() => null)
+ *     logger.info(`status: ${response?.status}`)
  *     await stopped.wait(10)
  *   }
  * }
  */
-export interface DaemonStopped {
+export type DaemonStopped = Omit<PlatformAbortSignal, "reason"> & {
   /** Whether the stop was requested. */
   isSet(): boolean;
   /** Why the stop was requested, or `undefined` while not requested. */
@@ -114,7 +126,7 @@ export interface DaemonStopped {
   wait(seconds?: number): Promise<boolean>;
   /** The same as `wait`, as an interruptible Effect for Effect handlers. */
   await(seconds?: number): Effect.Effect<boolean>;
-}
+};
 
 /** What a handler may return: a value, a promise of one, or an Effect with no requirements. */
 export type HandlerReturn = unknown;

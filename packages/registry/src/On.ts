@@ -99,7 +99,9 @@ export interface ActivityRegistration<S> {
 }
 
 /**
- * The registration calls. `S` is the type of `settings` in activities.
+ * The registration calls. `S` is the type of `settings` in activities; `M` its type in startup
+ * handlers, which may change the settings as in Kopf (the facade passes `OperatorSettings` and
+ * `Settings.MutableSettings`; the runtime validates the changed tree after startup).
  *
  * @example
  * registry.on.create("kopfexamples.kopf.dev", function createFn({ spec, logger }) {
@@ -108,8 +110,8 @@ export interface ActivityRegistration<S> {
  * })
  * registry.on.update("kopfexamples", { field: "spec.size", id: "resize" }, ({ old, new: size }) => resize(old, size))
  */
-export interface On<S = unknown> {
-  readonly startup: ActivityRegistration<S>;
+export interface On<S = unknown, M = S> {
+  readonly startup: ActivityRegistration<M>;
   readonly cleanup: ActivityRegistration<S>;
   /** Registers an `authentication` activity. */
   readonly login: ActivityRegistration<S>;
@@ -214,7 +216,7 @@ const NO_FLAGS = { initial: false, deleted: false, requiresFinalizer: false } as
  * const handlers: Handler[] = []
  * const on = make({ append: (h) => handlers.push(h), selector: ResourceSpec.toSelector })
  */
-export const make = <S = unknown>(target: OnTarget): On<S> =>
+export const make = <S = unknown, M = S>(target: OnTarget): On<S, M> =>
   ({
     startup: activityCall(target, "startup", "on.startup"),
     cleanup: activityCall(target, "cleanup", "on.cleanup"),
@@ -272,4 +274,4 @@ export const make = <S = unknown>(target: OnTarget): On<S> =>
     timer: resourceCall(target, "on.timer", build.timer),
     validate: resourceCall(target, "on.validate", (s, fn, o) => build.webhook(s, fn, o, "validating")),
     mutate: resourceCall(target, "on.mutate", (s, fn, o) => build.webhook(s, fn, o, "mutating")),
-  }) as unknown as On<S>;
+  }) as unknown as On<S, M>;

@@ -43,9 +43,9 @@ export interface RegistryOptions {
  * registry.on.create("kopfexamples", function createFn({ logger }) { logger.info("hi") })
  * registry.changing.length // 1
  */
-export interface Registry<S = unknown> {
-  /** The registration calls appending to this registry. */
-  readonly on: On.On<S>;
+export interface Registry<S = unknown, M = S> {
+  /** The registration calls appending to this registry (`M`: the settings of startup handlers). */
+  readonly on: On.On<S, M>;
   /** Appends an already built handler to its bucket (e.g. the runtime's fallback logins). */
   readonly append: (handler: Handler) => void;
   readonly activities: ReadonlyArray<ActivityHandler>;
@@ -91,10 +91,10 @@ const distinctBy = <A>(items: ReadonlyArray<A>, key: (a: A) => unknown): Readonl
  * A new, empty registry.
  *
  * @example
- * const registry = Registry.make<OperatorSettings>()
- * registry.on.startup(function configure({ settings }) { settings.posting.level = "WARNING" })
+ * const registry = Registry.make<OperatorSettings, Settings.MutableSettings>()
+ * registry.on.startup(function configure({ settings }) { settings.posting.level = "Warn" })
  */
-export const make = <S = unknown>(options: RegistryOptions = {}): Registry<S> => {
+export const make = <S = unknown, M = S>(options: RegistryOptions = {}): Registry<S, M> => {
   const activities: Array<ActivityHandler> = [];
   const buckets = {
     changing: [] as Array<ChangingHandler>,
@@ -131,7 +131,7 @@ export const make = <S = unknown>(options: RegistryOptions = {}): Registry<S> =>
   const forResource = <H extends ResourceHandler>(handlers: ReadonlyArray<H>, resource: Resource.Resource) =>
     handlers.filter((h) => matchesResource(h, resource));
 
-  const on = On.make<S>({
+  const on = On.make<S, M>({
     append,
     selector: (resource) => ResourceSpec.toSelector(resource, options.resolveModel),
   });

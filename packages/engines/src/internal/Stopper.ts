@@ -9,8 +9,8 @@
 import type { DaemonStopped, DaemonStoppingReason } from "@kopf/registry";
 import { type Context, Deferred, Effect, Option } from "effect";
 
-/** The `stopped` value of a daemon's or timer's context. */
-export type StoppedSignal = AbortSignal & DaemonStopped;
+/** The `stopped` value of a daemon's or timer's context (an `AbortSignal`, by its type too). */
+export type StoppedSignal = DaemonStopped;
 
 /** A stop flag. */
 export interface Stopper {
