@@ -4,7 +4,8 @@
  * `http://`; host `localhost` and port 80 by default), and answering a request — `GET` of the
  * configured path runs the `on.probe` handlers through the runtime's prober (results cached
  * for 10 s, one run shared by concurrent requests) and answers `200` with their results as JSON
- * (`{}` without probes), or `500` when a probe failed; other paths get `404`.
+ * (`{}` without probes), or `500` as soon as a probe failed in any way (probes are not retried
+ * within a request; a failure is not cached); other paths get `404`.
  */
 import { Data, Effect, Result } from "effect";
 

@@ -1,8 +1,10 @@
-// Covers the operator's option validation (Kopf's spawn_tasks checks), the login activity as
-// the vault's login, and the logging layer (format and minimum level).
+// Covers the operator's option validation (Kopf's spawn_tasks checks), the settings changed by
+// startup handlers (validated, then used), the login activity as the vault's login, and the
+// logging layer (format and minimum level).
 import { assert, describe, it } from "@effect/vitest";
 import { ConnectionInfo } from "@kopf/client";
 import { Registry } from "@kopf/registry";
+import { OperatorSettings, type Settings } from "@kopf/settings";
 import { Effect, Exit, Result } from "effect";
 import * as Logging from "../src/Logging.ts";
 import * as Operator from "../src/Operator.ts";
@@ -36,6 +38,60 @@ describe("Operator", () => {
         yield* Harness.settle(1);
         assert.isTrue(lines.some((l) => l.startsWith("Absence of either namespaces or cluster-wide flag")));
         assert.deepStrictEqual(seen, ["e1"]);
+      }),
+    ),
+  );
+
+  it.effect("invalid settings left by startup handlers fail the startup, naming the field", () =>
+    Harness.run(() =>
+      Effect.gen(function* () {
+        yield* Harness.setup;
+        const registry = Registry.make<OperatorSettings, Settings.MutableSettings>();
+        registry.on.startup(function configure({ settings }) {
+          settings.queueing.workerLimit = 0;
+        });
+        const tasks: Array<string> = [];
+        const exit = yield* Effect.exit(
+          Operator.run({
+            registry,
+            namespaces: ["ns1"],
+            tasks: [() => Effect.sync(() => tasks.push("ran"))],
+          }),
+        );
+        assert.isTrue(Exit.isFailure(exit));
+        const error = JSON.stringify(Exit.isFailure(exit) ? exit.cause.reasons[0] : undefined);
+        assert.include(error, "StartupFailed");
+        assert.include(error, "queueing.workerLimit");
+        assert.deepStrictEqual(tasks, []);
+      }),
+    ),
+  );
+
+  it.effect("the settings changed by startup handlers are the operator's from then on", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make<OperatorSettings, Settings.MutableSettings>();
+        registry.on.startup(function configure({ settings }) {
+          settings.persistence.finalizer = "example.com/finalizer";
+          settings.networking.errorBackoffs = [5];
+        });
+        const seen: Array<unknown> = [];
+        const running = yield* Harness.start(
+          registry,
+          { lines, log },
+          {
+            tasks: [
+              (context) =>
+                Effect.gen(function* () {
+                  const provided = yield* OperatorSettings;
+                  seen.push(provided.persistence.finalizer, context.settings.networking.errorBackoffs);
+                }),
+            ],
+          },
+        );
+        yield* Harness.settle(1);
+        assert.deepStrictEqual(seen, ["example.com/finalizer", [5]]);
+        yield* running.operator.stop;
       }),
     ),
   );

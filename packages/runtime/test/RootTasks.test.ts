@@ -4,6 +4,7 @@
 // failing task stops the operator with its message. Also: operator-level handlers get indices.
 import { assert, describe, it } from "@effect/vitest";
 import { Registry } from "@kopf/registry";
+import type { OperatorSettings, Settings } from "@kopf/settings";
 import { Effect, Exit } from "effect";
 import * as Operator from "../src/Operator.ts";
 import type * as RootTasks from "../src/RootTasks.ts";
@@ -14,10 +15,10 @@ describe("RootTasks", () => {
     Harness.run(({ lines, log }) =>
       Effect.gen(function* () {
         const order: Array<string> = [];
-        const registry = Registry.make();
+        const registry = Registry.make<OperatorSettings, Settings.MutableSettings>();
         registry.on.startup(function startupFn({ settings }) {
           order.push("startup");
-          (settings as { posting: { level: string } }).posting.level = "Error";
+          settings.posting.level = "Error";
         });
         registry.on.cleanup(function cleanupFn() {
           order.push("cleanup");

@@ -1,8 +1,10 @@
 /**
  * The probes' results as the health endpoint serves them (Kopf §12.2): all `on.probe` handlers
  * run at most once per `maxAge` (10 s by default, on the `Clock`); requests within that age get
- * the last results, concurrent requests share one run, and a failed run is not remembered (its
- * waiters get the `ActivityError`, the next request runs the probes again).
+ * the last results, concurrent requests share one run. A run tries each probe once: a probe
+ * failing in any way fails the run at once, without retries (its waiters get the
+ * `ActivityError`, which the endpoint answers with 500), and a failed run is not remembered (the
+ * next request runs the probes again).
  */
 import type { Registry } from "@kopf/registry";
 import type { State } from "@kopf/storage";

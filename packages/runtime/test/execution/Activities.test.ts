@@ -1,12 +1,14 @@
 // Covers operator activities (Kopf §7.8, §12.2, §12.3): all handlers at once, retried in
 // virtual time until all are done, a final failure as ActivityError, the activity context
 // (memo shared, settings, activity, retry…), login results validated into credentials, and
-// probe results by handler id.
+// probe results by handler id. Startup handlers change the settings, validated after them;
+// probes run once per probing and fail at once. Startup handlers change the settings, which are validated after
+// them; probes run once per probing, failing at once.
 import { assert, describe, expect, it } from "@effect/vitest";
 import { CredentialsVault } from "@kopf/client";
 import { PermanentError, Registry, TemporaryError } from "@kopf/registry";
-import { Settings } from "@kopf/settings";
-import { Cause, Effect, Exit, Fiber, Layer, Logger, References } from "effect";
+import { type OperatorSettings, Settings } from "@kopf/settings";
+import { Cause, Effect, Exit, Fiber, Layer, Logger, Option, References, Result } from "effect";
 import { TestClock } from "effect/testing";
 import * as Activities from "../../src/execution/Activities.ts";
 import * as F from "./fixtures.ts";
@@ -130,6 +132,113 @@ describe("run", () => {
   );
 });
 
+describe("run: startup settings", () => {
+  it.effect("startup handlers change the given tree, which holds the validated settings after", () =>
+    Effect.gen(function* () {
+      const registry = Registry.make<OperatorSettings, Settings.MutableSettings>();
+      registry.on.startup({ id: "configure" }, ({ settings }) => {
+        settings.posting.level = "Warn";
+        settings.admission.managed = "auto.kopf.dev";
+        settings.queueing = { ...settings.queueing, errorDelays: [1, 2] };
+      });
+      const settings = Settings.mutableCopy(Settings.defaults);
+      const edited = settings.posting;
+      yield* Activities.run(registry, "startup", { settings, logger: F.recorder().logger });
+      expect(settings).toEqual({
+        ...Settings.defaults,
+        posting: { ...Settings.defaults.posting, level: "Warn" },
+        admission: { ...Settings.defaults.admission, managed: "auto.kopf.dev" },
+        queueing: { ...Settings.defaults.queueing, errorDelays: [1, 2] },
+      });
+      expect(settings.posting).not.toBe(edited); // the validated group replaced the edited one
+    }),
+  );
+
+  const changes: ReadonlyArray<readonly [string, (settings: Settings.MutableSettings) => void, string]> = [
+    [
+      "an invalid value",
+      (s) => {
+        s.queueing.workerLimit = 0;
+      },
+      "queueing.workerLimit",
+    ],
+    [
+      "an unknown field",
+      (s) => {
+        (s.posting as Record<string, unknown>).levle = "Warn";
+      },
+      "posting.levle",
+    ],
+    [
+      "a group replaced by a non-object",
+      (s) => {
+        (s as Record<string, unknown>).peering = "none";
+      },
+      "peering",
+    ],
+  ];
+
+  it.effect.each(changes)("fails with InvalidSettings when startup handlers leave %s", ([, change, path]) =>
+    Effect.gen(function* () {
+      const registry = Registry.make<OperatorSettings, Settings.MutableSettings>();
+      registry.on.startup({ id: "configure" }, ({ settings }) => change(settings));
+      const settings = Settings.mutableCopy(Settings.defaults);
+      const error = errorOf(
+        yield* Effect.exit(Activities.run(registry, "startup", { settings, logger: F.recorder().logger })),
+      );
+      expect(error).toBeInstanceOf(Activities.ActivityError);
+      const activityError = error as Activities.ActivityError;
+      expect([activityError.reason, activityError.activity]).toEqual(["InvalidSettings", "startup"]);
+      expect(activityError.message).toContain("The settings changed by the startup handlers are invalid");
+      expect(activityError.message).toContain(path);
+    }),
+  );
+
+  it.effect("fields set to undefined keep their former values", () =>
+    Effect.gen(function* () {
+      const registry = Registry.make<OperatorSettings, Settings.MutableSettings>();
+      registry.on.startup({ id: "unset" }, ({ settings }) => {
+        (settings.peering as Record<string, unknown>).name = undefined;
+      });
+      const settings = Settings.mutableCopy(Result.getOrThrow(Settings.make({ peering: { name: "mine" } })));
+      yield* Activities.run(registry, "startup", { settings, logger: F.recorder().logger });
+      expect(settings.peering.name).toBe("mine");
+    }),
+  );
+
+  it.effect("frozen settings are not changed: startup handlers get a mutable copy", () =>
+    Effect.gen(function* () {
+      const registry = Registry.make<OperatorSettings, Settings.MutableSettings>();
+      const seen: Array<Settings.MutableSettings> = [];
+      registry.on.startup({ id: "configure", errors: "permanent" }, ({ settings }) => {
+        settings.posting.level = "Warn";
+        seen.push(settings);
+      });
+      yield* Activities.run(registry, "startup", {
+        settings: Settings.defaults,
+        logger: F.recorder().logger,
+      });
+      expect(seen[0]?.posting.level).toBe("Warn");
+      expect(Settings.defaults.posting.level).toBe("Info");
+    }),
+  );
+
+  it.effect("other activities get the settings as they are", () =>
+    Effect.gen(function* () {
+      const registry = Registry.make();
+      let seen: unknown;
+      registry.on.cleanup({ id: "c" }, ({ settings }) => {
+        seen = settings;
+      });
+      yield* Activities.run(registry, "cleanup", {
+        settings: Settings.defaults,
+        logger: F.recorder().logger,
+      });
+      expect(seen).toBe(Settings.defaults);
+    }),
+  );
+});
+
 describe("authenticate", () => {
   it.effect("turns connection info into credentials by handler id", () =>
     Effect.gen(function* () {
@@ -215,6 +324,47 @@ describe("probe", () => {
         status: { ok: true },
       });
       expect(yield* Activities.probe(Registry.make(), { logger: F.recorder().logger })).toEqual({});
+    }),
+  );
+
+  it.live.each([
+    ["an arbitrary error", () => new Error("database down"), "failed with an exception and will stop now"],
+    ["a temporary error", () => new TemporaryError("database down", { delay: 1 }), "failed temporarily"],
+    ["a permanent error", () => new PermanentError("database down"), "failed permanently"],
+  ] as const)("fails at once, without retrying, on %s", ([, makeError, logged]) =>
+    Effect.gen(function* () {
+      const registry = Registry.make();
+      let calls = 0;
+      registry.on.probe({ id: "db" }, () => {
+        calls++;
+        throw makeError();
+      });
+      registry.on.probe({ id: "fine" }, () => "ok");
+      const rec = F.recorder();
+      const exit = yield* Effect.exit(Activities.probe(registry, { logger: rec.logger })).pipe(
+        Effect.timeoutOption("2 seconds"),
+      );
+      assert.isTrue(Option.isSome(exit), "the probing waits for a retry");
+      const error = errorOf(Option.getOrThrow(exit)) as Activities.ActivityError;
+      expect([error._tag, error.reason, error.activity, Object.keys(error.errors)]).toEqual([
+        "ActivityError",
+        "HandlersFailed",
+        "probe",
+        ["db"],
+      ]);
+      expect(calls).toBe(1);
+      expect(rec.messages().some((m) => m.includes(logged) && m.includes("database down"))).toBe(true);
+      expect(rec.messages().some((m) => m.includes("try again"))).toBe(false);
+    }),
+  );
+
+  it.effect("a probe whose errors are ignored reports nothing", () =>
+    Effect.gen(function* () {
+      const registry = Registry.make();
+      registry.on.probe({ id: "quiet", errors: "ignored" }, () => {
+        throw new Error("ignored");
+      });
+      expect(yield* Activities.probe(registry, { logger: F.recorder().logger })).toEqual({});
     }),
   );
 });
