@@ -4,9 +4,8 @@
  * (accepted names, NamesAccepted and Established conditions, the cleanup finalizer).
  */
 import * as Crd from "./Crd.ts";
-import * as GarbageCollector from "./GarbageCollector.ts";
 import type { Core } from "./internal/Core.ts";
-import { asObject, isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
+import { asObject, isObject, type JsonObject, str } from "./internal/Json.ts";
 import * as ManagedFields from "./ManagedFields.ts";
 import * as ObjectMeta from "./ObjectMeta.ts";
 
@@ -30,28 +29,13 @@ export const sync = (core: Core, crd: JsonObject, deleted: boolean): void => {
   const fresh = core.store.table("apiextensions.k8s.io", "customresourcedefinitions");
   if (fresh === undefined || ObjectMeta.isDeleting(crd)) return;
   const wanted = Crd.establishedStatus(crd, core.now());
-  const finalizers = ObjectMeta.finalizersOf(crd);
-  if (
-    established &&
-    JSON.stringify(status.acceptedNames) === JSON.stringify(wanted.acceptedNames) &&
-    finalizers.includes(GarbageCollector.CRD_CLEANUP_FINALIZER)
-  )
-    return;
-  // The finalizer is added untracked; the conditions and names are written through /status as
-  // the "kube-apiserver" manager.
+  if (established && JSON.stringify(status.acceptedNames) === JSON.stringify(wanted.acceptedNames)) return;
+  // The conditions and names are written through /status as the "kube-apiserver" manager (the
+  // cleanup finalizer comes only with the first delete request, as the apiextensions registry adds it).
   const scope = { type: fresh.type, version: "v1" };
-  const withFinalizer: JsonObject = {
-    ...crd,
-    metadata: {
-      ...metaOf(crd),
-      finalizers: finalizers.includes(GarbageCollector.CRD_CLEANUP_FINALIZER)
-        ? finalizers
-        : [...finalizers, GarbageCollector.CRD_CLEANUP_FINALIZER],
-    },
-  };
   const next = ManagedFields.track(
-    withFinalizer,
-    { ...withFinalizer, status: wanted },
+    crd,
+    { ...crd, status: wanted },
     "kube-apiserver",
     "Update",
     "status",

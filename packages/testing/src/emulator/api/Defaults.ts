@@ -142,8 +142,42 @@ const namespaceLabel = (obj: JsonObject): JsonObject => {
   };
 };
 
-/** Scheme defaults: applied to every decoded object of a built-in type (create and update). */
-export const scheme = (type: ResourceType, obj: JsonObject): JsonObject => {
+const isEmptyValue = (value: unknown): boolean =>
+  value === null ||
+  (Array.isArray(value) && value.length === 0) ||
+  (isObject(value) && Object.keys(value).length === 0);
+
+/** Fields Go encodes with `omitempty`: an empty map or list (or null) decodes to nothing. */
+const OMIT_EMPTY_META = ["labels", "annotations", "ownerReferences", "finalizers"];
+const OMIT_EMPTY: Readonly<Record<string, ReadonlyArray<string>>> = {
+  "/configmaps": ["data", "binaryData"],
+  "/secrets": ["data", "stringData"],
+};
+
+/** Drops what the apiserver's typed decoding loses: empty `omitempty` maps and lists. */
+const omitEmpty = (type: ResourceType, obj: JsonObject): JsonObject => {
+  const fields = type.custom ? [] : (OMIT_EMPTY[`${type.group}/${type.plural}`] ?? []);
+  const meta = isObject(obj.metadata) ? obj.metadata : undefined;
+  const emptyMeta =
+    meta === undefined ? [] : OMIT_EMPTY_META.filter((f) => Object.hasOwn(meta, f) && isEmptyValue(meta[f]));
+  const emptyTop = fields.filter((f) => Object.hasOwn(obj, f) && isEmptyValue(obj[f]));
+  if (emptyMeta.length === 0 && emptyTop.length === 0) return obj;
+  const out: JsonObject = { ...obj };
+  for (const f of emptyTop) delete out[f];
+  if (meta !== undefined && emptyMeta.length > 0) {
+    const m = { ...meta };
+    for (const f of emptyMeta) delete m[f];
+    out.metadata = m;
+  }
+  return out;
+};
+
+/**
+ * Scheme defaults: applied to every decoded object (create and update); custom resources only
+ * lose their empty metadata maps and lists (their ObjectMeta is typed too).
+ */
+export const scheme = (type: ResourceType, decoded: JsonObject): JsonObject => {
+  const obj = omitEmpty(type, decoded);
   if (type.custom) return obj;
   switch (`${type.group}/${type.plural}`) {
     case "/namespaces":
@@ -168,6 +202,12 @@ export const scheme = (type: ResourceType, obj: JsonObject): JsonObject => {
   }
 };
 
+/** The namespace strategy on create: the user's finalizers with `kubernetes` appended when missing. */
+const withKubernetesFinalizer = (finalizers: unknown): Array<unknown> => {
+  const given = Array.isArray(finalizers) ? finalizers : [];
+  return given.includes("kubernetes") ? given : [...given, "kubernetes"];
+};
+
 /** What a type's registry strategy sets on create (not part of any manager's fields). */
 export const onCreate = (type: ResourceType, obj: JsonObject, random: () => number): JsonObject => {
   if (type.custom) return obj;
@@ -175,7 +215,7 @@ export const onCreate = (type: ResourceType, obj: JsonObject, random: () => numb
     case "/namespaces":
       return {
         ...obj,
-        spec: { finalizers: ["kubernetes"], ...asObject(obj.spec) },
+        spec: { ...asObject(obj.spec), finalizers: withKubernetesFinalizer(asObject(obj.spec).finalizers) },
         status: { phase: "Active" },
       };
     case "/pods": {

@@ -7,6 +7,7 @@ import { Effect, Result } from "effect";
 import * as Admit from "./Admit.ts";
 import * as Body from "./Body.ts";
 import type { ApiRequest } from "./Emulator.ts";
+import { CRD_CLEANUP_FINALIZER } from "./GarbageCollector.ts";
 import { type Core, json, type Resolved, type Response } from "./internal/Core.ts";
 import { asObject, isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
 import { formatTime } from "./internal/Time.ts";
@@ -164,7 +165,14 @@ export const deleteOne = Effect.fnUntraced(function* (
   if (latest === undefined) return yield* Effect.fail(Status.notFound(resolved.gr, name));
   const served = (o: JsonObject) => ObjectMeta.serve(resolved.type, resolved.version, o);
   const accepted = options.orphanDependents === false ? 202 : 200;
-  const finalizers = policyFinalizers(options, ObjectMeta.finalizersOf(latest));
+  const isCrd =
+    resolved.type.group === "apiextensions.k8s.io" && resolved.type.plural === "customresourcedefinitions";
+  const given = policyFinalizers(options, ObjectMeta.finalizersOf(latest));
+  // The apiextensions registry adds the cleanup finalizer on the first delete request.
+  const finalizers =
+    isCrd && !ObjectMeta.isDeleting(latest) && !given.includes(CRD_CLEANUP_FINALIZER)
+      ? [...given, CRD_CLEANUP_FINALIZER]
+      : given;
   const meta = metaOf(latest);
   if (isNamespace || finalizers.length > 0) {
     if (ObjectMeta.isDeleting(latest) && finalizers.join() === ObjectMeta.finalizersOf(latest).join())

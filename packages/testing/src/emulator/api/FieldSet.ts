@@ -78,6 +78,14 @@ export const shapeOf = (type: ResourceType): Shape => {
       list: (names) => {
         const m = metaList(names);
         if (m !== undefined) return m;
+        // NamespaceSpec.finalizers is an atomic list.
+        if (
+          type.plural === "namespaces" &&
+          names.length === 2 &&
+          names[0] === "spec" &&
+          names[1] === "finalizers"
+        )
+          return { kind: "atomic" };
         const s = strategyFor(names[names.length - 2] ?? "", names[names.length - 1] ?? "");
         return s === undefined
           ? { kind: "atomic" }
@@ -134,7 +142,6 @@ const IGNORED_META = new Set([
   "deletionGracePeriodSeconds",
   "selfLink",
   "managedFields",
-  "generateName",
 ]);
 
 const keyElement = (item: unknown, keys: ReadonlyArray<string>): string | undefined => {
@@ -184,7 +191,9 @@ const walk = (
           }
           const itemKey = `${key}${SEP}${el}`;
           out.add(itemKey);
-          walk(item, itemKey, childNames, shape, mode, out, true);
+          // Owner references are owned as whole items (a bare `k:{"uid":…}`), as the apiserver records them.
+          if (names.length !== 1 || names[0] !== "metadata" || k !== "ownerReferences")
+            walk(item, itemKey, childNames, shape, mode, out, true);
         }
     } else if (isObject(v) && !isEmpty(v) && !shape.isAtomic(childNames)) {
       if (mode === "update" && shape.isMember(childNames, inItem)) out.add(key);

@@ -10,6 +10,7 @@ import type { ApiRequest } from "./Emulator.ts";
 import type { Core } from "./internal/Core.ts";
 import { asObject, isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
 import { formatTime } from "./internal/Time.ts";
+import * as ManagedFields from "./ManagedFields.ts";
 import * as ObjectMeta from "./ObjectMeta.ts";
 import { nameOf, namespaceOf, type Table, uidOf } from "./Store.ts";
 
@@ -185,7 +186,18 @@ export const sweep = (core: Core): Sweep => {
       const meta = { ...metaOf(obj) };
       if (kept.length === 0) delete meta.ownerReferences;
       else meta.ownerReferences = kept;
-      commit(core, located.table, obj, { ...obj, metadata: meta });
+      // The removed references leave their managers' field sets, as the collector's patch does.
+      const { type } = located.table;
+      const next = ManagedFields.track(
+        obj,
+        { ...obj, metadata: meta },
+        "generic-garbage-collector",
+        "Update",
+        undefined,
+        core.now(),
+        { type, version: type.storageVersion },
+      );
+      commit(core, located.table, obj, next);
     }
   }
   for (const located of everything) {

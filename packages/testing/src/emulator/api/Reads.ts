@@ -141,8 +141,10 @@ export const list = (
   const selection = parseSelection(resolved, q);
   if (Result.isFailure(selection)) return Result.fail(selection.failure);
   const limitRaw = q.get("limit");
-  const limit = limitRaw === null || limitRaw === "" ? 0 : Number(limitRaw);
-  if (!Number.isInteger(limit) || limit < 0)
+  // A negative limit is no limit, as kube-apiserver reads it.
+  const parsed = limitRaw === null || limitRaw === "" ? 0 : Number(limitRaw);
+  const limit = Math.max(0, parsed);
+  if (!Number.isInteger(parsed))
     return Result.fail(
       Status.badRequest(`limit: Invalid value: ${JSON.stringify(limitRaw)}: must be a non-negative integer`),
     );

@@ -156,7 +156,7 @@ export const forbidden = (
 export const badRequest = (message: string): ApiError => make(400, "BadRequest", message);
 
 export const methodNotAllowed = (): ApiError =>
-  make(405, "MethodNotAllowed", "the server does not allow this method on the requested resource");
+  make(405, "MethodNotAllowed", "the server does not allow this method on the requested resource", {});
 
 /** For a verb a resource does not support (e.g. PUT on a collection). */
 export const methodNotSupported = (gr: GroupResource, action: string): ApiError =>

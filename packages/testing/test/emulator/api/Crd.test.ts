@@ -67,7 +67,7 @@ const withCrd = <A, E>(then: Effect.Effect<A, E, any>) =>
   );
 
 describe("CRD lifecycle", () => {
-  it("is established and served immediately, with defaults and a cleanup finalizer", async () => {
+  it("is established and served immediately, with defaults and no cleanup finalizer until deleted (as kube-apiserver 1.34)", async () => {
     const r = await withCrd(
       Effect.gen(function* () {
         const stored = yield* send("GET", `${CRDS}/kopfexamples.kopf.dev`);
@@ -84,7 +84,7 @@ describe("CRD lifecycle", () => {
     expect(r.stored.body.spec.names).toMatchObject({ singular: "kopfexample", listKind: "KopfExampleList" });
     expect(r.stored.body.status.acceptedNames.kind).toBe("KopfExample");
     expect(r.stored.body.status.storedVersions).toEqual(["v1"]);
-    expect(r.stored.body.metadata.finalizers).toEqual(["customresourcecleanup.apiextensions.k8s.io"]);
+    expect(r.stored.body.metadata.finalizers).toBeUndefined();
     expect(r.discovery.body.resources).toEqual([
       {
         name: "kopfexamples",

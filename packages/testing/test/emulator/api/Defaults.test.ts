@@ -54,3 +54,35 @@ describe("container port defaults", () => {
     expect(r.body.spec.template.spec.containers[0].ports).toEqual([{ containerPort: 8080, protocol: "TCP" }]);
   });
 });
+
+describe("empty omitempty fields", () => {
+  it.each([
+    ["empty data and binaryData", { data: {}, binaryData: {} }, {}],
+    ["null data", { data: null }, {}],
+    [
+      "empty labels, annotations, finalizers",
+      { metadata: { labels: {}, annotations: {}, finalizers: [] } },
+      {},
+    ],
+    ["non-empty ones kept", { data: { a: "1" }, metadata: { labels: { x: "y" } } }, { data: { a: "1" } }],
+  ])("a ConfigMap with %s stores none of them, nor their managedFields", async (_, extra, expected) => {
+    const extraMeta = (extra as { metadata?: Record<string, unknown> }).metadata ?? {};
+    const r = await run(
+      send("POST", "/api/v1/namespaces/default/configmaps", {
+        ...extra,
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: "cm", ...extraMeta },
+      }),
+    );
+    expect(r.status).toBe(201);
+    for (const key of ["labels", "annotations", "finalizers"])
+      if (!(key in extraMeta) || JSON.stringify(extraMeta[key]).length <= 2)
+        expect(r.body.metadata[key]).toBeUndefined();
+    expect(r.body.data).toEqual((expected as { data?: unknown }).data);
+    expect(r.body.binaryData).toBeUndefined();
+    const owned = JSON.stringify(r.body.metadata.managedFields ?? []);
+    if ((expected as { data?: unknown }).data === undefined) expect(owned).not.toContain("f:data");
+    expect(owned).not.toContain("f:finalizers");
+  });
+});

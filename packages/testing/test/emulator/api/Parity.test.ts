@@ -1,0 +1,113 @@
+/**
+ * Answers aligned with kube-apiserver 1.34 by the differential conformance run (each expectation is
+ * what the real server answered): namespace finalizers, negative limits, 405 details, managedFields
+ * of generateName and owner references, the CRD cleanup finalizer only on delete, and the garbage
+ * collector's removal of owner references from managedFields.
+ */
+import { Effect } from "effect";
+import { describe, expect, it } from "vitest";
+import { CRD, cm, run, send } from "./Harness.ts";
+
+const NS = "/api/v1/namespaces/default/configmaps";
+const fieldsOf = (body: any) => body.metadata.managedFields?.[0]?.fieldsV1;
+
+describe("kube-apiserver parity", () => {
+  it.each([
+    [[], ["kubernetes"]],
+    [["example.com/custom"], ["example.com/custom", "kubernetes"]],
+    [
+      ["kubernetes", "example.com/custom"],
+      ["kubernetes", "example.com/custom"],
+    ],
+  ])("a namespace created with finalizers %j has %j, owned as an atomic list", async (given, stored) => {
+    const r = await run(
+      send("POST", "/api/v1/namespaces", { metadata: { name: "fin" }, spec: { finalizers: given } }),
+    );
+    expect(r.status).toBe(201);
+    expect(r.body.spec.finalizers).toEqual(stored);
+    if (given.length > 0) expect(fieldsOf(r.body)["f:spec"]).toEqual({ "f:finalizers": {} });
+  });
+
+  it("reads a negative limit as no limit", async () => {
+    const r = await run(
+      Effect.gen(function* () {
+        for (const name of ["a", "b", "c"]) yield* send("POST", NS, cm(name));
+        return yield* send("GET", `${NS}?limit=-1`);
+      }),
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.items).toHaveLength(3);
+    expect(r.body.metadata.continue).toBeUndefined();
+  });
+
+  it("answers 405 with empty details", async () => {
+    const r = await run(send("PUT", NS, cm("a")));
+    expect(r.status).toBe(405);
+    expect(r.body.details).toEqual({});
+  });
+
+  it("records generateName and bare owner-reference keys in managedFields", async () => {
+    const r = await run(
+      Effect.gen(function* () {
+        const owner = yield* send("POST", NS, cm("owner"));
+        return yield* send("POST", NS, {
+          metadata: {
+            generateName: "child-",
+            ownerReferences: [
+              { apiVersion: "v1", kind: "ConfigMap", name: "owner", uid: owner.body.metadata.uid },
+            ],
+          },
+        });
+      }),
+    );
+    expect(r.status).toBe(201);
+    const uid = r.body.metadata.ownerReferences[0].uid;
+    expect(fieldsOf(r.body)).toEqual({
+      "f:metadata": {
+        "f:generateName": {},
+        "f:ownerReferences": { ".": {}, [`k:{"uid":"${uid}"}`]: {} },
+      },
+    });
+  });
+
+  it("drops a manager's entry when the garbage collector removes the only owner reference it owned", async () => {
+    const r = await run(
+      Effect.gen(function* () {
+        const owner = yield* send("POST", NS, cm("owner"));
+        yield* send("POST", NS, {
+          metadata: {
+            name: "child",
+            ownerReferences: [
+              { apiVersion: "v1", kind: "ConfigMap", name: "owner", uid: owner.body.metadata.uid },
+            ],
+          },
+        });
+        yield* send("DELETE", `${NS}/owner?propagationPolicy=Orphan`);
+        yield* Effect.sleep("20 millis");
+        return yield* send("GET", `${NS}/child`);
+      }),
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.metadata.ownerReferences).toBeUndefined();
+    expect(r.body.metadata.managedFields).toBeUndefined();
+  });
+
+  it("adds the CRD cleanup finalizer on the first delete, not at creation", async () => {
+    const r = await run(
+      Effect.gen(function* () {
+        const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+        const created = yield* send("POST", CRDS, CRD);
+        yield* send("POST", "/apis/kopf.dev/v1/namespaces/default/kopfexamples", {
+          apiVersion: "kopf.dev/v1",
+          kind: "KopfExample",
+          metadata: { name: "held", finalizers: ["kopf.dev/hold"] },
+        });
+        const deleted = yield* send("DELETE", `${CRDS}/kopfexamples.kopf.dev`);
+        return { created, deleted };
+      }),
+    );
+    expect(r.created.body.metadata.finalizers).toBeUndefined();
+    expect(r.deleted.body.metadata.finalizers).toEqual(["customresourcecleanup.apiextensions.k8s.io"]);
+    expect(r.deleted.body.metadata.deletionTimestamp).toBeDefined();
+  });
+});
