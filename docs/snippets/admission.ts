@@ -17,9 +17,8 @@ kopf.on.mutate("kopfexamples", { operations: ["CREATE"] }, function defaults({ s
 
 // block: startup
 kopf.on.startup(function configure_webhooks({ settings }) {
-  const mutable = settings as kopf.Settings.MutableSettings;
-  mutable.admission.server = WebhookServer.WebhookServer({ host: "127.0.0.1", port: 9443 });
-  mutable.admission.managed = "auto.kopf.dev"; // the Validating/MutatingWebhookConfigurations
+  settings.admission.server = WebhookServer.WebhookServer({ host: "127.0.0.1", port: 9443 });
+  settings.admission.managed = "auto.kopf.dev"; // the Validating/MutatingWebhookConfigurations
 });
 
 // block: effect

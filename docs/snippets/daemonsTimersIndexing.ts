@@ -5,8 +5,8 @@ import * as kopf from "kopf";
 // block: daemon
 kopf.daemon("kopfexamples", { cancellationTimeout: 10 }, async function monitor({ stopped, name, logger }) {
   while (!stopped.isSet()) {
-    const signal = stopped as unknown as AbortSignal; // aborted when the daemon is asked to stop
-    const response = await fetch(`https://status.example.com/${name}`, { signal }).catch(() => null);
+    // stopped is an AbortSignal too: the request is aborted when the daemon is asked to stop
+    const response = await fetch(`https://status.example.com/${name}`, { signal: stopped }).catch(() => null);
     logger.info(`status: ${response?.status ?? "unreachable"}`);
     await stopped.wait(30); // returns early when the daemon is asked to stop
   }

@@ -3,7 +3,7 @@ import * as kopf from "kopf";
 
 // block: ported
 kopf.on.startup(function configure({ settings }) {
-  (settings as kopf.Settings.MutableSettings).posting.level = "Warn";
+  settings.posting.level = "Warn";
 });
 
 kopf.on.create("kopfexamples", { retries: 3, backoff: 10 }, function create_fn({ spec, name, logger }) {

@@ -6,11 +6,10 @@ import * as kopf from "kopf";
 
 // block 1
 kopf.on.startup(function configure({ settings }) {
-  const mutable = settings as kopf.Settings.MutableSettings;
-  mutable.posting.level = "Warn";
-  mutable.persistence.finalizer = "example.com/my-operator";
-  mutable.watching.serverTimeout = 270;
-  mutable.networking.errorBackoffs = [1, 2, 4, 8];
+  settings.posting.level = "Warn";
+  settings.persistence.finalizer = "example.com/my-operator";
+  settings.watching.serverTimeout = 270;
+  settings.networking.errorBackoffs = [1, 2, 4, 8];
 });
 
 // block 2

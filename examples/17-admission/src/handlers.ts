@@ -15,9 +15,8 @@ import * as kopf from "kopf";
  * `kopf.WebhookAutoServer()`, `kopf.WebhookAutoTunnel()`, `kopf.WebhookNgrokTunnel({ token })`.
  */
 kopf.on.startup(function config({ settings }) {
-  const mutable = settings as kopf.Settings.MutableSettings; // startup handlers may change them
-  mutable.admission.server ??= kopf.WebhookK3dServer({ cadump: "ca.pem" });
-  mutable.admission.managed = "auto.kopf.dev";
+  settings.admission.server ??= kopf.WebhookK3dServer({ cadump: "ca.pem" });
+  settings.admission.managed = "auto.kopf.dev";
 });
 
 kopf.on.validate("kex", function authhook({ sslpeer, warnings }) {
