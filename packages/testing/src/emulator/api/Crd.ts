@@ -6,7 +6,7 @@
 import * as FieldError from "./FieldError.ts";
 import { asObject, isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
 import { formatTime } from "./internal/Time.ts";
-import { type ResourceType, STANDARD_VERBS } from "./ResourceType.ts";
+import type { ResourceType } from "./ResourceType.ts";
 import type { StructuralSchema } from "./Schema.ts";
 
 const strings = (v: unknown): Array<string> =>
@@ -123,7 +123,8 @@ export const resourceTypeOf = (crd: JsonObject): ResourceType | undefined => {
     shortNames: strings(names.shortNames),
     categories: strings(names.categories),
     namespaced: spec.scope === "Namespaced",
-    verbs: STANDARD_VERBS,
+    // The order kube-apiserver lists a custom resource's verbs in.
+    verbs: ["delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"],
     status,
     scale,
     extraSubresources: [],

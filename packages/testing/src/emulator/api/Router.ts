@@ -18,6 +18,7 @@ import * as Scale from "./Scale.ts";
 import * as Status from "./Status.ts";
 import * as Tables from "./Tables.ts";
 import * as Watch from "./Watch.ts";
+import * as WriteOptions from "./WriteOptions.ts";
 import * as Writes from "./Writes.ts";
 
 export interface RouterOptions {
@@ -166,6 +167,8 @@ const resource = Effect.fnUntraced(function* (
   const method = request.method.toUpperCase();
   const collection = resolved.name === undefined;
   const deny = (verb: string) => !resolved.type.verbs.includes(verb);
+  const badOptions = WriteOptions.check(method, request.query);
+  if (badOptions !== undefined) return yield* Effect.fail(badOptions);
   if (collection) {
     if (method === "GET") {
       if (watchPrefix || isWatch(request.query)) {

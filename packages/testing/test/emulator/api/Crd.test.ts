@@ -91,7 +91,7 @@ describe("CRD lifecycle", () => {
         singularName: "kopfexample",
         namespaced: true,
         kind: "KopfExample",
-        verbs: ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"],
+        verbs: ["delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"],
         shortNames: ["kex"],
         categories: ["kopf"],
       },

@@ -111,3 +111,52 @@ describe("kube-apiserver parity", () => {
     expect(r.deleted.body.metadata.deletionTimestamp).toBeDefined();
   });
 });
+
+describe("write options", () => {
+  it.each([
+    [
+      "POST",
+      NS,
+      "dryRun=Some",
+      'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ["Some"]: supported values: "All"',
+    ],
+    [
+      "POST",
+      NS,
+      "fieldValidation=Loud",
+      'CreateOptions.meta.k8s.io "" is invalid: fieldValidation: Unsupported value: "Loud": supported values: "", "Ignore", "Strict", "Warn"',
+    ],
+    [
+      "PATCH",
+      `${NS}/a`,
+      "dryRun=Some",
+      'PatchOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ["Some"]: supported values: "All"',
+    ],
+    [
+      "DELETE",
+      `${NS}/a`,
+      "dryRun=Maybe",
+      'DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ["Maybe"]: supported values: "All"',
+    ],
+  ])("%s %s?%s is 422 Invalid", async (method, path, query, message) => {
+    const r = await run(send(method, `${path}?${query}`, method === "DELETE" ? undefined : cm("a")));
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe(message);
+    expect(r.body.details).toMatchObject({
+      group: "meta.k8s.io",
+      causes: [{ reason: "FieldValueNotSupported" }],
+    });
+  });
+
+  it("accepts dryRun=All and every fieldValidation directive", async () => {
+    for (const query of [
+      "dryRun=All",
+      "fieldValidation=Strict",
+      "fieldValidation=",
+      "fieldValidation=warn",
+    ]) {
+      const r = await run(send("POST", `${NS}?${query}`, cm("a")));
+      expect(r.status).toBe(201);
+    }
+  });
+});

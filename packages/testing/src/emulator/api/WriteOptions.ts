@@ -1,0 +1,39 @@
+/**
+ * The query options of writes (`dryRun`, `fieldValidation`), validated as kube-apiserver decodes
+ * them into CreateOptions, UpdateOptions, PatchOptions or DeleteOptions: a bad value is a 422
+ * naming the options kind, before anything else about the request is looked at.
+ */
+import * as FieldError from "./FieldError.ts";
+import * as Status from "./Status.ts";
+
+const OPTIONS_KIND: Readonly<Record<string, string>> = {
+  POST: "CreateOptions",
+  PUT: "UpdateOptions",
+  PATCH: "PatchOptions",
+  DELETE: "DeleteOptions",
+};
+
+const FIELD_VALIDATIONS = ["", "Ignore", "Strict", "Warn"];
+
+/**
+ * The 422 for a write's invalid options, or undefined when they are fine (or the method is no write).
+ *
+ * @example
+ * check("POST", new URLSearchParams("dryRun=Some"))?.status.message
+ * // 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ["Some"]: supported values: "All"'
+ */
+export const check = (method: string, query: URLSearchParams): Status.ApiError | undefined => {
+  const kind = OPTIONS_KIND[method.toUpperCase()];
+  if (kind === undefined) return undefined;
+  const errors: Array<FieldError.FieldError> = [];
+  const dryRun = query.getAll("dryRun");
+  if (dryRun.some((v) => v !== "All")) errors.push(FieldError.notSupported("dryRun", dryRun, ["All"]));
+  const validation = query.get("fieldValidation");
+  if (
+    kind !== "DeleteOptions" &&
+    validation !== null &&
+    !FIELD_VALIDATIONS.some((v) => v.toLowerCase() === validation.toLowerCase())
+  )
+    errors.push(FieldError.notSupported("fieldValidation", validation, FIELD_VALIDATIONS));
+  return errors.length === 0 ? undefined : Status.invalid("meta.k8s.io", kind, "", errors);
+};
