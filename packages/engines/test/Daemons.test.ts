@@ -3,7 +3,7 @@
  * live body, their own patches and results applied after each run, a daemon finishing on its
  * own is never respawned, deletion stops it (flag first; cancellation after the backoff or
  * timeout) and the finalizer is released only after it exited; filter mismatch stops and a new
- * match respawns; operator exit stops every daemon.
+ * match respawns; operator exit stops every daemon; `stopped` is an `AbortSignal`.
  */
 import { assert, describe, it } from "@effect/vitest";
 import { type DaemonContext, Registry } from "@kopf/registry";
@@ -48,6 +48,25 @@ describe("daemons", () => {
         yield* H.patch("e1", { spec: { field: "changed" } });
         yield* H.settle(10);
         assert.deepStrictEqual(seen.slice(0, 2), ["value", "changed"]);
+      }),
+    ),
+  );
+
+  it.effect("stopped is an AbortSignal (by type and at run time): APIs handed it end on deletion", () =>
+    H.run(() =>
+      Effect.gen(function* () {
+        const seen: Array<unknown> = [];
+        const registry = Registry.make();
+        registry.on.daemon(H.RES, async function listener({ stopped }: DaemonContext) {
+          const signal: AbortSignal = stopped; // what fetch(url, { signal: stopped }) takes
+          seen.push(signal.aborted);
+          await new Promise((resolve) => signal.addEventListener("abort", resolve, { once: true }));
+          seen.push(signal.aborted, [...(stopped.reason ?? [])]);
+        });
+        yield* startThenDelete(registry);
+        yield* H.settle(1);
+        assert.deepStrictEqual(seen, [false, true, ["resource-deleted"]]);
+        assert.isUndefined(yield* H.get("e1"));
       }),
     ),
   );

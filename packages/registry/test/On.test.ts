@@ -458,6 +458,22 @@ describe("handler typing", () => {
     assert.lengthOf(registry.changing, 1);
   });
 
+  it("types settings in startup handlers by the second type parameter, in other activities by the first", () => {
+    const registry = Registry.make<{ readonly flag: boolean }, { flag: boolean }>();
+    registry.on.startup(function startupFn({ settings }) {
+      expectTypeOf(settings).toEqualTypeOf<{ flag: boolean }>();
+      settings.flag = true;
+    });
+    registry.on.cleanup(function cleanupFn({ settings }) {
+      expectTypeOf(settings).toEqualTypeOf<{ readonly flag: boolean }>();
+    });
+    registry.on.daemon(SPEC, function daemonFn({ stopped }) {
+      expectTypeOf(stopped).toExtend<AbortSignal>();
+    });
+    const anyRegistry: Registry.Registry<any> = registry;
+    assert.lengthOf(anyRegistry.activities, 2);
+  });
+
   it("infers the body type from an annotated handler, and accepts declared indices", () => {
     const registry = Registry.make();
     registry.on.update(SPEC, { field: "spec.size" }, function resize(ctx: ChangingContext<KopfExample>) {
