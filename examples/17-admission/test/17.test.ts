@@ -58,7 +58,7 @@ it("validates and mutates real requests through the operator's webhooks", async 
     registry: kopf.getDefaultRegistry(),
     cluster,
     namespaces: ["default"],
-    settings: { admission: { server: kopf.WebhookServer({ addr: "127.0.0.1" }) } } as never,
+    settings: { admission: { server: kopf.WebhookServer({ addr: "127.0.0.1" }) } },
   });
   await runner.apply([{ apiVersion: "v1", kind: "Namespace", metadata: { name: "default" } }, CRD]);
 
