@@ -6,6 +6,7 @@ import { Effect, Result } from "effect";
 import * as Admit from "./Admit.ts";
 import * as Body from "./Body.ts";
 import type { ApiRequest } from "./Emulator.ts";
+import * as FieldError from "./FieldError.ts";
 import { type Core, json, type Resolved, type Response } from "./internal/Core.ts";
 import { isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
 import * as ManagedFields from "./ManagedFields.ts";
@@ -95,6 +96,13 @@ export const checkBody = (
       Body.unrecognized(expectedKind, `Object 'Kind' is missing in '${JSON.stringify(value)}'`, body),
     );
   const version = (apiVersion ?? "").split("/").pop() ?? "";
+  // A custom resource of another kind decodes (unstructured) and fails validation, as kube-apiserver's.
+  if (t.custom && kind !== undefined && kind !== expectedKind && resolved.subresource !== "scale")
+    return Result.fail(
+      Status.invalid(t.group, kind, str(metaOf(value).name) ?? "", [
+        FieldError.invalid("kind", kind, `must be ${expectedKind}`),
+      ]),
+    );
   if (kind !== undefined && kind !== "" && kind !== expectedKind)
     return Result.fail(
       Status.badRequest(

@@ -160,3 +160,34 @@ describe("write options", () => {
     }
   });
 });
+
+describe("custom resources of another kind", () => {
+  it("fail validation with 422, naming the kind they must be", async () => {
+    const r = await run(
+      Effect.gen(function* () {
+        yield* send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", CRD);
+        return yield* send("POST", "/apis/kopf.dev/v1/namespaces/default/kopfexamples", {
+          apiVersion: "kopf.dev/v1",
+          kind: "Gadget",
+          metadata: { name: "w7" },
+        });
+      }),
+    );
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe(
+      'Gadget.kopf.dev "w7" is invalid: kind: Invalid value: "Gadget": must be KopfExample',
+    );
+    expect(r.body.details).toEqual({
+      name: "w7",
+      group: "kopf.dev",
+      kind: "Gadget",
+      causes: [
+        {
+          reason: "FieldValueInvalid",
+          message: 'Invalid value: "Gadget": must be KopfExample',
+          field: "kind",
+        },
+      ],
+    });
+  });
+});
