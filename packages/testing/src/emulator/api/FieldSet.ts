@@ -97,7 +97,13 @@ export const shapeOf = (type: ResourceType): Shape => {
                 keys: s.key === "port" ? ["port", "protocol"] : [s.key],
               };
       },
-      isMember: (names, inItem) => inItem || !ALWAYS_PRESENT.has(names[names.length - 1] ?? ""),
+      isMember: (names, inItem) =>
+        inItem ||
+        !(
+          ALWAYS_PRESENT.has(names[names.length - 1] ?? "") ||
+          // Event.source is a non-pointer struct: always in the typed object, never owned as a node.
+          (type.plural === "events" && names.length === 1 && names[0] === "source")
+        ),
       isAtomic: (names) => {
         const last = names[names.length - 1] ?? "";
         return (

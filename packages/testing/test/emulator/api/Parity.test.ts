@@ -191,3 +191,21 @@ describe("custom resources of another kind", () => {
     });
   });
 });
+
+describe("core Events", () => {
+  it("own the fields of source, not source itself (a non-pointer struct)", async () => {
+    const r = await run(
+      send("POST", "/api/v1/namespaces/default/events", {
+        apiVersion: "v1",
+        kind: "Event",
+        metadata: { name: "ev" },
+        involvedObject: { kind: "ConfigMap", namespace: "default", name: "x" },
+        reason: "Test",
+        message: "hello",
+        source: { component: "kopf" },
+      }),
+    );
+    expect(r.status).toBe(201);
+    expect(fieldsOf(r.body)["f:source"]).toEqual({ "f:component": {} });
+  });
+});
