@@ -8,7 +8,7 @@
  * Exit codes: 0 after a graceful stop or `--help`; 1 when the operator cannot start or its
  * handler files cannot be loaded; 2 for usage errors (unknown flags, `-n` with `-A`, ...).
  */
-import { type KubeApi, KubeClient } from "@kopf/client";
+import type { KubeApi } from "@kopf/client";
 import { Environment, Peering } from "@kopf/engines";
 import { EmulatorCommand, FaultInjector, KubeEmulator, WebhookAdmission } from "@kopf/testing";
 import { Cause, Effect, Exit, Layer, Result } from "effect";
@@ -97,14 +97,18 @@ const exceptionOf = (exit: Exit.Exit<unknown, unknown>): unknown =>
 const messageOf = (error: unknown): string =>
   typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error);
 
-/** The cluster: the injected one, else the live client from `--kubeconfig`/`--context`/`$KUBECONFIG`. */
+/**
+ * The cluster: the injected one, else the live client logging in with the registry's `on.login`
+ * handlers if there are any, else from `--kubeconfig`/`--context`/`$KUBECONFIG` or in-cluster.
+ */
 const clusterOf = (
   io: CliIo,
+  registry: kopf.Registry.Registry,
   path: string | undefined,
   context: string | undefined,
 ): Layer.Layer<KubeApi, unknown> =>
   io.kubeApi ??
-  KubeClient.layer({
+  kopf.liveCluster(registry, {
     kubeconfig: {
       ...(path !== undefined ? { paths: path } : {}),
       ...(context !== undefined ? { context } : {}),
@@ -119,7 +123,8 @@ const runPeering = async (command: "freeze" | "resume", plan: PeeringCommands.Pe
     const options = { ...plan, identity };
     yield* command === "freeze" ? Peering.freeze(options) : Peering.resume(options);
     return identity;
-  }).pipe(Effect.provide(clusterOf(io, plan.kubeconfig, plan.context)));
+    // No handler files are loaded here: the built-in logins (kubeconfig or in-cluster).
+  }).pipe(Effect.provide(clusterOf(io, kopf.Registry.make(), plan.kubeconfig, plan.context)));
   const exit = await Effect.runPromiseExit(program);
   if (Exit.isFailure(exit)) {
     const error = exceptionOf(exit);
@@ -156,7 +161,7 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
     priority: plan.priority,
     peeringName: plan.peeringName,
     livenessEndpoint: plan.liveness,
-    kubeApi: clusterOf(io, plan.kubeconfig, plan.context),
+    kubeApi: clusterOf(io, registry, plan.kubeconfig, plan.context),
     logging: {
       format: plan.logging.format,
       prefix: plan.logging.prefix,

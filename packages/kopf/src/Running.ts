@@ -13,7 +13,7 @@ import { Admission } from "@kopf/admission";
 import { type KubeApi, KubeClient } from "@kopf/client";
 import { Operating } from "@kopf/engines";
 import type { Memo } from "@kopf/registry";
-import { Ambient, Logging, Signals } from "@kopf/runtime";
+import { Ambient, Logging, Operator, Signals } from "@kopf/runtime";
 import type { Settings } from "@kopf/settings";
 import { Cause, Deferred, Effect, Exit, Layer, Logger, References } from "effect";
 import { getDefaultLifecycle } from "./DefaultLifecycle.ts";
@@ -101,6 +101,26 @@ const loggerLayer = (options: LoggingOptions) => {
   );
 };
 
+/**
+ * The live cluster of an operator: the registry's `on.login` handlers log in when there are any
+ * (as in Kopf, they replace the built-in logins), else the kubeconfig or in-cluster service
+ * account (Kopf's fallback logins), with the given connection options.
+ *
+ * @example
+ * ```ts
+ * const cluster = liveCluster(registry, { kubeconfig: { paths: "/tmp/kubeconfig" } })
+ * ```
+ */
+export const liveCluster = (
+  registry: Registry,
+  options: KubeClient.LiveOptions = {},
+): Layer.Layer<KubeApi, unknown> =>
+  KubeClient.layer(
+    registry.activityHandlers("authentication").length > 0
+      ? { ...options, login: Operator.login(registry) }
+      : options,
+  );
+
 /** The program `operator()` runs: the operator with its cluster, logging and ambient handlers. */
 export const program = (
   options: OperatorOptions,
@@ -110,7 +130,7 @@ export const program = (
   // The operator with every engine (daemons and timers, indices, peering, liveness endpoint)
   // and admission (a root task: nothing runs without webhook handlers).
   Operating.run({
-    registry: options.registry ?? getDefaultRegistry(),
+    registry: registryOf(options),
     settings: options.settings,
     namespaces: options.namespaces,
     clusterwide: options.clusterwide,
@@ -128,12 +148,14 @@ export const program = (
       Layer.unwrap(
         Effect.sync(() => {
           // The client logs too (logins): through the same loggers as the operator.
-          const cluster = Layer.provide(options.kubeApi ?? KubeClient.layer(), logs);
+          const cluster = Layer.provide(options.kubeApi ?? liveCluster(registryOf(options)), logs);
           return Layer.mergeAll(cluster, Layer.succeed(Ambient.AmbientRunner, Events.runner), logs);
         }),
       ),
     ),
   );
+
+const registryOf = (options: OperatorOptions): Registry => options.registry ?? getDefaultRegistry();
 
 const settle = (exit: Exit.Exit<void, unknown>): Promise<void> =>
   Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause)

@@ -184,6 +184,7 @@ export * as Registry from "./Registry.ts";
 export {
   configure,
   type LoggingOptions,
+  liveCluster,
   type OperatorOptions,
   operator,
   type RunningOperator,
