@@ -236,6 +236,16 @@ export const validate = (type: ResourceType, obj: JsonObject, old: JsonObject | 
     case "apps/deployments":
       deploymentErrors(obj, errors);
       break;
+    case "/events": {
+      // ValidateEventCreate: a namespaced involved object lives in the event's namespace.
+      const involved = asObject(obj.involvedObject).namespace;
+      const own = asObject(obj.metadata).namespace;
+      if (typeof involved === "string" && involved !== "" && involved !== own)
+        errors.push(
+          FieldError.invalid("involvedObject.namespace", involved, "does not match event.namespace"),
+        );
+      break;
+    }
     case "/services":
       serviceErrors(obj, errors);
       break;

@@ -209,3 +209,21 @@ describe("core Events", () => {
     expect(fieldsOf(r.body)["f:source"]).toEqual({ "f:component": {} });
   });
 });
+
+describe("core Event validation", () => {
+  it("refuses an involved object in another namespace", async () => {
+    const r = await run(
+      send("POST", "/api/v1/namespaces/default/events", {
+        apiVersion: "v1",
+        kind: "Event",
+        metadata: { name: "ev2" },
+        involvedObject: { kind: "ConfigMap", namespace: "elsewhere", name: "x" },
+        reason: "Test",
+      }),
+    );
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe(
+      'Event "ev2" is invalid: involvedObject.namespace: Invalid value: "elsewhere": does not match event.namespace',
+    );
+  });
+});
