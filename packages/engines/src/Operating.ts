@@ -1,7 +1,8 @@
 /**
  * The operator with every engine (Kopf's full `spawn_tasks`): the runtime's `Operator.run` with
- * the daemons-and-timers and indexing engines plugged into its seams, peering (unless
- * standalone: a pause stops the watches and the daemons), and the health endpoint
+ * the daemons-and-timers and indexing engines plugged into its seams, peering (a root task, so
+ * with the peering settings the startup handlers left; unless standalone: a pause stops the
+ * watches and the daemons, and nothing is watched before it has started), and the health endpoint
  * (`livenessEndpoint`, a root task) served once the startup handlers are done; the options' own
  * root `tasks` (e.g. admission) run too. The `kopf` facade, `kopf run` and `KopfRunner` run this
  * with admission among the tasks; `Operator.run` alone is the bare runtime.
@@ -11,7 +12,7 @@
  */
 import type { KubeApi } from "@kopf/client";
 import { type Engines, Operator, OperatorError, Probes, type RootTasks } from "@kopf/runtime";
-import { OperatorSettings, RunOptions, Settings } from "@kopf/settings";
+import type { Settings } from "@kopf/settings";
 import { Effect, Result, type Scope, SubscriptionRef } from "effect";
 import * as Daemons from "./Daemons.ts";
 import * as Indexing from "./Indexing.ts";
@@ -75,7 +76,11 @@ export const run = (options: Operator.OperatorOptions): Effect.Effect<void, Oper
       }
       const made = yield* makeEngines(options.registry);
       const engines = made.engines;
-      const paused = yield* peer(options, made.daemons);
+      // Peering starts once the startup handlers are done, with the settings they left (Kopf's
+      // `settings.peering.*` in startup handlers); until it has decided, nothing is watched.
+      const paused = yield* SubscriptionRef.make(true);
+      const peering: RootTasks.RootTask = (context) =>
+        peer(options, context.settings.peering, made.daemons, paused);
       // The endpoint is a root task: it answers only once the startup handlers are done, with
       // every index; failing to serve it stops the operator.
       const liveness: ReadonlyArray<RootTasks.RootTask> =
@@ -94,41 +99,25 @@ export const run = (options: Operator.OperatorOptions): Effect.Effect<void, Oper
             ];
       return yield* Operator.run({
         ...options,
-        engines: { ...engines, ...(paused === undefined ? {} : { paused }), ...options.engines },
-        tasks: [...liveness, ...(options.tasks ?? [])],
+        engines: { ...engines, paused: SubscriptionRef.changes(paused), ...options.engines },
+        tasks: [peering, ...liveness, ...(options.tasks ?? [])],
       });
     }),
   );
 
-/** The peering mode of these options, as `Operator.run` computes its settings. */
-const peeringSettings = (options: Operator.OperatorOptions) =>
-  Effect.gen(function* () {
-    const clusterwide = options.clusterwide === true || (options.namespaces ?? []).length === 0;
-    const forRun = RunOptions.forRun({
-      clusterwide,
-      peeringName: options.peeringName,
-      standalone: options.standalone,
-      priority: options.priority,
-    });
-    const settings = yield* Settings.makeEffect(
-      { ...options.settings, peering: { ...options.settings?.peering, ...forRun.peering } },
-      yield* OperatorSettings,
-    ).pipe(
-      Effect.mapError(
-        (error) => new OperatorError({ reason: "InvalidSettings", message: error.message, cause: error }),
-      ),
-    );
-    return settings.peering;
-  });
-
 /**
- * Starts peering in the current scope unless standalone; answers the runtime's `paused` stream.
+ * Peers with the peering settings as the startup handlers left them (nothing to do when
+ * standalone: the operator is resumed); `state` is the runtime's pause flag.
  * Only literal namespaces are peered in (patterns are skipped with a warning).
  */
-const peer = (options: Operator.OperatorOptions, daemons: Daemons.DaemonsEngine) =>
+const peer = (
+  options: Operator.OperatorOptions,
+  settings: Settings.PeeringSettings,
+  daemons: Daemons.DaemonsEngine,
+  state: SubscriptionRef.SubscriptionRef<boolean>,
+) =>
   Effect.gen(function* () {
-    const settings = yield* peeringSettings(options);
-    if (settings.standalone) return undefined;
+    if (settings.standalone) return yield* SubscriptionRef.set(state, false);
     const namespaces = (options.namespaces ?? []).filter(
       (ns): ns is string => typeof ns === "string" && /^[a-z0-9.-]+$/.test(ns),
     );
@@ -138,23 +127,20 @@ const peer = (options: Operator.OperatorOptions, daemons: Daemons.DaemonsEngine)
       );
     }
     const identity = options.identity ?? (yield* Environment.identity(false));
-    const state = yield* SubscriptionRef.make(settings.mandatory);
+    yield* SubscriptionRef.set(state, settings.mandatory);
     const onPause = (paused: boolean) =>
       Effect.andThen(SubscriptionRef.set(state, paused), paused ? daemons.pause : daemons.resume);
-    yield* Effect.forkScoped(
-      Peering.run(
-        {
-          identity,
-          name: settings.name,
-          priority: settings.priority,
-          lifetime: settings.lifetime,
-          stealth: settings.stealth,
-          mandatory: settings.mandatory,
-          clusterwide: settings.clusterwide,
-          namespaces,
-        },
-        onPause,
-      ),
+    yield* Peering.run(
+      {
+        identity,
+        name: settings.name,
+        priority: settings.priority,
+        lifetime: settings.lifetime,
+        stealth: settings.stealth,
+        mandatory: settings.mandatory,
+        clusterwide: settings.clusterwide,
+        namespaces,
+      },
+      onPause,
     );
-    return SubscriptionRef.changes(state);
   });

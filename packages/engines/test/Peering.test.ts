@@ -3,11 +3,13 @@
  * package; two operators with different priorities — the lower one pauses (handles nothing),
  * and resumes when the higher one exits (its record removed on exit) or when a `kopf freeze`
  * record expires; equal priorities pause both; the presence records are in Kopf's format; a
- * mandatory peering without the object keeps the operator paused.
+ * mandatory peering without the object keeps the operator paused; peering settings changed by
+ * startup handlers apply.
  */
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { type DaemonContext, Registry } from "@kopf/registry";
+import type { OperatorSettings, Settings } from "@kopf/settings";
 import { Resource } from "@kopf/structs";
 import { KubeEmulator } from "@kopf/testing";
 import { Effect, Fiber } from "effect";
@@ -82,6 +84,38 @@ describe("peering", () => {
         yield* H.create("o2");
         yield* H.settle(3);
         assert.deepStrictEqual(handled, ["high:o1", "low:o2"]);
+      }),
+    ),
+  );
+
+  it.effect("peering settings changed by startup handlers apply (Kopf's settings.peering.*)", () =>
+    H.run(() =>
+      Effect.gen(function* () {
+        yield* setupPeering;
+        const handled: Array<string> = [];
+        const configured = (who: string, change: (peering: Settings.MutableSettings["peering"]) => void) => {
+          const registry = Registry.make<OperatorSettings, Settings.MutableSettings>();
+          registry.on.startup(function configure({ settings }) {
+            change(settings.peering);
+          });
+          registry.on.create(H.RES, function created({ name }) {
+            handled.push(`${who}:${name}`);
+          });
+          return Effect.forkScoped(Operating.run({ registry, namespaces: ["ns1"], identity: who }));
+        };
+        yield* configured("high", (peering) => {
+          peering.priority = 10;
+        });
+        yield* configured("alone", (peering) => {
+          peering.standalone = true;
+        });
+        yield* H.settle(3);
+        const status = yield* statusOf;
+        assert.deepStrictEqual(Object.keys(status), ["high"]);
+        assert.deepInclude(status.high, { priority: 10 });
+        yield* H.create("o1");
+        yield* H.settle(3);
+        assert.sameMembers(handled, ["high:o1", "alone:o1"]);
       }),
     ),
   );
