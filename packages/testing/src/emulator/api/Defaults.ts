@@ -154,22 +154,25 @@ const OMIT_EMPTY: Readonly<Record<string, ReadonlyArray<string>>> = {
   "/secrets": ["data", "stringData"],
 };
 
-/** Drops what the apiserver's typed decoding loses: empty `omitempty` maps and lists. */
+/** Drops what the apiserver's typed decoding loses: empty `omitempty` maps and lists (runs on every write). */
 const omitEmpty = (type: ResourceType, obj: JsonObject): JsonObject => {
-  const fields = type.custom ? [] : (OMIT_EMPTY[`${type.group}/${type.plural}`] ?? []);
-  const meta = isObject(obj.metadata) ? obj.metadata : undefined;
-  const emptyMeta =
-    meta === undefined ? [] : OMIT_EMPTY_META.filter((f) => Object.hasOwn(meta, f) && isEmptyValue(meta[f]));
-  const emptyTop = fields.filter((f) => Object.hasOwn(obj, f) && isEmptyValue(obj[f]));
-  if (emptyMeta.length === 0 && emptyTop.length === 0) return obj;
-  const out: JsonObject = { ...obj };
-  for (const f of emptyTop) delete out[f];
-  if (meta !== undefined && emptyMeta.length > 0) {
-    const m = { ...meta };
-    for (const f of emptyMeta) delete m[f];
-    out.metadata = m;
-  }
-  return out;
+  let out = obj;
+  const fields = type.custom ? undefined : OMIT_EMPTY[`${type.group}/${type.plural}`];
+  if (fields !== undefined)
+    for (const f of fields)
+      if (Object.hasOwn(out, f) && isEmptyValue(out[f])) {
+        if (out === obj) out = { ...obj };
+        delete out[f];
+      }
+  const meta = out.metadata;
+  if (!isObject(meta)) return out;
+  let m = meta;
+  for (const f of OMIT_EMPTY_META)
+    if (Object.hasOwn(m, f) && isEmptyValue(m[f])) {
+      if (m === meta) m = { ...meta };
+      delete m[f];
+    }
+  return m === meta ? out : { ...out, metadata: m };
 };
 
 /**

@@ -23,6 +23,7 @@ const FIELD_VALIDATIONS = ["", "Ignore", "Strict", "Warn"];
  * // 'CreateOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ["Some"]: supported values: "All"'
  */
 export const check = (method: string, query: URLSearchParams): Status.ApiError | undefined => {
+  if (!query.has("dryRun") && !query.has("fieldValidation")) return undefined;
   const kind = OPTIONS_KIND[method.toUpperCase()];
   if (kind === undefined) return undefined;
   const errors: Array<FieldError.FieldError> = [];
