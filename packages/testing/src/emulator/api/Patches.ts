@@ -5,6 +5,7 @@
 import { Effect, Result } from "effect";
 import * as Admit from "./Admit.ts";
 import * as Body from "./Body.ts";
+import * as BodyCheck from "./BodyCheck.ts";
 import type { ApiRequest } from "./Emulator.ts";
 import type { Core, Resolved } from "./internal/Core.ts";
 import { type JsonObject, metaOf, str } from "./internal/Json.ts";
@@ -102,7 +103,7 @@ const serverSideApply = Effect.fnUntraced(function* (core: Core, resolved: Resol
     );
   const force = request.query.get("force") === "true";
   const decoded = yield* Effect.fromResult(Body.decode(request.body, true));
-  const applied = yield* Effect.fromResult(Writes.checkBody(resolved, decoded));
+  const applied = yield* Effect.fromResult(BodyCheck.checkBody(resolved, decoded));
   const typed = typedPatchProblem(resolved, applied);
   if (typed !== undefined) return yield* Effect.fail(typed);
   const mismatch = nameMismatch(resolved, applied);
@@ -159,7 +160,7 @@ export const patch = Effect.fnUntraced(function* (core: Core, resolved: Resolved
     Effect.gen(function* () {
       const servedCurrent = ObjectMeta.serve(resolved.type, resolved.version, current);
       const patched = yield* Effect.fromResult(applyPatch(patchType, servedCurrent, patchBody));
-      const body = yield* Effect.fromResult(Writes.checkBody(resolved, patched));
+      const body = yield* Effect.fromResult(BodyCheck.checkBody(resolved, patched));
       const mismatch = nameMismatch(resolved, body);
       if (mismatch !== undefined) return yield* Effect.fail(mismatch);
       yield* Effect.fromResult(Writes.checkResourceVersion(resolved, body, current, false));
