@@ -16,21 +16,26 @@ export const repoRoot = resolve(import.meta.dirname, "../../../../..");
 export const exampleCrd = join(repoRoot, "examples/crd.yaml");
 export const exampleObject = join(repoRoot, "examples/obj.yaml");
 
-/** Whether kubectl is (or could be made) available; the reason when it is not. */
+/** Whether kubectl is (or could be made) available, and its path; the reason when it is not. */
 export const kubectlAvailability = (():
-  | { readonly ok: true }
+  | { readonly ok: true; readonly path: string }
   | { readonly ok: false; readonly reason: string } => {
   try {
-    execFileSync("bash", [join(repoRoot, "scripts/ensure-kubectl.sh")], {
+    const out = execFileSync("bash", [join(repoRoot, "scripts/ensure-kubectl.sh")], {
       stdio: ["ignore", "pipe", "pipe"],
+      encoding: "utf8",
     });
-    return { ok: true };
+    const path = out.trim().split("\n").at(-1) ?? "kubectl";
+    return { ok: true, path };
   } catch (error) {
     const reason = `scripts/ensure-kubectl.sh failed: ${String((error as { stderr?: unknown }).stderr ?? error)}`;
     console.error(`\n!!! SKIPPING kubectl evidence tests: ${reason}\n`);
     return { ok: false, reason };
   }
 })();
+
+/** The kubectl to run: the one scripts/ensure-kubectl.sh chose. */
+const kubectlPath = kubectlAvailability.ok ? kubectlAvailability.path : "kubectl";
 
 /** The full emulator stack over HTTPS (or HTTP). */
 export const emulatorLayer = (options: EmulatorServerOptions = {}) =>
@@ -67,7 +72,7 @@ export interface KubectlResult {
 export const kubectl = (running: Running, args: ReadonlyArray<string>, stdin?: string) =>
   Effect.callback<KubectlResult>((resume) => {
     const child = execFile(
-      "kubectl",
+      kubectlPath,
       ["--kubeconfig", running.kubeconfig, ...args],
       { timeout: 60_000, env: { ...process.env, KUBECONFIG: running.kubeconfig, HOME: tmpdir() } },
       (error, stdout, stderr) => {
@@ -84,7 +89,7 @@ export const kubectlBackground = (running: Running, args: ReadonlyArray<string>)
   Effect.acquireRelease(
     Effect.sync(() => {
       const child: ChildProcessWithoutNullStreams = spawn(
-        "kubectl",
+        kubectlPath,
         ["--kubeconfig", running.kubeconfig, ...args],
         {
           env: { ...process.env, KUBECONFIG: running.kubeconfig, HOME: tmpdir() },
