@@ -27,6 +27,10 @@ export const runner: Ambient.AmbientRunner = {
     lastSeen = Fiber.getCurrent()?.getRef(Posting.CurrentEvents) ?? lastSeen;
     return AmbientHandlers.runner.run(binding, call);
   },
+  runObject: (body, call) => {
+    lastSeen = Fiber.getCurrent()?.getRef(Posting.CurrentEvents) ?? lastSeen;
+    return AmbientHandlers.runner.runObject!(body, call);
+  },
 };
 
 const current = (what: string): Posting.Events => {

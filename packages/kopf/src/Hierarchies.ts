@@ -1,7 +1,7 @@
 /**
  * The hierarchies kit as Kopf offers it (spec §14): `kopf.adopt`, `kopf.label`,
  * `kopf.harmonizeNaming`, `kopf.adjustNamespace` and the owner-reference functions, with the
- * owner defaulting to the body of the resource-changing handler being executed (the runtime's
+ * owner defaulting to the body of the resource handler being executed (of any kind) (the runtime's
  * ambient binding, which follows the handler across `await`s). Outside a handler, omitting the
  * owner throws `HierarchyError` with Kopf's message.
  */
@@ -19,7 +19,7 @@ import { AmbientHandlers } from "@kopf/runtime";
  * })
  * ```
  */
-export const kit: Kit.Kit = Kit.bind(() => AmbientHandlers.current()?.body);
+export const kit: Kit.Kit = Kit.bind(() => AmbientHandlers.currentBody());
 
 /** Owner reference, name, namespace and labels of the owner (default: the handler's object). */
 export const adopt = kit.adopt;

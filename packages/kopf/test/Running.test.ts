@@ -109,6 +109,46 @@ describe("kopf.operator", () => {
     }
   });
 
+  it("binds the hierarchies kit's owner in handlers of every resource kind (on.event, after an await too)", async () => {
+    const cluster = await Clusters.build(Clusters.inProcess());
+    try {
+      await applyTo(cluster, [NS, CRD]);
+      const registry = kopf.Registry.make();
+      const adopted: Array<Record<string, any>> = [];
+      registry.on.event("kopfexamples.kopf.dev", async function eventFn({ type }) {
+        if (type === "DELETED" || adopted.length > 0) return;
+        await new Promise((done) => setTimeout(done, 5));
+        const child: Record<string, any> = { apiVersion: "v1", kind: "ConfigMap", metadata: {} };
+        kopf.adopt(child);
+        adopted.push(child);
+      });
+      const operator = kopf.operator({
+        registry,
+        namespaces: ["ns1"],
+        standalone: true,
+        kubeApi: Layer.succeedContext(cluster.context),
+        logging: quiet,
+      });
+      await operator.ready;
+      await applyTo(cluster, [example("owner-2")]);
+      const deadline = performance.now() + 10_000;
+      while (performance.now() < deadline && adopted.length === 0) {
+        await new Promise((done) => setTimeout(done, 50));
+      }
+      await operator.stop();
+      const body = await getFrom(cluster, "owner-2");
+      expect(adopted[0]).toMatchObject({
+        metadata: {
+          namespace: "ns1",
+          generateName: "owner-2-",
+          ownerReferences: [{ kind: "KopfExample", name: "owner-2", uid: body.metadata.uid }],
+        },
+      });
+    } finally {
+      await cluster.close();
+    }
+  });
+
   it("refuses webhook handlers without an admission server, as Kopf does", async () => {
     const cluster = await Clusters.build(Clusters.inProcess());
     try {

@@ -41,6 +41,11 @@ export interface Binding {
 /** Wraps the synchronous call of a handler so that the binding is ambient while it runs. */
 export interface AmbientRunner {
   readonly run: <A>(binding: Binding, call: () => A) => A;
+  /**
+   * Runs the call of a resource handler of any other kind (daemon, timer, on.event, index,
+   * webhook) with its object's body ambient: the default owner of the hierarchies kit.
+   */
+  readonly runObject?: <A>(body: RawBody, call: () => A) => A;
 }
 
 /**
@@ -57,6 +62,15 @@ export const CurrentBinding: Context.Reference<Binding | undefined> = Context.Re
   "@kopf/runtime/execution/CurrentBinding",
   { defaultValue: () => undefined },
 );
+
+/** The body of the resource handler (of any kind) running in this fiber, if any. */
+export const CurrentObject: Context.Reference<RawBody | undefined> = Context.Reference<RawBody | undefined>(
+  "@kopf/runtime/execution/CurrentObject",
+  { defaultValue: () => undefined },
+);
+
+/** The body of the resource handler whose Effect is running right now, if any. */
+export const fiberObject = (): RawBody | undefined => Fiber.getCurrent()?.getRef(CurrentObject);
 
 /**
  * The binding of the changing handler whose Effect is running right now (synchronously

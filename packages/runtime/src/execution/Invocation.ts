@@ -16,8 +16,10 @@
  * `HandlerFailure` carrying it, for `ErrorModes` to judge; an interruption stays an
  * interruption (the cancellation Kopf escalates).
  */
+
+import type { RawBody } from "@kopf/structs";
 import { Cause, Data, Effect, Exit, type Scope } from "effect";
-import { AmbientRunner, CurrentBinding } from "./Ambient.ts";
+import { AmbientRunner, CurrentBinding, CurrentObject } from "./Ambient.ts";
 
 /** How a handler call went wrong, besides what it went wrong with. */
 export type HandlerFailureReason = "Thrown" | "Rejected" | "Failed" | "Died";
@@ -54,6 +56,13 @@ const runEffect = (
     }),
   );
 
+/** The object a resource handler's context is about (its `body`), if it has one. */
+const objectOf = (context: unknown): RawBody | undefined => {
+  const body =
+    typeof context === "object" && context !== null ? (context as { body?: unknown }).body : undefined;
+  return typeof body === "object" && body !== null ? (body as RawBody) : undefined;
+};
+
 /**
  * Calls `fn(context)` and completes with its result: the value, the awaited promise, or the
  * Effect's success. With a `CurrentBinding` in the fiber's context, the call runs inside the
@@ -66,11 +75,22 @@ export const invoke = <C>(fn: (context: C) => unknown, context: C): Effect.Effec
   Effect.gen(function* () {
     const binding = yield* CurrentBinding;
     const runner = yield* AmbientRunner;
+    // Handlers of other kinds get their object ambient too (the hierarchies kit's owner).
+    const body = binding === undefined ? objectOf(context) : undefined;
     const returned = yield* Effect.try({
-      try: () => (binding === undefined ? fn(context) : runner.run(binding, () => fn(context))),
+      try: () =>
+        binding !== undefined
+          ? runner.run(binding, () => fn(context))
+          : body !== undefined && runner.runObject !== undefined
+            ? runner.runObject(body, () => fn(context))
+            : fn(context),
       catch: (error) => new HandlerFailure({ reason: "Thrown", error }),
     });
-    if (Effect.isEffect(returned)) return yield* runEffect(returned);
+    if (Effect.isEffect(returned)) {
+      return yield* body === undefined
+        ? runEffect(returned)
+        : runEffect(returned).pipe(Effect.provideService(CurrentObject, body));
+    }
     if (isPromiseLike(returned)) {
       return yield* Effect.tryPromise({
         try: () => Promise.resolve(returned),

@@ -10,8 +10,9 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { HandlerFn, Options } from "@kopf/registry";
+import type { RawBody } from "@kopf/structs";
 import { Layer } from "effect";
-import { AmbientRunner, type Binding, type ExecuteOptions, fiberBinding } from "../Ambient.ts";
+import { AmbientRunner, type Binding, type ExecuteOptions, fiberBinding, fiberObject } from "../Ambient.ts";
 import { SubhandlingError } from "../Subhandling.ts";
 
 let storage: AsyncLocalStorage<Binding> | undefined;
@@ -21,8 +22,18 @@ const als = (): AsyncLocalStorage<Binding> => {
   return storage;
 };
 
-/** Runs handler calls with their binding in the `AsyncLocalStorage`. */
-export const runner: AmbientRunner = { run: (binding, call) => als().run(binding, call) };
+let objectStorage: AsyncLocalStorage<RawBody> | undefined;
+
+const objects = (): AsyncLocalStorage<RawBody> => {
+  objectStorage ??= new AsyncLocalStorage<RawBody>();
+  return objectStorage;
+};
+
+/** Runs handler calls with their binding (or, for other kinds, their object) in an `AsyncLocalStorage`. */
+export const runner: AmbientRunner = {
+  run: (binding, call) => als().run(binding, call),
+  runObject: (body, call) => objects().run(body, call),
+};
 
 /**
  * Makes the ambient functions work for plain and async handlers.
@@ -34,6 +45,16 @@ export const layer: Layer.Layer<never> = Layer.succeed(AmbientRunner, runner);
 
 /** The binding of the changing handler running here, if any. */
 export const current = (): Binding | undefined => als().getStore() ?? fiberBinding();
+
+/**
+ * The body of the resource handler running here, of any kind (changing, daemon, timer, on.event,
+ * index, webhook): the default owner of the hierarchies kit (`kopf.adopt`).
+ *
+ * @example
+ * const owner = currentBody() // undefined outside resource handlers
+ */
+export const currentBody = (): RawBody | undefined =>
+  current()?.body ?? objects().getStore() ?? fiberObject();
 
 const required = (what: string): Binding => {
   const binding = current();
