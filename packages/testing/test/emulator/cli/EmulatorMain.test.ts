@@ -2,7 +2,7 @@
 // hint), and a full life cycle — CRD applied, kubeconfig written, an object created, SIGTERM saves
 // the state, a restart with --state serves the same object again.
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { assert, describe, it } from "@effect/vitest";
@@ -67,7 +67,9 @@ describe("kopf-emulator (process)", () => {
         const state = join(work, "state.json");
         const kubeconfig = join(work, "kubeconfig");
         const first = yield* start(["--crd", exampleCrd, "--state", state, "--kubeconfig", kubeconfig]);
-        yield* waitFor(() => existsSync(kubeconfig));
+        // The log line comes after the kubeconfig is completely written (the file alone may
+        // exist half-written) and after the CRD files are applied.
+        yield* waitFor(() => first.output().includes("kubeconfig written"));
         assert.include(first.output(), "applied 1 object(s)");
         const created = yield* call(
           serverFrom(kubeconfig),
