@@ -10,7 +10,7 @@ import { KubeApi } from "@kopf/client";
 import { AdmissionError, Registry } from "@kopf/registry";
 import type { RootTasks } from "@kopf/runtime";
 import { OperatorSettings, Settings } from "@kopf/settings";
-import { EmulatorTransport, FaultInjector, KubeEmulator, WebhookAdmission } from "@kopf/testing";
+import { EmulatorTransport, FaultInjector, KopfRunner, KubeEmulator, WebhookAdmission } from "@kopf/testing";
 import { Deferred, Effect, Fiber, Layer, Stream } from "effect";
 import { Admission, type ClientConfig, ConfigManager, WebhookServer } from "../src/index.ts";
 import { RESOURCE, SPEC } from "./fixtures/reviews.ts";
@@ -21,25 +21,7 @@ const cluster = EmulatorTransport.client().pipe(
   ),
 );
 
-const CRD = {
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: "kopfexamples.kopf.dev" },
-  spec: {
-    scope: "Namespaced",
-    group: "kopf.dev",
-    names: { kind: "KopfExample", plural: "kopfexamples", singular: "kopfexample" },
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
-      },
-    ],
-  },
-};
+const CRD = KopfRunner.kopfExampleCrd;
 
 const object = (name: string, spec: Record<string, unknown>) => ({
   apiVersion: "kopf.dev/v1",

@@ -3,31 +3,13 @@
  * Kopf: against an emulator that requires a token no kubeconfig has, the operator can only
  * reach the cluster through the credentials its login handler returns.
  */
-import { EmulatorServer, FaultInjector, KubeEmulator } from "@kopf/testing";
+import { EmulatorServer, FaultInjector, KopfRunner, KubeEmulator } from "@kopf/testing";
 import { type Context, Effect, Exit, Layer, Scope } from "effect";
 import { describe, expect, it } from "vitest";
 import * as kopf from "../src/index.ts";
 
 const NS = { apiVersion: "v1", kind: "Namespace", metadata: { name: "ns1" } };
-const CRD = {
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: "kopfexamples.kopf.dev" },
-  spec: {
-    scope: "Namespaced",
-    group: "kopf.dev",
-    names: { kind: "KopfExample", plural: "kopfexamples", singular: "kopfexample" },
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
-      },
-    ],
-  },
-};
+const CRD = KopfRunner.kopfExampleCrd;
 const OBJ = { apiVersion: "kopf.dev/v1", kind: "KopfExample", metadata: { name: "obj", namespace: "ns1" } };
 
 /** An HTTPS emulator that accepts only the token `s3cret`. */

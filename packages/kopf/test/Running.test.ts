@@ -11,25 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import * as kopf from "../src/index.ts";
 
 const NS = { apiVersion: "v1", kind: "Namespace", metadata: { name: "ns1" } };
-const CRD = {
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: "kopfexamples.kopf.dev" },
-  spec: {
-    scope: "Namespaced",
-    group: "kopf.dev",
-    names: { kind: "KopfExample", plural: "kopfexamples", singular: "kopfexample" },
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
-      },
-    ],
-  },
-};
+const CRD = KopfRunner.kopfExampleCrd;
 const example = (name: string) => ({
   apiVersion: "kopf.dev/v1",
   kind: "KopfExample",

@@ -43,7 +43,7 @@ export {
   type KopfRunnerOptions,
 } from "./KopfRunnerOptions.ts";
 
-export { type Body, events, kopfExamples, pods } from "./Resources.ts";
+export { type Body, events, kopfExampleCrd, kopfExamples, pods } from "./Resources.ts";
 
 const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 

@@ -20,6 +20,35 @@ export const kopfExamples: Resource.Resource = Resource.make({
   subresources: ["status"],
 });
 
+/**
+ * The example CRD as an object (the essentials of examples/crd.yaml: namespaced KopfExamples
+ * with a status subresource and an open schema), for tests that set up a cluster by hand.
+ *
+ * @example
+ * ```ts
+ * yield* emulator.apply([KopfRunner.kopfExampleCrd])
+ * ```
+ */
+export const kopfExampleCrd = {
+  apiVersion: "apiextensions.k8s.io/v1",
+  kind: "CustomResourceDefinition",
+  metadata: { name: "kopfexamples.kopf.dev" },
+  spec: {
+    scope: "Namespaced",
+    group: "kopf.dev",
+    names: { kind: "KopfExample", plural: "kopfexamples", singular: "kopfexample" },
+    versions: [
+      {
+        name: "v1",
+        served: true,
+        storage: true,
+        subresources: { status: {} },
+        schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+      },
+    ],
+  },
+} as const;
+
 /** The core `events` resource (what `kopf.info()` and friends post). */
 export const events: Resource.Resource = Resource.make({
   group: "",
