@@ -1,19 +1,48 @@
-// The real-cluster tier (`npm run test:real`, `npm run conformance`): only `*.real.test.ts`
-// files, which build (cached) and start the real kube-apiserver themselves. They run one file at
-// a time: each file may start its own control plane, and the machine has two cores.
+// The real-cluster tier (`npm run test:real`): a real kube-apiserver (tools/kube-apiserver, built
+// once and cached by scripts/real-apiserver.sh) under two projects, one file at a time (each file
+// starts its own control plane; the machine has two cores):
+// - "conformance": `*.real.test.ts`, which start the API server themselves (the differential
+//   conformance suite against the emulator);
+// - "e2e": the end-to-end suites that run unchanged on the emulator in the default suite, here
+//   with KOPF_TEST_CLUSTER pointed at a fresh real control plane per file (test/support/realCluster.ts).
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
+
+/** The end-to-end files that run on every cluster; `*.emulator.test.ts` are emulator-only. */
+export const endToEnd = [
+  "examples/*/test/**/*.test.ts",
+  "packages/runtime/test/e2e/**/*.test.ts",
+  "packages/admission/test/Admission.test.ts",
+];
 
 export default defineConfig({
   resolve: { conditions: ["@kopf/source"] },
   ssr: { resolve: { conditions: ["@kopf/source"] } },
   test: {
     root: fileURLToPath(new URL("../..", import.meta.url)),
-    include: ["packages/*/test/**/*.real.test.ts", "examples/*/test/**/*.real.test.ts"],
-    exclude: ["**/node_modules/**"],
     testTimeout: 300_000,
     hookTimeout: 1_800_000,
     pool: "forks",
     fileParallelism: false,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "conformance",
+          include: ["packages/*/test/**/*.real.test.ts", "examples/*/test/**/*.real.test.ts"],
+          exclude: ["**/node_modules/**"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: endToEnd,
+          exclude: ["**/node_modules/**", "**/*.emulator.test.ts", "**/*.real.test.ts"],
+          testTimeout: 120_000,
+          setupFiles: ["packages/conformance/test/support/realCluster.ts"],
+        },
+      },
+    ],
   },
 });

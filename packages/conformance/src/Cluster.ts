@@ -10,9 +10,14 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EmulatorServer, FaultInjector, KubeEmulator, WebhookAdmission } from "@kopf/testing";
+import {
+  EmulatorServer,
+  FaultInjector,
+  KubeEmulator,
+  ClusterTarget as Target,
+  WebhookAdmission,
+} from "@kopf/testing";
 import { Cause, Context, Data, Effect, Exit, Layer, Result, Scope } from "effect";
-import * as Target from "./Target.ts";
 
 /** An acquired cluster. */
 export interface Cluster {

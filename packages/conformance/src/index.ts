@@ -1,4 +1,6 @@
 /** Public API of @kopf/conformance: clusters as a test parameter, and the differential suite. */
+
+export { ClusterTarget as Target } from "@kopf/testing";
 export * as Cluster from "./Cluster.ts";
 export * as Compare from "./Compare.ts";
 export * as Conformance from "./Conformance.ts";
@@ -8,5 +10,4 @@ export * as Interaction from "./Interaction.ts";
 export * as Normalise from "./Normalise.ts";
 export * as Runner from "./Runner.ts";
 export * as Sequences from "./sequences/index.ts";
-export * as Target from "./Target.ts";
 export * as WebhookServer from "./WebhookServer.ts";

@@ -2,11 +2,11 @@
 // (reachable with its kubeconfig while open, the kubeconfig removed after), a kubeconfig target
 // passed through untouched, and a bad target rejected with a message naming the variable.
 import { existsSync } from "node:fs";
+import { ClusterTarget as Target } from "@kopf/testing";
 import { Effect, Exit } from "effect";
 import { describe, expect, it } from "vitest";
 import * as Cluster from "../src/Cluster.ts";
 import * as Connection from "../src/Connection.ts";
-import * as Target from "../src/Target.ts";
 
 const version = (kubeconfig: string) =>
   Effect.runPromiseExit(

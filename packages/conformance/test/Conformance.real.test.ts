@@ -5,6 +5,7 @@
 // with every interaction's outcomes goes to .reports/conformance.json.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { ClusterTarget as Target } from "@kopf/testing";
 import { Effect, Exit, Result, Scope } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Cluster from "../src/Cluster.ts";
@@ -12,7 +13,6 @@ import * as Conformance from "../src/Conformance.ts";
 import * as Connection from "../src/Connection.ts";
 import * as Deviations from "../src/Deviations.ts";
 import * as Sequences from "../src/sequences/index.ts";
-import * as Target from "../src/Target.ts";
 import * as WebhookServer from "../src/WebhookServer.ts";
 
 const reports = join(Cluster.repositoryRoot, ".reports");

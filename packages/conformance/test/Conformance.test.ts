@@ -2,13 +2,14 @@
 // two independent emulators (over HTTPS, logged in from their kubeconfigs) must normalise to
 // identical outcomes, so uids, resourceVersions, timestamps, generated names and continue tokens
 // are all neutralised, and nothing in the sequences depends on the server instance.
+
+import { ClusterTarget as Target } from "@kopf/testing";
 import { Effect, Exit, Scope } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Cluster from "../src/Cluster.ts";
 import * as Conformance from "../src/Conformance.ts";
 import * as Connection from "../src/Connection.ts";
 import * as Sequences from "../src/sequences/index.ts";
-import * as Target from "../src/Target.ts";
 import * as WebhookServer from "../src/WebhookServer.ts";
 
 let left: Cluster.OpenCluster | undefined;

@@ -36,5 +36,7 @@ export * as CertificateAuthority from "./emulator/tls/CertificateAuthority.ts";
 // The emulator as a KubeTransport in-process (no sockets), and a ready KubeApi client over it.
 export * as EmulatorTransport from "./kubeapi/EmulatorTransport.ts";
 // KopfRunner: an operator under test, in-process, against the emulator or any cluster.
+export * as Applying from "./runner/Applying.ts";
 export * as Clusters from "./runner/Clusters.ts";
+export * as ClusterTarget from "./runner/ClusterTarget.ts";
 export * as KopfRunner from "./runner/KopfRunner.ts";

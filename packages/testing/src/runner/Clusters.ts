@@ -1,18 +1,21 @@
 /**
  * The clusters a `KopfRunner` can run an operator against: a fresh in-process emulator (no
- * sockets; the default), the emulator's HTTPS server reached through the live client (so
- * kubernetes-fluent-client's `K8s()` in handlers reaches it too), or any cluster given as a
- * `KubeApi` layer (e.g. `KubeClient.layer()` of `@kopf/client` for a real one).
+ * sockets), the emulator's HTTPS server reached through the live client (so
+ * kubernetes-fluent-client's `K8s()` in handlers reaches it too), any cluster a kubeconfig
+ * reaches, or any cluster given as a `KubeApi` layer. {@link selected} (the runner's default)
+ * takes the cluster from `KOPF_TEST_CLUSTER`, so the same tests run on the emulator, on the
+ * real-cluster tier and on kind/k3d/minikube.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CredentialsVault, KfcBridge, type KubeApi, KubeClient, type KubeTransport } from "@kopf/client";
-import { type Context, Effect, Exit, Layer, Scope } from "effect";
+import { type Context, Effect, Exit, Layer, Result, Scope } from "effect";
 import { KubeEmulator } from "../emulator/api/Emulator.ts";
 import { FaultInjector } from "../emulator/control/FaultInjector.ts";
 import { EmulatorServer } from "../emulator/server/EmulatorServer.ts";
 import * as EmulatorTransport from "../kubeapi/EmulatorTransport.ts";
+import * as ClusterTarget from "./ClusterTarget.ts";
 
 /** A cluster: at least a `KubeApi`; the emulator's clusters also give the `KubeEmulator`. */
 export type Cluster = Layer.Layer<KubeApi, unknown>;
@@ -61,6 +64,80 @@ export const https = (): Layer.Layer<EmulatorServices | EmulatorServer | KfcBrid
     Layer.provideMerge(EmulatorServer.layer({ port: 0, tls: true })),
     Layer.provideMerge(Layer.mergeAll(KubeEmulator.layer(), FaultInjector.layer)),
   );
+
+/**
+ * Any cluster a kubeconfig file reaches (kind, k3d, minikube, the real-cluster tier's API
+ * server), logging in as `kopf run --kubeconfig` does, with `$KUBECONFIG` pointed at it (through
+ * `KfcBridge`) while it runs, so kubernetes-fluent-client's `K8s()` reaches it too.
+ *
+ * @example
+ * ```ts
+ * await using runner = await KopfRunner.start({ registry, cluster: Clusters.kubeconfig("/home/me/.kube/config") })
+ * ```
+ */
+export const kubeconfig = (
+  path: string,
+  options: { readonly context?: string | undefined } = {},
+): Layer.Layer<KubeApi | CredentialsVault | KubeTransport | KfcBridge.KfcBridge, unknown> =>
+  Layer.provideMerge(
+    KfcBridge.layer(),
+    KubeClient.layer({ kubeconfig: { paths: path, context: options.context } }),
+  );
+
+/**
+ * The cluster `KOPF_TEST_CLUSTER` names (see {@link ClusterTarget}): the emulator when it is
+ * unset or `emulator` (`options.emulator`, default {@link inProcess}), or `kubeconfig:PATH`.
+ * `real` is resolved by the real-cluster tier (`npm run test:real`), which starts the API server
+ * for each test file and sets `kubeconfig:PATH` itself; here it fails with that advice, as does
+ * any value that is not a cluster.
+ *
+ * @example
+ * ```ts
+ * // KOPF_TEST_CLUSTER=kubeconfig:$HOME/.kube/config npx vitest run
+ * await using runner = await KopfRunner.start({ args, cli: Cli.main, cluster: Clusters.selected({ emulator: Clusters.https }) })
+ * ```
+ */
+export const selected = (
+  options: {
+    readonly emulator?: (() => Cluster) | undefined;
+    readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  } = {},
+): Cluster => {
+  const failing = (error: ClusterTarget.TargetError): Cluster =>
+    Layer.effectDiscard(Effect.fail(error)) as unknown as Cluster;
+  const target = ClusterTarget.parse((options.env ?? process.env)[ClusterTarget.ENV_VAR]);
+  if (Result.isFailure(target)) return failing(target.failure);
+  switch (target.success._tag) {
+    case "Emulator":
+      return (options.emulator ?? inProcess)();
+    case "Kubeconfig":
+      return kubeconfig(target.success.path);
+    case "Real":
+      return failing(
+        new ClusterTarget.TargetError({
+          reason: "Unresolved",
+          message:
+            `${ClusterTarget.ENV_VAR}=real is resolved by the real-cluster tier (npm run test:real), which starts ` +
+            "the API server for each test file; to use a running one, set kubeconfig:PATH " +
+            "(PATH from scripts/real-apiserver.sh start)",
+        }),
+      );
+  }
+};
+
+/**
+ * Whether `KOPF_TEST_CLUSTER` names the emulator (unset, or `emulator`): for the few assertions
+ * that only the emulator can make (its virtual time, fault injection, its own store).
+ *
+ * @example
+ * ```ts
+ * it.runIf(Clusters.isEmulator())("survives a dropped watch", ...)
+ * ```
+ */
+export const isEmulator = (env: Readonly<Record<string, string | undefined>> = process.env): boolean => {
+  const target = ClusterTarget.parse(env[ClusterTarget.ENV_VAR]);
+  return Result.isSuccess(target) && target.success._tag === "Emulator";
+};
 
 /** A cluster built once, shared by several runners (e.g. to restart an operator on the same data). */
 export interface Built extends AsyncDisposable {

@@ -1,7 +1,8 @@
 /**
  * `KopfRunner` (Kopf's `kopf.testing.KopfRunner`, spec §13): runs an operator in-process for a
  * test — by command-line arguments like `kopf run` (given the CLI's `main`), or by a registry —
- * against the emulator (in-process by default, or over HTTPS) or any cluster, and exposes its
+ * against the cluster `KOPF_TEST_CLUSTER` names (an in-process emulator by default; see
+ * `Clusters.selected`), the emulator over HTTPS, or any cluster, and exposes its
  * output, exit code and exception. It is an `await using` resource (stopping gracefully on
  * dispose: handlers finish, cleanup handlers run) and has an Effect-scoped form ({@link scoped}).
  * Helpers apply objects to the cluster and wait for conditions on them.
@@ -27,9 +28,10 @@
 import { isAbsolute, resolve } from "node:path";
 import type { KubeApi } from "@kopf/client";
 import { Resource } from "@kopf/structs";
-import { Context, Effect, type Scope } from "effect";
-import { KubeEmulator } from "../emulator/api/Emulator.ts";
+import { type Context, Effect, type Scope } from "effect";
+import type { KubeEmulator } from "../emulator/api/Emulator.ts";
 import * as EmulatorCommand from "../emulator/cli/EmulatorCommand.ts";
+import * as Applying from "./Applying.ts";
 import * as Clusters from "./Clusters.ts";
 import * as Access from "./internal/access.ts";
 import * as Launching from "./internal/launching.ts";
@@ -85,7 +87,7 @@ export class KopfRunner implements AsyncDisposable {
     const built =
       given !== undefined && Clusters.isBuilt(given)
         ? undefined
-        : await Clusters.build(given ?? Clusters.inProcess());
+        : await Clusters.build(given ?? Clusters.selected());
     const cluster = built ?? (given as Clusters.Built);
     const runner = new KopfRunner(options, cluster.context, built);
     runner.#launch();
@@ -169,26 +171,24 @@ export class KopfRunner implements AsyncDisposable {
   }
 
   /**
-   * Creates or updates objects in the emulator: a YAML file path (multi-document, relative to
-   * `cwd`) or objects.
+   * Creates, or merge-patches when they exist, objects in the cluster: a YAML file path
+   * (multi-document, relative to `cwd`) or objects. Namespaced objects without a namespace go to
+   * `default`; a CRD is waited for until it is established and served.
+   *
+   * @example
+   * ```ts
+   * await runner.apply("examples/crd.yaml")
+   * await runner.apply({ apiVersion: "v1", kind: "Namespace", metadata: { name: "ns1" } })
+   * ```
    */
   async apply(objects: string | ReadonlyArray<unknown> | Record<string, unknown>): Promise<void> {
-    if (
-      Context.getOption(this.#context as unknown as Context.Context<KubeEmulator>, KubeEmulator)._tag ===
-      "None"
-    ) {
-      throw new KopfRunnerError({
-        reason: "NoEmulator",
-        message: "apply() needs the emulator; with another cluster, use run() with the KubeApi.",
-      });
-    }
     const list =
       typeof objects === "string"
         ? await Effect.runPromise(EmulatorCommand.readObjects(this.#resolve(objects)))
         : Array.isArray(objects)
           ? objects
           : [objects];
-    await this.run(Effect.flatMap(KubeEmulator, (emulator) => emulator.apply(list)));
+    await this.run(Applying.apply(list));
   }
 
   /** Gets an object, or `undefined` if it does not exist. */

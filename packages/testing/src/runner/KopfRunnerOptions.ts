@@ -47,8 +47,8 @@ export interface KopfRunnerOptions {
   readonly namespaces?: ReadonlyArray<string> | undefined;
   readonly memo?: Operator.OperatorOptions["memo"];
   /**
-   * The cluster: a layer built for this runner and torn down when it stops (default: a fresh
-   * in-process emulator, {@link Clusters.inProcess}), or one built with {@link Clusters.build}
+   * The cluster: a layer built for this runner and torn down when it stops (default: the one
+   * `KOPF_TEST_CLUSTER` names, a fresh in-process emulator when unset, {@link Clusters.selected}), or one built with {@link Clusters.build}
    * and shared by several runners.
    */
   readonly cluster?: Clusters.Cluster | Clusters.Built | undefined;

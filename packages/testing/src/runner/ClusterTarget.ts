@@ -2,7 +2,9 @@
  * Which cluster a test tier runs against, chosen by the `KOPF_TEST_CLUSTER` environment variable:
  * `emulator` (the in-process API emulator over HTTPS, the default), `real` (the kube-apiserver
  * built from tools/kube-apiserver by scripts/real-apiserver.sh), or `kubeconfig:PATH` (any
- * cluster a kubeconfig reaches: kind, k3d, minikube…). Parsing is pure; {@link Cluster} acquires.
+ * cluster a kubeconfig reaches: kind, k3d, minikube…). Parsing is pure; `Clusters.selected`
+ * turns a target into a cluster for `KopfRunner`, and `@kopf/conformance`'s `Cluster` starts the
+ * real API server for `real`.
  */
 import { Data, Result } from "effect";
 
@@ -17,7 +19,7 @@ export const ENV_VAR = "KOPF_TEST_CLUSTER";
 
 /** Why a target specification was rejected. */
 export class TargetError extends Data.TaggedError("TargetError")<{
-  readonly reason: "Unknown" | "EmptyPath";
+  readonly reason: "Unknown" | "EmptyPath" | "Unresolved";
   readonly message: string;
 }> {}
 

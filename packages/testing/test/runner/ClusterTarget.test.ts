@@ -1,7 +1,7 @@
 // Covers KOPF_TEST_CLUSTER parsing: the three targets, the default, whitespace, and the errors.
 import { Result } from "effect";
 import { describe, expect, it } from "vitest";
-import * as Target from "../src/Target.ts";
+import * as Target from "../../src/runner/ClusterTarget.ts";
 
 describe("Target.parse", () => {
   it.each([
