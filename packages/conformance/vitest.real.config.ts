@@ -11,8 +11,9 @@ import { defineConfig } from "vitest/config";
 /** The end-to-end files that run on every cluster; `*.emulator.test.ts` are emulator-only. */
 export const endToEnd = [
   "examples/*/test/**/*.test.ts",
-  "packages/runtime/test/e2e/**/*.test.ts",
+  "packages/*/test/e2e/**/*.test.ts",
   "packages/admission/test/Admission.test.ts",
+  "packages/cli/test/PeeringCommands.test.ts",
 ];
 
 export default defineConfig({
