@@ -1,5 +1,6 @@
 /**
- * Example 06 through `kopf run` against one emulator: with the peering CRDs (shipped in
+ * Example 06 through `kopf run` on one cluster (the one KOPF_TEST_CLUSTER names: the emulator by
+ * default, a real kube-apiserver in `npm run test:real`): with the peering CRDs (shipped in
  * @kopf/engines) and a `KopfPeering` object, a `--dev` operator (priority 666) makes an operator
  * with the default priority pause; the paused one handles nothing until the dev operator exits,
  * then resumes and handles new objects.
@@ -21,7 +22,7 @@ const example = (name: string) => ({
 });
 
 it("pauses the lower priority while the dev operator runs", async () => {
-  await using cluster = await Clusters.build(Clusters.inProcess());
+  await using cluster = await Clusters.build(Clusters.selected());
   const registry = kopf.Registry.make(); // shared: the handler file is loaded once per process
   const start = (extra: ReadonlyArray<string>) =>
     KopfRunner.start({

@@ -1,14 +1,17 @@
 /**
  * `kopf freeze` and `kopf resume`: option parsing (flags, KOPF_FREEZE_* and KOPF_RESUME_* variables,
  * required peering and lifetime, -n/-A exclusivity, --dev's priority), and both commands end to
- * end against the in-process emulator with the peering CRDs: freeze writes the presence record of
- * the identity with its priority and lifetime, resume removes it.
+ * end on the cluster KOPF_TEST_CLUSTER names (the emulator by default; a real kube-apiserver in
+ * `npm run test:real`) with the peering CRDs: freeze writes the presence record of the identity
+ * with its priority and lifetime, resume removes it; without the CRDs, freeze fails naming them.
+ * The tests share the cluster on the real tier, so each makes its own preconditions.
  */
 
 import { assert, describe, it } from "@effect/vitest";
-import { PeeringCrds } from "@kopf/engines";
+import { KubeApi } from "@kopf/client";
+import { Peering, PeeringCrds } from "@kopf/engines";
 import { Clusters, KopfRunner } from "@kopf/testing";
-import { Layer, Result } from "effect";
+import { Effect, Layer, Result, Schedule } from "effect";
 import * as kopf from "kopf";
 import { Cli, PeeringCommands } from "../src/index.ts";
 
@@ -71,9 +74,43 @@ describe("PeeringCommands.plan", () => {
   });
 });
 
+const crds = kopf.Resource.make({
+  group: "apiextensions.k8s.io",
+  version: "v1",
+  plural: "customresourcedefinitions",
+  namespaced: false,
+});
+
+/**
+ * Deletes the peering CRDs of `kopf.dev` if a previous test left them, and waits until the
+ * cluster no longer serves them (a real API server takes a moment to remove a CRD).
+ */
+const withoutPeeringCrds = Effect.gen(function* () {
+  const api = yield* KubeApi;
+  for (const crd of PeeringCrds.definitions) {
+    yield* api.delete(crds, { name: String(crd.metadata?.name) }).pipe(
+      Effect.catchIf(
+        (error) => error._tag === "KubeApiError" && error.reason === "NotFound",
+        () => Effect.void,
+      ),
+    );
+  }
+  yield* Effect.flatMap(
+    Effect.all([Peering.resources(true), Peering.resources(false)]),
+    ([cluster, namespaced]) =>
+      cluster.length + namespaced.length === 0 ? Effect.void : Effect.fail("still served" as const),
+  ).pipe(
+    Effect.retry({
+      while: (error) => error === "still served",
+      schedule: Schedule.spaced("100 millis"),
+      times: 300,
+    }),
+  );
+});
+
 describe("kopf freeze / kopf resume", () => {
   it("write and remove the presence record of the identity", async () => {
-    await using cluster = await Clusters.build(Clusters.inProcess());
+    await using cluster = await Clusters.build(Clusters.selected());
     const runner = await KopfRunner.start({ registry: kopf.Registry.make(), namespaces: ["none"], cluster });
     await runner.apply([...PeeringCrds.definitions]);
     await runner.apply({
@@ -109,7 +146,8 @@ describe("kopf freeze / kopf resume", () => {
   });
 
   it("exits 1 naming the missing peering resource", async () => {
-    await using cluster = await Clusters.build(Clusters.inProcess());
+    await using cluster = await Clusters.build(Clusters.selected());
+    await Effect.runPromise(Effect.provideContext(withoutPeeringCrds, cluster.context));
     let err = "";
     const result = await Cli.main(["freeze", "-A", "-P", "default", "-t", "60", "-i", "me@box"], {
       stdout: () => undefined,
