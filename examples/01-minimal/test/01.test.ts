@@ -1,5 +1,5 @@
 /**
- * Example 01 through `kopf run` against the emulator: the created object gets the handler's
+ * Example 01 through `kopf run` on the selected cluster (KOPF_TEST_CLUSTER; the emulator by default): the created object gets the handler's
  * result in `status.create_fn` and Kopf's last-handled-configuration annotation; the handler's
  * log line carries the object's prefix; the operator stops with exit code 0.
  */

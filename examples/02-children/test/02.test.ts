@@ -1,5 +1,5 @@
 /**
- * Example 02 against the emulator over HTTPS: the create handler creates a child Pod through
+ * Example 02 on the selected cluster (the emulator over HTTPS by default): the create handler creates a child Pod through
  * kubernetes-fluent-client, adopted by the parent (owner reference, generated name, namespace,
  * labels), and the parent's status lists the child's uid.
  */
@@ -16,7 +16,7 @@ it("creates an adopted child pod and records its uid", async () => {
     args: ["run", "-n", "default", "--standalone", join(here, "../src/handlers.ts")],
     cli: Cli.main,
     cwd: join(here, "../.."),
-    cluster: Clusters.https(),
+    cluster: Clusters.selected({ emulator: Clusters.https }),
   });
   await runner.apply("crd.yaml");
   await runner.apply("obj.yaml");

@@ -1,5 +1,5 @@
 /**
- * Example 03 through `kopf run` against the emulator: while handlers are retried, their progress
+ * Example 03 through `kopf run` on the selected cluster (KOPF_TEST_CLUSTER; the emulator by default): while handlers are retried, their progress
  * is kept in Kopf's per-handler annotations (retry counts included); once every handler has
  * succeeded or failed for good, the progress annotations are gone, the last-handled
  * configuration is stored, and each handler ended as Kopf's example expects (one success, three

@@ -1,5 +1,5 @@
 /**
- * Example 04 through `kopf run` against the emulator: the handler's four calls leave four
+ * Example 04 through `kopf run` on the selected cluster (KOPF_TEST_CLUSTER; the emulator by default): the handler's four calls leave four
  * Kubernetes events about the object, with the types, reasons and messages Kopf gives them
  * (the exception's text appended to the message).
  */

@@ -1,5 +1,5 @@
 /**
- * Example 05 through KopfRunner against one emulator: on creation the finalizer is added and
+ * Example 05 through KopfRunner against one cluster (KOPF_TEST_CLUSTER; the emulator by default): on creation the finalizer is added and
  * both create handlers plus the field handler run; an update runs the update and field handlers
  * and refreshes the last-handled configuration; a restarted operator resumes the existing object;
  * on deletion both delete handlers run and the finalizer goes, so the object disappears.
@@ -19,7 +19,7 @@ const ex = KopfRunner.kopfExamples;
 it("creates, updates, resumes and deletes with every handler", async () => {
   // The cluster and the handlers outlive the first operator: shared by both runs.
   const registry = kopf.Registry.make();
-  await using cluster = await Clusters.build(Clusters.inProcess());
+  await using cluster = await Clusters.build(Clusters.selected());
   const options = {
     args: ["run", "-n", "default", "--standalone", join(here, "../src/handlers.ts")],
     cli: Cli.main,

@@ -1,5 +1,5 @@
 /**
- * Example 07 through `kopf run` against the emulator: one sub-handler per item runs, each
+ * Example 07 through `kopf run` on the selected cluster (KOPF_TEST_CLUSTER; the emulator by default): one sub-handler per item runs, each
  * leaving its result in the status under its own id; the progress annotations are cleaned up
  * once the parent is done.
  */

@@ -1,5 +1,5 @@
 /**
- * Example 08 through `kopf run` against the emulator: the event handlers run for the object's
+ * Example 08 through `kopf run` on the selected cluster (KOPF_TEST_CLUSTER; the emulator by default): the event handlers run for the object's
  * events (the failing one is ignored, the other logs each), and nothing is stored on the object.
  */
 import { dirname, join } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * Example 09: the operator test of Kopf's example, with KopfRunner against the emulator — create
+ * Example 09: the operator test of Kopf's example, with KopfRunner on the selected cluster (the emulator by default) — create
  * the object, let it be handled, delete it, and check the exit code, the exception, the log lines
  * and what the operator left on the object meanwhile.
  */

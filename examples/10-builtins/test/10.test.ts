@@ -1,5 +1,5 @@
 /**
- * Example 10 against the emulator over HTTPS: a created pod is deleted by its background task
+ * Example 10 on the selected cluster (the emulator over HTTPS by default): a created pod is deleted by its background task
  * after the (shortened) timeout; a pod deleted before that has its task cancelled; the operator's
  * finalizer is on the pods it serves meanwhile.
  */
@@ -28,7 +28,7 @@ it("kills pods after a while unless they are deleted before", async () => {
   await using runner = await KopfRunner.start({
     args: ["run", "-n", "default", "--standalone", join(here, "../src/handlers.ts")],
     cli: Cli.main,
-    cluster: Clusters.https(),
+    cluster: Clusters.selected({ emulator: Clusters.https }),
   });
   await runner.apply(pod("victim"));
   const served = await runner.waitFor(KopfRunner.pods, "victim", "default", (b) =>

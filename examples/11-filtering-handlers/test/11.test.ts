@@ -1,5 +1,5 @@
 /**
- * Example 11 through `kopf run` against the emulator: exactly the handlers whose filters match
+ * Example 11 through `kopf run` on the selected cluster (KOPF_TEST_CLUSTER; the emulator by default): exactly the handlers whose filters match
  * the example object run on creation (others never do), and the old/new update handler runs
  * only for the change it names; the filtered daemon runs while the field has its value, is
  * stopped when it changes and started again when it is back.

@@ -1,12 +1,12 @@
 /**
- * Example 12 against the emulator over HTTPS: the application starts the embedded operator,
+ * Example 12 on the selected cluster (the emulator over HTTPS by default): the application starts the embedded operator,
  * creates and deletes objects, and stops it; every object was greeted with the memo's templates
  * on creation and deletion, and none is left (the delete handler's finalizer was released).
  */
 
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Clusters, EmulatorCommand, KopfRunner, KubeEmulator } from "@kopf/testing";
+import { Applying, Clusters, EmulatorCommand, KopfRunner } from "@kopf/testing";
 import { Effect } from "effect";
 import * as kopf from "kopf";
 import { expect, it } from "vitest";
@@ -15,13 +15,9 @@ import { main } from "../src/main.ts";
 const here = dirname(fileURLToPath(import.meta.url));
 
 it("runs the operator inside the application", async () => {
-  await using cluster = await Clusters.build(Clusters.https());
+  await using cluster = await Clusters.build(Clusters.selected({ emulator: Clusters.https }));
   const crd = await Effect.runPromise(EmulatorCommand.readObjects(join(here, "../../crd.yaml")));
-  await Effect.runPromise(
-    Effect.flatMap(KubeEmulator, (emulator) => emulator.apply(crd)).pipe(
-      Effect.provideContext(cluster.context as never),
-    ) as Effect.Effect<void>,
-  );
+  await Effect.runPromise(Applying.apply(crd).pipe(Effect.provideContext(cluster.context)));
   const lines: Array<string> = [];
   kopf.configure({ format: "plain", prefix: true, write: (line) => lines.push(line) });
   const said: Array<string> = [];

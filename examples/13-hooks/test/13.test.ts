@@ -1,5 +1,5 @@
 /**
- * Example 13 through `kopf run` against the emulator: the retried startup handler succeeds on
+ * Example 13 through `kopf run` on the selected cluster (KOPF_TEST_CLUSTER; the emulator by default): the retried startup handler succeeds on
  * its 4th attempt before the operator is ready (the endpoint answering only after startup is
  * tested in @kopf/engines' Liveness tests); each pod
  * gets a background task; the probes report them; the cleanup handler runs on exit. The login

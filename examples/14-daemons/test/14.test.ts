@@ -1,5 +1,5 @@
 /**
- * Example 14 through `kopf run` against the emulator: both daemons start after 3 failed
+ * Example 14 through `kopf run` on the selected cluster (KOPF_TEST_CLUSTER; the emulator by default): both daemons start after 3 failed
  * attempts each (the status shows the failures), ping, and on deletion the cooperative one exits
  * on request while the other is cancelled after its backoff — only then is the finalizer
  * released and the object gone.

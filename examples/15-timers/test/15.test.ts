@@ -1,5 +1,5 @@
 /**
- * Example 15 through `kopf run` against the emulator: the timers stay quiet while the object is
+ * Example 15 through `kopf run` on the selected cluster (KOPF_TEST_CLUSTER; the emulator by default): the timers stay quiet while the object is
  * younger than their `idle`, then ping every `interval`; a change of the object restarts the
  * idle countdown; deleting the object stops them and releases the finalizer.
  */

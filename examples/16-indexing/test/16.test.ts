@@ -1,5 +1,5 @@
 /**
- * Example 16 through `kopf run` against the emulator: the pods are indexed (also those existing
+ * Example 16 through `kopf run` on the selected cluster (the emulator by default): the pods are indexed (also those existing
  * before the start), the health endpoint's probes answer from the index, and the timer writes
  * the running pods into the KopfExample's status and logs the pods by label.
  */
@@ -32,7 +32,7 @@ const pod = (name: string, labels: Record<string, string>) => ({
 
 it("indexes pods for probes and timers", async () => {
   const port = await freePort();
-  await using cluster = await Clusters.build(Clusters.inProcess());
+  await using cluster = await Clusters.build(Clusters.selected());
   await using runner = await KopfRunner.start({
     cluster,
     args: [

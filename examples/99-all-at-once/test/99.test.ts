@@ -1,5 +1,5 @@
 /**
- * Example 99 against the emulator over HTTPS: startup activities (one retried) finish before
+ * Example 99 on the selected cluster (the emulator over HTTPS by default): startup activities (one retried) finish before
  * handling; the create handlers leave their results (the failing one after its retry), events
  * and a labelled child Pod owned by the object; the field handler sees a change of spec.lst; the
  * object is deleted through its delete handler; the cleanup activity runs on stop.
@@ -17,7 +17,7 @@ it("does everything at once", { timeout: 60_000 }, async () => {
     args: ["run", "-n", "default", "--standalone", join(here, "../src/handlers.ts")],
     cli: Cli.main,
     cwd: join(here, "../.."),
-    cluster: Clusters.https(),
+    cluster: Clusters.selected({ emulator: Clusters.https }),
   });
   expect(runner.output).toContain("Starting retried...");
   await runner.apply("crd.yaml");
