@@ -1,34 +1,67 @@
 /**
- * Admission end to end over the emulator, which calls webhooks as a real API server does (spec
- * §9.1, §9.4): the managed configurations are created and filled with the server's URL and CA
- * bundle, a validating handler rejects a real create request with its message and code, a
- * mutating handler's change is stored, warnings reach the client, and on exit only the
- * persistent handlers' webhooks remain. Also: handlers without a server fail with Kopf's message.
+ * Admission end to end on the selected cluster (spec §9.1, §9.4): the emulator, which calls
+ * webhooks as a real API server does, or a real kube-apiserver (the real tier), calling the
+ * operator's webhook server over TLS. The managed configurations are created and filled with the
+ * server's URL and CA bundle, a validating handler rejects a real create request with its
+ * message and code, a mutating handler's change is stored, warnings reach the client as
+ * `Warning` headers, and on exit only the persistent handlers' webhooks remain. Also: handlers
+ * without a server fail with Kopf's message. Tests share a real cluster: each has its own
+ * namespace and configuration name, and removes its configurations when it ends.
  */
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { AdmissionError, Registry } from "@kopf/registry";
 import type { RootTasks } from "@kopf/runtime";
 import { OperatorSettings, Settings } from "@kopf/settings";
-import { EmulatorTransport, FaultInjector, KopfRunner, KubeEmulator, WebhookAdmission } from "@kopf/testing";
-import { Deferred, Effect, Fiber, Layer, Stream } from "effect";
+import { Applying, KopfRunner } from "@kopf/testing";
+import { Deferred, Effect, Fiber, Stream } from "effect";
 import { Admission, type ClientConfig, ConfigManager, WebhookServer } from "../src/index.ts";
+import { cluster, create, send, untilCalled } from "./fixtures/cluster.ts";
 import { RESOURCE, SPEC } from "./fixtures/reviews.ts";
 
-const cluster = EmulatorTransport.client().pipe(
-  Layer.provideMerge(
-    Layer.mergeAll(KubeEmulator.layer({ admission: WebhookAdmission.hook }), FaultInjector.layer),
-  ),
-);
-
 const CRD = KopfRunner.kopfExampleCrd;
+const validating = ConfigManager.configurationResource("validating");
+const mutating = ConfigManager.configurationResource("mutating");
 
-const object = (name: string, spec: Record<string, unknown>) => ({
+const object = (namespace: string, name: string, spec: Record<string, unknown>) => ({
   apiVersion: "kopf.dev/v1",
   kind: "KopfExample",
-  metadata: { name, namespace: "ns1" },
+  metadata: { name, namespace },
   spec,
 });
+
+const collection = (namespace: string) => `/apis/kopf.dev/v1/namespaces/${namespace}/kopfexamples`;
+
+/** The test's namespace and the example CRD. */
+const setUp = (namespace: string) =>
+  Applying.apply([{ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } }, CRD]);
+
+/**
+ * Deletes the named configurations when the scope closes: their persistent webhooks outlive the
+ * operator, and with its server gone (failurePolicy Fail) they would reject the next test's
+ * objects on a shared cluster.
+ */
+const removedAtEnd = (name: string) =>
+  Effect.addFinalizer(() =>
+    Effect.flatMap(KubeApi, (api) =>
+      Effect.forEach([validating, mutating], (resource) => Effect.ignore(api.delete(resource, { name })), {
+        discard: true,
+      }),
+    ),
+  );
+
+/** Waits until the API server calls the `check` and `defaults` webhooks (dry-run probes). */
+const untilServed = (namespace: string) =>
+  Effect.gen(function* () {
+    yield* untilCalled(
+      create(collection(namespace), object(namespace, "probe", { field: "bad" }), { dryRun: true }),
+      (answer) => answer.status === 422,
+    );
+    yield* untilCalled(
+      create(collection(namespace), object(namespace, "probe", { field: "fine" }), { dryRun: true }),
+      (answer) => answer.status === 201 && answer.body?.spec?.size === "medium",
+    );
+  });
 
 const registry = () => {
   const r = Registry.make();
@@ -49,12 +82,13 @@ const settingsWith = (admission: Record<string, unknown>) =>
   });
 
 describe("Admission.run", () => {
-  it.live("serves the emulator's webhook calls and manages the configurations", () =>
+  it.live("serves the API server's webhook calls and manages the configurations", () =>
     Effect.scoped(
       Effect.gen(function* () {
-        const emulator = yield* KubeEmulator;
+        const ns = "adm-run";
         const api = yield* KubeApi;
-        yield* emulator.apply([{ apiVersion: "v1", kind: "Namespace", metadata: { name: "ns1" } }, CRD]);
+        yield* setUp(ns);
+        yield* removedAtEnd("auto.kopf.dev");
         const server = WebhookServer.WebhookServer({ addr: "127.0.0.1" });
         const settings = settingsWith({ server, managed: "auto.kopf.dev" });
         const reported = yield* Deferred.make<ClientConfig>();
@@ -67,8 +101,6 @@ describe("Admission.run", () => {
         const config = yield* Deferred.await(reported);
 
         // The configurations point at the server, one webhook per handler of the kind.
-        const validating = ConfigManager.configurationResource("validating");
-        const mutating = ConfigManager.configurationResource("mutating");
         const vwc = yield* Effect.eventually(
           api
             .get(validating, { name: "auto.kopf.dev" })
@@ -76,6 +108,7 @@ describe("Admission.run", () => {
         );
         const [webhook] = (vwc as any).webhooks;
         assert.strictEqual(webhook.name, "check.auto.kopf.dev");
+        assert.match(config.url, /^https:\/\/127\.0\.0\.1:\d+$/);
         assert.strictEqual(webhook.clientConfig.url, `${config.url}/check`);
         assert.strictEqual(webhook.clientConfig.caBundle, config.caBundle);
         assert.deepStrictEqual(webhook.rules, [
@@ -93,32 +126,27 @@ describe("Admission.run", () => {
             .pipe(Effect.filterOrFail((b: any) => (b.webhooks ?? []).length === 1)),
         );
         assert.strictEqual((mwc as any).webhooks[0].name, "defaults.auto.kopf.dev");
+        yield* untilServed(ns);
 
         // A validating handler rejects a real create request with its message and code.
-        const rejected = yield* Effect.flip(
-          api.create(RESOURCE, object("bad-one", { field: "bad" }) as never),
-        );
+        const rejected = yield* Effect.flip(api.create(RESOURCE, object(ns, "bad-one", { field: "bad" }) as never));
         assert.strictEqual(rejected._tag, "KubeApiError");
-        assert.include(rejected.message, "The field must not be bad.");
+        assert.strictEqual(
+          rejected.message,
+          'admission webhook "check.auto.kopf.dev" denied the request: The field must not be bad.',
+        );
         assert.strictEqual((rejected as any).status, 422);
         assert.strictEqual((rejected as any).code, 422);
 
         // A mutating handler's change is stored.
-        yield* api.create(RESOURCE, object("good-one", { field: "fine" }) as never);
-        const stored = yield* api.get(RESOURCE, { name: "good-one", namespace: "ns1" });
+        yield* api.create(RESOURCE, object(ns, "good-one", { field: "fine" }) as never);
+        const stored = yield* api.get(RESOURCE, { name: "good-one", namespace: ns });
         assert.deepStrictEqual((stored as any).spec, { field: "fine", size: "medium" });
 
-        // Warnings reach the client (as Warning headers of the API response).
-        const response = yield* emulator.handle({
-          method: "POST",
-          path: "/apis/kopf.dev/v1/namespaces/ns1/kopfexamples",
-          query: new URLSearchParams(),
-          headers: { "content-type": "application/json" },
-          body: new TextEncoder().encode(JSON.stringify(object("odd-one", { field: "odd" }))),
-          user: { username: "tester", groups: ["system:authenticated"] },
-        });
-        assert.strictEqual(response._tag === "Complete" ? response.status : 0, 201);
-        assert.include(response.headers.warning ?? "", "This field is odd.");
+        // Warnings reach the client as Warning headers of the API response.
+        const odd = yield* send("POST", collection(ns), object(ns, "odd-one", { field: "odd" }));
+        assert.strictEqual(odd.status, 201);
+        assert.strictEqual(odd.warning, '299 - "This field is odd."');
 
         // On exit, only the persistent handlers' webhooks remain.
         yield* Fiber.interrupt(fiber);
@@ -130,7 +158,7 @@ describe("Admission.run", () => {
         );
         assert.deepStrictEqual((mwcAfter as any).webhooks ?? [], []);
       }),
-    ).pipe(Effect.provide(cluster)),
+    ).pipe(Effect.provide(cluster())),
   );
 
   it.effect("handlers without a server fail with Kopf's message; no handlers run nothing", () =>
@@ -156,7 +184,7 @@ describe("Admission.run", () => {
         ),
       );
       assert.strictEqual(viaTask.reason, "NoServer");
-    }).pipe(Effect.provide(cluster)),
+    }).pipe(Effect.provide(cluster())),
   );
 
   it("is a root task of the runtime", () => {
@@ -167,9 +195,10 @@ describe("Admission.run", () => {
   it.live("operate runs the operator and its webhooks together, sharing the objects' memos", () =>
     Effect.scoped(
       Effect.gen(function* () {
-        const emulator = yield* KubeEmulator;
+        const ns = "adm-operate";
         const api = yield* KubeApi;
-        yield* emulator.apply([{ apiVersion: "v1", kind: "Namespace", metadata: { name: "ns1" } }, CRD]);
+        yield* setUp(ns);
+        yield* removedAtEnd("op.kopf.dev");
         const r = registry();
         r.on.create(SPEC, { id: "created" }, ({ memo }: any) => {
           memo.fromCreate = "yes";
@@ -182,7 +211,7 @@ describe("Admission.run", () => {
         const fiber = yield* Effect.forkScoped(
           Admission.operate({
             registry: r,
-            namespaces: ["ns1"],
+            namespaces: [ns],
             settings: {
               admission: {
                 server: WebhookServer.WebhookServer({ addr: "127.0.0.1" }),
@@ -196,14 +225,15 @@ describe("Admission.run", () => {
             .get(ConfigManager.configurationResource("validating"), { name: "op.kopf.dev" })
             .pipe(Effect.filterOrFail((b: any) => (b.webhooks ?? []).length === 2)),
         );
+        yield* untilServed(ns);
         const rejected = yield* Effect.flip(
-          api.create(RESOURCE, object("bad-two", { field: "bad" }) as never),
+          api.create(RESOURCE, object(ns, "bad-two", { field: "bad" }) as never),
         );
         assert.include(rejected.message, "The field must not be bad.");
-        yield* api.create(RESOURCE, object("good-two", { field: "fine" }) as never);
+        yield* api.create(RESOURCE, object(ns, "good-two", { field: "fine" }) as never);
         const handled = yield* Effect.eventually(
           api
-            .get(RESOURCE, { name: "good-two", namespace: "ns1" })
+            .get(RESOURCE, { name: "good-two", namespace: ns })
             .pipe(Effect.filterOrFail((b: any) => b.status?.created !== undefined)),
         );
         assert.deepStrictEqual((handled as any).status.created, { done: true });
@@ -211,12 +241,12 @@ describe("Admission.run", () => {
         // An UPDATE request's handlers get the memo the object's handlers share (Kopf's memo).
         yield* api.patch(
           RESOURCE,
-          { name: "good-two", namespace: "ns1" },
+          { name: "good-two", namespace: ns },
           { type: "merge", body: { spec: { field: "changed" } } },
         );
         assert.include(memos, "yes");
         yield* Fiber.interrupt(fiber);
       }),
-    ).pipe(Effect.provide(cluster)),
+    ).pipe(Effect.provide(cluster())),
   );
 });
