@@ -108,7 +108,7 @@ describe("Admission.run", () => {
         );
         const [webhook] = (vwc as any).webhooks;
         assert.strictEqual(webhook.name, "check.auto.kopf.dev");
-        assert.match(config.url, /^https:\/\/127\.0\.0\.1:\d+$/);
+        assert.match(config.url ?? "", /^https:\/\/127\.0\.0\.1:\d+$/);
         assert.strictEqual(webhook.clientConfig.url, `${config.url}/check`);
         assert.strictEqual(webhook.clientConfig.caBundle, config.caBundle);
         assert.deepStrictEqual(webhook.rules, [
@@ -129,7 +129,9 @@ describe("Admission.run", () => {
         yield* untilServed(ns);
 
         // A validating handler rejects a real create request with its message and code.
-        const rejected = yield* Effect.flip(api.create(RESOURCE, object(ns, "bad-one", { field: "bad" }) as never));
+        const rejected = yield* Effect.flip(
+          api.create(RESOURCE, object(ns, "bad-one", { field: "bad" }) as never),
+        );
         assert.strictEqual(rejected._tag, "KubeApiError");
         assert.strictEqual(
           rejected.message,
