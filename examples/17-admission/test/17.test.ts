@@ -1,19 +1,14 @@
 /**
- * Example 17 through KopfRunner on the emulator, which calls the operator's webhooks on real
- * create requests as a real API server does: the managed configurations point at the webhook
- * server; a validating handler rejects objects with its message and code; the mutating
+ * Example 17 through KopfRunner on the selected cluster: the emulator, which calls the
+ * operator's webhooks on real create requests as a real API server does, or a real
+ * kube-apiserver (the real tier) calling them over TLS. The managed configurations point at the
+ * webhook server; a validating handler rejects objects with its message and code; the mutating
  * handler's change is visible in the stored object; warnings reach the client.
  */
 import { ConfigManager } from "@kopf/admission";
-import {
-  Clusters,
-  EmulatorTransport,
-  FaultInjector,
-  KopfRunner,
-  KubeEmulator,
-  WebhookAdmission,
-} from "@kopf/testing";
-import { Effect, Layer } from "effect";
+import { ConnectionInfo, CredentialsVault, KubeTransport } from "@kopf/client";
+import { Clusters, KopfRunner, WebhookAdmission } from "@kopf/testing";
+import { type Context, Effect, Layer } from "effect";
 import * as kopf from "kopf";
 import { expect, it } from "vitest";
 import "../src/handlers.ts";
@@ -45,13 +40,64 @@ const example = (name: string, spec: Record<string, unknown>, labels: Record<str
   spec,
 });
 
+/** Objects are created at this path of the cluster. */
+const COLLECTION = "/apis/kopf.dev/v1/namespaces/default/kopfexamples";
+
+/**
+ * Creates an object as kubectl does: one request with the cluster's credentials, no client-side
+ * retries of 5xx answers (the custom codes of admission errors are 5xx here); answers the status,
+ * the body and the `Warning` header.
+ */
+const create = (cluster: Clusters.Built, body: unknown, options: { readonly dryRun?: boolean } = {}) =>
+  Effect.runPromise(
+    Effect.gen(function* () {
+      const vault = yield* CredentialsVault;
+      const transport = yield* KubeTransport;
+      const response = yield* vault.withCredentials((item) => {
+        const authorization = ConnectionInfo.authorization(item.info);
+        return transport.request({
+          method: "POST",
+          path: options.dryRun === true ? `${COLLECTION}?dryRun=All` : COLLECTION,
+          headers: {
+            "content-type": "application/json",
+            ...(authorization === undefined ? {} : { authorization }),
+          },
+          body: new TextEncoder().encode(JSON.stringify(body)),
+          connection: item.info,
+        });
+      });
+      return {
+        status: response.status,
+        body: JSON.parse(new TextDecoder().decode(response.body)),
+        warning: response.headers.warning ?? "",
+      };
+    }).pipe(
+      // Every cluster of Clusters.selected has its client's transport and credentials vault.
+      Effect.provideContext(cluster.context as unknown as Context.Context<CredentialsVault | KubeTransport>),
+    ),
+  );
+
+type Created = Awaited<ReturnType<typeof create>>;
+
+/**
+ * Repeats a dry-run probe until the webhooks answer it as configured: a real API server calls
+ * newly configured webhooks a moment after the configuration is written (its informer's cache);
+ * the emulator reads the configurations on every request, so there the first probe passes.
+ */
+const untilCalled = async (probe: () => Promise<Created>, passes: (answer: Created) => boolean) => {
+  const deadline = performance.now() + 30_000;
+  for (;;) {
+    const answer = await probe();
+    if (passes(answer)) return;
+    if (performance.now() > deadline)
+      throw new Error(`The webhooks were not called: ${JSON.stringify(answer)}`);
+    await new Promise((done) => setTimeout(done, 100));
+  }
+};
+
 it("validates and mutates real requests through the operator's webhooks", async () => {
   await using cluster = await Clusters.build(
-    EmulatorTransport.client().pipe(
-      Layer.provideMerge(
-        Layer.mergeAll(KubeEmulator.layer({ admission: WebhookAdmission.hook }), FaultInjector.layer),
-      ),
-    ),
+    Clusters.selected({ emulator: () => Clusters.inProcess().pipe(Layer.provide(WebhookAdmission.layer)) }),
   );
   // The startup handler keeps a server configured beforehand: here, one on the loopback.
   const runner = await KopfRunner.start({
@@ -61,28 +107,6 @@ it("validates and mutates real requests through the operator's webhooks", async 
     settings: { admission: { server: kopf.WebhookServer({ addr: "127.0.0.1" }) } },
   });
   await runner.apply([{ apiVersion: "v1", kind: "Namespace", metadata: { name: "default" } }, CRD]);
-
-  // Creates an object as kubectl does (one request, no client-side retries of 5xx answers).
-  const create = async (body: unknown) => {
-    const response = await runner.run(
-      Effect.flatMap(KubeEmulator, (emulator) =>
-        emulator.handle({
-          method: "POST",
-          path: "/apis/kopf.dev/v1/namespaces/default/kopfexamples",
-          query: new URLSearchParams(),
-          headers: { "content-type": "application/json" },
-          body: new TextEncoder().encode(JSON.stringify(body)),
-          user: { username: "tester", groups: ["system:authenticated"] },
-        }),
-      ),
-    );
-    if (response._tag !== "Complete") throw new Error("a streaming response to a create request");
-    return {
-      status: response.status,
-      body: JSON.parse(new TextDecoder().decode(response.body)),
-      warning: response.headers.warning ?? "",
-    };
-  };
 
   // The managed configurations point at the server: 3 validating webhooks, 1 mutating.
   const vwc = await runner.waitFor(
@@ -98,26 +122,51 @@ it("validates and mutates real requests through the operator's webhooks", async 
   ]);
   expect((vwc as any).webhooks[0].clientConfig.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/authhook$/);
   expect((vwc as any).webhooks[0].clientConfig.caBundle).toBeTruthy();
+  const mwc = await runner.waitFor(
+    ConfigManager.configurationResource("mutating"),
+    "auto.kopf.dev",
+    undefined,
+    (b: any) => (b?.webhooks ?? []).length === 1,
+  );
+  expect((mwc as any).webhooks.map((w: any) => w.name)).toEqual(["mutate1.auto.kopf.dev"]);
+  await untilCalled(
+    () => create(cluster, example("kopf-example-probe", { field: "not-allowed" }), { dryRun: true }),
+    (answer) => answer.status === 555,
+  );
+  await untilCalled(
+    () =>
+      create(cluster, example("kopf-example-probe", { field: "value" }, { somelabel: "somevalue" }), {
+        dryRun: true,
+      }),
+    (answer) => answer.status === 201 && answer.body.spec?.injected === 123,
+  );
 
   // Validating handlers reject objects with their messages and codes.
-  const wrong = await create(example("kopf-example-wrong", { field: "wrong" }));
+  const wrong = await create(cluster, example("kopf-example-wrong", { field: "wrong" }));
   expect(wrong.status).toBe(500);
-  expect(wrong.body.message).toContain("Meh! I don't like it. Change the field.");
-  const lazy = await create(example("kopf-example-lazy", { field: "not-allowed" }));
+  expect(wrong.body.message).toBe(
+    'admission webhook "validate1.auto.kopf.dev" denied the request: Meh! I don\'t like it. Change the field.',
+  );
+  const lazy = await create(cluster, example("kopf-example-lazy", { field: "not-allowed" }));
   expect(lazy.status).toBe(555);
-  expect(lazy.body.message).toContain("I'm too lazy anyway. Go away!");
+  expect(lazy.body.message).toBe(
+    'admission webhook "validate2.spec.field.auto.kopf.dev" denied the request: I\'m too lazy anyway. Go away!',
+  );
   expect(await runner.get(KopfRunner.kopfExamples, "kopf-example-wrong", "default")).toBeUndefined();
   expect(await runner.get(KopfRunner.kopfExamples, "kopf-example-lazy", "default")).toBeUndefined();
 
   // The mutating handler's change is stored (for labelled objects only); warnings reach the client.
-  const labelled = await create(example("kopf-example-1", { field: "value" }, { somelabel: "somevalue" }));
+  const labelled = await create(
+    cluster,
+    example("kopf-example-1", { field: "value" }, { somelabel: "somevalue" }),
+  );
   expect(labelled.status).toBe(201);
-  expect(labelled.warning).toContain("SSL peer is not identified.");
+  expect(labelled.warning).toBe('299 - "SSL peer is not identified."');
   expect((await runner.get(KopfRunner.kopfExamples, "kopf-example-1", "default"))?.spec).toEqual({
     field: "value",
     injected: 123,
   });
-  const plain = await create(example("kopf-example-2", { field: "value" }));
+  const plain = await create(cluster, example("kopf-example-2", { field: "value" }));
   expect(plain.status).toBe(201);
   expect((await runner.get(KopfRunner.kopfExamples, "kopf-example-2", "default"))?.spec).toEqual({
     field: "value",
