@@ -1,4 +1,4 @@
-// End to end against the emulator (spec §5.1–§5.3, §5.7–§5.10, §3.8): a created object is
+// End to end on the selected cluster (the emulator, or a real one) (spec §5.1–§5.3, §5.7–§5.10, §3.8): a created object is
 // handled once by its create handler, which leaves the results in status, the last-handled
 // configuration in Kopf's format, no progress annotations, and costs exactly one API write
 // (two when an on.delete handler needs the finalizer); updates and field handlers see diffs.
@@ -11,7 +11,7 @@ const LAST_HANDLED = "kopf.zalando.org/last-handled-configuration";
 
 describe("creation", () => {
   it.effect("runs the create handler once; results in status; the diff-base stored; one write", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log, ns }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         const calls: Array<string> = [];
@@ -36,9 +36,9 @@ describe("creation", () => {
           log.patches().map((w) => `${w.method} ${w.path.split("/").slice(-1)[0]} ${w.contentType}`),
           ["PATCH e1 application/merge-patch+json", "PATCH status application/merge-patch+json"],
         );
-        assert.include(lines, "[ns1/e1] hello from the handler");
-        assert.include(lines, "[ns1/e1] Handler 'createFn' succeeded.");
-        assert.include(lines, "[ns1/e1] Creation is processed: 1 succeeded; 0 failed.");
+        assert.include(lines, `[${ns}/e1] hello from the handler`);
+        assert.include(lines, `[${ns}/e1] Handler 'createFn' succeeded.`);
+        assert.include(lines, `[${ns}/e1] Creation is processed: 1 succeeded; 0 failed.`);
       }),
     ),
   );
