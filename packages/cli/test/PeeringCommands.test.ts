@@ -3,14 +3,15 @@
  * required peering and lifetime, -n/-A exclusivity, --dev's priority), and both commands end to
  * end on the cluster KOPF_TEST_CLUSTER names (the emulator by default; a real kube-apiserver in
  * `npm run test:real`) with the peering CRDs: freeze writes the presence record of the identity
- * with its priority and lifetime, resume removes it; without the CRDs, freeze fails naming them.
+ * with its priority and lifetime, resume removes it; a running operator pauses on the freeze,
+ * handles nothing meanwhile, and resumes on the resume; without the CRDs, freeze fails naming them.
  * The tests share the cluster on the real tier, so each makes its own preconditions.
  */
 
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { Peering, PeeringCrds } from "@kopf/engines";
-import { Clusters, KopfRunner } from "@kopf/testing";
+import { Applying, Clusters, KopfRunner } from "@kopf/testing";
 import { Effect, Layer, Result, Schedule } from "effect";
 import * as kopf from "kopf";
 import { Cli, PeeringCommands } from "../src/index.ts";
@@ -108,6 +109,28 @@ const withoutPeeringCrds = Effect.gen(function* () {
   );
 });
 
+/** The CLI's io on a cluster, keeping everything written (`output`). */
+const captured = (cluster: Clusters.Built) => {
+  const io = {
+    output: "",
+    stdout: (text: string) => {
+      io.output += text;
+    },
+    stderr: (text: string) => {
+      io.output += text;
+    },
+    kubeApi: Layer.succeedContext(cluster.context),
+  };
+  return io;
+};
+
+const kopfPeerings = kopf.Resource.make({
+  group: "kopf.dev",
+  version: "v1",
+  plural: "kopfpeerings",
+  namespaced: true,
+});
+
 describe("kopf freeze / kopf resume", () => {
   it("write and remove the presence record of the identity", async () => {
     await using cluster = await Clusters.build(Clusters.selected());
@@ -124,39 +147,90 @@ describe("kopf freeze / kopf resume", () => {
       plural: "clusterkopfpeerings",
       namespaced: false,
     });
-    let out = "";
-    const io = {
-      stdout: (text: string) => {
-        out += text;
-      },
-      stderr: (text: string) => {
-        out += text;
-      },
-      kubeApi: Layer.succeedContext(cluster.context),
-    };
+    const io = captured(cluster);
     const frozen = await Cli.main(["freeze", "-A", "-P", "default", "-t", "600", "-i", "me@box"], io);
-    assert.strictEqual(frozen.exitCode, 0, out);
-    assert.include(out, "Frozen the peering 'default' cluster-wide for 600s as me@box (priority 100).");
+    assert.strictEqual(frozen.exitCode, 0, io.output);
+    assert.include(io.output, "Frozen the peering 'default' cluster-wide for 600s as me@box (priority 100).");
     const record = (await runner.get(peerings, "default"))?.status?.["me@box"];
     assert.deepInclude(record, { priority: 100, lifetime: 600 });
     const resumed = await Cli.main(["resume", "-A", "-P", "default", "-i", "me@box"], io);
-    assert.strictEqual(resumed.exitCode, 0, out);
+    assert.strictEqual(resumed.exitCode, 0, io.output);
     assert.isUndefined((await runner.get(peerings, "default"))?.status?.["me@box"]);
     await runner.stop();
+  });
+
+  it("pause a running operator until resumed; what was created meanwhile is handled after", async () => {
+    await using cluster = await Clusters.build(Clusters.selected());
+    const namespace = `freeze-${process.pid}-${Date.now().toString(36)}`;
+    const calls: Array<string> = [];
+    const registry = kopf.Registry.make();
+    registry.on.create("kopfexamples.kopf.dev", function created({ name }) {
+      calls.push(String(name));
+    });
+    // Peering is detected at start: the CRDs and the peering object exist before the operator.
+    await Effect.runPromise(
+      Effect.provideContext(
+        Applying.apply([
+          ...PeeringCrds.definitions,
+          KopfRunner.kopfExampleCrd,
+          { apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } },
+          PeeringCrds.peeringObject("default", namespace),
+        ]),
+        cluster.context,
+      ),
+    );
+    await using runner = await KopfRunner.start({
+      registry,
+      namespaces: [namespace],
+      identity: "op",
+      cluster,
+    });
+    const io = captured(cluster);
+    const example = (name: string) => ({
+      apiVersion: "kopf.dev/v1",
+      kind: "KopfExample",
+      metadata: { name, namespace },
+      spec: {},
+    });
+    const handled = (name: string) => `[${namespace}/${name}] Handler 'created' succeeded.`;
+    await runner.apply([example("before")]);
+    await runner.waitForOutput(handled("before"));
+
+    const frozen = await Cli.main(
+      ["freeze", "-n", namespace, "-P", "default", "-t", "600", "-i", "ops@box"],
+      io,
+    );
+    assert.strictEqual(frozen.exitCode, 0, io.output);
+    assert.include(
+      io.output,
+      `Frozen the peering 'default' in ${namespace} for 600s as ops@box (priority 100).`,
+    );
+    await runner.waitForOutput(
+      "Pausing operations in favour of [<Peer ops@box: priority=100, lifetime=600, lastseen='",
+    );
+    const record = (await runner.get(kopfPeerings, "default", namespace))?.status?.["ops@box"];
+    assert.deepStrictEqual(Object.keys(record).sort(), ["lastseen", "lifetime", "priority"]);
+    assert.match(record.lastseen, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/);
+    await runner.apply([example("during")]);
+
+    const resumed = await Cli.main(["resume", "-n", namespace, "-P", "default", "-i", "ops@box"], io);
+    assert.strictEqual(resumed.exitCode, 0, io.output);
+    assert.include(io.output, `Resumed the peering 'default' in ${namespace} for ops@box.`);
+    assert.notProperty((await runner.get(kopfPeerings, "default", namespace))?.status ?? {}, "ops@box");
+    await runner.waitForOutput("Resuming operations after the pause.");
+    await runner.waitForOutput(handled("during"));
+    assert.isAbove(runner.output.indexOf(handled("during")), runner.output.indexOf("Resuming operations"));
+    assert.deepStrictEqual(calls, ["before", "during"]);
+    await runner.stop();
+    assert.strictEqual(runner.exitCode, 0);
   });
 
   it("exits 1 naming the missing peering resource", async () => {
     await using cluster = await Clusters.build(Clusters.selected());
     await Effect.runPromise(Effect.provideContext(withoutPeeringCrds, cluster.context));
-    let err = "";
-    const result = await Cli.main(["freeze", "-A", "-P", "default", "-t", "60", "-i", "me@box"], {
-      stdout: () => undefined,
-      stderr: (text) => {
-        err += text;
-      },
-      kubeApi: Layer.succeedContext(cluster.context),
-    });
+    const io = captured(cluster);
+    const result = await Cli.main(["freeze", "-A", "-P", "default", "-t", "60", "-i", "me@box"], io);
     assert.strictEqual(result.exitCode, 1);
-    assert.include(err, "Cannot find the peering resource (clusterkopfpeerings).");
+    assert.include(io.output, "Cannot find the peering resource (clusterkopfpeerings).");
   });
 });
