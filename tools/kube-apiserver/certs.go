@@ -1,5 +1,6 @@
 // Generation of the control plane's key material: a CA, the apiserver's serving certificate for
-// loopback names, an admin client certificate in system:masters, the service-account signing key
+// loopback names, a client certificate in system:masters (user kopf-controllers: what the
+// controller manager uses, so the tests' own token user, kopf-admin, is audited alone), the service-account signing key
 // and a random static bearer token. Everything is written as PEM files into the state directory.
 package main
 
@@ -110,7 +111,7 @@ func (m *material) generate() error {
 		return err
 	}
 	if err := leaf(m.adminCert, m.adminKey, &x509.Certificate{
-		Subject:     pkix.Name{CommonName: "kopf-admin", Organization: []string{"system:masters"}},
+		Subject:     pkix.Name{CommonName: "kopf-controllers", Organization: []string{"system:masters"}},
 		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
 	}); err != nil {
 		return err

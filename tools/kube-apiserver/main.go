@@ -11,7 +11,8 @@
 //	kube-apiserver controller-manager [kube-controller-manager flags...]   (internal)
 //	kube-apiserver version
 //
-// `serve` writes DIR/kubeconfig (bearer token), DIR/kubeconfig-cert (client certificate) and,
+// `serve` writes DIR/kubeconfig (bearer token, user kopf-admin), DIR/kubeconfig-cert (client
+// certificate, user kopf-controllers), DIR/audit.log (the kopf-admin requests, see audit.go) and,
 // once /readyz answers, DIR/ready containing the https URL. It stops cleanly on SIGTERM/SIGINT.
 package main
 

@@ -91,8 +91,12 @@ func run(dir string, port int, controllers bool) error {
 	defer stopEtcd(etcd)
 	fmt.Fprintf(os.Stderr, "etcd ready at %s after %s\n", etcdURL, time.Since(started).Round(time.Millisecond))
 
+	audit, err := auditFlags(dir)
+	if err != nil {
+		return fmt.Errorf("writing the audit policy: %w", err)
+	}
 	command := apiserver.NewAPIServerCommand() // installs the SIGTERM/SIGINT handler
-	command.SetArgs([]string{
+	command.SetArgs(append([]string{
 		"--etcd-servers=" + etcdURL,
 		"--bind-address=127.0.0.1",
 		"--advertise-address=127.0.0.1",
@@ -114,7 +118,7 @@ func run(dir string, port int, controllers bool) error {
 		// Compact etcd every 10s (default 5m), so that old resourceVersions expire (410 Gone) within
 		// a test run, as they do in long-lived clusters.
 		"--etcd-compaction-interval=10s",
-	})
+	}, audit...))
 	done := make(chan int, 1)
 	go func() { done <- cli.Run(command) }()
 

@@ -1,6 +1,7 @@
 /** Public API of @kopf/conformance: clusters as a test parameter, and the differential suite. */
 
 export { ClusterTarget as Target } from "@kopf/testing";
+export * as AuditLog from "./AuditLog.ts";
 export * as Cluster from "./Cluster.ts";
 export * as Compare from "./Compare.ts";
 export * as Conformance from "./Conformance.ts";

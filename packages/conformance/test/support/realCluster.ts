@@ -2,16 +2,33 @@
 // control plane (etcd + kube-apiserver + controllers, scripts/real-apiserver.sh), as each
 // KopfRunner gets a fresh emulator in the default suite. It is started while this module loads
 // (top-level await), before the test file is imported, and KOPF_TEST_CLUSTER is pointed at its
-// kubeconfig — so `Clusters.selected()`, and so every KopfRunner and harness, use it — then
-// stopped after the file's last test.
-
+// kubeconfig — so `Clusters.selected()`, and so every KopfRunner and harness, use it. After the
+// file's last test, the API server's audit log of the tests' own requests (user kopf-admin) is
+// read: a file that never reached the real server (e.g. one that built an emulator by mistake)
+// fails here, and the counts go to .reports/real-e2e.jsonl for the CI summary. Then it stops.
+import { appendFile, mkdir, readFile } from "node:fs/promises";
+import { dirname, join, relative } from "node:path";
 import { ClusterTarget } from "@kopf/testing";
-import { afterAll } from "vitest";
+import { afterAll, expect } from "vitest";
+import * as AuditLog from "../../src/AuditLog.ts";
 import * as Cluster from "../../src/Cluster.ts";
 
 const cluster = await Cluster.open(ClusterTarget.real);
 process.env[ClusterTarget.ENV_VAR] = `kubeconfig:${cluster.kubeconfig}`;
 
 afterAll(async () => {
-  await cluster.close();
+  try {
+    const text = await readFile(join(dirname(cluster.kubeconfig), "audit.log"), "utf8").catch(() => "");
+    const summary = AuditLog.summarise(text);
+    const file = relative(Cluster.repositoryRoot, expect.getState().testPath ?? "unknown");
+    const reports = join(Cluster.repositoryRoot, ".reports");
+    await mkdir(reports, { recursive: true });
+    await appendFile(join(reports, "real-e2e.jsonl"), `${JSON.stringify({ file, ...summary })}\n`);
+    expect(
+      summary.requests,
+      `${file} made no request to the real kube-apiserver: does it build an emulator instead of Clusters.selected()?`,
+    ).toBeGreaterThan(0);
+  } finally {
+    await cluster.close();
+  }
 }, 60_000);
