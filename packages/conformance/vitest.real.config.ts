@@ -25,6 +25,7 @@ export default defineConfig({
     hookTimeout: 1_800_000,
     pool: "forks",
     fileParallelism: false,
+    globalSetup: ["packages/conformance/test/support/realTier.ts"],
     projects: [
       {
         extends: true,

@@ -9,9 +9,11 @@
 import { appendFile, mkdir, readFile } from "node:fs/promises";
 import { dirname, join, relative } from "node:path";
 import { ClusterTarget } from "@kopf/testing";
+import { Effect } from "effect";
 import { afterAll, expect } from "vitest";
 import * as AuditLog from "../../src/AuditLog.ts";
 import * as Cluster from "../../src/Cluster.ts";
+import * as Connection from "../../src/Connection.ts";
 
 const cluster = await Cluster.open(ClusterTarget.real);
 process.env[ClusterTarget.ENV_VAR] = `kubeconfig:${cluster.kubeconfig}`;
@@ -20,10 +22,19 @@ afterAll(async () => {
   try {
     const text = await readFile(join(dirname(cluster.kubeconfig), "audit.log"), "utf8").catch(() => "");
     const summary = AuditLog.summarise(text);
+    // Asked only now: this request is audited too.
+    const version = await Effect.runPromise(
+      Effect.gen(function* () {
+        const connection = yield* Connection.fromKubeconfig(cluster.kubeconfig);
+        const info = yield* connection.request("GET", "/version");
+        connection.close();
+        return (JSON.parse(info.text) as { gitVersion?: string }).gitVersion ?? "unknown";
+      }),
+    ).catch(() => "unknown");
     const file = relative(Cluster.repositoryRoot, expect.getState().testPath ?? "unknown");
     const reports = join(Cluster.repositoryRoot, ".reports");
     await mkdir(reports, { recursive: true });
-    await appendFile(join(reports, "real-e2e.jsonl"), `${JSON.stringify({ file, ...summary })}\n`);
+    await appendFile(join(reports, "real-e2e.jsonl"), `${JSON.stringify({ file, version, ...summary })}\n`);
     expect(
       summary.requests,
       `${file} made no request to the real kube-apiserver: does it build an emulator instead of Clusters.selected()?`,

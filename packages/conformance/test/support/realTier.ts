@@ -1,0 +1,38 @@
+// Global setup of the real-cluster tier: starts each run with an empty .reports/real-e2e.jsonl
+// (one line per end-to-end file, written by realCluster.ts) and, at the end, prints what the
+// end-to-end files did on the real API server, for the CI log.
+import { readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { repositoryRoot } from "../../src/Cluster.ts";
+
+const report = join(repositoryRoot, ".reports", "real-e2e.jsonl");
+
+interface Line {
+  readonly file: string;
+  readonly version: string;
+  readonly requests: number;
+  readonly writes: number;
+  readonly watches: number;
+  readonly failures: number;
+}
+
+export async function setup(): Promise<void> {
+  await rm(report, { force: true });
+}
+
+export async function teardown(): Promise<void> {
+  const text = await readFile(report, "utf8").catch(() => "");
+  const lines = text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => JSON.parse(line) as Line);
+  if (lines.length === 0) return;
+  const sum = (key: "requests" | "writes" | "watches" | "failures") =>
+    lines.reduce((total, line) => total + line[key], 0);
+  const versions = [...new Set(lines.map((line) => line.version))].join(", ");
+  console.log(
+    `end-to-end on a real kube-apiserver ${versions}: ${lines.length} files, each on a fresh control plane; ` +
+      `${sum("requests")} requests audited (${sum("writes")} writes, ${sum("watches")} watches, ` +
+      `${sum("failures")} answered >= 400, e.g. expected conflicts and not-founds)`,
+  );
+}
