@@ -14,7 +14,7 @@ const FINALIZER = "kopf.zalando.org/KopfFinalizerMarker";
 
 describe("engine seams", () => {
   it.effect("a spawning engine's daemons hold the finalizer until it reports them stopped", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         registry.on.daemon(RES, function monitorFn() {});
@@ -46,7 +46,7 @@ describe("engine seams", () => {
   );
 
   it.effect("without a spawning engine, daemons are ignored and hold no finalizer", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         registry.on.daemon(RES, function monitorFn() {});

@@ -11,6 +11,9 @@ const RES = "kopfexamples.kopf.dev";
 const LAST_HANDLED = "kopf.zalando.org/last-handled-configuration";
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/;
 
+/** Kopf's time format (microseconds, `+00:00`) of epoch milliseconds. */
+const kopfTime = (millis: number) => new Date(millis).toISOString().replace("Z", "000+00:00");
+
 const record = (body: { metadata?: { annotations?: Record<string, string> } }, key: string) => {
   const raw = body.metadata?.annotations?.[`kopf.zalando.org/${key}`];
   return raw === undefined ? undefined : (JSON.parse(raw) as Record<string, unknown>);
@@ -18,7 +21,7 @@ const record = (body: { metadata?: { annotations?: Record<string, string> } }, k
 
 describe("error modes end to end", () => {
   it.effect("a TemporaryError is recorded, slept out, re-triggered by a touch, then succeeds", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log, ns, epoch }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         const times: Array<number> = [];
@@ -35,10 +38,10 @@ describe("error modes end to end", () => {
         yield* Harness.settle(1);
 
         const pending = yield* Harness.get("e1");
-        // Byte for byte as Kopf stores it (virtual time: created at 0.5 s).
+        // Byte for byte as Kopf stores it (virtual time: created 0.5 s after the scenario began).
         assert.strictEqual(
           pending.metadata?.annotations?.["kopf.zalando.org/createFn"],
-          '{"started":"1970-01-01T00:00:00.500000+00:00","delayed":"1970-01-01T00:00:10.500000+00:00",' +
+          `{"started":"${kopfTime(epoch + 500)}","delayed":"${kopfTime(epoch + 10_500)}",` +
             '"purpose":"create","retries":1,"success":false,"failure":false,"message":"not yet"}',
         );
         const progress = record(pending, "createFn");
@@ -70,8 +73,8 @@ describe("error modes end to end", () => {
           },
         );
         assert.strictEqual(pending.metadata?.annotations?.[LAST_HANDLED], undefined);
-        assert.include(lines, "[ns1/e1] Handler 'createFn' failed temporarily: not yet");
-        assert.include(lines, "[ns1/e1] Sleeping for 10 seconds for the delayed handlers.");
+        assert.include(lines, `[${ns}/e1] Handler 'createFn' failed temporarily: not yet`);
+        assert.include(lines, `[${ns}/e1] Sleeping for 10 seconds for the delayed handlers.`);
 
         yield* Harness.settle(11);
         const done = yield* Harness.get("e1");
@@ -97,7 +100,7 @@ describe("error modes end to end", () => {
   );
 
   it.effect("a new event interrupts the sleep; the handler still waits for its delay", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log, ns }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         const times: Array<number> = [];
@@ -110,13 +113,15 @@ describe("error modes end to end", () => {
         yield* Harness.start(registry, { lines, log });
         yield* Harness.create("e1");
         yield* Harness.settle(1);
-        assert.include(lines, "[ns1/e1] Sleeping was skipped because of the patch, 10 seconds left.");
+        assert.include(lines, `[${ns}/e1] Sleeping was skipped because of the patch, 10 seconds left.`);
         yield* Harness.settle(3);
         yield* Harness.patch("e1", { metadata: { labels: { nudge: "1" } } });
         yield* Harness.settle(1);
         assert.isTrue(
           lines.some((l) =>
-            /^\[ns1\/e1\] Sleeping was interrupted by new changes, \d+(\.\d+)? seconds left\.$/.test(l),
+            new RegExp(
+              `^\\[${ns}/e1\\] Sleeping was interrupted by new changes, \\d+(\\.\\d+)? seconds left\\.$`,
+            ).test(l),
           ),
         );
         assert.strictEqual(times.length, 1);
@@ -128,7 +133,7 @@ describe("error modes end to end", () => {
   );
 
   it.effect("long delays are slept in 10-minute keep-alive steps, each ending with a touch", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log, ns }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         let calls = 0;
@@ -141,7 +146,7 @@ describe("error modes end to end", () => {
         yield* Harness.settle(2, 0.5);
         assert.isTrue(
           lines.some(
-            (l) => l === "[ns1/e1] Sleeping for 1000 (capped 600) seconds for the delayed handlers.",
+            (l) => l === `[${ns}/e1] Sleeping for 1000 (capped 600) seconds for the delayed handlers.`,
           ),
           lines.filter((l) => l.includes("Sleep")).join("\n"),
         );
@@ -150,13 +155,13 @@ describe("error modes end to end", () => {
         assert.isDefined((yield* Harness.get("e1")).metadata?.annotations?.["kopf.zalando.org/touch-dummy"]);
         yield* Harness.settle(400, 5);
         assert.strictEqual(calls, 2);
-        assert.include(lines, "[ns1/e1] Creation is processed: 1 succeeded; 0 failed.");
+        assert.include(lines, `[${ns}/e1] Creation is processed: 1 succeeded; 0 failed.`);
       }),
     ),
   );
 
   it.effect("a PermanentError fails the handler for good; the cause is processed", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log, ns }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         let calls = 0;
@@ -168,8 +173,8 @@ describe("error modes end to end", () => {
         yield* Harness.create("e1");
         yield* Harness.settle(120);
         assert.strictEqual(calls, 1);
-        assert.include(lines, "[ns1/e1] Handler 'createFn' failed permanently: no way");
-        assert.include(lines, "[ns1/e1] Creation is processed: 0 succeeded; 1 failed.");
+        assert.include(lines, `[${ns}/e1] Handler 'createFn' failed permanently: no way`);
+        assert.include(lines, `[${ns}/e1] Creation is processed: 0 succeeded; 1 failed.`);
         assert.deepStrictEqual(Harness.annotations(yield* Harness.get("e1")), {
           [LAST_HANDLED]: '{"spec":{"field":"value"}}\n',
         });
@@ -178,7 +183,7 @@ describe("error modes end to end", () => {
   );
 
   it.effect("arbitrary errors are retried after the backoff until the retries limit (look-ahead)", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log, ns }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         const times: Array<number> = [];
@@ -202,13 +207,13 @@ describe("error modes end to end", () => {
           ),
           lines.join("\n"),
         );
-        assert.include(lines, "[ns1/e1] Creation is processed: 0 succeeded; 1 failed.");
+        assert.include(lines, `[${ns}/e1] Creation is processed: 0 succeeded; 1 failed.`);
       }),
     ),
   );
 
   it.effect("a timeout stops retrying when the next attempt would be too late", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log, ns }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         let calls = 0;
@@ -226,13 +231,13 @@ describe("error modes end to end", () => {
           ),
           lines.filter((l) => l.includes("createFn")).join("\n"),
         );
-        assert.include(lines, "[ns1/e1] Creation is processed: 0 succeeded; 1 failed.");
+        assert.include(lines, `[${ns}/e1] Creation is processed: 0 succeeded; 1 failed.`);
       }),
     ),
   );
 
   it.effect("ignored errors count as done", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log, ns }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         let calls = 0;
@@ -244,13 +249,13 @@ describe("error modes end to end", () => {
         yield* Harness.create("e1");
         yield* Harness.settle(120);
         assert.strictEqual(calls, 1);
-        assert.include(lines, "[ns1/e1] Creation is processed: 1 succeeded; 0 failed.");
+        assert.include(lines, `[${ns}/e1] Creation is processed: 1 succeeded; 0 failed.`);
       }),
     ),
   );
 
   it.effect("asap runs one handler per cycle; each cycle persists the progress", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         const order: Array<string> = [];
@@ -283,7 +288,7 @@ describe("error modes end to end", () => {
     ["shuffled", Lifecycles.shuffled, 1],
     ["randomized", Lifecycles.randomized, 3],
   ] as const)("the %s lifecycle runs all three handlers in %d cycle(s)", ([, lifecycle, cycles]) =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log, ns }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         const calls: Array<string> = [];
@@ -298,13 +303,13 @@ describe("error modes end to end", () => {
         assert.deepStrictEqual([...calls].sort(), ["a", "b", "c"]);
         const cyclePatches = log.patches().filter((p) => !p.path.endsWith("/status"));
         assert.strictEqual(cyclePatches.length, cycles);
-        assert.include(lines, "[ns1/e1] Creation is processed: 3 succeeded; 0 failed.");
+        assert.include(lines, `[${ns}/e1] Creation is processed: 3 succeeded; 0 failed.`);
       }),
     ),
   );
 
   it.effect("sub-handlers run after their parent, with their own progress keys", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         const calls: Array<string> = [];

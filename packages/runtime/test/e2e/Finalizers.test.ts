@@ -16,7 +16,7 @@ const summary = (log: { patches(): ReadonlyArray<{ path: string; contentType: st
 
 describe("finalizers", () => {
   it.effect("a trivial create handler costs one write; with a mandatory delete handler, two", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         registry.on.create("kopfexamples.kopf.dev", function createFn() {});
@@ -32,7 +32,7 @@ describe("finalizers", () => {
         return withDelete;
       }).pipe(
         Effect.flatMap((withDelete) =>
-          Harness.run(({ lines, log }) =>
+          Harness.scenario(({ lines, log, ns }) =>
             Effect.gen(function* () {
               yield* Harness.start(withDelete, { lines, log });
               yield* Harness.create("e2");
@@ -40,7 +40,7 @@ describe("finalizers", () => {
               assert.deepStrictEqual(summary(log), ["object json-patch+json", "object merge-patch+json"]);
               const body = yield* Harness.get("e2");
               assert.deepStrictEqual(body.metadata?.finalizers, [FINALIZER]);
-              assert.include(lines, "[ns1/e2] Adding the finalizer, thus preventing the actual deletion.");
+              assert.include(lines, `[${ns}/e2] Adding the finalizer, thus preventing the actual deletion.`);
             }),
           ),
         ),
@@ -49,7 +49,7 @@ describe("finalizers", () => {
   );
 
   it.effect("deletion runs the delete handler, then releases the object", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log, ns }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         const calls: Array<string> = [];
@@ -66,15 +66,15 @@ describe("finalizers", () => {
         yield* Harness.settle(3);
         assert.deepStrictEqual(calls, ["create", "delete e1"]);
         assert.isFalse(yield* Harness.exists("e1"));
-        assert.include(lines, "[ns1/e1] Removing the finalizer, thus allowing the actual deletion.");
-        assert.include(lines, "[ns1/e1] Deletion is processed: 1 succeeded; 0 failed.");
-        assert.include(lines, "[ns1/e1] Deleted, really deleted, and we are notified.");
+        assert.include(lines, `[${ns}/e1] Removing the finalizer, thus allowing the actual deletion.`);
+        assert.include(lines, `[${ns}/e1] Deletion is processed: 1 succeeded; 0 failed.`);
+        assert.include(lines, `[${ns}/e1] Deleted, really deleted, and we are notified.`);
       }),
     ),
   );
 
   it.effect("an optional delete handler adds no finalizer; a stale finalizer is removed", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log, ns }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         const calls: Array<string> = [];
@@ -89,7 +89,7 @@ describe("finalizers", () => {
         yield* Harness.patch("e1", { metadata: { finalizers: [FINALIZER] } });
         yield* Harness.settle(3);
         assert.deepStrictEqual((yield* Harness.get("e1")).metadata?.finalizers, undefined);
-        assert.include(lines, "[ns1/e1] Removing the finalizer, as there are no handlers requiring it.");
+        assert.include(lines, `[${ns}/e1] Removing the finalizer, as there are no handlers requiring it.`);
         yield* Harness.remove("e1");
         yield* Harness.settle(3);
         assert.isFalse(yield* Harness.exists("e1"));
@@ -99,7 +99,7 @@ describe("finalizers", () => {
   );
 
   it.effect("the finalizer name comes from the operator's settings", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         registry.on.delete("kopfexamples.kopf.dev", function deleteFn() {});
@@ -119,7 +119,7 @@ describe("finalizers", () => {
   );
 
   it.effect("startup handlers may change the settings the operator then uses", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const registry = Registry.make<{ persistence: { finalizer: string } }>();
         registry.on.startup(function configure({ settings }) {

@@ -17,7 +17,7 @@ const FINALIZER = "kopf.zalando.org/KopfFinalizerMarker";
 
 describe("operator lifecycle", () => {
   it.effect("startup runs first (sharing the memo); cleanup runs on stop", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const calls: Array<string> = [];
         const registry = Registry.make();
@@ -51,7 +51,7 @@ describe("operator lifecycle", () => {
   );
 
   it.effect("a failing startup stops the operator before it handles anything", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const calls: Array<string> = [];
         const registry = Registry.make();
@@ -79,7 +79,7 @@ describe("operator lifecycle", () => {
   );
 
   it.effect("a stop lets the running handler finish and stores its outcome", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         const calls: Array<string> = [];
@@ -110,7 +110,7 @@ describe("operator lifecycle", () => {
   );
 
   it.effect("a handler running longer than queueing.exitTimeout is cancelled; cleanup still runs", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         const calls: Array<string> = [];
@@ -140,7 +140,7 @@ describe("operator lifecycle", () => {
   );
 
   it.effect("Operator.layer runs the operator for the layer's lifetime", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log, ns }) =>
       Effect.gen(function* () {
         yield* Harness.setup;
         const registry = Registry.make();
@@ -153,7 +153,7 @@ describe("operator lifecycle", () => {
         });
         yield* Effect.scoped(
           Effect.gen(function* () {
-            const running = yield* Layer.build(Operator.layer({ registry, namespaces: ["ns1"] }));
+            const running = yield* Layer.build(Operator.layer({ registry, namespaces: [ns] }));
             const handle = Context.get(running, Operator.RunningOperator);
             yield* Harness.settle(0.5);
             yield* handle.ready;
@@ -169,7 +169,7 @@ describe("operator lifecycle", () => {
   );
 
   it.effect("on.event handlers see every event, including deletion", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         const seen: Array<string> = [];
@@ -190,7 +190,7 @@ describe("operator lifecycle", () => {
   );
 
   it.effect("API failures while patching are throttled per object, then recovered from", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log, ns }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         let calls = 0;
@@ -203,18 +203,18 @@ describe("operator lifecycle", () => {
         yield* Harness.create("e1");
         yield* Harness.settle(0.5);
         assert.isTrue(
-          lines.some((l) => l.startsWith("[ns1/e1] Throttling for 1 seconds due to an unexpected error:")),
+          lines.some((l) => l.startsWith(`[${ns}/e1] Throttling for 1 seconds due to an unexpected error:`)),
         );
         // Other objects are not affected while e1 is throttled.
         yield* Harness.create("e2");
         yield* Harness.settle(0.3);
-        assert.include(lines, "[ns1/e2] Creation is processed: 1 succeeded; 0 failed.");
+        assert.include(lines, `[${ns}/e2] Creation is processed: 1 succeeded; 0 failed.`);
         assert.strictEqual(calls, 2);
         yield* Harness.settle(1);
         // Like Kopf, the object is processed again on its next event.
         yield* Harness.patch("e1", { metadata: { labels: { nudge: "1" } } });
         yield* Harness.settle(2);
-        assert.include(lines, "[ns1/e1] Throttling is over. Switching back to normal operations.");
+        assert.include(lines, `[${ns}/e1] Throttling is over. Switching back to normal operations.`);
         assert.strictEqual(calls, 3);
         assert.strictEqual(
           Harness.annotations(yield* Harness.get("e1"))["kopf.zalando.org/last-handled-configuration"],
@@ -225,7 +225,7 @@ describe("operator lifecycle", () => {
   );
 
   it.effect("a 422 on the finalizer's JSON patch keeps the patch functions for the next cycle", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         registry.on.delete(RES, function deleteFn() {});
@@ -246,7 +246,7 @@ describe("operator lifecycle", () => {
   );
 
   it.effect("a 404 while patching means the object is gone: no error, no throttling", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log, ns }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         registry.on.create(RES, function createFn() {
@@ -256,7 +256,7 @@ describe("operator lifecycle", () => {
         log.failPatch = () => 404;
         yield* Harness.create("e1");
         yield* Harness.settle(2);
-        assert.include(lines, "[ns1/e1] Patching was skipped: the object does not exist anymore.");
+        assert.include(lines, `[${ns}/e1] Patching was skipped: the object does not exist anymore.`);
         assert.isFalse(lines.some((l) => l.includes("Throttling")));
       }),
     ),
@@ -265,7 +265,7 @@ describe("operator lifecycle", () => {
 
 describe("posting from handlers", () => {
   it.effect("handlers post events through the running operator (plain and Effect handlers)", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         registry.on.create(RES, function createFn({ body }) {
@@ -294,8 +294,8 @@ describe("posting from handlers", () => {
 
 describe("the log-to-events bridge in an operator", () => {
   it.effect("object loggers post their lines when enabled; on.event loggers are local", () =>
-    Harness.run(
-      ({ lines, log }) =>
+    Harness.scenario(
+      ({ lines, log, ns }) =>
         Effect.gen(function* () {
           const registry = Registry.make();
           registry.on.event(RES, function eventFn({ logger, type }) {
@@ -307,7 +307,7 @@ describe("the log-to-events bridge in an operator", () => {
           yield* Harness.start(registry, { lines, log });
           yield* Harness.create("e1");
           yield* Harness.settle(2);
-          assert.include(lines, "[ns1/e1] local line");
+          assert.include(lines, `[${ns}/e1] local line`);
           const posted = log.events().map((r) => {
             const b = r.body as { type: string; reason: string; message: string };
             return `${b.type} ${b.reason} ${b.message}`;

@@ -5,15 +5,9 @@ import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { Registry } from "@kopf/registry";
 import type { RawBody } from "@kopf/structs";
-import { KubeEmulator } from "@kopf/testing";
 import { Effect } from "effect";
 import * as Cluster from "../fixtures/Cluster.ts";
 import * as Harness from "../fixtures/Harness.ts";
-
-const namespace = (name: string) =>
-  Effect.flatMap(KubeEmulator, (emulator) =>
-    emulator.apply([{ apiVersion: "v1", kind: "Namespace", metadata: { name } }]),
-  ).pipe(Effect.orDie);
 
 const createIn = (ns: string, name: string, resource = Harness.resource, kind = "KopfExample") =>
   Effect.flatMap(KubeApi, (api) =>
@@ -31,56 +25,55 @@ const createIn = (ns: string, name: string, resource = Harness.resource, kind = 
 
 describe("orchestration", () => {
   it.effect("serves namespaces matching the patterns as they appear", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log, ns, prefix }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
         const seen: Array<string> = [];
-        registry.on.create("kopfexamples.kopf.dev", function createFn({ namespace: ns, name }) {
-          seen.push(`${ns}/${name}`);
+        registry.on.create("kopfexamples.kopf.dev", function createFn({ namespace, name }) {
+          seen.push(`${namespace}/${name}`);
         });
-        yield* Harness.start(registry, { lines, log }, { namespaces: ["ns*,!ns9"] });
-        yield* namespace("ns2");
-        yield* namespace("ns9");
-        yield* namespace("other");
+        yield* Harness.start(registry, { lines, log }, { namespaces: [`${prefix}ns*,!${prefix}ns9`] });
+        yield* Harness.namespace(`${prefix}ns2`);
+        yield* Harness.namespace(`${prefix}ns9`);
+        yield* Harness.namespace(`${prefix}other`);
         yield* Harness.settle(2);
-        yield* createIn("ns1", "a");
-        yield* createIn("ns2", "b");
-        yield* createIn("ns9", "c");
-        yield* createIn("other", "d");
+        yield* createIn(ns, "a");
+        yield* createIn(`${prefix}ns2`, "b");
+        yield* createIn(`${prefix}ns9`, "c");
+        yield* createIn(`${prefix}other`, "d");
         yield* Harness.settle(3);
-        assert.deepStrictEqual(seen.sort(), ["ns1/a", "ns2/b"]);
+        assert.deepStrictEqual(seen.sort(), [`${ns}/a`, `${prefix}ns2/b`]);
       }),
     ),
   );
 
   it.effect("cluster-wide operators serve every namespace; CRDs created later are served", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log, ns, prefix }) =>
       Effect.gen(function* () {
         const registry = Registry.make();
+        // A shared cluster may hold other tests' objects: only this test's namespaces count.
         const seen: Array<string> = [];
-        registry.on.create("kopfexamples.kopf.dev", function createFn({ namespace: ns, name }) {
-          seen.push(`kex ${ns}/${name}`);
+        const mine = (namespace: string | undefined) => namespace?.startsWith(prefix) === true;
+        registry.on.create("kopfexamples.kopf.dev", function createFn({ namespace, name }) {
+          if (mine(namespace)) seen.push(`kex ${namespace}/${name}`);
         });
-        registry.on.create("widgets.example.com", function widgetFn({ namespace: ns, name }) {
-          seen.push(`widget ${ns}/${name}`);
+        registry.on.create("widgets.example.com", function widgetFn({ namespace, name }) {
+          if (mine(namespace)) seen.push(`widget ${namespace}/${name}`);
         });
         yield* Harness.start(registry, { lines, log }, { namespaces: undefined, clusterwide: true });
-        yield* namespace("other");
-        yield* createIn("other", "a");
+        yield* Harness.namespace(`${prefix}other`);
+        yield* createIn(`${prefix}other`, "a");
         yield* Harness.settle(2);
-        const emulator = yield* KubeEmulator;
-        yield* emulator
-          .apply([Cluster.crd({ plural: "widgets", kind: "Widget", group: "example.com" })])
-          .pipe(Effect.orDie);
+        yield* Cluster.apply([Cluster.crd({ plural: "widgets", kind: "Widget", group: "example.com" })]);
         yield* Harness.settle(3);
         yield* createIn(
-          "ns1",
+          ns,
           "w",
           Cluster.resource({ plural: "widgets", kind: "Widget", group: "example.com" }),
           "Widget",
         );
         yield* Harness.settle(3);
-        assert.deepStrictEqual(seen.sort(), ["kex other/a", "widget ns1/w"]);
+        assert.deepStrictEqual(seen.sort(), [`kex ${prefix}other/a`, `widget ${ns}/w`]);
       }),
     ),
   );

@@ -14,7 +14,7 @@ describe("restarts", () => {
   it.effect(
     "a restarted operator continues a multi-handler cycle and never re-runs a succeeded handler",
     () =>
-      Harness.run(({ lines, log }) =>
+      Harness.scenario(({ lines, log }) =>
         Effect.gen(function* () {
           const calls: Array<string> = [];
           const registryOf = (operator: string) => {
@@ -68,7 +68,7 @@ describe("restarts", () => {
   );
 
   it.effect("sub-handler progress survives a restart: done children are not re-run", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const calls: Array<string> = [];
         const registryOf = (operator: string) => {
@@ -118,7 +118,7 @@ describe("restarts", () => {
   );
 
   it.effect("pre-existing objects are resumed once; objects created meanwhile are created", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const calls: Array<string> = [];
         const registry = Registry.make();
@@ -152,7 +152,7 @@ describe("restarts", () => {
   it.effect(
     "an object deleted during the downtime: delete handlers and only resume handlers with deleted=true",
     () =>
-      Harness.run(({ lines, log }) =>
+      Harness.scenario(({ lines, log }) =>
         Effect.gen(function* () {
           const calls: Array<string> = [];
           const registry = Registry.make();
@@ -191,7 +191,7 @@ describe("restarts", () => {
   );
 
   it.effect("update and field handlers get the essence diff", () =>
-    Harness.run(({ lines, log }) =>
+    Harness.scenario(({ lines, log }) =>
       Effect.gen(function* () {
         const seen: Array<unknown> = [];
         const registry = Registry.make();
