@@ -16,8 +16,9 @@ const isRecord = (value: unknown): value is Json =>
 export const supportedVersions = ["v1", "v1beta1"] as const;
 
 /**
- * The AdmissionReview document sent to a webhook (`apiVersion` is `admission.k8s.io/<version>`);
- * empty optional strings and absent objects are left out as Go's `omitempty` does.
+ * The AdmissionReview document sent to a webhook (`apiVersion` is `admission.k8s.io/<version>`):
+ * empty optional strings are left out as Go's `omitempty` does, but `object` and `oldObject` are
+ * always there, `null` when absent (a `RawExtension` is a struct, which `omitempty` keeps).
  */
 export const requestDocument = (uid: string, request: AdmissionRequest, version: string): Json => ({
   apiVersion: `admission.k8s.io/${version}`,
@@ -34,10 +35,8 @@ export const requestDocument = (uid: string, request: AdmissionRequest, version:
     ...(request.namespace === "" ? {} : { namespace: request.namespace }),
     operation: request.operation,
     userInfo: request.userInfo,
-    ...(request.object === undefined || request.object === null ? {} : { object: request.object }),
-    ...(request.oldObject === undefined || request.oldObject === null
-      ? {}
-      : { oldObject: request.oldObject }),
+    object: request.object ?? null,
+    oldObject: request.oldObject ?? null,
     dryRun: request.dryRun,
     ...(request.options === undefined || request.options === null ? {} : { options: request.options }),
   },
@@ -51,9 +50,29 @@ export interface Verdict {
   readonly warnings: ReadonlyArray<string>;
 }
 
+const INVALID = "received invalid webhook response: ";
+
+const decodePatch = (base64: string): Result.Result<ReadonlyArray<JsonPatch.Operation>, string> => {
+  const text = Buffer.from(base64, "base64").toString("utf8");
+  return Result.try({
+    try: () => JSON.parse(text) as unknown,
+    catch: (error) => `the patch is not JSON: ${String(error)}`,
+  }).pipe(
+    Result.flatMap((value) =>
+      Array.isArray(value) &&
+      value.every((op) => isRecord(op) && typeof op.op === "string" && typeof op.path === "string")
+        ? Result.succeed(value as ReadonlyArray<JsonPatch.Operation>)
+        : Result.fail("the patch is not a JSON patch (a list of operations)"),
+    ),
+  );
+};
+
 /**
- * Checks a webhook's answer as the API server does; a failure is the reason the call counts as
- * failed (and is then handled per the webhook's failurePolicy).
+ * Checks a webhook's answer as the API server does (its `VerifyAdmissionResponse`, then the
+ * mutating dispatcher's patch decoding and patch-type check); a failure is the reason the call
+ * counts as failed (and is then handled per the webhook's failurePolicy), worded as
+ * kube-apiserver words it after `failed calling webhook "name": `. AdmissionReview v1beta1
+ * answers are checked less, as there: neither uid nor patchType (a patch is a JSON patch).
  */
 export const verifyResponse = (
   uid: string,
@@ -62,52 +81,49 @@ export const verifyResponse = (
   document: unknown,
 ): Result.Result<Verdict, string> => {
   const expected = `admission.k8s.io/${version}`;
-  if (!isRecord(document)) return Result.fail("the webhook's response is not a JSON object");
-  if (document.apiVersion !== expected || document.kind !== "AdmissionReview") {
+  if (!isRecord(document)) return Result.fail(`${INVALID}the webhook's response is not a JSON object`);
+  const response = document.response;
+  if (!isRecord(response)) return Result.fail(`${INVALID}webhook response was absent`);
+  const v1 = version === "v1";
+  if (v1 && response.uid !== uid)
+    return Result.fail(`${INVALID}expected response.uid="${uid}", got "${String(response.uid ?? "")}"`);
+  if (v1 && (document.apiVersion !== expected || document.kind !== "AdmissionReview")) {
     return Result.fail(
-      `expected webhook response of ${expected}, Kind=AdmissionReview, got ${String(document.apiVersion ?? "")}, Kind=${String(document.kind ?? "")}`,
+      `${INVALID}expected webhook response of ${expected}, Kind=AdmissionReview, got ${String(document.apiVersion ?? "")}, Kind=${String(document.kind ?? "")}`,
     );
   }
-  const response = document.response;
-  if (!isRecord(response)) return Result.fail("webhook response was absent");
-  if (response.uid !== uid)
-    return Result.fail(`expected response.uid="${uid}", got "${String(response.uid ?? "")}"`);
   const warnings = Array.isArray(response.warnings)
     ? response.warnings.filter((warning): warning is string => typeof warning === "string")
     : [];
-  let patch: ReadonlyArray<JsonPatch.Operation> = [];
-  if (typeof response.patch === "string" && response.patch.length > 0) {
-    if (!mutating) return Result.fail("validating webhook may not return response.patch");
-    if (response.patchType === undefined)
-      return Result.fail("webhook returned response.patch but not response.patchType");
-    if (response.patchType !== "JSONPatch") {
-      return Result.fail(`webhook returned invalid response.patchType of "${String(response.patchType)}"`);
-    }
-    const decoded = decodePatch(response.patch);
-    if (Result.isFailure(decoded)) return Result.fail(decoded.failure);
-    patch = decoded.success;
-  }
-  return Result.succeed({
+  const hasPatch = typeof response.patch === "string" && response.patch.length > 0;
+  const patchType = v1 ? response.patchType : hasPatch ? "JSONPatch" : undefined;
+  const verdict = (patch: ReadonlyArray<JsonPatch.Operation>): Verdict => ({
     allowed: response.allowed === true,
     result: isRecord(response.status) ? response.status : undefined,
     patch,
     warnings,
   });
-};
-
-const decodePatch = (base64: string): Result.Result<ReadonlyArray<JsonPatch.Operation>, string> => {
-  const text = Buffer.from(base64, "base64").toString("utf8");
-  return Result.try({
-    try: () => JSON.parse(text) as unknown,
-    catch: (error) => `the webhook's patch is not JSON: ${String(error)}`,
-  }).pipe(
-    Result.flatMap((value) =>
-      Array.isArray(value) &&
-      value.every((op) => isRecord(op) && typeof op.op === "string" && typeof op.path === "string")
-        ? Result.succeed(value as ReadonlyArray<JsonPatch.Operation>)
-        : Result.fail("the webhook's patch is not a JSON patch (a list of operations)"),
-    ),
-  );
+  if (!mutating) {
+    if (!v1) return Result.succeed(verdict([]));
+    if (hasPatch) return Result.fail(`${INVALID}validating webhook may not return response.patch`);
+    if (patchType !== undefined && patchType !== null)
+      return Result.fail(`${INVALID}validating webhook may not return response.patchType`);
+    return Result.succeed(verdict([]));
+  }
+  const noType = patchType === undefined || patchType === null;
+  if (hasPatch && noType)
+    return Result.fail(`${INVALID}webhook returned response.patch but not response.patchType`);
+  if (!hasPatch && !noType)
+    return Result.fail(`${INVALID}webhook returned response.patchType but not response.patch`);
+  if (patchType === "") return Result.fail(`${INVALID}webhook returned invalid response.patchType of ""`);
+  // Denials are not patched; nor are answers without a patch.
+  if (!hasPatch || response.allowed !== true) return Result.succeed(verdict([]));
+  const decoded = decodePatch(response.patch as string);
+  if (Result.isFailure(decoded))
+    return Result.fail(`received undecodable patch in webhook response: ${decoded.failure}`);
+  if (decoded.success.length > 0 && patchType !== "JSONPatch")
+    return Result.fail(`unsupported patch type ${JSON.stringify(String(patchType))}`);
+  return Result.succeed(verdict(decoded.success));
 };
 
 /**

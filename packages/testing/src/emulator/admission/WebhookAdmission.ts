@@ -125,6 +125,10 @@ const callWebhook = (
   );
 };
 
+/** A warning is sent once per request, however many webhooks (or reinvocations) give it. */
+const unique = (warnings: ReadonlyArray<string>): ReadonlyArray<string> =>
+  [...new Set(warnings)].filter((warning) => warning !== "");
+
 const failsOpen = (webhook: WebhookRules.Webhook): boolean => webhook.raw.failurePolicy === "Ignore";
 
 /** CEL `matchConditions` are not evaluated here; say so in a warning rather than silently. */
@@ -187,12 +191,18 @@ const mutate = Effect.fnUntraced(function* (request: AdmissionRequest, store: St
       } satisfies AdmissionDecision;
     }
     if (call.verdict.patch.length === 0) return undefined;
-    const patched = JsonPatch.apply(current.object, call.verdict.patch);
-    if (Result.isFailure(patched)) {
+    // Not a failed call: the failurePolicy does not apply to these.
+    if (current.object === undefined || current.object === null) {
       return {
         _tag: "Deny",
-        status: internalError(`the patch of webhook "${webhook.name}" does not apply: ${patched.failure}`),
+        status: internalError(
+          `admission webhook "${webhook.name}" attempted to modify the object, which is not supported for this operation`,
+        ),
       } satisfies AdmissionDecision;
+    }
+    const patched = JsonPatch.apply(current.object, call.verdict.patch);
+    if (Result.isFailure(patched)) {
+      return { _tag: "Deny", status: internalError(patched.failure) } satisfies AdmissionDecision;
     }
     if (JSON.stringify(patched.success) !== JSON.stringify(current.object)) changes++;
     current = { ...current, object: patched.success };
@@ -210,7 +220,7 @@ const mutate = Effect.fnUntraced(function* (request: AdmissionRequest, store: St
     const decision = yield* invoke(webhook);
     if (decision !== undefined) return decision;
   }
-  return { _tag: "Allow", patches, warnings } satisfies AdmissionDecision;
+  return { _tag: "Allow", patches, warnings: unique(warnings) } satisfies AdmissionDecision;
 });
 
 const validate = Effect.fnUntraced(function* (request: AdmissionRequest, store: StoreReader) {
@@ -244,7 +254,7 @@ const validate = Effect.fnUntraced(function* (request: AdmissionRequest, store: 
       } satisfies AdmissionDecision;
     }
   }
-  return { _tag: "Allow", patches: [], warnings } satisfies AdmissionDecision;
+  return { _tag: "Allow", patches: [], warnings: unique(warnings) } satisfies AdmissionDecision;
 });
 
 /**

@@ -1,13 +1,15 @@
-// Covers the AdmissionReview exchange: the request document (omitempty fields), the checks on a
-// webhook's answer (apiVersion/kind, uid, patch and patchType, validating patches), and the exact
-// Status objects for denials, failed calls and unsupported dry runs.
+// Covers the AdmissionReview exchange: the request document (omitempty fields; object and
+// oldObject always there, null when absent, as kube-apiserver v1.34 sends them), the checks on a
+// webhook's answer (apiVersion/kind, uid, patch and patchType, validating patches; less for
+// v1beta1) worded as kube-apiserver words them, and the exact Status objects for denials, failed
+// calls and unsupported dry runs.
 import { assert, describe, it } from "@effect/vitest";
 import { Result } from "effect";
 import * as AdmissionReview from "../../../src/emulator/admission/AdmissionReview.ts";
 import { admissionRequest, patchOf } from "./support.ts";
 
 describe("AdmissionReview.requestDocument", () => {
-  it("leaves out empty subresources, names, namespaces and absent objects", () => {
+  it("leaves out empty subresources, names and namespaces; absent objects are null", () => {
     const doc = AdmissionReview.requestDocument(
       "u1",
       admissionRequest({ name: "", namespace: "", object: undefined, oldObject: null }),
@@ -24,6 +26,8 @@ describe("AdmissionReview.requestDocument", () => {
         requestResource: { group: "kopf.dev", version: "v1", resource: "kopfexamples" },
         operation: "CREATE",
         userInfo: { username: "system:admin", groups: ["system:masters"] },
+        object: null,
+        oldObject: null,
         dryRun: false,
       },
     });
@@ -83,47 +87,120 @@ describe("AdmissionReview.verifyResponse", () => {
       ok({ uid: "u", allowed: true, patchType: "JSONPatch", patch: patchOf(patch) }),
       Result.succeed({ allowed: true, result: undefined, patch, warnings: [] }),
     ],
-    ["a wrong uid", true, ok({ uid: "v", allowed: true }), Result.fail('expected response.uid="u", got "v"')],
+    [
+      "a wrong uid",
+      true,
+      ok({ uid: "v", allowed: true }),
+      Result.fail('received invalid webhook response: expected response.uid="u", got "v"'),
+    ],
     [
       "a wrong apiVersion",
       true,
       ok({ uid: "u", allowed: true }, "admission.k8s.io/v1beta1"),
       Result.fail(
-        "expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got admission.k8s.io/v1beta1, Kind=AdmissionReview",
+        "received invalid webhook response: expected webhook response of admission.k8s.io/v1, Kind=AdmissionReview, got admission.k8s.io/v1beta1, Kind=AdmissionReview",
       ),
     ],
     [
       "no response",
       true,
       { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview" },
-      Result.fail("webhook response was absent"),
+      Result.fail("received invalid webhook response: webhook response was absent"),
     ],
     [
       "a patch without patchType",
       true,
       ok({ uid: "u", allowed: true, patch: patchOf(patch) }),
-      Result.fail("webhook returned response.patch but not response.patchType"),
+      Result.fail(
+        "received invalid webhook response: webhook returned response.patch but not response.patchType",
+      ),
     ],
     [
       "a patch of another type",
       true,
       ok({ uid: "u", allowed: true, patch: patchOf(patch), patchType: "MergePatch" }),
-      Result.fail('webhook returned invalid response.patchType of "MergePatch"'),
+      Result.fail('unsupported patch type "MergePatch"'),
     ],
     [
       "a patch from a validating webhook",
       false,
       ok({ uid: "u", allowed: true, patch: patchOf(patch), patchType: "JSONPatch" }),
-      Result.fail("validating webhook may not return response.patch"),
+      Result.fail("received invalid webhook response: validating webhook may not return response.patch"),
     ],
     [
       "a patch that is not a list of operations",
       true,
       ok({ uid: "u", allowed: true, patch: patchOf({ op: "add" } as never), patchType: "JSONPatch" }),
-      Result.fail("the webhook's patch is not a JSON patch (a list of operations)"),
+      Result.fail(
+        "received undecodable patch in webhook response: the patch is not a JSON patch (a list of operations)",
+      ),
+    ],
+    [
+      "a patchType without a patch",
+      true,
+      ok({ uid: "u", allowed: true, patchType: "JSONPatch" }),
+      Result.fail(
+        "received invalid webhook response: webhook returned response.patchType but not response.patch",
+      ),
+    ],
+    [
+      "an empty patchType",
+      true,
+      ok({ uid: "u", allowed: true, patch: patchOf(patch), patchType: "" }),
+      Result.fail('received invalid webhook response: webhook returned invalid response.patchType of ""'),
+    ],
+    [
+      "an empty patch of another type (nothing to apply)",
+      true,
+      ok({ uid: "u", allowed: true, patch: patchOf([]), patchType: "MergePatch" }),
+      Result.succeed({ allowed: true, result: undefined, patch: [], warnings: [] }),
+    ],
+    [
+      "a patchType from a validating webhook",
+      false,
+      ok({ uid: "u", allowed: true, patchType: "JSONPatch" }),
+      Result.fail("received invalid webhook response: validating webhook may not return response.patchType"),
+    ],
+    [
+      "a denial with a patch (not applied)",
+      true,
+      ok({ uid: "u", allowed: false, patch: patchOf(patch), patchType: "JSONPatch" }),
+      Result.succeed({ allowed: false, result: undefined, patch: [], warnings: [] }),
     ],
   ] as const)("%s", (_, mutating, document, expected) => {
     assert.deepStrictEqual<unknown>(AdmissionReview.verifyResponse("u", "v1", mutating, document), expected);
+  });
+
+  it.each([
+    [
+      "neither uid nor apiVersion checked",
+      true,
+      { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview", response: { uid: "v", allowed: true } },
+      Result.succeed({ allowed: true, result: undefined, patch: [], warnings: [] }),
+    ],
+    [
+      "a patch without patchType is a JSON patch",
+      true,
+      ok({ uid: "u", allowed: true, patch: patchOf(patch) }, "admission.k8s.io/v1beta1"),
+      Result.succeed({ allowed: true, result: undefined, patch, warnings: [] }),
+    ],
+    [
+      "a patch from a validating webhook is ignored",
+      false,
+      ok({ uid: "u", allowed: true, patch: patchOf(patch) }, "admission.k8s.io/v1beta1"),
+      Result.succeed({ allowed: true, result: undefined, patch: [], warnings: [] }),
+    ],
+    [
+      "no response",
+      true,
+      { apiVersion: "admission.k8s.io/v1beta1", kind: "AdmissionReview" },
+      Result.fail("received invalid webhook response: webhook response was absent"),
+    ],
+  ] as const)("v1beta1: %s", (_, mutating, document, expected) => {
+    assert.deepStrictEqual<unknown>(
+      AdmissionReview.verifyResponse("u", "v1beta1", mutating, document),
+      expected,
+    );
   });
 });
 

@@ -71,6 +71,9 @@ describe("WebhookAdmission", () => {
           warnings: ["w1"],
         });
         assert.deepStrictEqual(server.paths, ["/first?timeout=5s", "/second?timeout=10s"]);
+        // As kube-apiserver's admission client sends them.
+        assert.strictEqual(server.headers[0]?.["user-agent"], "kube-apiserver-admission");
+        assert.strictEqual(server.headers[0]?.accept, "application/json, */*");
         const first = server.reviews[0] as Record<string, any>;
         assert.strictEqual(first.apiVersion, "admission.k8s.io/v1");
         assert.strictEqual(first.kind, "AdmissionReview");
@@ -417,8 +420,74 @@ describe("WebhookAdmission", () => {
         assert.strictEqual(decision._tag, "Deny");
         if (decision._tag === "Deny") {
           assert.strictEqual(decision.status.code, 500);
-          assert.include(decision.status.message ?? "", 'the patch of webhook "bad.kopf.dev" does not apply');
+          assert.strictEqual(
+            decision.status.message,
+            "Internal error occurred: replace operation does not apply: doc is missing path: /spec/missing",
+          );
         }
+      }),
+    ),
+  );
+
+  it.live("a mutating webhook's patch on DELETE is an internal error, whatever the failurePolicy", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* webhookServer((review) =>
+          respond(review, {
+            patchType: "JSONPatch",
+            patch: patchOf([{ op: "add", path: "/metadata/labels/x", value: "y" }]),
+          }),
+        );
+        const store = storeReader({
+          mutating: [
+            configuration("m", [
+              webhook("del.kopf.dev", `${server.url}/m`, server.caBundle, {
+                failurePolicy: "Ignore",
+                rules: [{ ...rules[0], operations: ["DELETE"] }],
+              }),
+            ]),
+          ],
+        });
+        const request = admissionRequest({
+          operation: "DELETE",
+          object: null,
+          oldObject: { metadata: { name: "kopf-example-1", namespace: "ns1" } },
+        });
+        const decision = yield* WebhookAdmission.hook.mutate(request, store);
+        assert.strictEqual(decision._tag, "Deny");
+        if (decision._tag === "Deny") {
+          assert.strictEqual(decision.status.code, 500);
+          assert.strictEqual(
+            decision.status.message,
+            'Internal error occurred: admission webhook "del.kopf.dev" attempted to modify the object, which is not supported for this operation',
+          );
+        }
+        // The review of a DELETE carries the old object and a null object.
+        assert.strictEqual((server.reviews[0] as any).request.object, null);
+      }),
+    ),
+  );
+
+  it.live("a warning given by several webhooks is sent once", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* webhookServer((review, path) =>
+          respond(review, { warnings: ["same", path.startsWith("/a") ? "from a" : "from b", ""] }),
+        );
+        const store = storeReader({
+          validating: [
+            configuration("v", [
+              webhook("a.kopf.dev", `${server.url}/a`, server.caBundle),
+              webhook("b.kopf.dev", `${server.url}/b`, server.caBundle),
+            ]),
+          ],
+        });
+        const decision = yield* WebhookAdmission.hook.validate(admissionRequest(), store);
+        assert.deepStrictEqual(decision, {
+          _tag: "Allow",
+          patches: [],
+          warnings: ["same", "from a", "from b"],
+        });
       }),
     ),
   );

@@ -53,6 +53,8 @@ export interface WebhookServer {
   /** Every AdmissionReview received, in order. */
   readonly reviews: Array<Record<string, unknown>>;
   readonly paths: Array<string>;
+  /** The request headers of each call, in order. */
+  readonly headers: Array<Readonly<Record<string, unknown>>>;
 }
 
 /** Starts an HTTPS webhook server for the scope; `answer` maps a review to the response body. */
@@ -64,6 +66,7 @@ export const webhookServer = (
     const serving = yield* ca.issueServing();
     const reviews: Array<Record<string, unknown>> = [];
     const paths: Array<string> = [];
+    const headers: Array<Readonly<Record<string, unknown>>> = [];
     const server: Server = createServer({ cert: serving.certPem, key: serving.keyPem }, (req, res) => {
       const chunks: Array<Buffer> = [];
       req.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -71,6 +74,7 @@ export const webhookServer = (
         const review = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, any>;
         reviews.push(review);
         paths.push(req.url ?? "");
+        headers.push(req.headers);
         const body = await answer(review, req.url ?? "");
         if (res.destroyed) return;
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
@@ -92,6 +96,7 @@ export const webhookServer = (
       caBundle: Buffer.from(ca.certPem).toString("base64"),
       reviews,
       paths,
+      headers,
     } satisfies WebhookServer;
   });
 

@@ -53,7 +53,8 @@ export const postReview = (
         method: "POST",
         headers: {
           "content-type": "application/json",
-          accept: "application/json",
+          accept: "application/json, */*",
+          "user-agent": "kube-apiserver-admission",
           "content-length": Buffer.byteLength(body),
         },
         ...(caPem === undefined ? {} : { ca: caPem }),
