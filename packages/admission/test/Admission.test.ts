@@ -13,42 +13,22 @@ import { KubeApi } from "@kopf/client";
 import { AdmissionError, Registry } from "@kopf/registry";
 import type { RootTasks } from "@kopf/runtime";
 import { OperatorSettings, Settings } from "@kopf/settings";
-import { Applying, KopfRunner } from "@kopf/testing";
 import { Deferred, Effect, Fiber, Stream } from "effect";
 import { Admission, type ClientConfig, ConfigManager, WebhookServer } from "../src/index.ts";
-import { cluster, create, send, untilCalled } from "./fixtures/cluster.ts";
+import {
+  cluster,
+  collection,
+  create,
+  object,
+  removedAtEnd,
+  send,
+  setUp,
+  untilCalled,
+} from "./fixtures/cluster.ts";
 import { RESOURCE, SPEC } from "./fixtures/reviews.ts";
 
-const CRD = KopfRunner.kopfExampleCrd;
 const validating = ConfigManager.configurationResource("validating");
 const mutating = ConfigManager.configurationResource("mutating");
-
-const object = (namespace: string, name: string, spec: Record<string, unknown>) => ({
-  apiVersion: "kopf.dev/v1",
-  kind: "KopfExample",
-  metadata: { name, namespace },
-  spec,
-});
-
-const collection = (namespace: string) => `/apis/kopf.dev/v1/namespaces/${namespace}/kopfexamples`;
-
-/** The test's namespace and the example CRD. */
-const setUp = (namespace: string) =>
-  Applying.apply([{ apiVersion: "v1", kind: "Namespace", metadata: { name: namespace } }, CRD]);
-
-/**
- * Deletes the named configurations when the scope closes: their persistent webhooks outlive the
- * operator, and with its server gone (failurePolicy Fail) they would reject the next test's
- * objects on a shared cluster.
- */
-const removedAtEnd = (name: string) =>
-  Effect.addFinalizer(() =>
-    Effect.flatMap(KubeApi, (api) =>
-      Effect.forEach([validating, mutating], (resource) => Effect.ignore(api.delete(resource, { name })), {
-        discard: true,
-      }),
-    ),
-  );
 
 /** Waits until the API server calls the `check` and `defaults` webhooks (dry-run probes). */
 const untilServed = (namespace: string) =>
@@ -159,6 +139,16 @@ describe("Admission.run", () => {
           ["check.auto.kopf.dev"],
         );
         assert.deepStrictEqual((mwcAfter as any).webhooks ?? [], []);
+
+        // With the server gone, the persistent webhook (failurePolicy Fail) rejects new objects.
+        const port = new URL(config.url ?? "").port;
+        const blocked = yield* send("POST", collection(ns), object(ns, "after-exit", { field: "fine" }));
+        assert.strictEqual(blocked.status, 500);
+        assert.strictEqual(
+          blocked.body.message,
+          'Internal error occurred: failed calling webhook "check.auto.kopf.dev": failed to call webhook: ' +
+            `Post "${config.url}/check?timeout=30s": dial tcp 127.0.0.1:${port}: connect: connection refused`,
+        );
       }),
     ).pipe(Effect.provide(cluster())),
   );
