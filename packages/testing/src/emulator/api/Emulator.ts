@@ -3,18 +3,19 @@
  * requests as a kube-apiserver does (never failing: every error is a `Status` response), with
  * fault hooks (drop watches, compact history), state export/import and `apply` for fixtures.
  */
-import { Cause, Clock, Context, Data, Duration, Effect, Layer, Queue, Random, type Stream } from "effect";
+import { Cause, Clock, Context, Duration, Effect, Layer, Queue, Random, type Stream } from "effect";
 import { AdmissionHook, type AdmissionHookShape, type StoreReader } from "./Admission.ts";
 import * as Body from "./Body.ts";
-import * as Crd from "./Crd.ts";
 import * as CrdController from "./CrdController.ts";
+import type { EmulatorError, EmulatorState } from "./Fixtures.ts";
+import * as Fixtures from "./Fixtures.ts";
 import * as GarbageCollector from "./GarbageCollector.ts";
 import type { Core } from "./internal/Core.ts";
 import { json, statusResponse } from "./internal/Core.ts";
-import { asObject, isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
+import { asObject, type JsonObject, metaOf } from "./internal/Json.ts";
 import * as NamespaceController from "./NamespaceController.ts";
 import * as ObjectMeta from "./ObjectMeta.ts";
-import { BUILTINS, keyOf, type ResourceType } from "./ResourceType.ts";
+import { BUILTINS, keyOf } from "./ResourceType.ts";
 import * as Router from "./Router.ts";
 import * as Status from "./Status.ts";
 import { Store, type Table } from "./Store.ts";
@@ -45,17 +46,7 @@ export type ApiResponse =
       readonly body: Stream.Stream<Uint8Array>;
     };
 
-/** Every stored object, for saving and restoring the emulator (`--state FILE`). */
-export interface EmulatorState {
-  readonly resourceVersion: string;
-  readonly objects: ReadonlyArray<unknown>;
-}
-
-/** A fixture could not be applied. */
-export class EmulatorError extends Data.TaggedError("EmulatorError")<{
-  readonly reason: "UnknownKind" | "Rejected";
-  readonly message: string;
-}> {}
+export { EmulatorError, type EmulatorState } from "./Fixtures.ts";
 
 export interface EmulatorOptions {
   /** Events kept per resource type for watch resumption (default 1000). */
@@ -94,8 +85,6 @@ export interface KubeEmulatorShape {
   /** Sets the cluster CA that every namespace's `kube-root-ca.crt` publishes (the HTTPS server's). */
   readonly setRootCa: (caPem: string) => Effect.Effect<void>;
 }
-
-const ADMIN = { username: "system:admin", groups: ["system:masters", "system:authenticated"] };
 
 const DEFAULT_NAMESPACES = ["default", "kube-node-lease", "kube-public", "kube-system"];
 
@@ -224,65 +213,7 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
       DEFAULT_NAMESPACES,
       Duration.fromInputUnsafe(options.namespaceControllerDelay ?? "10 millis"),
     );
-  const typeOfObject = (obj: JsonObject): Table | undefined => {
-    const apiVersion = str(obj.apiVersion) ?? "";
-    const group = apiVersion.includes("/") ? (apiVersion.split("/")[0] as string) : "";
-    const version = apiVersion.includes("/") ? (apiVersion.split("/")[1] as string) : apiVersion;
-    for (const table of store.tables.values())
-      if (table.type.group === group && table.type.kind === obj.kind && table.type.versions.includes(version))
-        return table;
-    return undefined;
-  };
-  const pathOf = (
-    type: ResourceType,
-    version: string,
-    namespace: string | undefined,
-    name?: string,
-  ): string => {
-    const prefix = type.group === "" ? `/api/${version}` : `/apis/${type.group}/${version}`;
-    const ns = type.namespaced ? `/namespaces/${encodeURIComponent(namespace ?? "default")}` : "";
-    return `${prefix}${ns}/${type.plural}${name === undefined ? "" : `/${encodeURIComponent(name)}`}`;
-  };
-  const applyOne = Effect.fnUntraced(function* (raw: unknown) {
-    if (!isObject(raw))
-      return yield* new EmulatorError({
-        reason: "Rejected",
-        message: "an object to apply is not a JSON object",
-      });
-    const table = typeOfObject(raw);
-    if (table === undefined)
-      return yield* new EmulatorError({
-        reason: "UnknownKind",
-        message: `no resource is served for ${String(raw.apiVersion)} ${String(raw.kind)}`,
-      });
-    const version = (str(raw.apiVersion) ?? "").split("/").pop() ?? "";
-    const meta = metaOf(raw);
-    const name = str(meta.name) ?? "";
-    const namespace = table.type.namespaced ? (str(meta.namespace) ?? "default") : undefined;
-    const base = {
-      query: new URLSearchParams({ fieldManager: "kopf-emulator" }),
-      headers: { "content-type": "application/json" },
-      user: ADMIN,
-    };
-    const existing = table.get(namespace ?? "", name);
-    const body =
-      existing === undefined
-        ? raw
-        : { ...raw, metadata: { ...meta, resourceVersion: metaOf(existing).resourceVersion } };
-    const response = yield* handle({
-      ...base,
-      method: existing === undefined ? "POST" : "PUT",
-      path: pathOf(table.type, version, namespace, existing === undefined ? undefined : name),
-      body: new TextEncoder().encode(JSON.stringify(body)),
-    });
-    if (response.status >= 300) {
-      const text = response._tag === "Complete" ? new TextDecoder().decode(response.body) : "";
-      return yield* new EmulatorError({
-        reason: "Rejected",
-        message: `${String(raw.kind)} ${name}: ${text}`,
-      });
-    }
-  });
+  const fixtures = Fixtures.make(store, handle);
   return KubeEmulator.of({
     handle,
     reader,
@@ -292,40 +223,7 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
     }),
     compactHistory: Effect.sync(() => store.compact()),
     exportState: Effect.sync(() => ({ resourceVersion: String(store.rv), objects: store.allObjects() })),
-    importState: (state) =>
-      Effect.gen(function* () {
-        const objects = state.objects.filter(isObject);
-        const crds = objects.filter((o) => o.kind === "CustomResourceDefinition");
-        const ordered = [...crds, ...objects.filter((o) => o.kind !== "CustomResourceDefinition")];
-        let maxRv = Number(state.resourceVersion) || 0;
-        for (const obj of ordered) {
-          const table = typeOfObject(obj);
-          if (table === undefined) {
-            yield* Effect.logWarning(
-              `state: skipped an object of an unserved kind ${String(obj.apiVersion)} ${String(obj.kind)}`,
-            );
-            continue;
-          }
-          const meta = metaOf(obj);
-          const ns = str(meta.namespace) ?? "";
-          const names = table.byNamespace.get(ns) ?? new Map<string, JsonObject>();
-          if (!names.has(str(meta.name) ?? "")) table.size++;
-          names.set(str(meta.name) ?? "", obj);
-          table.byNamespace.set(ns, names);
-          store.byUid.set(str(meta.uid) ?? "", {
-            key: keyOf(table.type),
-            namespace: ns,
-            name: str(meta.name) ?? "",
-          });
-          maxRv = Math.max(maxRv, Number(meta.resourceVersion) || 0);
-          if (obj.kind === "CustomResourceDefinition") {
-            const type = Crd.resourceTypeOf(obj);
-            if (type !== undefined && !store.tables.has(keyOf(type))) store.addTable(type);
-          }
-        }
-        store.rv = Math.max(store.rv, maxRv);
-        store.compact();
-      }),
-    apply: (objects) => Effect.forEach(objects, applyOne, { discard: true }),
+    importState: fixtures.importState,
+    apply: fixtures.apply,
   });
 });

@@ -8,6 +8,7 @@ import type { Resolved } from "./internal/Core.ts";
 import { asObject, deepEqual, isObject, type JsonObject, metaOf } from "./internal/Json.ts";
 import { formatTime } from "./internal/Time.ts";
 import { apiVersionOf } from "./ResourceType.ts";
+import * as TypeShape from "./TypeShape.ts";
 
 export interface Entry {
   readonly manager: string;
@@ -112,7 +113,7 @@ export const track = (
   resolved: Pick<Resolved, "type" | "version">,
 ): JsonObject => {
   if (subresource === "scale") return next;
-  const shape = FieldSet.shapeOf(resolved.type);
+  const shape = TypeShape.shapeOf(resolved.type);
   const newSet = FieldSet.of(next, shape);
   const oldSet = old === undefined ? new Set<string>() : FieldSet.ofCached(old, shape);
   const changed = new Set<string>();

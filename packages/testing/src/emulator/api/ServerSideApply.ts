@@ -11,12 +11,13 @@ import { formatTime } from "./internal/Time.ts";
 import * as ManagedFields from "./ManagedFields.ts";
 import { apiVersionOf } from "./ResourceType.ts";
 import * as Status from "./Status.ts";
+import * as TypeShape from "./TypeShape.ts";
 
 const mergeValue = (
   current: unknown,
   applied: unknown,
   names: ReadonlyArray<string>,
-  shape: FieldSet.Shape,
+  shape: TypeShape.Shape,
 ): unknown => {
   if (Array.isArray(applied)) {
     const list = shape.list(names);
@@ -87,7 +88,7 @@ export const apply = (
   force: boolean,
   now: number,
 ): Result.Result<JsonObject, Status.ApiError> => {
-  const shape = FieldSet.shapeOf(resolved.type);
+  const shape = TypeShape.shapeOf(resolved.type);
   const subresource = resolved.subresource;
   const appliedSet = ManagedFields.scoped(FieldSet.of(applied, shape, "apply"), resolved, subresource);
   const base = current ?? {};
