@@ -107,8 +107,8 @@ export const run = (options: Operator.OperatorOptions): Effect.Effect<void, Oper
 
 /**
  * Peers with the peering settings as the startup handlers left them (nothing to do when
- * standalone: the operator is resumed); `state` is the runtime's pause flag.
- * Only literal namespaces are peered in (patterns are skipped with a warning).
+ * standalone: the operator is resumed); `state` is the runtime's pause flag. Namespaced, the
+ * peering objects of every namespace the operator serves are used (patterns included).
  */
 const peer = (
   options: Operator.OperatorOptions,
@@ -118,14 +118,6 @@ const peer = (
 ) =>
   Effect.gen(function* () {
     if (settings.standalone) return yield* SubscriptionRef.set(state, false);
-    const namespaces = (options.namespaces ?? []).filter(
-      (ns): ns is string => typeof ns === "string" && /^[a-z0-9.-]+$/.test(ns),
-    );
-    if (namespaces.length < (options.namespaces ?? []).length) {
-      yield* Effect.logWarning(
-        "Peering is done only in the namespaces named literally, not in namespace patterns.",
-      );
-    }
     const identity = options.identity ?? (yield* Environment.identity(false));
     yield* SubscriptionRef.set(state, settings.mandatory);
     const onPause = (paused: boolean) =>
@@ -139,7 +131,7 @@ const peer = (
         stealth: settings.stealth,
         mandatory: settings.mandatory,
         clusterwide: settings.clusterwide,
-        namespaces,
+        namespaces: options.namespaces ?? [],
       },
       onPause,
     );

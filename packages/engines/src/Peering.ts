@@ -7,14 +7,21 @@
  * blocking peers are gone or expired, it resumes. Dead records are cleaned; on exit the own
  * record is removed. Both API groups (`kopf.dev`, legacy `zalando.org`) are used when present.
  *
+ * Namespaced operators peer in every namespace they serve, as Kopf does: the existing namespaces
+ * matching their patterns, followed as namespaces come and go; each (peering resource ×
+ * namespace) has its {@link Presence}, and the operator is paused while any of them wants it.
  * Pausing is reported through `onPause`; `Operating` turns it into the runtime's `paused` seam
  * (no watching) and the daemons engine's pause. `freeze`/`resume` are `kopf freeze`/`kopf resume`.
  */
 import { type ApiError, KubeApi } from "@kopf/client";
-import { IsoTime, type RawBody, Resource } from "@kopf/structs";
-import { Watcher } from "@kopf/watcher";
-import { Data, Effect, Fiber, Random, Stream } from "effect";
-import * as Peers from "./Peers.ts";
+import { OperatorSettings } from "@kopf/settings";
+import { Resource } from "@kopf/structs";
+import { ListWatch, NamespaceObserver, Watcher } from "@kopf/watcher";
+import { Data, Effect, Stream, SubscriptionRef } from "effect";
+import * as Ensemble from "./internal/ensemble.ts";
+import * as Presence from "./Presence.ts";
+
+export { type Target, touch } from "./Presence.ts";
 
 /** Why peering could not be done. */
 export class PeeringError extends Data.TaggedError("PeeringError")<{
@@ -23,27 +30,24 @@ export class PeeringError extends Data.TaggedError("PeeringError")<{
   readonly cause?: unknown;
 }> {}
 
-/** How this operator peers. */
-export interface PeeringOptions {
-  readonly identity: string;
-  /** The peering object's name (`settings.peering.name`). */
-  readonly name: string;
-  readonly priority: number;
-  /** Seconds the record stays valid. */
-  readonly lifetime: number;
-  readonly stealth: boolean;
-  /** `--peering NAME`: paused while the CRD or the object is missing. */
-  readonly mandatory: boolean;
+/** How this operator peers (`mandatory`: paused while the CRD or the object is missing). */
+export interface PeeringOptions extends Presence.PresenceOptions {
   readonly clusterwide: boolean;
-  /** The namespaces whose `KopfPeering` objects are used (namespaced mode). */
-  readonly namespaces: ReadonlyArray<string>;
+  /**
+   * Namespaced mode: the operator's namespace patterns (names, globs, negations, regexes); the
+   * `KopfPeering` objects of every existing namespace they match are used, as namespaces come
+   * and go.
+   */
+  readonly namespaces: ReadonlyArray<NamespaceObserver.Pattern>;
 }
 
-/** A peering object's resource and namespace (`null` cluster-wide). */
-export interface Target {
-  readonly resource: Resource.Resource;
-  readonly namespace: string | null;
-}
+const NAMESPACES = Resource.make({
+  group: "",
+  version: "v1",
+  plural: "namespaces",
+  kind: "Namespace",
+  namespaced: false,
+});
 
 const GROUPS = ["kopf.dev", "zalando.org"];
 
@@ -85,163 +89,53 @@ export const resources = (
     return found;
   });
 
-/** The peering objects to use: each resource in each namespace (or cluster-wide). */
-export const targets = (
-  found: ReadonlyArray<Resource.Resource>,
-  options: Pick<PeeringOptions, "clusterwide" | "namespaces">,
-) =>
-  found.flatMap(
-    (resource): ReadonlyArray<Target> =>
-      options.clusterwide
-        ? [{ resource, namespace: null }]
-        : options.namespaces.map((namespace) => ({ resource, namespace })),
-  );
-
-const where = (target: Target) => (target.namespace === null ? "cluster-wide" : `in '${target.namespace}'`);
-
 /**
- * Writes (or, with lifetime 0, removes) a presence record; answers whether the object exists.
+ * The peering objects to use: each resource in each served namespace (cluster-scoped resources
+ * once, with no namespace).
  *
  * @example
  * ```ts
- * yield* Peering.touch(target, { identity, name: "default", priority: 0, lifetime: 60, stealth: false })
+ * Peering.targets([kopfpeerings], new Set(["ns1", "ns2"])) // [{ resource, namespace: "ns1" }, { resource, namespace: "ns2" }]
  * ```
  */
-export const touch = (
-  target: Target,
-  options: Pick<PeeringOptions, "identity" | "name" | "priority" | "lifetime" | "stealth">,
-  lifetime: number = options.lifetime,
-): Effect.Effect<boolean, ApiError, KubeApi> =>
+export const targets = (
+  found: ReadonlyArray<Resource.Resource>,
+  namespaces: ReadonlySet<NamespaceObserver.Namespace>,
+): ReadonlyArray<Presence.Target> =>
+  found.flatMap(
+    (resource): ReadonlyArray<Presence.Target> =>
+      resource.namespaced
+        ? [...namespaces]
+            .filter((ns): ns is string => ns !== null)
+            .map((namespace) => ({ resource, namespace }))
+        : [{ resource, namespace: null }],
+  );
+
+/**
+ * The namespaces whose peering objects are used, kept current (Kopf's served set): `{null}`
+ * cluster-wide; else the existing namespaces matching the patterns, followed as namespaces come
+ * and go (the namespace observer the orchestrator also uses, with the same settings).
+ */
+const served = (clusterwide: boolean, namespaces: ReadonlyArray<NamespaceObserver.Pattern>) =>
   Effect.gen(function* () {
     const api = yield* KubeApi;
-    const now = yield* IsoTime.now;
-    const peer: Peers.Peer = { id: options.identity, priority: options.priority, lifetime, lastseen: now };
-    const record = Peers.isDead(peer, now) ? null : Peers.toRecord(peer);
-    const found = yield* api
-      .patch(
-        target.resource,
-        {
-          name: options.name,
-          namespace: target.namespace,
-          ...(target.resource.subresources.includes("status") ? { subresource: "status" } : {}),
-        },
-        { type: "merge", body: { status: { [options.identity]: record } } },
-      )
-      .pipe(
-        Effect.as(true),
-        Effect.catchIf(
-          (error) => error._tag === "KubeApiError" && error.reason === "NotFound",
-          () => Effect.succeed(false),
-        ),
-      );
-    if (!options.stealth || !found) {
-      yield* Effect.logDebug(
-        `Keep-alive in '${options.name}' ${where(target)}: ${found ? "ok" : "not found"}.`,
-      );
-    }
-    return found;
+    const settings = yield* OperatorSettings;
+    const observer = yield* NamespaceObserver.make(ListWatch.fromKubeApi(api, NAMESPACES, null), {
+      clusterwide,
+      namespaces,
+      scanningDisabled: settings.scanning.disabled,
+      watcher: Watcher.optionsFromSettings(settings),
+    });
+    return observer.namespaces;
   });
-
-const clean = (target: Target, name: string, dead: ReadonlyArray<Peers.Peer>) =>
-  Effect.flatMap(KubeApi, (api) =>
-    api.patch(
-      target.resource,
-      {
-        name,
-        namespace: target.namespace,
-        ...(target.resource.subresources.includes("status") ? { subresource: "status" } : {}),
-      },
-      { type: "merge", body: { status: Object.fromEntries(dead.map((peer) => [peer.id, null])) } },
-    ),
-  ).pipe(Effect.ignore);
-
-/** Keeps the record alive until interrupted, then removes it. */
-const keepAlive = (target: Target, options: PeeringOptions) =>
-  Effect.gen(function* () {
-    for (;;) {
-      yield* touch(target, options).pipe(
-        Effect.catch((error) =>
-          Effect.logWarning(`Keep-alive in '${options.name}' ${where(target)} failed: ${error.message}`),
-        ),
-      );
-      const jitter = 5 + Math.floor((yield* Random.next) * 6);
-      yield* Effect.sleep(`${Peers.keepAliveInterval(options.lifetime, jitter) * 1000} millis`);
-    }
-  }).pipe(
-    Effect.ensuring(
-      touch(target, options, 0).pipe(
-        Effect.catch((error) =>
-          Effect.logError(`Couldn't remove self from the peering. Ignoring. ${error.message}`),
-        ),
-        Effect.uninterruptible,
-      ),
-    ),
-  );
-
-const list = (peers: ReadonlyArray<Peers.Peer>) => `[${peers.map(Peers.describe).join(", ")}]`;
-
-/** Watches one peering object and reports whether it wants this operator paused. */
-const observe = (
-  target: Target,
-  options: PeeringOptions,
-  report: (conflict: boolean) => Effect.Effect<void>,
-) =>
-  Effect.scoped(
-    Effect.gen(function* () {
-      let conflict = options.mandatory;
-      let waiter: Fiber.Fiber<void> | undefined;
-      const judge = (body: RawBody) =>
-        Effect.gen(function* () {
-          if (waiter !== undefined) yield* Fiber.interrupt(waiter);
-          const now = yield* IsoTime.now;
-          const peers = Peers.fromStatus(body.status, now);
-          const judged = Peers.judge({ peers, identity: options.identity, priority: options.priority, now });
-          if (judged.dead.length > 0) yield* clean(target, options.name, judged.dead);
-          const verdict = judged.verdict;
-          if (verdict._tag === "Pause") {
-            if (!conflict)
-              yield* Effect.logInfo(`Pausing operations in favour of ${list(verdict.blockers)}.`);
-            conflict = true;
-          } else if (verdict._tag === "Conflict") {
-            yield* Effect.logWarning(
-              `Possibly conflicting operators with the same priority: ${list(verdict.blockers)}.`,
-            );
-            if (!conflict) yield* Effect.logWarning(`Pausing all operators, including self: ${list(peers)}`);
-            conflict = true;
-          } else {
-            if (conflict) {
-              yield* Effect.logInfo(
-                "Resuming operations after the pause. Conflicting operators with the same priority are gone.",
-              );
-            }
-            conflict = false;
-          }
-          yield* report(conflict);
-          // Re-evaluate when the earliest blocking peer expires, unless a new event comes first.
-          if (judged.wake !== undefined) {
-            waiter = yield* Effect.forkScoped(
-              Effect.andThen(
-                Effect.sleep(`${Math.max(0, judged.wake) * 1000} millis`),
-                Effect.ignore(touch(target, options)),
-              ),
-            );
-          }
-        });
-      yield* report(conflict);
-      yield* Stream.runForEach(Watcher.stream(target.resource, target.namespace), (item) =>
-        item._tag === "Event" && item.type !== "DELETED" && item.object.metadata?.name === options.name
-          ? judge(item.object)
-          : Effect.void,
-      );
-    }),
-  );
 
 /**
  * Peers until interrupted: keeps the own records alive in every target and reports whether the
  * operator must be paused (`true` while any target wants it, or while a mandatory peering has
- * no peering resource at all). Without a peering CRD and not mandatory, it runs standalone; in
- * both cases it looks for the CRDs again every {@link REDISCOVERY_SECONDS} and starts peering
- * once they appear.
+ * no peering resource at all). Namespaced, the targets follow the served namespaces: a
+ * namespace that appears (matching a pattern) gets a presence, one that goes away loses it (and
+ * its verdict). Without a peering CRD and not mandatory, it runs standalone; in both cases it
+ * looks for the CRDs again every {@link REDISCOVERY_SECONDS} and starts peering once they appear.
  *
  * @example
  * ```ts
@@ -252,46 +146,43 @@ export const run = (
   options: PeeringOptions,
   onPause: (paused: boolean) => Effect.Effect<void>,
 ): Effect.Effect<void, never, KubeApi> =>
-  Effect.gen(function* () {
-    const discover = resources(options.clusterwide).pipe(
-      Effect.catch((error) =>
-        Effect.as(Effect.logWarning(`Cannot discover the peering resources: ${error.message}`), []),
-      ),
-    );
-    let all = targets(yield* discover, options);
-    if (all.length === 0) {
-      if (options.mandatory) {
-        yield* Effect.logWarning("The peering CRD is missing: the operator is paused until it appears.");
-        yield* onPause(true);
-      } else {
-        yield* Effect.logInfo("Default peering object is not found, falling back to the standalone mode.");
+  Effect.scoped(
+    Effect.gen(function* () {
+      const discover = resources(options.clusterwide).pipe(
+        Effect.catch((error) =>
+          Effect.as(Effect.logWarning(`Cannot discover the peering resources: ${error.message}`), []),
+        ),
+      );
+      let found = yield* discover;
+      if (found.length === 0) {
+        if (options.mandatory) {
+          yield* Effect.logWarning("The peering CRD is missing: the operator is paused until it appears.");
+          yield* onPause(true);
+        } else {
+          yield* Effect.logInfo("Default peering object is not found, falling back to the standalone mode.");
+        }
       }
-    }
-    // The CRDs may be applied later: look for them again now and then.
-    while (all.length === 0) {
-      yield* Effect.sleep(`${REDISCOVERY_SECONDS * 1000} millis`);
-      all = targets(yield* discover, options);
-    }
-    const wants = new Map<string, boolean>();
-    let paused: boolean | undefined;
-    const report = (key: string) => (conflict: boolean) =>
-      Effect.suspend(() => {
-        wants.set(key, conflict);
-        const now = [...wants.values()].some(Boolean);
-        if (now === paused) return Effect.void;
-        paused = now;
-        return onPause(now);
-      });
-    yield* Effect.forEach(
-      all,
-      (target, i) =>
-        Effect.all([keepAlive(target, options), observe(target, options, report(String(i)))], {
-          concurrency: "unbounded",
-          discard: true,
-        }),
-      { concurrency: "unbounded", discard: true },
-    );
-  });
+      // The CRDs may be applied later: look for them again now and then.
+      while (found.length === 0) {
+        yield* Effect.sleep(`${REDISCOVERY_SECONDS * 1000} millis`);
+        found = yield* discover;
+      }
+      const present = found;
+      const namespaces = yield* served(options.clusterwide, options.namespaces);
+      const ensemble = yield* Ensemble.make(
+        (target, report) =>
+          Effect.all([Presence.keepAlive(target, options), Presence.observe(target, options, report)], {
+            concurrency: "unbounded",
+            discard: true,
+          }),
+        onPause,
+        options.mandatory,
+      );
+      yield* Stream.runForEach(SubscriptionRef.changes(namespaces), (set) =>
+        ensemble.adjust(targets(present, set)),
+      );
+    }),
+  );
 
 /** Options of {@link freeze} and {@link resume} (Kopf's `kopf freeze`/`kopf resume`). */
 export interface FreezeOptions {
@@ -300,7 +191,8 @@ export interface FreezeOptions {
   /** `-P/--peering NAME` (required). */
   readonly name: string;
   readonly clusterwide: boolean;
-  readonly namespaces: ReadonlyArray<string>;
+  /** `-n`: namespace patterns; the peering objects of the existing namespaces they match. */
+  readonly namespaces: ReadonlyArray<NamespaceObserver.Pattern>;
   /** Default 100 (666 with `--dev`). */
   readonly priority?: number | undefined;
   /** Seconds the freeze lasts (required by `freeze`). */
@@ -312,14 +204,24 @@ const command = (options: FreezeOptions, lifetime: number) =>
     const found = yield* resources(options.clusterwide).pipe(
       Effect.mapError((error) => new PeeringError({ reason: "Api", message: error.message, cause: error })),
     );
-    const all = targets(found, options);
+    if (found.length === 0) {
+      return yield* new PeeringError({
+        reason: "CrdMissing",
+        message: `Cannot find the peering resource (${options.clusterwide ? "clusterkopfpeerings" : "kopfpeerings"}).`,
+      });
+    }
+    // As Kopf's touch command: the namespaces the patterns match now (one listing).
+    const namespaces = yield* Effect.scoped(
+      Effect.flatMap(served(options.clusterwide, options.namespaces), SubscriptionRef.get),
+    );
+    const all = targets(found, namespaces);
     if (all.length === 0) {
       return yield* new PeeringError({
-        reason: found.length === 0 ? "CrdMissing" : "NoTargets",
+        reason: "NoTargets",
         message:
-          found.length === 0
-            ? `Cannot find the peering resource (${options.clusterwide ? "clusterkopfpeerings" : "kopfpeerings"}).`
-            : "No namespaces to freeze or resume: pass --namespace or --all-namespaces.",
+          options.namespaces.length === 0
+            ? "No namespaces to freeze or resume: pass --namespace or --all-namespaces."
+            : `No existing namespace matches ${options.namespaces.map(String).join(", ")}: nothing to freeze or resume.`,
       });
     }
     const peer = {
@@ -329,7 +231,7 @@ const command = (options: FreezeOptions, lifetime: number) =>
       lifetime,
       stealth: false,
     };
-    yield* Effect.forEach(all, (target) => touch(target, peer, lifetime), {
+    yield* Effect.forEach(all, (target) => Presence.touch(target, peer, lifetime), {
       concurrency: "unbounded",
       discard: true,
     }).pipe(

@@ -4,7 +4,8 @@
  * and resumes when the higher one exits (its record removed on exit) or when a `kopf freeze`
  * record expires; equal priorities pause both; the presence records are in Kopf's format; a
  * mandatory peering without the object keeps the operator paused; peering settings changed by
- * startup handlers apply.
+ * startup handlers apply; namespace patterns peer in every matching namespace as namespaces come
+ * and go (Kopf's served set), for operators and for `kopf freeze`.
  */
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
@@ -49,12 +50,46 @@ const operator = (
     );
   });
 
-const statusOf = Effect.flatMap(KubeApi, (api) =>
-  api.get(PEERINGS, { namespace: "ns1", name: "default" }),
-).pipe(
-  Effect.map((body) => (body.status ?? {}) as Record<string, any>),
-  Effect.orDie,
-);
+const statusIn = (namespace: string) =>
+  Effect.flatMap(KubeApi, (api) => api.get(PEERINGS, { namespace, name: "default" })).pipe(
+    Effect.map((body) => (body.status ?? {}) as Record<string, any>),
+    Effect.orDie,
+  );
+const statusOf = statusIn("ns1");
+
+const NAMESPACES = Resource.make({ group: "", version: "v1", plural: "namespaces", namespaced: false });
+
+/** Namespaces with a peering object each. */
+const namespacesWithPeering = (...names: ReadonlyArray<string>) =>
+  Effect.flatMap(KubeEmulator, (emulator) =>
+    emulator.apply(
+      names.flatMap((name) => [
+        { apiVersion: "v1", kind: "Namespace", metadata: { name } },
+        PeeringCrds.peeringObject("default", name),
+      ]),
+    ),
+  );
+
+describe("targets", () => {
+  const cluster = Resource.make({
+    group: "kopf.dev",
+    version: "v1",
+    plural: "clusterkopfpeerings",
+    namespaced: false,
+  });
+  it.each([
+    ["namespaced, each served namespace", [PEERINGS], ["a", "b"], ["kopfpeerings in a", "kopfpeerings in b"]],
+    ["namespaced, none served", [PEERINGS], [], []],
+    ["namespaced, the cluster-wide marker is no namespace", [PEERINGS], [null], []],
+    ["cluster-wide, once", [cluster], [null], ["clusterkopfpeerings in null"]],
+    ["cluster-scoped resources ignore namespaces", [cluster], ["a", "b"], ["clusterkopfpeerings in null"]],
+  ] as const)("%s", (_, found, namespaces, expected) => {
+    const got = Peering.targets(found, new Set(namespaces)).map(
+      (t) => `${t.resource.plural} in ${t.namespace}`,
+    );
+    assert.deepStrictEqual(got, [...expected]);
+  });
+});
 
 describe("peering", () => {
   it.effect("the lower priority pauses, and resumes when the higher one exits", () =>
@@ -244,6 +279,73 @@ describe("peering", () => {
         yield* Peering.resume(freeze);
         yield* H.settle(3);
         assert.deepStrictEqual(events, ["started", "stopped: operator-pausing", "started"]);
+      }),
+    ),
+  );
+
+  it.effect("namespace patterns: a presence in every matching namespace, as namespaces come and go", () =>
+    H.run((lines) =>
+      Effect.gen(function* () {
+        yield* setupPeering;
+        const handled: Array<string> = [];
+        const registry = Registry.make();
+        registry.on.create(H.RES, function created({ name }) {
+          handled.push(name ?? "");
+        });
+        yield* Effect.forkScoped(Operating.run({ registry, namespaces: ["ns*,!ns9"], identity: "op" }));
+        yield* H.settle(2);
+        assert.deepInclude((yield* statusIn("ns1")).op, { priority: 0 });
+        assert.isFalse(H.logged(lines, "patterns"));
+
+        // Namespaces created later: peered in when they match, not otherwise.
+        yield* namespacesWithPeering("ns2", "ns9", "other");
+        yield* H.settle(3);
+        assert.deepInclude((yield* statusIn("ns2")).op, { priority: 0 });
+        assert.deepStrictEqual(yield* statusIn("ns9"), {});
+        assert.deepStrictEqual(yield* statusIn("other"), {});
+
+        // A freeze in one served namespace pauses the whole operator...
+        yield* Peering.freeze({
+          identity: "admin",
+          name: "default",
+          clusterwide: false,
+          namespaces: ["ns2"],
+          lifetime: 600,
+        });
+        yield* H.settle(2);
+        assert.isTrue(H.logged(lines, "Pausing operations in favour of [<Peer admin: priority=100"));
+        yield* H.create("o1");
+        yield* H.settle(3);
+        assert.deepStrictEqual(handled, []);
+        // ...until that namespace is no longer served: its presence and verdict go with it.
+        yield* Effect.flatMap(KubeApi, (api) => api.delete(NAMESPACES, { name: "ns2" })).pipe(Effect.orDie);
+        yield* H.settle(5);
+        assert.deepStrictEqual(handled, ["o1"]);
+        assert.deepStrictEqual(Object.keys(yield* statusIn("ns1")), ["op"]);
+      }),
+    ),
+  );
+
+  it.effect("kopf freeze with patterns writes into every matching namespace; matching none is an error", () =>
+    H.run(() =>
+      Effect.gen(function* () {
+        yield* setupPeering;
+        yield* namespacesWithPeering("ns2", "other");
+        const freeze = { identity: "admin", name: "default", clusterwide: false, lifetime: 600 };
+        yield* Peering.freeze({ ...freeze, namespaces: ["ns*"] });
+        assert.deepInclude((yield* statusIn("ns1")).admin, { priority: 100, lifetime: 600 });
+        assert.deepInclude((yield* statusIn("ns2")).admin, { priority: 100, lifetime: 600 });
+        assert.deepStrictEqual(yield* statusIn("other"), {});
+        yield* Peering.resume({ ...freeze, namespaces: [/^ns\d$/] });
+        assert.deepStrictEqual(yield* statusIn("ns1"), {});
+        assert.deepStrictEqual(yield* statusIn("ns2"), {});
+
+        const error = yield* Effect.flip(Peering.freeze({ ...freeze, namespaces: ["absent-*"] }));
+        assert.strictEqual(error.reason, "NoTargets");
+        assert.strictEqual(
+          error.message,
+          "No existing namespace matches absent-*: nothing to freeze or resume.",
+        );
       }),
     ),
   );

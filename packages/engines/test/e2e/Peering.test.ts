@@ -4,7 +4,9 @@
  * KopfRunner's registry form, in real time: the peering CRDs as `kopf run` expects them; a lower
  * priority pauses while a higher one runs and resumes once the higher one exits (its record
  * removed on exit); the same priority pauses both with Kopf's warning; a `kopf freeze` record
- * pauses a running operator until it expires; a mandatory peering waits for its object. Paused
+ * pauses a running operator until it expires; a mandatory peering waits for its object; namespace
+ * patterns peer in every matching namespace, also in ones created later, and a freeze by pattern
+ * pauses the operator until resumed or until its namespace goes away. Paused
  * operators run no handlers, and what was created meanwhile is handled after resuming. The
  * assertions are on the peering object's status (Kopf's record format) and on the handler calls
  * and log lines. Each test has its own namespace (and cluster-wide peering name), so they can
@@ -122,7 +124,7 @@ describe("peering on a cluster", () => {
     await strict.waitForOutput(notFound);
     await scene.create("e1");
     // One more keep-alive after the creation: the operator had the time to handle e1, had it run.
-    await Scene.waitForMore(strict, notFound);
+    await Scene.waitForOutputAfter(strict, strict.output.length, notFound);
     expect(await scene.records()).toBeUndefined();
     expect(strict.output).not.toContain(Scene.handled(scene.namespace, "e1"));
 
@@ -133,5 +135,42 @@ describe("peering on a cluster", () => {
       Scene.position(strict, RESUMED),
     );
     expect(scene.calls).toEqual(["strict:e1"]);
+  });
+
+  it("namespace patterns peer in every matching namespace, as namespaces come and go", async () => {
+    await using scene = await Scene.open();
+    const later = `${scene.namespace}-later`;
+    // A record is written on each keep-alive: a short lifetime makes them tick every second, so
+    // the record reaches a peering object created after its namespace (seen first) without delay.
+    const watcher = await scene.operator("watcher", { namespaces: [`${scene.namespace}*`], lifetime: 3 });
+    await scene.waitForRecords((r) => "watcher" in r);
+    await scene.createNamespace(later);
+    const records = await scene.waitForRecords((r) => "watcher" in r, later);
+    expect(records.watcher).toMatchObject({ priority: 0, lifetime: 3 });
+    expect(records.watcher.lastseen).toMatch(Scene.LASTSEEN);
+
+    // `kopf freeze -n 'NS*'` writes into both; the operator pauses, and resumes on `kopf resume`.
+    const freeze = { identity: "ops@box", name: "default", clusterwide: false, lifetime: 600 };
+    await scene.run(Peering.freeze({ ...freeze, namespaces: [`${scene.namespace}*`] }));
+    expect(Object.keys((await scene.records()) ?? {}).sort()).toEqual(["ops@box", "watcher"]);
+    expect(Object.keys((await scene.records(later)) ?? {}).sort()).toEqual(["ops@box", "watcher"]);
+    await watcher.waitForOutput("Pausing operations in favour of [<Peer ops@box: priority=100, lifetime=600");
+    await scene.create("e1");
+    await scene.run(Peering.resume({ ...freeze, namespaces: [`${scene.namespace}*`] }));
+    await watcher.waitForOutput(RESUMED);
+    await watcher.waitForOutput(Scene.handled(scene.namespace, "e1"));
+    expect(Scene.position(watcher, Scene.handled(scene.namespace, "e1"))).toBeGreaterThan(
+      Scene.position(watcher, RESUMED),
+    );
+
+    // A freeze in the later namespace alone pauses the operator until that namespace is gone.
+    const before = watcher.output.length;
+    await scene.run(Peering.freeze({ ...freeze, namespaces: [later] }));
+    await Scene.waitForOutputAfter(watcher, before, "Pausing operations in favour of [<Peer ops@box");
+    const paused = watcher.output.length;
+    await scene.create("e2");
+    await scene.deleteNamespace(later);
+    await Scene.waitForOutputAfter(watcher, paused, Scene.handled(scene.namespace, "e2"), 60_000);
+    expect(scene.calls).toEqual(["watcher:e1", "watcher:e2"]);
   });
 });
