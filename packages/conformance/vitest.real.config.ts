@@ -4,7 +4,9 @@
 // - "conformance": `*.real.test.ts`, which start the API server themselves (the differential
 //   conformance suite against the emulator);
 // - "e2e": the end-to-end suites that run unchanged on the emulator in the default suite, here
-//   with KOPF_TEST_CLUSTER pointed at a fresh real control plane per file (test/support/realCluster.ts).
+//   with KOPF_TEST_CLUSTER pointed at a fresh real control plane per file (test/support/realCluster.ts);
+// - "e2e-shared": the examples once more, all on one control plane reached by its kubeconfig, as
+//   on kind/k3d/minikube (test/support/sharedCluster.ts; each file swept after it).
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -33,6 +35,19 @@ export default defineConfig({
           name: "conformance",
           include: ["packages/*/test/**/*.real.test.ts", "examples/*/test/**/*.real.test.ts"],
           exclude: ["**/node_modules/**"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The examples again, all on ONE control plane reached by its kubeconfig, one after
+          // another, as on kind/k3d/minikube: each file must leave the cluster as it found it.
+          name: "e2e-shared",
+          include: ["examples/*/test/**/*.test.ts"],
+          exclude: ["**/node_modules/**", "**/*.emulator.test.ts", "**/*.real.test.ts"],
+          testTimeout: 120_000,
+          globalSetup: ["packages/conformance/test/support/sharedCluster.ts"],
+          setupFiles: ["packages/conformance/test/support/realCluster.ts"],
         },
       },
       {

@@ -1,6 +1,7 @@
 // Global setup of the real-cluster tier: starts each run with an empty .reports/real-e2e.jsonl
 // (one line per end-to-end file, written by realCluster.ts) and, at the end, prints what the
-// end-to-end files did on the real API server, for the CI log.
+// end-to-end files did on the real API server (or what was swept from a shared cluster), for the
+// CI log.
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { repositoryRoot } from "../../src/Cluster.ts";
@@ -10,10 +11,14 @@ const report = join(repositoryRoot, ".reports", "real-e2e.jsonl");
 interface Line {
   readonly file: string;
   readonly version: string;
-  readonly requests: number;
-  readonly writes: number;
-  readonly watches: number;
-  readonly failures: number;
+  /** On a shared cluster (kubeconfig:PATH): what was deleted after the file. */
+  readonly shared?: boolean;
+  readonly swept?: Readonly<Record<string, number>>;
+  /** On a fresh control plane: the audited requests. */
+  readonly requests?: number;
+  readonly writes?: number;
+  readonly watches?: number;
+  readonly failures?: number;
 }
 
 export async function setup(): Promise<void> {
@@ -22,13 +27,26 @@ export async function setup(): Promise<void> {
 
 export async function teardown(): Promise<void> {
   const text = await readFile(report, "utf8").catch(() => "");
-  const lines = text
+  const all = text
     .split("\n")
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as Line);
+  const shared = all.filter((line) => line.shared === true);
+  if (shared.length > 0) {
+    const swept = shared.reduce(
+      (total, line) => total + Object.values(line.swept ?? {}).reduce((a, b) => a + b, 0),
+      0,
+    );
+    const versions = [...new Set(shared.map((line) => line.version))].join(", ");
+    console.log(
+      `end-to-end on a shared cluster (${versions}): ${shared.length} files, one after another; ` +
+        `${swept} objects they created deleted after them`,
+    );
+  }
+  const lines = all.filter((line) => line.shared !== true);
   if (lines.length === 0) return;
   const sum = (key: "requests" | "writes" | "watches" | "failures") =>
-    lines.reduce((total, line) => total + line[key], 0);
+    lines.reduce((total, line) => total + (line[key] ?? 0), 0);
   const versions = [...new Set(lines.map((line) => line.version))].join(", ");
   console.log(
     `end-to-end on a real kube-apiserver ${versions}: ${lines.length} files, each on a fresh control plane; ` +
