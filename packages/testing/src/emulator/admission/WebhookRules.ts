@@ -44,13 +44,16 @@ export const webhooksOf = (configurations: ReadonlyArray<unknown>): ReadonlyArra
       }));
     });
 
-/** Whether a rule's resource entry covers `resource` with `subresource` ("" for the main resource). */
+/**
+ * Whether a rule's resource entry covers `resource` with `subresource` ("" for the main
+ * resource), as kube-apiserver's rule matcher decides: the entry is `resource[/subresource]`,
+ * each part `*` or equal, so `kopfexamples/*` covers the main resource and every subresource,
+ * `*` only main resources, `*` + `/status` only status subresources.
+ */
 export const resourceMatches = (entry: string, resource: string, subresource: string): boolean => {
-  if (entry === "*/*") return true;
-  const [entryResource, entrySub] = entry.split("/", 2) as [string, string | undefined];
-  if (entrySub === undefined)
-    return subresource === "" && (entryResource === "*" || entryResource === resource);
-  if (subresource === "") return false;
+  const slash = entry.indexOf("/");
+  const entryResource = slash < 0 ? entry : entry.slice(0, slash);
+  const entrySub = slash < 0 ? "" : entry.slice(slash + 1);
   return (
     (entryResource === "*" || entryResource === resource) && (entrySub === "*" || entrySub === subresource)
   );
