@@ -6,7 +6,7 @@
  * one at a time.
  */
 import type { KubeApi } from "@kopf/client";
-import { Effect, Fiber, type Scope, Semaphore } from "effect";
+import { Effect, FiberMap, type Scope, Semaphore } from "effect";
 import * as Presence from "../Presence.ts";
 
 /** Runs the presence of one target, reporting its verdicts through `report`. */
@@ -18,22 +18,28 @@ export type Start = (
 /** The running presences. */
 export interface Ensemble {
   /** Starts the presences of new targets and stops those of targets no longer wanted. */
-  readonly adjust: (wanted: ReadonlyArray<Presence.Target>) => Effect.Effect<void, never, Scope.Scope>;
+  readonly adjust: (wanted: ReadonlyArray<Presence.Target>) => Effect.Effect<void, never, KubeApi>;
 }
 
 /**
  * An ensemble whose presences begin with the verdict `initial` (paused for a mandatory peering,
- * until its object shows no conflict), forked into the current scope.
+ * until its object shows no conflict); they are all stopped when the scope closes.
+ *
+ * @example
+ * ```ts
+ * const ensemble = yield* Ensemble.make(start, onPause, false)
+ * yield* ensemble.adjust(Peering.targets(resources, new Set(["ns1", "ns2"])))
+ * ```
  */
 export const make = (
   start: Start,
   onPause: (paused: boolean) => Effect.Effect<void>,
   initial: boolean,
-): Effect.Effect<Ensemble, never, KubeApi> =>
+): Effect.Effect<Ensemble, never, Scope.Scope> =>
   Effect.gen(function* () {
-    const context = yield* Effect.context<KubeApi>();
+    const fibers = yield* FiberMap.make<string>();
     const lock = yield* Semaphore.make(1);
-    const running = new Map<string, Fiber.Fiber<void>>();
+    // The verdict of every running presence, by target key.
     const wants = new Map<string, boolean>();
     let paused: boolean | undefined;
 
@@ -56,19 +62,15 @@ export const make = (
     const adjust = (wanted: ReadonlyArray<Presence.Target>) =>
       Effect.gen(function* () {
         const targets = new Map(wanted.map((target) => [Presence.keyOf(target), target]));
-        for (const [key, fiber] of [...running]) {
+        for (const key of [...wants.keys()]) {
           if (targets.has(key)) continue;
-          running.delete(key);
           wants.delete(key);
-          yield* Fiber.interrupt(fiber);
+          yield* FiberMap.remove(fibers, key);
         }
         for (const [key, target] of targets) {
-          if (running.has(key)) continue;
+          if (wants.has(key)) continue;
           wants.set(key, initial);
-          running.set(
-            key,
-            yield* Effect.forkScoped(Effect.provideContext(start(target, report(key)), context)),
-          );
+          yield* FiberMap.run(fibers, key, start(target, report(key)));
         }
         yield* settle;
       });
