@@ -4,32 +4,12 @@
 // nothing.
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
-import { Resource } from "@kopf/structs";
+import type { Resource } from "@kopf/structs";
 import { Applying, Clusters, KopfRunner } from "@kopf/testing";
 import { Effect } from "effect";
 import * as Sweep from "../src/Sweep.ts";
 
-const configmaps = Resource.make({
-  group: "",
-  version: "v1",
-  plural: "configmaps",
-  kind: "ConfigMap",
-  namespaced: true,
-});
-const namespaces = Resource.make({
-  group: "",
-  version: "v1",
-  plural: "namespaces",
-  kind: "Namespace",
-  namespaced: false,
-});
-const crds = Resource.make({
-  group: "apiextensions.k8s.io",
-  version: "v1",
-  plural: "customresourcedefinitions",
-  kind: "CustomResourceDefinition",
-  namespaced: false,
-});
+const { configmaps, namespaces, customResourceDefinitions: crds } = KopfRunner;
 
 const configmap = (name: string, namespace: string, extra: Record<string, unknown> = {}) => ({
   apiVersion: "v1",

@@ -8,6 +8,7 @@ import { type APIResource, KubeApi, type KubeApiError, type LoginError } from "@
 import { type RawBody, Resource } from "@kopf/structs";
 import { Effect, Schedule } from "effect";
 import { KopfRunnerError } from "./KopfRunnerOptions.ts";
+import { customResourceDefinitions } from "./Resources.ts";
 
 type ApiError = KubeApiError | LoginError;
 
@@ -67,14 +68,6 @@ const resolve = (apiVersion: string, kind: string) =>
     });
   });
 
-const crds = Resource.make({
-  group: "apiextensions.k8s.io",
-  version: "v1",
-  plural: "customresourcedefinitions",
-  kind: "CustomResourceDefinition",
-  namespaced: false,
-});
-
 const established = (body: RawBody): boolean => {
   const conditions = (body as { status?: { conditions?: unknown } }).status?.conditions;
   return (
@@ -89,7 +82,7 @@ const awaitCrd = (name: string, raw: Record<string, unknown>) =>
     const api = yield* KubeApi;
     yield* retryWhile(
       api
-        .get(crds, { name })
+        .get(customResourceDefinitions, { name })
         .pipe(
           Effect.flatMap((body) =>
             established(body)

@@ -45,7 +45,16 @@ export {
   type KopfRunnerOptions,
 } from "./KopfRunnerOptions.ts";
 
-export { type Body, events, kopfExampleCrd, kopfExamples, pods } from "./Resources.ts";
+export {
+  type Body,
+  configmaps,
+  customResourceDefinitions,
+  events,
+  kopfExampleCrd,
+  kopfExamples,
+  namespaces,
+  pods,
+} from "./Resources.ts";
 
 const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 

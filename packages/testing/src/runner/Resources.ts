@@ -1,6 +1,6 @@
 /**
  * The resources and body type `KopfRunner`'s helpers use most: the example CRD's KopfExamples,
- * core Pods and Events.
+ * core Pods, Events, ConfigMaps and Namespaces, and CustomResourceDefinitions.
  */
 import { type RawBody, Resource } from "@kopf/structs";
 
@@ -66,4 +66,31 @@ export const pods: Resource.Resource = Resource.make({
   kind: "Pod",
   namespaced: true,
   subresources: ["status"],
+});
+
+/** The core `configmaps` resource. */
+export const configmaps: Resource.Resource = Resource.make({
+  group: "",
+  version: "v1",
+  plural: "configmaps",
+  kind: "ConfigMap",
+  namespaced: true,
+});
+
+/** The core `namespaces` resource (cluster-scoped). */
+export const namespaces: Resource.Resource = Resource.make({
+  group: "",
+  version: "v1",
+  plural: "namespaces",
+  kind: "Namespace",
+  namespaced: false,
+});
+
+/** `customresourcedefinitions.apiextensions.k8s.io` (cluster-scoped). */
+export const customResourceDefinitions: Resource.Resource = Resource.make({
+  group: "apiextensions.k8s.io",
+  version: "v1",
+  plural: "customresourcedefinitions",
+  kind: "CustomResourceDefinition",
+  namespaced: false,
 });

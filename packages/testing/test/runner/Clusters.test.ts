@@ -13,13 +13,7 @@ import { Cause, Context, Effect, Exit, Layer } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Clusters, EmulatorServer, FaultInjector, KopfRunner, KubeEmulator } from "../../src/index.ts";
 
-const namespaces = {
-  group: "",
-  version: "v1",
-  plural: "namespaces",
-  kind: "Namespace",
-  namespaced: false,
-} as const;
+const { namespaces } = KopfRunner;
 
 /** Builds a cluster layer and lists namespace names through its KubeApi (or answers the failure). */
 const namespacesOf = (cluster: Clusters.Cluster) =>
@@ -28,7 +22,7 @@ const namespacesOf = (cluster: Clusters.Cluster) =>
       Effect.gen(function* () {
         const context = yield* Layer.build(cluster);
         const api = Context.get(context, KubeApi);
-        const list = yield* api.list(namespaces as never);
+        const list = yield* api.list(namespaces);
         return list.items.map((item) => item.metadata?.name).sort();
       }),
     ),
@@ -132,7 +126,7 @@ describe("KopfRunner's default cluster", () => {
     process.env.KOPF_TEST_CLUSTER = `kubeconfig:${server.kubeconfig}`;
     try {
       await using runner = await KopfRunner.start({ registry: Registry.make(), standalone: true });
-      const names = (await runner.list(namespaces as never)).map((n) => n.metadata?.name);
+      const names = (await runner.list(namespaces)).map((n) => n.metadata?.name);
       expect(names).toContain("served-over-https");
     } finally {
       if (saved === undefined) delete process.env.KOPF_TEST_CLUSTER;
