@@ -4,7 +4,9 @@
  * end on the cluster KOPF_TEST_CLUSTER names (the emulator by default; a real kube-apiserver in
  * `npm run test:real`) with the peering CRDs: freeze writes the presence record of the identity
  * with its priority and lifetime, resume removes it; a running operator pauses on the freeze,
- * handles nothing meanwhile, and resumes on the resume; without the CRDs, freeze fails naming them.
+ * handles nothing meanwhile, and resumes on the resume; namespace patterns select the existing
+ * namespaces they match (matching none fails naming them); without the CRDs, freeze fails naming
+ * them.
  * The tests share the cluster on the real tier, so each makes its own preconditions.
  */
 
@@ -223,6 +225,49 @@ describe("kopf freeze / kopf resume", () => {
     assert.deepStrictEqual(calls, ["before", "during"]);
     await runner.stop();
     assert.strictEqual(runner.exitCode, 0);
+  });
+
+  it("follow namespace patterns into every existing namespace they match", async () => {
+    await using cluster = await Clusters.build(Clusters.selected());
+    const prefix = `pattern-${process.pid}-${Date.now().toString(36)}`;
+    const names = [`${prefix}-a`, `${prefix}-b`];
+    await Effect.runPromise(
+      Effect.provideContext(
+        Applying.apply([
+          ...PeeringCrds.definitions,
+          ...names.flatMap((name) => [
+            { apiVersion: "v1", kind: "Namespace", metadata: { name } },
+            PeeringCrds.peeringObject("default", name),
+          ]),
+        ]),
+        cluster.context,
+      ),
+    );
+    const records = (namespace: string) =>
+      Effect.runPromise(
+        Effect.provideContext(
+          Effect.flatMap(KubeApi, (api) => api.get(kopfPeerings, { name: "default", namespace })),
+          cluster.context,
+        ),
+      ).then((body) => (body.status ?? {}) as Record<string, unknown>);
+    const io = captured(cluster);
+    const frozen = await Cli.main(
+      ["freeze", "-n", `${prefix}-*`, "-P", "default", "-t", "60", "-i", "ops@box"],
+      io,
+    );
+    assert.strictEqual(frozen.exitCode, 0, io.output);
+    for (const name of names)
+      assert.deepInclude((await records(name))["ops@box"], { priority: 100, lifetime: 60 });
+    const resumed = await Cli.main(["resume", "-n", `${prefix}-*`, "-P", "default", "-i", "ops@box"], io);
+    assert.strictEqual(resumed.exitCode, 0, io.output);
+    for (const name of names) assert.deepStrictEqual(await records(name), {});
+
+    const none = await Cli.main(
+      ["freeze", "-n", `${prefix}-z*`, "-P", "default", "-t", "60", "-i", "ops@box"],
+      io,
+    );
+    assert.strictEqual(none.exitCode, 1);
+    assert.include(io.output, `No existing namespace matches ${prefix}-z*: nothing to freeze or resume.`);
   });
 
   it("exits 1 naming the missing peering resource", async () => {
