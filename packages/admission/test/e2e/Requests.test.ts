@@ -4,8 +4,9 @@
  * patch of the spec, a patch of the status subresource and a delete, the handlers get the
  * operation, the dry-run flag, the subresource, the old and new objects (the new one as the
  * mutating webhook left it), the change of the spec, the user and the API server's headers; a
- * dry run is answered with the mutation but stores nothing; and a mutating handler is not called
- * for a delete (a patch there would be refused by the API server).
+ * dry run is answered with the mutation but stores nothing; a handler for any subresource (`*`)
+ * sees the main resource too; and a mutating handler is not called for a delete (a patch there
+ * would be refused by the API server).
  */
 import { assert, describe, it } from "@effect/vitest";
 import { AdmissionError, Registry } from "@kopf/registry";
@@ -40,7 +41,7 @@ interface Seen {
   readonly specDiff: unknown;
 }
 
-const registry = (seen: Array<Seen>, users: Array<unknown>, agents: Array<unknown>) => {
+const registry = (seen: Array<Seen>, users: Array<unknown>, agents: Array<unknown>, any: Array<string>) => {
   const r = Registry.make();
   const record =
     (handler: string) =>
@@ -62,6 +63,10 @@ const registry = (seen: Array<Seen>, users: Array<unknown>, agents: Array<unknow
     };
   r.on.validate(SPEC, { id: "record" }, record("record"));
   r.on.validate(SPEC, { id: "status", subresource: "status" }, record("status"));
+  // Its webhook's rule is `kopfexamples/*`: the main resource and every subresource.
+  r.on.validate(SPEC, { id: "any", subresource: "*" }, ({ name, operation, subresource }: any) => {
+    if (!String(name).startsWith("probe")) any.push(`${operation} ${subresource ?? "-"}`);
+  });
   r.on.validate(SPEC, { id: "gate" }, ({ spec }: any) => {
     if (spec?.probe === true) throw new AdmissionError("Probes are refused.", { code: 418 });
   });
@@ -80,13 +85,14 @@ describe("admission requests", () => {
         const seen: Array<Seen> = [];
         const users: Array<unknown> = [];
         const agents: Array<unknown> = [];
+        const any: Array<string> = [];
         const settings = Settings.make({
           admission: { server: WebhookServer.WebhookServer({ addr: "127.0.0.1" }), managed: MANAGED },
         } as Settings.Overrides);
         assert.strictEqual(settings._tag, "Success");
         if (settings._tag !== "Success") return;
         yield* Effect.forkScoped(
-          Admission.run({ registry: registry(seen, users, agents) }).pipe(
+          Admission.run({ registry: registry(seen, users, agents, any) }).pipe(
             Effect.provideService(OperatorSettings, settings.success),
           ),
         );
@@ -168,6 +174,7 @@ describe("admission requests", () => {
             specDiff: [["remove", ""]],
           },
         ]);
+        assert.deepStrictEqual(any, ["CREATE -", "CREATE -", "UPDATE -", "UPDATE status", "DELETE -"]);
         // The requester, as the API server authenticated it; the API server's admission client.
         for (const user of users) {
           assert.isString((user as any).username);
