@@ -15,10 +15,17 @@ const isRecord = (value: unknown): value is Json =>
 /** The AdmissionReview versions the emulator speaks, in preference order. */
 export const supportedVersions = ["v1", "v1beta1"] as const;
 
+/** The request's namespace; a Namespace's own is its name (kube-apiserver's request info says so). */
+const namespaceOf = (request: AdmissionRequest): string =>
+  request.namespace === "" && request.resource.group === "" && request.resource.resource === "namespaces"
+    ? request.name
+    : request.namespace;
+
 /**
  * The AdmissionReview document sent to a webhook (`apiVersion` is `admission.k8s.io/<version>`):
  * empty optional strings are left out as Go's `omitempty` does, but `object` and `oldObject` are
- * always there, `null` when absent (a `RawExtension` is a struct, which `omitempty` keeps).
+ * always there, `null` when absent (a `RawExtension` is a struct, which `omitempty` keeps); a
+ * Namespace's request names the namespace itself.
  */
 export const requestDocument = (uid: string, request: AdmissionRequest, version: string): Json => ({
   apiVersion: `admission.k8s.io/${version}`,
@@ -32,7 +39,7 @@ export const requestDocument = (uid: string, request: AdmissionRequest, version:
     requestResource: request.requestResource,
     ...(request.requestSubResource === "" ? {} : { requestSubResource: request.requestSubResource }),
     ...(request.name === "" ? {} : { name: request.name }),
-    ...(request.namespace === "" ? {} : { namespace: request.namespace }),
+    ...(namespaceOf(request) === "" ? {} : { namespace: namespaceOf(request) }),
     operation: request.operation,
     userInfo: request.userInfo,
     object: request.object ?? null,

@@ -33,6 +33,23 @@ describe("AdmissionReview.requestDocument", () => {
     });
   });
 
+  it("names a Namespace's own namespace, as kube-apiserver does", () => {
+    const namespaces = {
+      kind: { group: "", version: "v1", kind: "Namespace" },
+      resource: { group: "", version: "v1", resource: "namespaces" },
+      name: "team-a",
+      namespace: "",
+    };
+    const doc = AdmissionReview.requestDocument("u3", admissionRequest(namespaces), "v1");
+    assert.strictEqual((doc.request as Record<string, unknown>).namespace, "team-a");
+    const node = AdmissionReview.requestDocument(
+      "u4",
+      admissionRequest({ ...namespaces, resource: { group: "", version: "v1", resource: "nodes" } }),
+      "v1",
+    );
+    assert.notProperty(node.request, "namespace");
+  });
+
   it("carries subresources, names, objects and options when present", () => {
     const doc = AdmissionReview.requestDocument(
       "u2",
