@@ -6,9 +6,8 @@
  * handler's change is visible in the stored object; warnings reach the client.
  */
 import { ConfigManager } from "@kopf/admission";
-import { ConnectionInfo, CredentialsVault, KubeTransport } from "@kopf/client";
-import { Clusters, KopfRunner, WebhookAdmission } from "@kopf/testing";
-import { type Context, Effect, Layer } from "effect";
+import { Clusters, KopfRunner, type Requests, WebhookAdmission } from "@kopf/testing";
+import { Layer } from "effect";
 import * as kopf from "kopf";
 import { expect, it } from "vitest";
 import "../src/handlers.ts";
@@ -43,41 +42,11 @@ const example = (name: string, spec: Record<string, unknown>, labels: Record<str
 /** Objects are created at this path of the cluster. */
 const COLLECTION = "/apis/kopf.dev/v1/namespaces/default/kopfexamples";
 
-/**
- * Creates an object as kubectl does: one request with the cluster's credentials, no client-side
- * retries of 5xx answers (the custom codes of admission errors are 5xx here); answers the status,
- * the body and the `Warning` header.
- */
-const create = (cluster: Clusters.Built, body: unknown, options: { readonly dryRun?: boolean } = {}) =>
-  Effect.runPromise(
-    Effect.gen(function* () {
-      const vault = yield* CredentialsVault;
-      const transport = yield* KubeTransport;
-      const response = yield* vault.withCredentials((item) => {
-        const authorization = ConnectionInfo.authorization(item.info);
-        return transport.request({
-          method: "POST",
-          path: options.dryRun === true ? `${COLLECTION}?dryRun=All` : COLLECTION,
-          headers: {
-            "content-type": "application/json",
-            ...(authorization === undefined ? {} : { authorization }),
-          },
-          body: new TextEncoder().encode(JSON.stringify(body)),
-          connection: item.info,
-        });
-      });
-      return {
-        status: response.status,
-        body: JSON.parse(new TextDecoder().decode(response.body)),
-        warning: response.headers.warning ?? "",
-      };
-    }).pipe(
-      // Every cluster of Clusters.selected has its client's transport and credentials vault.
-      Effect.provideContext(cluster.context as unknown as Context.Context<CredentialsVault | KubeTransport>),
-    ),
-  );
+/** Creates an object as kubectl does: one request, whatever the status (`runner.request`). */
+const create = (runner: KopfRunner.KopfRunner, body: unknown, options: { readonly dryRun?: boolean } = {}) =>
+  runner.request("POST", options.dryRun === true ? `${COLLECTION}?dryRun=All` : COLLECTION, body);
 
-type Created = Awaited<ReturnType<typeof create>>;
+type Created = Requests.Answer;
 
 /**
  * Repeats a dry-run probe until the webhooks answer it as configured: a real API server calls
@@ -130,24 +99,24 @@ it("validates and mutates real requests through the operator's webhooks", async 
   );
   expect((mwc as any).webhooks.map((w: any) => w.name)).toEqual(["mutate1.auto.kopf.dev"]);
   await untilCalled(
-    () => create(cluster, example("kopf-example-probe", { field: "not-allowed" }), { dryRun: true }),
+    () => create(runner, example("kopf-example-probe", { field: "not-allowed" }), { dryRun: true }),
     (answer) => answer.status === 555,
   );
   await untilCalled(
     () =>
-      create(cluster, example("kopf-example-probe", { field: "value" }, { somelabel: "somevalue" }), {
+      create(runner, example("kopf-example-probe", { field: "value" }, { somelabel: "somevalue" }), {
         dryRun: true,
       }),
     (answer) => answer.status === 201 && answer.body.spec?.injected === 123,
   );
 
   // Validating handlers reject objects with their messages and codes.
-  const wrong = await create(cluster, example("kopf-example-wrong", { field: "wrong" }));
+  const wrong = await create(runner, example("kopf-example-wrong", { field: "wrong" }));
   expect(wrong.status).toBe(500);
   expect(wrong.body.message).toBe(
     'admission webhook "validate1.auto.kopf.dev" denied the request: Meh! I don\'t like it. Change the field.',
   );
-  const lazy = await create(cluster, example("kopf-example-lazy", { field: "not-allowed" }));
+  const lazy = await create(runner, example("kopf-example-lazy", { field: "not-allowed" }));
   expect(lazy.status).toBe(555);
   expect(lazy.body.message).toBe(
     'admission webhook "validate2.spec.field.auto.kopf.dev" denied the request: I\'m too lazy anyway. Go away!',
@@ -157,7 +126,7 @@ it("validates and mutates real requests through the operator's webhooks", async 
 
   // The mutating handler's change is stored (for labelled objects only); warnings reach the client.
   const labelled = await create(
-    cluster,
+    runner,
     example("kopf-example-1", { field: "value" }, { somelabel: "somevalue" }),
   );
   expect(labelled.status).toBe(201);
@@ -166,7 +135,7 @@ it("validates and mutates real requests through the operator's webhooks", async 
     field: "value",
     injected: 123,
   });
-  const plain = await create(cluster, example("kopf-example-2", { field: "value" }));
+  const plain = await create(runner, example("kopf-example-2", { field: "value" }));
   expect(plain.status).toBe(201);
   expect((await runner.get(KopfRunner.kopfExamples, "kopf-example-2", "default"))?.spec).toEqual({
     field: "value",

@@ -40,3 +40,4 @@ export * as Applying from "./runner/Applying.ts";
 export * as Clusters from "./runner/Clusters.ts";
 export * as ClusterTarget from "./runner/ClusterTarget.ts";
 export * as KopfRunner from "./runner/KopfRunner.ts";
+export * as Requests from "./runner/Requests.ts";

@@ -26,16 +26,18 @@
  * ```
  */
 import { isAbsolute, resolve } from "node:path";
-import type { KubeApi } from "@kopf/client";
+import { CredentialsVault, type KubeApi, KubeTransport, type Method } from "@kopf/client";
 import { Resource } from "@kopf/structs";
-import { type Context, Effect, type Scope } from "effect";
+import { Context, Effect, Option, type Scope } from "effect";
 import type { KubeEmulator } from "../emulator/api/Emulator.ts";
 import * as EmulatorCommand from "../emulator/cli/EmulatorCommand.ts";
 import * as Applying from "./Applying.ts";
 import * as Clusters from "./Clusters.ts";
 import * as Access from "./internal/access.ts";
 import * as Launching from "./internal/launching.ts";
+import * as Polling from "./internal/polling.ts";
 import { KopfRunnerError, type KopfRunnerOptions } from "./KopfRunnerOptions.ts";
+import * as Requests from "./Requests.ts";
 import type { Body } from "./Resources.ts";
 
 export {
@@ -55,8 +57,6 @@ export {
   namespaces,
   pods,
 } from "./Resources.ts";
-
-const delay = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 /** A running operator under test. */
 export class KopfRunner implements AsyncDisposable {
@@ -200,6 +200,36 @@ export class KopfRunner implements AsyncDisposable {
     await this.run(Applying.apply(list));
   }
 
+  /**
+   * Sends one request as kubectl does (once, whatever the status) and answers what the client
+   * got: status, parsed body, `Warning` header. For what a client sees of admission and the like.
+   *
+   * @example
+   * ```ts
+   * const answer = await runner.request("POST", "/apis/kopf.dev/v1/namespaces/default/kopfexamples", object)
+   * expect(answer.status).toBe(400)
+   * ```
+   */
+  async request(
+    method: Method,
+    path: string,
+    body?: unknown,
+    contentType?: string,
+  ): Promise<Requests.Answer> {
+    const context = this.#context as unknown as Context.Context<CredentialsVault | KubeTransport>;
+    if (
+      Option.isNone(Context.getOption(context, CredentialsVault)) ||
+      Option.isNone(Context.getOption(context, KubeTransport))
+    ) {
+      throw new KopfRunnerError({
+        reason: "NotFound",
+        message:
+          "request() needs the cluster's transport and credentials vault; every cluster of Clusters has them, a bare KubeApi layer does not",
+      });
+    }
+    return Effect.runPromise(Effect.provideContext(Requests.send(method, path, body, contentType), context));
+  }
+
   /** Gets an object, or `undefined` if it does not exist. */
   get(resource: Resource.Resource, name: string, namespace?: string): Promise<Body | undefined> {
     return this.run(Access.get(resource, name, namespace));
@@ -243,32 +273,23 @@ export class KopfRunner implements AsyncDisposable {
     condition: (body: Body | undefined) => boolean,
     options: { readonly timeout?: number; readonly interval?: number } = {},
   ): Promise<Body | undefined> {
-    const deadline = performance.now() + (options.timeout ?? 20_000);
-    for (;;) {
-      const body = await this.get(resource, name, namespace);
-      if (condition(body)) return body;
-      if (performance.now() > deadline) {
-        throw new KopfRunnerError({
-          reason: "Timeout",
-          message: `${Resource.format(resource)} ${namespace ?? ""}/${name} did not reach the condition; it is: ${JSON.stringify(body)}\n--- output ---\n${this.output}`,
-        });
-      }
-      await delay(options.interval ?? 50);
-    }
+    return Polling.until(
+      () => this.get(resource, name, namespace),
+      condition,
+      (body) =>
+        `${Resource.format(resource)} ${namespace ?? ""}/${name} did not reach the condition; it is: ${JSON.stringify(body)}\n--- output ---\n${this.output}`,
+      options,
+    );
   }
 
   /** Waits until the output contains `text` (default timeout 20 s). */
   async waitForOutput(text: string, options: { readonly timeout?: number } = {}): Promise<void> {
-    const deadline = performance.now() + (options.timeout ?? 20_000);
-    while (!this.output.includes(text)) {
-      if (performance.now() > deadline) {
-        throw new KopfRunnerError({
-          reason: "Timeout",
-          message: `The output has no ${JSON.stringify(text)}:\n${this.output}`,
-        });
-      }
-      await delay(50);
-    }
+    await Polling.until(
+      () => this.output,
+      (output) => output.includes(text),
+      (output) => `The output has no ${JSON.stringify(text)}:\n${output}`,
+      options,
+    );
   }
 
   #resolve(path: string): string {

@@ -8,10 +8,11 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assert, describe, it } from "@effect/vitest";
+import { KubeApi } from "@kopf/client";
 import { type Index, PermanentError, Registry } from "@kopf/registry";
 import { AmbientHandlers } from "@kopf/runtime";
-import { Effect } from "effect";
-import { KopfRunner } from "../../src/index.ts";
+import { Effect, Layer } from "effect";
+import { Clusters, KopfRunner } from "../../src/index.ts";
 
 const examples = join(dirname(fileURLToPath(import.meta.url)), "../../../../examples");
 
@@ -151,5 +152,40 @@ describe("KopfRunner", () => {
       String((runner.exception as Error).message),
       "Admission handlers exist, but no admission server",
     );
+  });
+
+  it("request() sends once and answers what the client got; it needs a client's transport", async () => {
+    await using runner = await KopfRunner.start({ registry: Registry.make(), standalone: true });
+    const path = "/api/v1/namespaces/default/configmaps";
+    const created = await runner.request("POST", path, {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "cm1" },
+      data: { a: "1" },
+    });
+    assert.strictEqual(created.status, 201);
+    assert.deepStrictEqual(created.body.data, { a: "1" });
+    const again = await runner.request("POST", path, {
+      apiVersion: "v1",
+      kind: "ConfigMap",
+      metadata: { name: "cm1" },
+    });
+    assert.strictEqual(again.status, 409);
+    assert.strictEqual(again.body.reason, "AlreadyExists");
+    const absent = await runner.request("GET", `${path}/nope`);
+    assert.strictEqual(absent.status, 404);
+
+    const bare = await KopfRunner.start({
+      registry: Registry.make(),
+      standalone: true,
+      cluster: Layer.effect(
+        KubeApi,
+        Effect.map(KubeApi, (api) => api),
+      ).pipe(Layer.provide(Clusters.inProcess())),
+    });
+    const refused = await bare.request("GET", path).catch((error: unknown) => error);
+    assert.strictEqual((refused as { reason?: string }).reason, "NotFound");
+    assert.include(String((refused as Error).message), "needs the cluster's transport and credentials vault");
+    await bare.stop();
   });
 });
