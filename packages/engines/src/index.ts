@@ -12,3 +12,4 @@ export * as Peering from "./Peering.ts";
 export { PeeringError } from "./Peering.ts";
 export * as PeeringCrds from "./PeeringCrds.ts";
 export * as Peers from "./Peers.ts";
+export * as Presence from "./Presence.ts";
