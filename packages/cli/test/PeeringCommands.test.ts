@@ -126,6 +126,26 @@ const captured = (cluster: Clusters.Built) => {
   return io;
 };
 
+/** Deletes the namespaces on dispose, so a long-lived cluster (kind, k3d) keeps none of them. */
+const removing = (cluster: Clusters.Built, names: ReadonlyArray<string>): AsyncDisposable => ({
+  [Symbol.asyncDispose]: async () => {
+    const namespaces = kopf.Resource.make({
+      group: "",
+      version: "v1",
+      plural: "namespaces",
+      namespaced: false,
+    });
+    for (const name of names) {
+      await Effect.runPromise(
+        Effect.provideContext(
+          Effect.flatMap(KubeApi, (api) => api.delete(namespaces, { name })).pipe(Effect.ignore),
+          cluster.context,
+        ),
+      );
+    }
+  },
+});
+
 const kopfPeerings = kopf.Resource.make({
   group: "kopf.dev",
   version: "v1",
@@ -164,6 +184,7 @@ describe("kopf freeze / kopf resume", () => {
   it("pause a running operator until resumed; what was created meanwhile is handled after", async () => {
     await using cluster = await Clusters.build(Clusters.selected());
     const namespace = `freeze-${process.pid}-${Date.now().toString(36)}`;
+    await using _cleanup = removing(cluster, [namespace]);
     const calls: Array<string> = [];
     const registry = kopf.Registry.make();
     registry.on.create("kopfexamples.kopf.dev", function created({ name }) {
@@ -231,6 +252,7 @@ describe("kopf freeze / kopf resume", () => {
     await using cluster = await Clusters.build(Clusters.selected());
     const prefix = `pattern-${process.pid}-${Date.now().toString(36)}`;
     const names = [`${prefix}-a`, `${prefix}-b`];
+    await using _cleanup = removing(cluster, names);
     await Effect.runPromise(
       Effect.provideContext(
         Applying.apply([
