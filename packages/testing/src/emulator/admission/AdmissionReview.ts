@@ -5,7 +5,7 @@
  */
 import { Result } from "effect";
 import type { AdmissionRequest } from "../api/Admission.ts";
-import type * as JsonPatch from "../api/JsonPatch.ts";
+import * as JsonPatch from "../api/JsonPatch.ts";
 import type { Status } from "../api/Status.ts";
 
 type Json = Readonly<Record<string, unknown>>;
@@ -59,6 +59,10 @@ export interface Verdict {
 
 const INVALID = "received invalid webhook response: ";
 
+/**
+ * A webhook's patch decoded as the library decodes it: any JSON array of objects (or nulls); what
+ * each operation holds is checked only when it is applied.
+ */
 const decodePatch = (base64: string): Result.Result<ReadonlyArray<JsonPatch.Operation>, string> => {
   const text = Buffer.from(base64, "base64").toString("utf8");
   return Result.try({
@@ -66,9 +70,8 @@ const decodePatch = (base64: string): Result.Result<ReadonlyArray<JsonPatch.Oper
     catch: (error) => `the patch is not JSON: ${String(error)}`,
   }).pipe(
     Result.flatMap((value) =>
-      Array.isArray(value) &&
-      value.every((op) => isRecord(op) && typeof op.op === "string" && typeof op.path === "string")
-        ? Result.succeed(value as ReadonlyArray<JsonPatch.Operation>)
+      Array.isArray(value) && value.every((op) => op === null || isRecord(op))
+        ? Result.succeed(value.map((op: Json | null) => JsonPatch.operationOf({ ...op })))
         : Result.fail("the patch is not a JSON patch (a list of operations)"),
     ),
   );

@@ -209,16 +209,21 @@ const mutate = Effect.fnUntraced(function* (request: AdmissionRequest, store: St
     patches.push(...call.verdict.patch);
     return undefined;
   });
+  // The warnings given so far go with a denial too, as the request's warning recorder has them.
+  const decided = (decision: AdmissionDecision): AdmissionDecision => ({
+    ...decision,
+    warnings: unique(warnings),
+  });
   const seen = new Map<WebhookRules.Webhook, number>();
   for (const webhook of webhooks.success) {
     const decision = yield* invoke(webhook);
-    if (decision !== undefined) return decision;
+    if (decision !== undefined) return decided(decision);
     seen.set(webhook, changes);
   }
   for (const webhook of webhooks.success) {
     if (webhook.raw.reinvocationPolicy !== "IfNeeded" || (seen.get(webhook) ?? changes) >= changes) continue;
     const decision = yield* invoke(webhook);
-    if (decision !== undefined) return decision;
+    if (decision !== undefined) return decided(decision);
   }
   return { _tag: "Allow", patches, warnings: unique(warnings) } satisfies AdmissionDecision;
 });
@@ -235,26 +240,32 @@ const validate = Effect.fnUntraced(function* (request: AdmissionRequest, store: 
       concurrency: "unbounded",
     },
   );
-  const warnings: Array<string> = conditionWarnings(webhooks.success);
+  // Validating webhooks run concurrently: every answer's warnings are recorded, whichever denies.
+  const warnings = unique([
+    ...conditionWarnings(webhooks.success),
+    ...calls.flatMap((call) => (call._tag === "Answered" ? call.verdict.warnings : [])),
+  ]);
   for (const [index, call] of calls.entries()) {
     const webhook = webhooks.success[index] as WebhookRules.Webhook;
-    if (call._tag === "Rejected") return { _tag: "Deny", status: call.status } satisfies AdmissionDecision;
+    if (call._tag === "Rejected")
+      return { _tag: "Deny", status: call.status, warnings } satisfies AdmissionDecision;
     if (call._tag === "Failed") {
       if (failsOpen(webhook)) continue;
       return {
         _tag: "Deny",
         status: AdmissionReview.callFailureStatus(webhook.name, call.reason),
+        warnings,
       } satisfies AdmissionDecision;
     }
-    warnings.push(...call.verdict.warnings);
     if (!call.verdict.allowed) {
       return {
         _tag: "Deny",
         status: AdmissionReview.denialStatus(webhook.name, call.verdict.result),
+        warnings,
       } satisfies AdmissionDecision;
     }
   }
-  return { _tag: "Allow", patches: [], warnings: unique(warnings) } satisfies AdmissionDecision;
+  return { _tag: "Allow", patches: [], warnings } satisfies AdmissionDecision;
 });
 
 /**

@@ -63,7 +63,12 @@ export type AdmissionDecision =
       readonly patches: ReadonlyArray<JsonPatch.Operation>;
       readonly warnings: ReadonlyArray<string>;
     }
-  | { readonly _tag: "Deny"; readonly status: Status };
+  | {
+      readonly _tag: "Deny";
+      readonly status: Status;
+      /** The warnings given before (or with) the denial; the client gets them with the failure. */
+      readonly warnings?: ReadonlyArray<string>;
+    };
 
 export const allow: AdmissionDecision = { _tag: "Allow", patches: [], warnings: [] };
 

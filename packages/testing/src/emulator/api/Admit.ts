@@ -7,6 +7,7 @@ import { Effect, Result } from "effect";
 import type { AdmissionOperation, AdmissionRequest, UserInfo } from "./Admission.ts";
 import { MAX_OBJECT_BYTES } from "./Body.ts";
 import * as BuiltinValidation from "./BuiltinValidation.ts";
+import { canonical } from "./Canonical.ts";
 import * as Crd from "./Crd.ts";
 import type { Core, Resolved } from "./internal/Core.ts";
 import { isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
@@ -137,8 +138,11 @@ const requestOf = (input: AdmitInput, object: JsonObject | undefined): Admission
     requestSubResource: resolved.subresource ?? "",
     name: (target === undefined ? undefined : str(metaOf(target).name)) ?? resolved.name ?? "",
     namespace: resolved.namespace ?? "",
-    object: object === undefined ? null : ObjectMeta.serve(t, version, object),
-    oldObject: input.oldObject === undefined ? null : ObjectMeta.serve(t, version, input.oldObject),
+    object: object === undefined ? null : canonical(t.custom, ObjectMeta.serve(t, version, object)),
+    oldObject:
+      input.oldObject === undefined
+        ? null
+        : canonical(t.custom, ObjectMeta.serve(t, version, input.oldObject)),
     options: input.options,
     dryRun: input.dryRun,
     userInfo: input.user,
@@ -150,16 +154,24 @@ const denied = (status: Status.Status) =>
   new Status.ApiError({ reason: status.reason ?? "BadRequest", status });
 
 /**
- * Runs mutating then validating admission and validation for a write; answers the object to store.
- * `validateStored` is false for deletes (nothing new is stored).
+ * Runs mutating then validating admission and validation for a write; answers the object to store
+ * and the warnings gathered. A failure carries the warnings gathered before it (the client gets
+ * them with the error, as from kube-apiserver).
  */
-export const admit = Effect.fnUntraced(function* (input: AdmitInput) {
+export const admit = (input: AdmitInput) => {
+  const warnings: Array<string> = [...(input.warnings ?? [])];
+  return admitting(input, warnings).pipe(
+    Effect.mapError((error) => Status.withWarnings(error, warnings)),
+    Effect.map((object) => ({ object, warnings: warnings as ReadonlyArray<string> })),
+  );
+};
+
+const admitting = Effect.fnUntraced(function* (input: AdmitInput, warnings: Array<string>) {
   const { core, resolved } = input;
   let object = input.object;
-  const warnings: Array<string> = [...(input.warnings ?? [])];
   const mutation = yield* core.admission.mutate(requestOf(input, object), core.reader);
+  warnings.push(...(mutation.warnings ?? []));
   if (mutation._tag === "Deny") return yield* Effect.fail(denied(mutation.status));
-  warnings.push(...mutation.warnings);
   if (object !== undefined && mutation.patches.length > 0) {
     const patched = JsonPatch.apply(object, mutation.patches);
     if (Result.isFailure(patched) || !isObject(patched.success))
@@ -176,11 +188,11 @@ export const admit = Effect.fnUntraced(function* (input: AdmitInput) {
     if (invalid !== undefined) return yield* Effect.fail(invalid);
   }
   const validation = yield* core.admission.validate(requestOf(input, object), core.reader);
+  warnings.push(...(validation.warnings ?? []));
   if (validation._tag === "Deny") return yield* Effect.fail(denied(validation.status));
-  warnings.push(...validation.warnings);
   if (object !== undefined) {
     const tooLarge = checkStoredSize(object);
     if (tooLarge !== undefined) return yield* Effect.fail(tooLarge);
   }
-  return { object, warnings };
+  return object;
 });

@@ -1,7 +1,8 @@
 /**
  * Key order of served objects as the apiserver writes them: built-in types in Go struct order
- * (`kind`, `apiVersion`, `metadata` in ObjectMeta's field order, then the rest), custom resources
- * as Go maps (every object's keys sorted).
+ * (`kind`, `apiVersion`, `metadata` in ObjectMeta's field order, then the rest) with their Go maps
+ * sorted (labels, annotations, a ConfigMap's or Secret's data), custom resources as Go maps (every
+ * object's keys sorted). Webhooks get objects in this order too.
  */
 import { isObject, type JsonObject } from "./internal/Json.ts";
 
@@ -39,6 +40,13 @@ const sortedDeep = (value: unknown): unknown => {
   return out;
 };
 
+/** A Go map's keys, sorted (one level: its values are strings). */
+const sortedMap = (map: JsonObject): JsonObject => {
+  const out: JsonObject = {};
+  for (const k of Object.keys(map).sort()) out[k] = map[k];
+  return out;
+};
+
 /**
  * The object with its keys in the apiserver's order.
  *
@@ -49,6 +57,13 @@ const sortedDeep = (value: unknown): unknown => {
 export const canonical = (custom: boolean, obj: JsonObject): JsonObject => {
   if (custom) return sortedDeep(obj) as JsonObject;
   const top = ordered(obj, ["kind", "apiVersion", "metadata"]);
-  if (isObject(top.metadata)) top.metadata = ordered(top.metadata, OBJECT_META_FIELDS);
+  if (isObject(top.metadata)) {
+    const meta = ordered(top.metadata, OBJECT_META_FIELDS);
+    for (const map of ["labels", "annotations"]) if (isObject(meta[map])) meta[map] = sortedMap(meta[map]);
+    top.metadata = meta;
+  }
+  if (top.kind === "ConfigMap" || top.kind === "Secret")
+    for (const map of ["data", "binaryData", "stringData"])
+      if (isObject(top[map])) top[map] = sortedMap(top[map]);
   return top;
 };

@@ -141,7 +141,10 @@ export const deleteOne = Effect.fnUntraced(function* (
   request: ApiRequest,
   options: DeleteOptions,
   name: string,
-): Effect.fn.Return<{ readonly status: number; readonly body: unknown }, Status.ApiError> {
+): Effect.fn.Return<
+  { readonly status: number; readonly body: unknown; readonly warnings: ReadonlyArray<string> },
+  Status.ApiError
+> {
   const ns = resolved.namespace ?? "";
   const current = resolved.table.get(ns, name);
   if (current === undefined) return yield* Effect.fail(Status.notFound(resolved.gr, name));
@@ -151,7 +154,7 @@ export const deleteOne = Effect.fnUntraced(function* (
   const pre = checkPreconditions({ ...resolved, name }, options, current);
   if (pre !== undefined) return yield* Effect.fail(pre);
   const dryRun = isDryRun(request.query);
-  yield* Admit.admit({
+  const { warnings } = yield* Admit.admit({
     core,
     resolved: { ...resolved, name },
     operation: "DELETE",
@@ -162,7 +165,8 @@ export const deleteOne = Effect.fnUntraced(function* (
     dryRun,
   });
   const latest = resolved.table.get(ns, name);
-  if (latest === undefined) return yield* Effect.fail(Status.notFound(resolved.gr, name));
+  if (latest === undefined)
+    return yield* Effect.fail(Status.withWarnings(Status.notFound(resolved.gr, name), warnings));
   const served = (o: JsonObject) => ObjectMeta.serve(resolved.type, resolved.version, o);
   const accepted = options.orphanDependents === false ? 202 : 200;
   const isCrd =
@@ -176,7 +180,7 @@ export const deleteOne = Effect.fnUntraced(function* (
   const meta = metaOf(latest);
   if (isNamespace || finalizers.length > 0) {
     if (ObjectMeta.isDeleting(latest) && finalizers.join() === ObjectMeta.finalizersOf(latest).join())
-      return { status: accepted, body: served(latest) };
+      return { status: accepted, body: served(latest), warnings };
     const marked: JsonObject = {
       ...latest,
       metadata: {
@@ -194,10 +198,10 @@ export const deleteOne = Effect.fnUntraced(function* (
         : {}),
     };
     if (finalizers.length === 0) delete (marked.metadata as JsonObject).finalizers;
-    if (dryRun) return { status: accepted, body: served(marked) };
+    if (dryRun) return { status: accepted, body: served(marked), warnings };
     const stored = core.store.put(resolved.table, marked, latest);
     core.afterChange(resolved.table, stored, false);
-    return { status: accepted, body: served(stored) };
+    return { status: accepted, body: served(stored), warnings };
   }
   if (dryRun)
     return {
@@ -205,6 +209,7 @@ export const deleteOne = Effect.fnUntraced(function* (
       body: resolved.type.returnDeletedObject
         ? served(latest)
         : Status.success(resolved.gr, name, uidOf(latest)),
+      warnings,
     };
   const gone = core.store.remove(resolved.table, latest);
   core.afterChange(resolved.table, gone, true);
@@ -213,6 +218,7 @@ export const deleteOne = Effect.fnUntraced(function* (
     body: resolved.type.returnDeletedObject
       ? served(latest)
       : Status.success(resolved.gr, name, uidOf(latest)),
+    warnings,
   };
 });
 
@@ -221,7 +227,7 @@ export const remove = Effect.fnUntraced(function* (core: Core, resolved: Resolve
   if (resolved.subresource !== undefined) return yield* Effect.fail(Status.methodNotAllowed());
   const options = yield* Effect.fromResult(parseOptions(request));
   const r = yield* deleteOne(core, resolved, request, options, resolved.name ?? "");
-  return json(r.status, r.body);
+  return json(r.status, r.body, r.warnings);
 });
 
 /** DELETE of a collection: every selected object; the answer is the list as it was selected. */
@@ -235,15 +241,19 @@ export const removeCollection = Effect.fnUntraced(function* (
   const options = yield* Effect.fromResult(parseOptions(request));
   const list = yield* Effect.fromResult(select());
   const items = Array.isArray(list.items) ? list.items.filter(isObject) : [];
+  // One request: the warnings of every deletion go out together (each text once).
+  const warnings: Array<string> = [];
   for (const obj of items) {
     const name = str(metaOf(obj).name) ?? "";
     const nsResolved = { ...resolved, namespace: str(metaOf(obj).namespace) ?? resolved.namespace };
-    yield* deleteOne(core, nsResolved, request, options, name).pipe(
+    const deleted = yield* deleteOne(core, nsResolved, request, options, name).pipe(
       Effect.catchIf(
         (e) => e.reason === "NotFound",
-        () => Effect.succeed(undefined),
+        (e) => Effect.succeed({ warnings: e.warnings ?? [] }),
       ),
+      Effect.mapError((e) => Status.withWarnings(e, warnings)),
     );
+    warnings.push(...deleted.warnings);
   }
-  return json(200, list);
+  return json(200, list, warnings);
 });

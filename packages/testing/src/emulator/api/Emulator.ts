@@ -190,7 +190,7 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
       Effect.catchCause((cause) => {
         const failure = Cause.findErrorOption(cause);
         if (failure._tag === "Some" && failure.value instanceof Status.ApiError)
-          return Effect.succeed(statusResponse(failure.value.status));
+          return Effect.succeed(statusResponse(failure.value.status, failure.value.warnings));
         if (Cause.hasInterruptsOnly(cause)) return Effect.interrupt;
         return Effect.succeed(json(500, Status.internal(String(Cause.squash(cause))).status));
       }),

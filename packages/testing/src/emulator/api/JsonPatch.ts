@@ -1,18 +1,25 @@
 /**
- * JSON patch (RFC 6902) with the semantics of the evanphx/json-patch v4 library the apiserver
- * applies it with (e.g. `replace` of a missing object key sets it, `test` of a missing key passes
- * only for `null`); any failed operation fails the whole patch.
+ * JSON patch (RFC 6902) with the semantics and error messages of the evanphx/json-patch v4.12.0
+ * library kube-apiserver applies it with (to PATCH requests and to mutating webhooks' answers):
+ * `replace` of a missing object key sets it, `test` of a missing key passes only for `null`,
+ * `copy` of a missing key copies `null`, negative array indices count from the end, and each
+ * message ends with the library's cause (`: missing value`, `: invalid index referenced`,
+ * `: test failed`). Any failed operation fails the whole patch.
  */
 import { Result } from "effect";
 import { deepEqual, isObject, type JsonObject } from "./internal/Json.ts";
 
+/**
+ * One operation as decoded: `op` is "unknown" when it is not a string (as the library reads it);
+ * `path`, `from` and `value` are as given (absent when not given), checked when applied.
+ */
 export interface Operation {
   readonly op: string;
-  readonly path: string;
+  readonly path?: unknown;
   readonly value?: unknown;
-  readonly from?: string;
+  readonly from?: unknown;
 }
-
+/** The name of a JSON value's type as Go's decoder words it. */
 const goType = (v: unknown): string =>
   Array.isArray(v)
     ? "array"
@@ -23,6 +30,14 @@ const goType = (v: unknown): string =>
         : typeof v === "boolean"
           ? "bool"
           : typeof v;
+
+/** An operation from its JSON object (JSON nulls count as not given, as Go decodes them). */
+export const operationOf = (o: JsonObject): Operation => ({
+  op: typeof o.op === "string" ? o.op : "unknown",
+  ...(o.path === undefined || o.path === null ? {} : { path: o.path }),
+  ...(Object.hasOwn(o, "value") ? { value: o.value } : {}),
+  ...(o.from === undefined || o.from === null ? {} : { from: o.from }),
+});
 
 /** Checks the shape of a decoded patch document; the message is the apiserver's 400. */
 export const decodeOperations = (value: unknown): Result.Result<ReadonlyArray<Operation>, string> => {
@@ -36,59 +51,54 @@ export const decodeOperations = (value: unknown): Result.Result<ReadonlyArray<Op
       return Result.fail(
         `error decoding patch: json: cannot unmarshal ${goType(item)} into Go value of type handlers.jsonPatchOp`,
       );
-    const o = item ?? {};
-    ops.push({
-      op: typeof o.op === "string" ? o.op : "",
-      path: typeof o.path === "string" ? o.path : "",
-      ...(Object.hasOwn(o, "value") ? { value: o.value } : {}),
-      ...(typeof o.from === "string" ? { from: o.from } : {}),
-    });
+    ops.push(operationOf(item ?? {}));
   }
   return Result.succeed(ops);
 };
 
-const unescapeToken = (t: string): string => t.replace(/~1/g, "/").replace(/~0/g, "~");
+// The library's sentinel errors, which its messages end with.
+const MISSING = "missing value";
+const INVALID_INDEX = "invalid index referenced";
+const TEST_FAILED = "test failed";
 
 type Container = JsonObject | Array<unknown>;
+type Found = { readonly con: Container; readonly key: string };
 
-const index = (key: string): number | undefined => (/^-?[0-9]+$/.test(key) ? Number(key) : undefined);
+const unescapeToken = (t: string): string => t.replace(/~1/g, "/").replace(/~0/g, "~");
 
-/** The container holding the last token of `path` (deep-copied on the way) and that token. */
-const findObject = (
-  root: { doc: unknown },
-  path: string,
-): { readonly con: Container; readonly key: string } | undefined => {
-  const split = path.split("/");
-  if (split.length < 2) return undefined;
-  const parts = split.slice(1, -1).map(unescapeToken);
-  const key = unescapeToken(split[split.length - 1] as string);
-  const copy = (v: unknown): unknown => (Array.isArray(v) ? [...v] : isObject(v) ? { ...v } : v);
-  root.doc = copy(root.doc);
-  let cur = root.doc;
-  for (const part of parts) {
-    let next: unknown;
-    if (Array.isArray(cur)) {
-      const i = index(part);
-      if (i === undefined || i < 0 || i >= cur.length) return undefined;
-      next = copy(cur[i]);
-      cur[i] = next;
-    } else if (isObject(cur)) {
-      if (cur[part] === undefined || cur[part] === null) return undefined;
-      next = copy(cur[part]);
-      cur[part] = next;
-    } else return undefined;
-    if (!Array.isArray(next) && !isObject(next)) return undefined;
-    cur = next;
-  }
-  return Array.isArray(cur) || isObject(cur) ? { con: cur, key } : undefined;
+/** Go's `strconv.Atoi`, with its error text. */
+const atoi = (key: string): Result.Result<number, string> => {
+  if (!/^[+-]?[0-9]+$/.test(key))
+    return Result.fail(`strconv.Atoi: parsing ${JSON.stringify(key)}: invalid syntax`);
+  const big = BigInt(key);
+  if (big > 9223372036854775807n || big < -9223372036854775808n)
+    return Result.fail(`strconv.Atoi: parsing ${JSON.stringify(key)}: value out of range`);
+  return Result.succeed(Number(key));
 };
 
+const invalidIndex = (idx: number) => Result.fail(`Unable to access invalid index: ${idx}: ${INVALID_INDEX}`);
+
+/** A JSON null is no value in the library's documents (Go decodes it to a nil node). */
 const get = (con: Container, key: string): Result.Result<unknown, string> => {
-  if (!Array.isArray(con)) return Result.succeed(con[key]);
-  const i = index(key);
-  if (i === undefined || i < 0 || i >= con.length)
-    return Result.fail(`Unable to access invalid index: ${key}`);
-  return Result.succeed(con[i]);
+  if (!Array.isArray(con)) return Result.succeed(con[key] === null ? undefined : con[key]);
+  const parsed = atoi(key);
+  if (Result.isFailure(parsed)) return parsed;
+  let idx = parsed.success;
+  if (idx < 0) {
+    if (idx < -con.length) return invalidIndex(idx);
+    idx += con.length;
+  }
+  if (idx >= con.length) return invalidIndex(idx);
+  return Result.succeed(con[idx] === null ? undefined : con[idx]);
+};
+
+/** Sets an existing key or index (replace: `get` has checked it). */
+const set = (con: Container, key: string, value: unknown): void => {
+  if (!Array.isArray(con)) con[key] = value;
+  else {
+    const idx = Number(key);
+    con[idx < 0 ? idx + con.length : idx] = value;
+  }
 };
 
 const add = (con: Container, key: string, value: unknown): Result.Result<void, string> => {
@@ -100,108 +110,200 @@ const add = (con: Container, key: string, value: unknown): Result.Result<void, s
     con.push(value);
     return Result.succeed(undefined);
   }
-  const i = index(key);
-  if (i === undefined || i < 0 || i > con.length)
-    return Result.fail(`Unable to access invalid index: ${key}`);
-  con.splice(i, 0, value);
+  const parsed = atoi(key);
+  if (Result.isFailure(parsed))
+    return Result.fail(`value was not a proper array index: '${key}': ${parsed.failure}`);
+  let idx = parsed.success;
+  const size = con.length + 1;
+  if (idx >= size) return invalidIndex(idx);
+  if (idx < 0) {
+    if (idx < -size) return invalidIndex(idx);
+    idx += size;
+  }
+  con.splice(idx, 0, value);
   return Result.succeed(undefined);
 };
 
 const remove = (con: Container, key: string): Result.Result<void, string> => {
   if (!Array.isArray(con)) {
-    if (!Object.hasOwn(con, key)) return Result.fail(`Unable to remove nonexistent key: ${key}`);
+    if (!Object.hasOwn(con, key)) return Result.fail(`Unable to remove nonexistent key: ${key}: ${MISSING}`);
     delete con[key];
     return Result.succeed(undefined);
   }
-  const i = index(key);
-  if (i === undefined || i < 0 || i >= con.length)
-    return Result.fail(`Unable to access invalid index: ${key}`);
-  con.splice(i, 1);
+  const parsed = atoi(key);
+  if (Result.isFailure(parsed)) return Result.fail(parsed.failure);
+  let idx = parsed.success;
+  if (idx >= con.length) return invalidIndex(idx);
+  if (idx < 0) {
+    if (idx < -con.length) return invalidIndex(idx);
+    idx += con.length;
+  }
+  con.splice(idx, 1);
   return Result.succeed(undefined);
 };
 
-const applyOne = (root: { doc: unknown }, op: Operation): Result.Result<void, string> => {
-  const value = op.value === undefined ? null : structuredClone(op.value);
-  switch (op.op) {
-    case "add": {
-      const t = findObject(root, op.path);
-      return t === undefined
-        ? Result.fail(`add operation does not apply: doc is missing path: "${op.path}"`)
-        : add(t.con, t.key, value);
-    }
-    case "remove": {
-      const t = findObject(root, op.path);
-      return t === undefined
-        ? Result.fail(`remove operation does not apply: doc is missing path: "${op.path}"`)
-        : remove(t.con, t.key);
-    }
-    case "replace": {
-      if (op.path === "") {
-        if (!isObject(value) && !Array.isArray(value))
-          return Result.fail("replace operation value must be object or array");
-        root.doc = value;
-        return Result.succeed(undefined);
-      }
-      const t = findObject(root, op.path);
-      if (t === undefined)
-        return Result.fail(`replace operation does not apply: doc is missing path: ${op.path}`);
-      const current = get(t.con, t.key);
-      if (Result.isFailure(current))
-        return Result.fail(`replace operation does not apply: doc is missing key: ${op.path}`);
-      if (Array.isArray(t.con)) t.con[index(t.key) as number] = value;
-      else t.con[t.key] = value;
-      return Result.succeed(undefined);
-    }
-    case "move":
-    case "copy": {
-      const f = findObject(root, op.from ?? "");
-      if (f === undefined)
-        return Result.fail(`${op.op} operation does not apply: doc is missing from path: ${op.from ?? ""}`);
-      const v = get(f.con, f.key);
-      if (Result.isFailure(v)) return Result.fail(v.failure);
-      if (op.op === "copy" && v.success === undefined)
-        return Result.fail(`copy operation does not apply: doc is missing from path: ${op.from ?? ""}`);
-      if (op.op === "move") {
-        const removed = remove(f.con, f.key);
-        if (Result.isFailure(removed)) return removed;
-      }
-      const t = findObject(root, op.path);
-      if (t === undefined)
-        return Result.fail(`${op.op} operation does not apply: doc is missing destination path: ${op.path}`);
-      return add(t.con, t.key, structuredClone(v.success));
-    }
-    case "test": {
-      if (op.path === "")
-        return deepEqual(root.doc, op.value)
-          ? Result.succeed(undefined)
-          : Result.fail("testing value  failed: test failed");
-      const t = findObject(root, op.path);
-      if (t === undefined) return Result.fail(`test operation does not apply: is missing path: ${op.path}`);
-      const v = get(t.con, t.key);
-      if (Result.isFailure(v)) return Result.fail(v.failure);
-      if (v.success === undefined || v.success === null)
-        return op.value === undefined || op.value === null
-          ? Result.succeed(undefined)
-          : Result.fail(`testing value ${op.path} failed: test failed`);
-      return deepEqual(v.success, op.value)
-        ? Result.succeed(undefined)
-        : Result.fail(`testing value ${op.path} failed: test failed`);
-    }
-    default:
-      return Result.fail(`Unexpected kind: ${op.op}`);
+/**
+ * The container holding the last token of `path`, and that token (unescaped); undefined when a
+ * step on the way is missing, null or no container. As in the library, the part before the first
+ * `/` is ignored, and a path without `/` has no container.
+ */
+const findObject = (doc: Container, path: string): Found | undefined => {
+  const split = path.split("/");
+  if (split.length < 2) return undefined;
+  let con: Container = doc;
+  for (const part of split.slice(1, -1)) {
+    const next = get(con, unescapeToken(part));
+    if (Result.isFailure(next)) return undefined;
+    if (!Array.isArray(next.success) && !isObject(next.success)) return undefined;
+    con = next.success;
   }
+  return { con, key: unescapeToken(split[split.length - 1] as string) };
 };
 
+/** The operation's path (or from), or the library's error for it. */
+const field = (op: Operation, name: "path" | "from"): Result.Result<string, string> => {
+  const value = op[name];
+  if (value === undefined)
+    return Result.fail(
+      name === "path"
+        ? `operation missing path field: ${MISSING}`
+        : `operation, missing from field: ${MISSING}`,
+    );
+  return typeof value === "string"
+    ? Result.succeed(value)
+    : Result.fail(`json: cannot unmarshal ${goType(value)} into Go value of type string`);
+};
+
+/** The operation's value; an operation without one adds or sets null. */
+const operandOf = (op: Operation): unknown => (op.value === undefined ? null : structuredClone(op.value));
+
+const addOp = (root: { doc: Container }, op: Operation): Result.Result<void, string> => {
+  const path = field(op, "path");
+  if (Result.isFailure(path)) return Result.fail(`add operation failed to decode path: ${MISSING}`);
+  const t = findObject(root.doc, path.success);
+  if (t === undefined)
+    return Result.fail(`add operation does not apply: doc is missing path: "${path.success}": ${MISSING}`);
+  const added = add(t.con, t.key, operandOf(op));
+  return Result.isFailure(added)
+    ? Result.fail(`error in add for path: '${path.success}': ${added.failure}`)
+    : added;
+};
+
+const removeOp = (root: { doc: Container }, op: Operation): Result.Result<void, string> => {
+  const path = field(op, "path");
+  if (Result.isFailure(path)) return Result.fail(`remove operation failed to decode path: ${MISSING}`);
+  const t = findObject(root.doc, path.success);
+  if (t === undefined)
+    return Result.fail(`remove operation does not apply: doc is missing path: "${path.success}": ${MISSING}`);
+  const removed = remove(t.con, t.key);
+  return Result.isFailure(removed)
+    ? Result.fail(`error in remove for path: '${path.success}': ${removed.failure}`)
+    : removed;
+};
+
+const replaceOp = (root: { doc: Container }, op: Operation): Result.Result<void, string> => {
+  const path = field(op, "path");
+  if (Result.isFailure(path)) return Result.fail(`replace operation failed to decode path: ${path.failure}`);
+  if (path.success === "") {
+    // The whole document; a value that is neither object nor array is ignored (the library
+    // wraps a nil error there, which is no error).
+    const value = operandOf(op);
+    if (isObject(value) || Array.isArray(value)) root.doc = value;
+    return Result.succeed(undefined);
+  }
+  const t = findObject(root.doc, path.success);
+  if (t === undefined)
+    return Result.fail(`replace operation does not apply: doc is missing path: ${path.success}: ${MISSING}`);
+  if (Result.isFailure(get(t.con, t.key)))
+    return Result.fail(`replace operation does not apply: doc is missing key: ${path.success}: ${MISSING}`);
+  set(t.con, t.key, operandOf(op));
+  return Result.succeed(undefined);
+};
+
+const moveOp = (root: { doc: Container }, op: Operation): Result.Result<void, string> => {
+  const from = field(op, "from");
+  if (Result.isFailure(from)) return Result.fail(`move operation failed to decode from: ${from.failure}`);
+  const f = findObject(root.doc, from.success);
+  if (f === undefined)
+    return Result.fail(
+      `move operation does not apply: doc is missing from path: ${from.success}: ${MISSING}`,
+    );
+  const value = get(f.con, f.key);
+  if (Result.isFailure(value)) return Result.fail(`error in move for path: '${f.key}': ${value.failure}`);
+  const removed = remove(f.con, f.key);
+  if (Result.isFailure(removed)) return Result.fail(`error in move for path: '${f.key}': ${removed.failure}`);
+  const path = field(op, "path");
+  if (Result.isFailure(path)) return Result.fail(`move operation failed to decode path: ${path.failure}`);
+  const t = findObject(root.doc, path.success);
+  if (t === undefined)
+    return Result.fail(
+      `move operation does not apply: doc is missing destination path: ${path.success}: ${MISSING}`,
+    );
+  const added = add(t.con, t.key, value.success ?? null);
+  return Result.isFailure(added)
+    ? Result.fail(`error in move for path: '${path.success}': ${added.failure}`)
+    : added;
+};
+
+const copyOp = (root: { doc: Container }, op: Operation): Result.Result<void, string> => {
+  const from = field(op, "from");
+  if (Result.isFailure(from)) return Result.fail(`copy operation failed to decode from: ${from.failure}`);
+  const f = findObject(root.doc, from.success);
+  if (f === undefined)
+    return Result.fail(
+      `copy operation does not apply: doc is missing from path: ${from.success}: ${MISSING}`,
+    );
+  const value = get(f.con, f.key);
+  if (Result.isFailure(value))
+    return Result.fail(`error in copy for from: '${from.success}': ${value.failure}`);
+  const path = field(op, "path");
+  if (Result.isFailure(path)) return Result.fail(`copy operation failed to decode path: ${MISSING}`);
+  const t = findObject(root.doc, path.success);
+  if (t === undefined)
+    return Result.fail(
+      `copy operation does not apply: doc is missing destination path: ${path.success}: ${MISSING}`,
+    );
+  // A missing source key copies as null.
+  const added = add(t.con, t.key, value.success === undefined ? null : structuredClone(value.success));
+  return Result.isFailure(added)
+    ? Result.fail(`error while adding value during copy: ${added.failure}`)
+    : added;
+};
+
+const testOp = (root: { doc: Container }, op: Operation): Result.Result<void, string> => {
+  const path = field(op, "path");
+  if (Result.isFailure(path)) return Result.fail(`test operation failed to decode path: ${path.failure}`);
+  const failed = Result.fail(`testing value ${path.success} failed: ${TEST_FAILED}`);
+  if (path.success === "") return deepEqual(root.doc, op.value) ? Result.succeed(undefined) : failed;
+  const t = findObject(root.doc, path.success);
+  if (t === undefined)
+    return Result.fail(`test operation does not apply: is missing path: ${path.success}: ${MISSING}`);
+  const value = get(t.con, t.key);
+  if (Result.isFailure(value))
+    return Result.fail(`error in test for path: '${path.success}': ${value.failure}`);
+  if (value.success === undefined)
+    return op.value === undefined || op.value === null ? Result.succeed(undefined) : failed;
+  return op.value !== undefined && deepEqual(value.success, op.value) ? Result.succeed(undefined) : failed;
+};
+
+const OPERATIONS: Readonly<
+  Record<string, (root: { doc: Container }, op: Operation) => Result.Result<void, string>>
+> = { add: addOp, remove: removeOp, replace: replaceOp, move: moveOp, copy: copyOp, test: testOp };
+
 /**
- * Applies operations in order; the first failing one stops the patch with its message.
+ * Applies operations in order to a copy of `doc` (an object or array); the first failing one
+ * stops the patch with the library's message (as kube-apiserver reports a webhook's failing patch).
  *
  * @example
  * apply({ a: 1 }, [{ op: "test", path: "/a", value: 2 }]) // Result.fail("testing value /a failed: test failed")
+ * apply({}, [{ op: "remove", path: "/x" }]) // Result.fail("error in remove for path: '/x': Unable to remove nonexistent key: x: missing value")
  */
 export const apply = (doc: unknown, ops: ReadonlyArray<Operation>): Result.Result<unknown, string> => {
-  const root = { doc };
+  if (!isObject(doc) && !Array.isArray(doc)) return Result.fail("the document is not a JSON object or array");
+  const root = { doc: structuredClone(doc) as Container };
   for (const op of ops) {
-    const r = applyOne(root, op);
+    const run = Object.hasOwn(OPERATIONS, op.op) ? OPERATIONS[op.op] : undefined;
+    const r = run === undefined ? Result.fail(`Unexpected kind: ${op.op}`) : run(root, op);
     if (Result.isFailure(r)) return Result.fail(r.failure);
   }
   return Result.succeed(root.doc);

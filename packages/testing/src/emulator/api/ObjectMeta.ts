@@ -97,7 +97,8 @@ const specOf = (type: ResourceType, obj: JsonObject): JsonObject => {
 
 /**
  * The object an update stores, from the old object and the new body, for the main resource or the
- * `status` subresource; system fields are carried over and generation bumped on spec changes.
+ * `status` subresource; system fields (generation included) are carried over. The generation is
+ * bumped later, by {@link bumpGeneration}.
  */
 export const prepareUpdate = (
   type: ResourceType,
@@ -130,11 +131,21 @@ export const prepareUpdate = (
     }
     next = Defaults.onUpdate(type, Defaults.scheme(type, next), old);
   }
-  if (type.generation && !deepEqual(specOf(type, next), specOf(type, old))) {
-    const gen = typeof oldMeta.generation === "number" ? oldMeta.generation : 0;
-    next = { ...next, metadata: { ...metaOf(next), generation: gen + 1 } };
-  }
   return next;
+};
+
+/**
+ * The object an update stores with its generation: the old one, plus one when the spec changed.
+ * Applied after mutating admission (webhooks see the old generation and their own spec changes
+ * count), as kube-apiserver's BeforeUpdate does.
+ *
+ * @example
+ * bumpGeneration(type, old, { ...old, spec: { replicas: 2 } }).metadata.generation // old's + 1
+ */
+export const bumpGeneration = (type: ResourceType, old: JsonObject, next: JsonObject): JsonObject => {
+  if (!type.generation || deepEqual(specOf(type, next), specOf(type, old))) return next;
+  const gen = metaOf(old).generation;
+  return { ...next, metadata: { ...metaOf(next), generation: (typeof gen === "number" ? gen : 0) + 1 } };
 };
 
 /** Whether an update changes nothing worth a new resourceVersion. */

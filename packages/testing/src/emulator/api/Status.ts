@@ -50,11 +50,30 @@ export interface Status {
   readonly code: number;
 }
 
-/** A request failed; `status` is the exact body the apiserver answers with. */
+/**
+ * A request failed; `status` is the exact body the apiserver answers with, and `warnings` the
+ * warning texts the request gathered before it failed (they reach the client with the failure).
+ */
 export class ApiError extends Data.TaggedError("ApiError")<{
   readonly reason: StatusReason;
   readonly status: Status;
+  readonly warnings?: ReadonlyArray<string>;
 }> {}
+
+/**
+ * The failure with `warnings` gathered earlier in the request put before its own.
+ *
+ * @example
+ * withWarnings(badRequest("no"), ["unknown field \"x\""]).warnings // ['unknown field "x"']
+ */
+export const withWarnings = (error: ApiError, warnings: ReadonlyArray<string>): ApiError =>
+  warnings.length === 0
+    ? error
+    : new ApiError({
+        reason: error.reason,
+        status: error.status,
+        warnings: [...warnings, ...(error.warnings ?? [])],
+      });
 
 /** A group-qualified resource (`configmaps`, `kopfexamples.kopf.dev`). */
 export interface GroupResource {

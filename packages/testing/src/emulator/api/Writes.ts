@@ -13,6 +13,7 @@ import * as ManagedFields from "./ManagedFields.ts";
 import * as ObjectMeta from "./ObjectMeta.ts";
 import * as Status from "./Status.ts";
 import { nameOf, rvOf } from "./Store.ts";
+import * as WriteOptions from "./WriteOptions.ts";
 
 export const isDryRun = (query: URLSearchParams): boolean => query.getAll("dryRun").includes("All");
 
@@ -127,7 +128,7 @@ export const createFromBody = Effect.fnUntraced(function* (
     object: manage(normalized.object, now),
     oldObject: undefined,
     warnings: normalized.warnings,
-    options: { kind: "CreateOptions", apiVersion: "meta.k8s.io/v1" },
+    options: WriteOptions.admissionOptions("CreateOptions", request.query),
     user: request.user,
     dryRun,
     prepare: (mutated) => ObjectMeta.prepareCreate(resolved.type, mutated, now, core.random),
@@ -141,17 +142,20 @@ export const createFromBody = Effect.fnUntraced(function* (
   const existing = resolved.table.get(resolved.namespace ?? "", finalName);
   if (existing !== undefined)
     return yield* Effect.fail(
-      ObjectMeta.isDeleting(existing)
-        ? Status.make(
-            409,
-            "AlreadyExists",
-            `object is being deleted: ${Status.qualified(resolved.gr)} ${JSON.stringify(finalName)} already exists`,
-            Status.alreadyExists(resolved.gr, finalName).status.details,
-          )
-        : Status.alreadyExists(resolved.gr, finalName),
+      Status.withWarnings(
+        ObjectMeta.isDeleting(existing)
+          ? Status.make(
+              409,
+              "AlreadyExists",
+              `object is being deleted: ${Status.qualified(resolved.gr)} ${JSON.stringify(finalName)} already exists`,
+              Status.alreadyExists(resolved.gr, finalName).status.details,
+            )
+          : Status.alreadyExists(resolved.gr, finalName),
+        admitted.warnings,
+      ),
     );
   const nsAgain = checkNamespace(core, resolved, finalName, true);
-  if (nsAgain !== undefined) return yield* Effect.fail(nsAgain);
+  if (nsAgain !== undefined) return yield* Effect.fail(Status.withWarnings(nsAgain, admitted.warnings));
   if (dryRun) return json(201, served(resolved, final), admitted.warnings);
   const stored = core.store.put(resolved.table, final, undefined);
   core.afterChange(resolved.table, stored, false);
@@ -188,15 +192,19 @@ export const commitUpdate = Effect.fnUntraced(function* (
       object: next,
       oldObject: current,
       warnings: warnings ?? [],
-      options: { kind: "UpdateOptions", apiVersion: "meta.k8s.io/v1" },
+      options: WriteOptions.admissionOptions("UpdateOptions", request.query),
       user: request.user,
       dryRun,
+      // Generation follows the object as mutating admission left it (kube-apiserver's BeforeUpdate).
+      prepare: (mutated) => ObjectMeta.bumpGeneration(resolved.type, current, mutated),
     });
     const final = admitted.object as JsonObject;
     const latest = resolved.table.get(ns, name);
     if (latest !== current) {
       if (strictRv || attempt >= 8)
-        return yield* Effect.fail(Status.conflict(resolved.gr, name, Status.OBJECT_MODIFIED));
+        return yield* Effect.fail(
+          Status.withWarnings(Status.conflict(resolved.gr, name, Status.OBJECT_MODIFIED), admitted.warnings),
+        );
       continue;
     }
     if (ObjectMeta.isNoop(current, final) || dryRun)

@@ -218,6 +218,7 @@ describe("WebhookAdmission", () => {
             message: 'admission webhook "check.kopf.dev" denied the request: spec.field must be positive',
             code: 422,
           },
+          warnings: [],
         });
       }),
     ),
@@ -404,6 +405,85 @@ describe("WebhookAdmission", () => {
     ),
   );
 
+  // The real kube-apiserver v1.34.4 answered a denial with the Warning headers of the webhooks
+  // that answered before it and of the denying one (the request's warning recorder keeps them).
+  it.live("a mutating denial carries the warnings given so far, the denier's included", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* webhookServer((review, path) =>
+          path.startsWith("/first")
+            ? respond(review, { warnings: ["shared", "from first"] })
+            : respond(review, {
+                allowed: false,
+                status: { code: 403, message: "no" },
+                warnings: ["shared", "from second"],
+              }),
+        );
+        const store = storeReader({
+          mutating: [
+            configuration("a", [
+              webhook("first.kopf.dev", `${server.url}/first`, server.caBundle),
+              webhook("second.kopf.dev", `${server.url}/second`, server.caBundle),
+            ]),
+          ],
+        });
+        const decision = yield* WebhookAdmission.hook.mutate(admissionRequest(), store);
+        assert.strictEqual(decision._tag, "Deny");
+        assert.deepStrictEqual(decision.warnings, ["shared", "from first", "from second"]);
+      }),
+    ),
+  );
+
+  it.live("a validating denial carries the warnings of every validating webhook that answered", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const server = yield* webhookServer((review, path) =>
+          path.startsWith("/deny")
+            ? respond(review, { allowed: false, status: { code: 403, message: "no" }, warnings: ["denier"] })
+            : respond(review, { warnings: ["bystander"] }),
+        );
+        const store = storeReader({
+          validating: [
+            configuration("v", [
+              webhook("deny.kopf.dev", `${server.url}/deny`, server.caBundle),
+              webhook("allow.kopf.dev", `${server.url}/allow`, server.caBundle),
+            ]),
+          ],
+        });
+        const decision = yield* WebhookAdmission.hook.validate(admissionRequest(), store);
+        assert.strictEqual(decision._tag, "Deny");
+        if (decision._tag === "Deny")
+          assert.strictEqual(
+            decision.status.message,
+            'admission webhook "deny.kopf.dev" denied the request: no',
+          );
+        assert.deepStrictEqual(decision.warnings, ["denier", "bystander"]);
+      }),
+    ),
+  );
+
+  it.live(
+    "a webhook's patch is checked only when applied: an operation without a path fails as the library words it",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const server = yield* webhookServer((review) =>
+            respond(review, { patchType: "JSONPatch", patch: patchOf([{ op: "add", value: 1 }]) }),
+          );
+          const store = storeReader({
+            mutating: [configuration("m", [webhook("bad.kopf.dev", `${server.url}/m`, server.caBundle)])],
+          });
+          const decision = yield* WebhookAdmission.hook.mutate(admissionRequest(), store);
+          assert.strictEqual(decision._tag, "Deny");
+          if (decision._tag === "Deny")
+            assert.strictEqual(
+              decision.status.message,
+              "Internal error occurred: add operation failed to decode path: missing value",
+            );
+        }),
+      ),
+  );
+
   it.live("a mutating webhook's patch that does not apply is an internal error", () =>
     Effect.scoped(
       Effect.gen(function* () {
@@ -422,7 +502,8 @@ describe("WebhookAdmission", () => {
           assert.strictEqual(decision.status.code, 500);
           assert.strictEqual(
             decision.status.message,
-            "Internal error occurred: replace operation does not apply: doc is missing path: /spec/missing",
+            // kube-apiserver v1.34.4's text (evanphx/json-patch v4 wraps its "missing value" cause).
+            "Internal error occurred: replace operation does not apply: doc is missing path: /spec/missing: missing value",
           );
         }
       }),

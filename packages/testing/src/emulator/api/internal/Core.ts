@@ -5,6 +5,7 @@ import type { ApiResponse } from "../Emulator.ts";
 import type { ResourceType } from "../ResourceType.ts";
 import type { GroupResource, Status as StatusBody } from "../Status.ts";
 import type { Store, Table } from "../Store.ts";
+import * as Warnings from "../Warnings.ts";
 import { encode, type JsonObject } from "./Json.ts";
 
 export interface Core {
@@ -38,17 +39,19 @@ export type Response = ApiResponse;
 
 export const JSON_HEADERS = { "content-type": "application/json" } as const;
 
-export const json = (status: number, body: unknown, warnings: ReadonlyArray<string> = []): Response => ({
-  _tag: "Complete",
-  status,
-  headers:
-    warnings.length === 0
-      ? JSON_HEADERS
-      : { ...JSON_HEADERS, warning: warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(", ") },
-  body: encode(body),
-});
+/** A JSON response; `warnings` are the request's warning texts, sent as kube-apiserver sends them. */
+export const json = (status: number, body: unknown, warnings: ReadonlyArray<string> = []): Response => {
+  const values = Warnings.headers(warnings);
+  return {
+    _tag: "Complete",
+    status,
+    headers: values.length === 0 ? JSON_HEADERS : { ...JSON_HEADERS, warning: values.join(", ") },
+    body: encode(body),
+  };
+};
 
-export const statusResponse = (status: StatusBody): Response => json(status.code, status);
+export const statusResponse = (status: StatusBody, warnings: ReadonlyArray<string> = []): Response =>
+  json(status.code, status, warnings);
 
 export const text = (status: number, body: string): Response => ({
   _tag: "Complete",
