@@ -1,4 +1,5 @@
-// End to end on the selected cluster (the emulator, or a real one) (spec §5.1–§5.3, §5.7–§5.10, §3.8): a created object is
+// End to end (spec §5.1–§5.3, §5.7–§5.10, §3.8), like every file here on the emulator and on a
+// real cluster (fixtures/Harness.ts, `Harness.scenario`): a created object is
 // handled once by its create handler, which leaves the results in status, the last-handled
 // configuration in Kopf's format, no progress annotations, and costs exactly one API write
 // (two when an on.delete handler needs the finalizer); updates and field handlers see diffs.
