@@ -1,7 +1,9 @@
 /**
- * Every patch type on ConfigMaps: JSON merge, JSON patch (including failing `test` operations
- * and bad paths), strategic merge, server-side apply with field managers, conflicts and force,
- * and the errors for malformed patches, unknown media types and missing objects.
+ * Every patch type on ConfigMaps: JSON merge, JSON patch (including failing `test` operations,
+ * bad paths, and the library's quirks: negative indices, copying a missing key, replacing the root
+ * with a scalar), strategic merge, server-side apply with field managers, conflicts and force, and
+ * the errors for malformed patches, unknown media types, missing objects and finalizer names a
+ * core kind rejects.
  */
 import type { Sequence } from "../Interaction.ts";
 import {
@@ -34,6 +36,11 @@ export const sequence = (run: string): Sequence => {
     steps: [
       post("namespace", "/api/v1/namespaces", namespace(ns)),
       post("create", cms(ns), configMap("one", { a: "1", b: "2" }, { labels: { x: "1" }, finalizers: [] })),
+      post(
+        "create-unqualified-finalizer",
+        cms(ns),
+        configMap("fin", {}, { finalizers: ["a", "example.com/ok"] }),
+      ),
       patch("merge-add-label", one, MERGE, { metadata: { labels: { y: "2" } } }),
       patch("merge-remove-label", one, MERGE, { metadata: { labels: { x: null } } }),
       patch("merge-replace-data", one, MERGE, { data: { a: "10", c: "3" } }),
@@ -75,6 +82,23 @@ export const sequence = (run: string): Sequence => {
       patch("strategic-finalizers", one, STRATEGIC, { metadata: { finalizers: ["example.com/a"] } }),
       patch("strategic-finalizers-merge", one, STRATEGIC, { metadata: { finalizers: ["example.com/b"] } }),
       patch("merge-finalizers-replace", one, MERGE, { metadata: { finalizers: [] } }),
+      patch("merge-unqualified-finalizer", one, MERGE, { metadata: { finalizers: ["a"] } }),
+      // evanphx/json-patch v4 (kube-apiserver's) counts negative indices from the end.
+      patch("json-add-negative-index", one, JSON_PATCH, [
+        { op: "add", path: "/metadata/finalizers", value: ["example.com/a", "example.com/b"] },
+        { op: "add", path: "/metadata/finalizers/-1", value: "example.com/c" },
+      ]),
+      patch("json-remove-negative-index", one, JSON_PATCH, [
+        { op: "remove", path: "/metadata/finalizers/-1" },
+      ]),
+      patch("json-index-out-of-range", one, JSON_PATCH, [
+        { op: "add", path: "/metadata/finalizers/5", value: "example.com/z" },
+      ]),
+      patch("json-remove-finalizers", one, JSON_PATCH, [{ op: "remove", path: "/metadata/finalizers" }]),
+      patch("json-copy-missing-key", one, JSON_PATCH, [
+        { op: "copy", from: "/data/nothing", path: "/data/from-nothing" },
+      ]),
+      patch("json-replace-root-scalar", one, JSON_PATCH, [{ op: "replace", path: "", value: 5 }]),
       patch("unknown-media-type", one, "application/x-something", { data: {} }),
       patch("missing-object", cms(ns, "absent"), MERGE, { data: { a: "1" } }),
       patch(
