@@ -41,6 +41,11 @@ describe("engine seams", () => {
         assert.isFalse(yield* Harness.exists("e1"));
         assert.include(calls, "spawn monitorFn (deleting)");
         assert.isFalse(lines.some((l) => l.includes("no spawning engine")));
+        // Releasing was the last write, though the DELETED event may still show the finalizer.
+        assert.deepStrictEqual(Harness.lastPatch(log), [
+          "json-patch+json",
+          { op: "remove", path: "/metadata/finalizers" },
+        ]);
       }),
     ),
   );

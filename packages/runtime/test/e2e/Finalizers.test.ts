@@ -69,6 +69,12 @@ describe("finalizers", () => {
         assert.include(lines, `[${ns}/e1] Removing the finalizer, thus allowing the actual deletion.`);
         assert.include(lines, `[${ns}/e1] Deletion is processed: 1 succeeded; 0 failed.`);
         assert.include(lines, `[${ns}/e1] Deleted, really deleted, and we are notified.`);
+        // Releasing was the last write: the DELETED event (on a real server it still shows the
+        // finalizer, as the object's last stored state) is never patched.
+        assert.deepStrictEqual(Harness.lastPatch(log), [
+          "json-patch+json",
+          { op: "remove", path: "/metadata/finalizers" },
+        ]);
       }),
     ),
   );
