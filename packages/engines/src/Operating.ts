@@ -2,7 +2,8 @@
  * The operator with every engine (Kopf's full `spawn_tasks`): the runtime's `Operator.run` with
  * the daemons-and-timers and indexing engines plugged into its seams, peering (a root task, so
  * with the peering settings the startup handlers left; unless standalone: a pause stops the
- * watches and the daemons, and nothing is watched before it has started), and the health endpoint
+ * watches and the daemons, nothing is watched before it has started, and a namespace that
+ * appears is watched only after its peering has started — paused first, if mandatory), and the health endpoint
  * (`livenessEndpoint`, a root task) served once the startup handlers are done; the options' own
  * root `tasks` (e.g. admission) run too. The `kopf` facade, `kopf run` and `KopfRunner` run this
  * with admission among the tasks; `Operator.run` alone is the bare runtime.
@@ -12,7 +13,6 @@
  */
 import type { KubeApi } from "@kopf/client";
 import { type Engines, Operator, OperatorError, Probes, type RootTasks } from "@kopf/runtime";
-import type { Settings } from "@kopf/settings";
 import { Effect, Result, type Scope, SubscriptionRef } from "effect";
 import * as Daemons from "./Daemons.ts";
 import * as Indexing from "./Indexing.ts";
@@ -77,10 +77,10 @@ export const run = (options: Operator.OperatorOptions): Effect.Effect<void, Oper
       const made = yield* makeEngines(options.registry);
       const engines = made.engines;
       // Peering starts once the startup handlers are done, with the settings they left (Kopf's
-      // `settings.peering.*` in startup handlers); until it has decided, nothing is watched.
-      const paused = yield* SubscriptionRef.make(true);
-      const peering: RootTasks.RootTask = (context) =>
-        peer(options, context.settings.peering, made.daemons, paused);
+      // `settings.peering.*` in startup handlers); until it has its own pause of the watching,
+      // nothing is watched.
+      const starting = yield* SubscriptionRef.make(true);
+      const peering: RootTasks.RootTask = (context) => peer(options, context, made.daemons, starting);
       // The endpoint is a root task: it answers only once the startup handlers are done, with
       // every index; failing to serve it stops the operator.
       const liveness: ReadonlyArray<RootTasks.RootTask> =
@@ -99,7 +99,7 @@ export const run = (options: Operator.OperatorOptions): Effect.Effect<void, Oper
             ];
       return yield* Operator.run({
         ...options,
-        engines: { ...engines, paused: SubscriptionRef.changes(paused), ...options.engines },
+        engines: { ...engines, paused: SubscriptionRef.changes(starting), ...options.engines },
         tasks: [peering, ...liveness, ...(options.tasks ?? [])],
       });
     }),
@@ -107,21 +107,24 @@ export const run = (options: Operator.OperatorOptions): Effect.Effect<void, Oper
 
 /**
  * Peers with the peering settings as the startup handlers left them (nothing to do when
- * standalone: the operator is resumed); `state` is the runtime's pause flag. Namespaced, the
- * peering objects of every namespace the operator serves are used (patterns included).
+ * standalone: the operator is resumed). Peering gets a pause of the runtime's watching (set at
+ * first if mandatory) and follows the namespaces the runtime serves (patterns included); once
+ * its pause exists, `starting` (the engines' pause, set until now) is cleared.
  */
 const peer = (
   options: Operator.OperatorOptions,
-  settings: Settings.PeeringSettings,
+  context: RootTasks.RootTaskContext,
   daemons: Daemons.DaemonsEngine,
-  state: SubscriptionRef.SubscriptionRef<boolean>,
+  starting: SubscriptionRef.SubscriptionRef<boolean>,
 ) =>
   Effect.gen(function* () {
-    if (settings.standalone) return yield* SubscriptionRef.set(state, false);
+    const settings = context.settings.peering;
+    if (settings.standalone) return yield* SubscriptionRef.set(starting, false);
     const identity = options.identity ?? (yield* Environment.identity(false));
-    yield* SubscriptionRef.set(state, settings.mandatory);
+    const pause = yield* context.watching.pause(settings.mandatory);
+    yield* SubscriptionRef.set(starting, false);
     const onPause = (paused: boolean) =>
-      Effect.andThen(SubscriptionRef.set(state, paused), paused ? daemons.pause : daemons.resume);
+      Effect.andThen(pause.set(paused), paused ? daemons.pause : daemons.resume);
     yield* Peering.run(
       {
         identity,
@@ -131,8 +134,7 @@ const peer = (
         stealth: settings.stealth,
         mandatory: settings.mandatory,
         clusterwide: settings.clusterwide,
-        namespaces: options.namespaces ?? [],
       },
-      onPause,
+      { follow: context.watching.follow, onPause },
     );
-  });
+  }).pipe(Effect.scoped);

@@ -10,14 +10,19 @@
  * Namespaced operators peer in every namespace they serve, as Kopf does: the existing namespaces
  * matching their patterns, followed as namespaces come and go; each (peering resource ×
  * namespace) has its {@link Presence}, and the operator is paused while any of them wants it.
- * Pausing is reported through `onPause`; `Operating` turns it into the runtime's `paused` seam
- * (no watching) and the daemons engine's pause. `freeze`/`resume` are `kopf freeze`/`kopf resume`.
+ * The served namespaces are the runtime's (`RootTasks.Watching.follow`: the operator's one
+ * namespace observer), followed in step with the watches: a new namespace's presence starts —
+ * with a mandatory peering, pausing the operator — before that namespace is watched, as Kopf
+ * starts a namespace's peering before its watchers. Pausing is reported through `onPause`;
+ * `Operating` turns it into a pause of the runtime's watching and the daemons engine's pause.
+ * `freeze`/`resume` are `kopf freeze`/`kopf resume`.
  */
 import { type ApiError, KubeApi } from "@kopf/client";
+import type { RootTasks } from "@kopf/runtime";
 import { OperatorSettings } from "@kopf/settings";
 import { Resource } from "@kopf/structs";
 import { ListWatch, NamespaceObserver, Watcher } from "@kopf/watcher";
-import { Data, Effect, Stream, SubscriptionRef } from "effect";
+import { Data, Effect, SubscriptionRef } from "effect";
 import * as Ensemble from "./internal/ensemble.ts";
 import * as Presence from "./Presence.ts";
 
@@ -32,13 +37,20 @@ export class PeeringError extends Data.TaggedError("PeeringError")<{
 
 /** How this operator peers (`mandatory`: paused while the CRD or the object is missing). */
 export interface PeeringOptions extends Presence.PresenceOptions {
+  /** `ClusterKopfPeering` objects (cluster-wide), or `KopfPeering` in each served namespace. */
   readonly clusterwide: boolean;
+}
+
+/** Where peering meets the running operator. */
+export interface PeeringSeam {
   /**
-   * Namespaced mode: the operator's namespace patterns (names, globs, negations, regexes); the
-   * `KopfPeering` objects of every existing namespace they match are used, as namespaces come
-   * and go.
+   * Follows the served namespaces in step with the watches (the runtime's
+   * `RootTasks.Watching.follow`); peering uses the `KopfPeering` objects of every namespace in
+   * the sets it gets (`{null}` when cluster-wide).
    */
-  readonly namespaces: ReadonlyArray<NamespaceObserver.Pattern>;
+  readonly follow: RootTasks.Watching["follow"];
+  /** Hears whether the operator must be paused (every change, one at a time). */
+  readonly onPause: (paused: boolean) => Effect.Effect<void>;
 }
 
 const NAMESPACES = Resource.make({
@@ -112,40 +124,41 @@ export const targets = (
   );
 
 /**
- * The namespaces whose peering objects are used, kept current (Kopf's served set): `{null}`
- * cluster-wide; else the existing namespaces matching the patterns, followed as namespaces come
- * and go (the namespace observer the orchestrator also uses, with the same settings).
+ * The namespaces the patterns match now, for `kopf freeze`/`kopf resume` (one listing, as
+ * Kopf's touch command; `{null}` cluster-wide), with the namespace observer the operator uses.
  */
 const served = (clusterwide: boolean, namespaces: ReadonlyArray<NamespaceObserver.Pattern>) =>
-  Effect.gen(function* () {
-    const api = yield* KubeApi;
-    const settings = yield* OperatorSettings;
-    const observer = yield* NamespaceObserver.make(ListWatch.fromKubeApi(api, NAMESPACES, null), {
-      clusterwide,
-      namespaces,
-      scanningDisabled: settings.scanning.disabled,
-      watcher: Watcher.optionsFromSettings(settings),
-    });
-    return observer.namespaces;
-  });
+  Effect.scoped(
+    Effect.gen(function* () {
+      const api = yield* KubeApi;
+      const settings = yield* OperatorSettings;
+      const observer = yield* NamespaceObserver.make(ListWatch.fromKubeApi(api, NAMESPACES, null), {
+        clusterwide,
+        namespaces,
+        scanningDisabled: settings.scanning.disabled,
+        watcher: Watcher.optionsFromSettings(settings),
+      });
+      return yield* SubscriptionRef.get(observer.namespaces);
+    }),
+  );
 
 /**
  * Peers until interrupted: keeps the own records alive in every target and reports whether the
  * operator must be paused (`true` while any target wants it, or while a mandatory peering has
  * no peering resource at all). Namespaced, the targets follow the served namespaces: a
- * namespace that appears (matching a pattern) gets a presence, one that goes away loses it (and
- * its verdict). Without a peering CRD and not mandatory, it runs standalone; in both cases it
- * looks for the CRDs again every {@link REDISCOVERY_SECONDS} and starts peering once they appear.
+ * namespace that appears gets a presence — starting with a pause if mandatory, reported before
+ * the set is acknowledged, so before the namespace is watched — and one that goes away loses it
+ * (and its verdict). Without a peering CRD and not mandatory, it runs standalone; in both cases
+ * it looks for the CRDs again every {@link REDISCOVERY_SECONDS} and starts peering once they
+ * appear.
  *
  * @example
  * ```ts
- * yield* Effect.forkScoped(Peering.run(options, (paused) => SubscriptionRef.set(pausedRef, paused)))
+ * // in a root task:
+ * yield* Peering.run(options, { follow: context.watching.follow, onPause: (paused) => pause.set(paused) })
  * ```
  */
-export const run = (
-  options: PeeringOptions,
-  onPause: (paused: boolean) => Effect.Effect<void>,
-): Effect.Effect<void, never, KubeApi> =>
+export const run = (options: PeeringOptions, seam: PeeringSeam): Effect.Effect<void, never, KubeApi> =>
   Effect.scoped(
     Effect.gen(function* () {
       const discover = resources(options.clusterwide).pipe(
@@ -157,7 +170,7 @@ export const run = (
       if (found.length === 0) {
         if (options.mandatory) {
           yield* Effect.logWarning("The peering CRD is missing: the operator is paused until it appears.");
-          yield* onPause(true);
+          yield* seam.onPause(true);
         } else {
           yield* Effect.logInfo("Default peering object is not found, falling back to the standalone mode.");
         }
@@ -168,19 +181,17 @@ export const run = (
         found = yield* discover;
       }
       const present = found;
-      const namespaces = yield* served(options.clusterwide, options.namespaces);
       const ensemble = yield* Ensemble.make(
         (target, report) =>
           Effect.all([Presence.keepAlive(target, options), Presence.observe(target, options, report)], {
             concurrency: "unbounded",
             discard: true,
           }),
-        onPause,
+        seam.onPause,
         options.mandatory,
       );
-      yield* Stream.runForEach(SubscriptionRef.changes(namespaces), (set) =>
-        ensemble.adjust(targets(present, set)),
-      );
+      // A new target's initial verdict (a pause, if mandatory) is reported within `adjust`.
+      yield* seam.follow((namespaces) => ensemble.adjust(targets(present, namespaces)));
     }),
   );
 
@@ -211,10 +222,7 @@ const command = (options: FreezeOptions, lifetime: number) =>
       });
     }
     // As Kopf's touch command: the namespaces the patterns match now (one listing).
-    const namespaces = yield* Effect.scoped(
-      Effect.flatMap(served(options.clusterwide, options.namespaces), SubscriptionRef.get),
-    );
-    const all = targets(found, namespaces);
+    const all = targets(found, yield* served(options.clusterwide, options.namespaces));
     if (all.length === 0) {
       return yield* new PeeringError({
         reason: "NoTargets",

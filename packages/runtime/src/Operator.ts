@@ -18,6 +18,7 @@ import type { NamespaceObserver } from "@kopf/watcher";
 import { Cause, Context, Data, Deferred, Effect, Exit, Fiber, Layer, Logger, type Scope } from "effect";
 import type * as Engines from "./Engines.ts";
 import * as Activities from "./execution/Activities.ts";
+import * as Watching from "./internal/watching.ts";
 import * as Orchestrator from "./Orchestrator.ts";
 import * as Posting from "./Posting.ts";
 import type * as Processing from "./Processing.ts";
@@ -169,6 +170,7 @@ const operate = (
     const scanned = yield* Deferred.make<void>();
     const processors = new Map<string, Processing.ResourceProcessor>();
     const started = [scanned, ...(options.ready === undefined ? [] : [options.ready])];
+    const watching = yield* Watching.make;
     const orchestration = Orchestrator.run({
       registry: options.registry,
       clusterwide: mode.clusterwide,
@@ -178,6 +180,7 @@ const operate = (
       lifecycle: options.lifecycle,
       onStarted: Effect.forEach(started, (d) => Deferred.succeed(d, undefined), { discard: true }),
       processors,
+      watching,
     }).pipe(
       Effect.onInterrupt(() =>
         Effect.flatMap(Effect.service(StopNotice), (notice) =>
@@ -194,6 +197,7 @@ const operate = (
       scanned: Deferred.await(scanned),
       memoOf: RootTasks.memoLookup(processors),
       indices,
+      watching: watching.watching,
     };
     const tasks = (options.tasks ?? []).map((task) =>
       task(context).pipe(

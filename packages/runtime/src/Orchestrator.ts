@@ -7,6 +7,11 @@
  *
  * Stopping a watch ends its queues gracefully: queued events are processed within
  * `queueing.exitTimeout` seconds, sleeping workers are woken, the rest is interrupted.
+ *
+ * The namespaces pass a gate on their way to the watches (the operator's `RootTasks.Watching`):
+ * a new set is watched only once every follower (peering) has followed it, and nothing is
+ * watched while a pause is set (the followers', or the engines' `paused`), as Kopf starts a
+ * namespace's peering, pre-activating its pause, before that namespace's watchers.
  */
 import { ResourceMemory } from "@kopf/causes";
 import { KubeApi } from "@kopf/client";
@@ -23,6 +28,7 @@ import {
 } from "@kopf/watcher";
 import { Effect, Stream, SubscriptionRef } from "effect";
 import type * as Engines from "./Engines.ts";
+import * as Watching from "./internal/watching.ts";
 import * as ObjectQueues from "./ObjectQueues.ts";
 import * as Processing from "./Processing.ts";
 
@@ -44,6 +50,11 @@ export interface OrchestratorOptions {
    * look into the objects' memories (root tasks' `memoOf`); default: a private map.
    */
   readonly processors?: Map<string, Processing.ResourceProcessor> | undefined;
+  /**
+   * The gate of the served namespaces that root tasks follow and pause (the operator's
+   * `RootTaskContext.watching`); default: a private one, with no followers and no pauses.
+   */
+  readonly watching?: Watching.Control | undefined;
 }
 
 const NAMESPACES = Resource.make({
@@ -129,16 +140,20 @@ export const run = (options: OrchestratorOptions): Effect.Effect<void, never, Ku
           }),
         );
 
-      if (options.onStarted !== undefined) yield* options.onStarted;
-      const watched = SubscriptionRef.changes(resources.observed).pipe(Stream.map((o) => o.insights.watched));
+      const gate = options.watching ?? (yield* Watching.make);
+      // The engines' pause is one of the gate's (set until its stream says otherwise).
       const paused = options.engines?.paused;
+      if (paused !== undefined) {
+        const pause = yield* gate.watching.pause(true);
+        yield* Effect.forkScoped(Stream.runForEach(paused, pause.set));
+      }
+      yield* Effect.forkScoped(
+        Stream.runForEach(SubscriptionRef.changes(namespaces.namespaces), gate.observe),
+      );
+      if (options.onStarted !== undefined) yield* options.onStarted;
       yield* WatchMatrix.run(
-        paused === undefined
-          ? watched
-          : Stream.zipLatest(watched, paused).pipe(
-              Stream.map(([resources, pause]) => (pause ? [] : resources)),
-            ),
-        SubscriptionRef.changes(namespaces.namespaces),
+        SubscriptionRef.changes(resources.observed).pipe(Stream.map((o) => o.insights.watched)),
+        gate.watchable,
         spawn,
       );
     }),

@@ -6,7 +6,9 @@
  * removed on exit); the same priority pauses both with Kopf's warning; a `kopf freeze` record
  * pauses a running operator until it expires; a mandatory peering waits for its object; namespace
  * patterns peer in every matching namespace, also in ones created later, and a freeze by pattern
- * pauses the operator until resumed or until its namespace goes away. Paused
+ * pauses the operator until resumed or until its namespace goes away; with a mandatory peering,
+ * a namespace created later (with an object in it) is watched only once its peering object
+ * exists. Paused
  * operators run no handlers, and what was created meanwhile is handled after resuming. The
  * assertions are on the peering object's status (Kopf's record format) and on the handler calls
  * and log lines. Each test has its own namespace (and cluster-wide peering name), so they can
@@ -172,5 +174,37 @@ describe("peering on a cluster", () => {
     await scene.deleteNamespace(later);
     await Scene.waitForOutputAfter(watcher, paused, Scene.handled(scene.namespace, "e2"), 60_000);
     expect(scene.calls).toEqual(["watcher:e1", "watcher:e2"]);
+  });
+
+  it("a mandatory peering watches a namespace created later only once its peering object exists there", async () => {
+    await using scene = await Scene.open();
+    const later = `${scene.namespace}-later`;
+    // A short lifetime makes the keep-alive tick every second: the fence below.
+    const strict = await scene.operator("strict", {
+      mandatory: true,
+      namespaces: [`${scene.namespace}*`],
+      lifetime: 3,
+    });
+    await scene.create("e1");
+    await strict.waitForOutput(Scene.handled(scene.namespace, "e1"));
+
+    // The namespace and an object in it, one right after the other; no peering object there.
+    await scene.createNamespace(later, { peeringObject: false, objects: ["e2"] });
+    const notFound = `Keep-alive in 'default' in '${later}': not found.`;
+    await strict.waitForOutput(notFound);
+    // One more keep-alive after that: the operator had the time to handle e2, had it watched.
+    await Scene.waitForOutputAfter(strict, strict.output.indexOf(notFound) + notFound.length, notFound);
+    expect(strict.output).not.toContain(Scene.handled(later, "e2"));
+    expect(scene.calls).toEqual(["strict:e1"]);
+
+    const before = strict.output.length;
+    await scene.createPeering(later);
+    await Scene.waitForOutputAfter(strict, before, RESUMED);
+    await strict.waitForOutput(Scene.handled(later, "e2"));
+    expect(Scene.position(strict, Scene.handled(later, "e2"))).toBeGreaterThan(
+      strict.output.indexOf(RESUMED, before),
+    );
+    expect(scene.calls).toEqual(["strict:e1", "strict:e2"]);
+    expect(Object.keys(await scene.waitForRecords((r) => "strict" in r, later))).toEqual(["strict"]);
   });
 });
