@@ -5,7 +5,9 @@
  * record expires; equal priorities pause both; the presence records are in Kopf's format; a
  * mandatory peering without the object keeps the operator paused; peering settings changed by
  * startup handlers apply; namespace patterns peer in every matching namespace as namespaces come
- * and go (Kopf's served set), for operators and for `kopf freeze`.
+ * and go (Kopf's served set), for operators and for `kopf freeze`; a mandatory peering holds a
+ * namespace created later until its peering object exists there, with the operator's one
+ * namespace watch (peering follows the runtime's served set, it opens none of its own).
  */
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
@@ -348,5 +350,59 @@ describe("peering", () => {
         );
       }),
     ),
+  );
+
+  it.effect(
+    "mandatory: a namespace created later is held until its peering object exists, with one namespace watch",
+    () =>
+      H.run((lines) =>
+        Effect.gen(function* () {
+          yield* setupPeering;
+          const api = yield* KubeApi;
+          const namespaceWatches: Array<string> = [];
+          const counting: KubeApi["Service"] = {
+            ...api,
+            watch: (resource, options) => {
+              if (resource.plural === "namespaces") namespaceWatches.push(String(options?.namespace ?? "*"));
+              return api.watch(resource, options);
+            },
+          };
+          const handled: Array<string> = [];
+          const registry = Registry.make();
+          registry.on.create(H.RES, function created({ namespace, name }) {
+            handled.push(`${namespace}/${name}`);
+          });
+          yield* Effect.forkScoped(
+            Operating.run({ registry, namespaces: ["ns*"], identity: "op", peeringName: "default" }).pipe(
+              Effect.provideService(KubeApi, counting),
+            ),
+          );
+          yield* H.settle(2);
+          yield* H.create("o1");
+          yield* H.settle(2);
+          assert.deepStrictEqual(handled, ["ns1/o1"]);
+
+          // The namespace and an object in it, no peering object there: nothing is handled...
+          yield* Effect.flatMap(KubeEmulator, (emulator) =>
+            emulator.apply([
+              { apiVersion: "v1", kind: "Namespace", metadata: { name: "ns2" } },
+              { apiVersion: "kopf.dev/v1", kind: "KopfExample", metadata: { name: "o2", namespace: "ns2" } },
+            ]),
+          );
+          yield* H.settle(5);
+          assert.isTrue(H.logged(lines, "Keep-alive in 'default' in 'ns2': not found."));
+          yield* H.create("o3");
+          yield* H.settle(5);
+          assert.deepStrictEqual(handled, ["ns1/o1"]);
+
+          // ...until it exists: then both are handled, after resuming.
+          yield* Effect.flatMap(KubeEmulator, (emulator) =>
+            emulator.apply([PeeringCrds.peeringObject("default", "ns2")]),
+          );
+          yield* H.settle(5);
+          assert.deepStrictEqual([...handled].sort(), ["ns1/o1", "ns1/o3", "ns2/o2"]);
+          assert.deepStrictEqual(namespaceWatches, ["*"]);
+        }),
+      ),
   );
 });

@@ -2,10 +2,15 @@
 // see the settings those changed), get the memo, the scan signal, the objects' memos and the
 // indices, run beside the orchestration, are interrupted before the cleanup handlers, and a
 // failing task stops the operator with its message. Also: operator-level handlers get indices.
+// The watching seam: a task follows the served namespaces (patterns, as namespaces come and go)
+// before the watches do, and its pause, set for a new namespace, holds all handling until
+// cleared — an object created with its namespace is handled only after that.
 import { assert, describe, it } from "@effect/vitest";
+import { KubeApi } from "@kopf/client";
 import { Registry } from "@kopf/registry";
 import type { OperatorSettings, Settings } from "@kopf/settings";
-import { Effect, Exit } from "effect";
+import type { RawBody } from "@kopf/structs";
+import { Deferred, Effect, Exit } from "effect";
 import * as Operator from "../src/Operator.ts";
 import type * as RootTasks from "../src/RootTasks.ts";
 import * as Harness from "./fixtures/Harness.ts";
@@ -134,6 +139,58 @@ describe("RootTasks", () => {
         );
         yield* running.operator.stop;
         assert.deepStrictEqual(seen, [{ size: 1 }, { size: 2 }]);
+      }),
+    ),
+  );
+
+  it.effect("a task follows the served namespaces before the watches, and its pause holds a new one", () =>
+    Harness.run(({ lines, log }) =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        const handled: Array<string> = [];
+        registry.on.create("kopfexamples.kopf.dev", function createFn({ namespace, name }) {
+          handled.push(`${namespace}/${name}`);
+        });
+        const followed: Array<ReadonlyArray<string>> = [];
+        const approval = yield* Deferred.make<void>();
+        // Like a mandatory peering: a namespace not seen before pauses everything until approved.
+        const task: RootTasks.RootTask = (context) =>
+          Effect.scoped(
+            Effect.gen(function* () {
+              const pause = yield* context.watching.pause(false);
+              const known = new Set<string | null>();
+              yield* context.watching.follow((namespaces) =>
+                Effect.gen(function* () {
+                  followed.push([...namespaces].map(String).sort());
+                  const fresh = known.size > 0 && [...namespaces].some((ns) => !known.has(ns));
+                  for (const ns of namespaces) known.add(ns);
+                  if (!fresh) return;
+                  yield* pause.set(true);
+                  yield* Effect.forkScoped(Effect.andThen(Deferred.await(approval), pause.set(false)));
+                }),
+              );
+            }),
+          );
+        yield* Harness.start(registry, { lines, log }, { namespaces: ["ns*"], tasks: [task] });
+        yield* Harness.create("e1");
+        yield* Harness.settle(1);
+        assert.deepStrictEqual(handled, ["ns1/e1"]);
+
+        const api = yield* KubeApi;
+        yield* Harness.namespace("ns2");
+        yield* api
+          .create(Harness.resource, Harness.example("e2", {}, "ns2") as RawBody, { namespace: "ns2" })
+          .pipe(Effect.orDie);
+        yield* Harness.settle(1);
+        assert.deepStrictEqual(followed, [["ns1"], ["ns1", "ns2"]]);
+        // The pause holds everything (as Kopf's operator-wide pause), the old namespace too.
+        yield* Harness.create("e3");
+        yield* Harness.settle(5);
+        assert.deepStrictEqual(handled, ["ns1/e1"]);
+
+        yield* Deferred.succeed(approval, undefined);
+        yield* Harness.settle(2);
+        assert.deepStrictEqual([...handled].sort(), ["ns1/e1", "ns1/e3", "ns2/e2"]);
       }),
     ),
   );
