@@ -11,10 +11,15 @@
  * - failed scans are retried with a backoff and logged; they never stop the observer;
  * - after every listing of the CRD watcher (the first one too), everything is rescanned once:
  *   Kopf ignores listings and so misses CRDs created between its scan and its CRD watch, or
- *   while a relisting after 410 Gone was due.
+ *   while a relisting after 410 Gone was due;
+ * - a CRD event's rescan is repeated (every 200 ms, for up to 10 s) until discovery shows what the
+ *   event says ({@link CrdServing}): a real API server sends the events before its discovery
+ *   serves (or unlists) the kind, and Kopf, rescanning once, can miss a CRD for good. These
+ *   rescans run beside the CRD watch, one per CRD (a newer event replaces the older's).
  */
 import { Resource, Selector } from "@kopf/structs";
-import { Duration, Effect, Schedule, type Scope, Stream, SubscriptionRef } from "effect";
+import { Duration, Effect, FiberMap, Schedule, type Scope, Stream, SubscriptionRef } from "effect";
+import * as CrdServing from "./CrdServing.ts";
 import * as Discovery from "./Discovery.ts";
 import * as Insights from "./Insights.ts";
 import type { ApiFailure, ListWatch } from "./ListWatch.ts";
@@ -55,6 +60,9 @@ export const defaultBackboneGroups: ReadonlyArray<string> = [
   "kopf.dev",
   "zalando.org",
 ];
+
+/** How long a CRD event's rescan is repeated until discovery has caught up with it. */
+const CATCH_UP = { attempts: 50, interval: Duration.millis(200) } as const;
 
 const defaultRetry: Schedule.Schedule<unknown, unknown> = Schedule.min([
   Schedule.exponential(Duration.seconds(1)),
@@ -114,13 +122,20 @@ export const make = <E extends ApiFailure>(
     const crd = Selector.select(Selector.CRDS, first)[0];
     if (options.scanningDisabled === true || crd === undefined) return { observed };
 
-    const rescan = (group: string | null) =>
+    const rescan = (group: string | null, expected: CrdServing.Expectation = CrdServing.unknown) =>
       Effect.gen(function* () {
-        const scanned = yield* scanning(group).pipe(Effect.orDie);
-        const previous = yield* SubscriptionRef.get(observed);
-        const next = yield* revise(previous, group, scanned);
-        yield* SubscriptionRef.set(observed, next);
+        let scanned = yield* scanning(group).pipe(Effect.orDie);
+        for (
+          let attempt = 0;
+          attempt < CATCH_UP.attempts && !CrdServing.isMet(expected, scanned);
+          attempt++
+        ) {
+          yield* Effect.sleep(CATCH_UP.interval);
+          scanned = yield* scanning(group).pipe(Effect.orDie);
+        }
+        yield* SubscriptionRef.updateEffect(observed, (previous) => revise(previous, group, scanned));
       });
+    const rescans = yield* FiberMap.make<string>();
 
     const watched = Watcher.fromListWatch(
       crds(crd),
@@ -144,7 +159,9 @@ export const make = <E extends ApiFailure>(
             const group = (item.object.spec as { group?: unknown } | undefined)?.group;
             // Groups no selector can match are not scanned (Kopf scans them, to no effect).
             if (typeof group === "string" && group !== "" && (groups === null || groups.has(group))) {
-              yield* rescan(group);
+              const expected = CrdServing.expectation(item.type, item.object);
+              const key = item.object.metadata?.name ?? group;
+              yield* FiberMap.run(rescans, key, rescan(group, expected));
             }
           }
           return true;

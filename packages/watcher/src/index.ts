@@ -1,5 +1,6 @@
 /** Public API of @kopf/watcher: the watch state machine, the watcher stream, discovery and namespaces. */
 
+export * as CrdServing from "./CrdServing.ts";
 export * as Discovery from "./Discovery.ts";
 export * as Insights from "./Insights.ts";
 export * as ListWatch from "./ListWatch.ts";

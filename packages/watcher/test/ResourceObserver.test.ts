@@ -1,7 +1,8 @@
 // Covers the resource observer in virtual time: the initial scan of only the needed groups into
 // insights (with warnings), CRDs created and deleted mid-run rescanning only their group so that
 // resources start and stop being served, a full rescan after each CRD listing, failed scans
-// retried with backoff, 403 on the CRD watch (Kopf's warning, no more rescans), and
+// retried with backoff, rescans repeated until discovery catches up with a CRD event (both
+// ways, for 10 s at most), 403 on the CRD watch (Kopf's warning, no more rescans), and
 // scanning.disabled (no CRD watch at all).
 
 import { assert, describe, it } from "@effect/vitest";
@@ -109,6 +110,74 @@ describe("ResourceObserver.make", () => {
         const observer = yield* ResourceObserver.make(racing, () => crds, { selectors });
         yield* settle;
         assert.deepStrictEqual(yield* watched(observer), ["kopfexamples.v1.kopf.dev"]);
+      }),
+    ),
+  );
+
+  it.effect("a CRD served (or unlisted) by discovery only after its event is rescanned until it is", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const discovery = FakeDiscovery.make();
+        const crds = yield* FakeCluster.make;
+        const observer = yield* ResourceObserver.make(discovery, () => crds, { selectors });
+        yield* settle;
+        const body = {
+          apiVersion: "apiextensions.k8s.io/v1",
+          kind: "CustomResourceDefinition",
+          metadata: { name: "kopfexamples.kopf.dev" },
+          spec: {
+            group: "kopf.dev",
+            names: { plural: "kopfexamples" },
+            versions: [{ name: "v1", served: true }],
+          },
+        };
+        // A real API server: the ADDED event comes before discovery serves the kind.
+        yield* crds.put("ADDED", body);
+        yield* settle;
+        yield* TestClock.adjust("1 second");
+        yield* settle;
+        assert.deepStrictEqual(yield* watched(observer), []);
+        kexGroup(discovery); // discovery catches up, with no further CRD event
+        yield* TestClock.adjust("200 millis");
+        yield* settle;
+        assert.deepStrictEqual(yield* watched(observer), ["kopfexamples.v1.kopf.dev"]);
+        const scans = discovery.calls.length;
+        yield* TestClock.adjust("20 seconds");
+        yield* settle;
+        assert.strictEqual(discovery.calls.length, scans, "no more rescans once served");
+
+        // Deleted: discovery still lists it for a while after the DELETED event.
+        yield* crds.put("DELETED", body);
+        yield* settle;
+        assert.deepStrictEqual(yield* watched(observer), ["kopfexamples.v1.kopf.dev"]);
+        discovery.drop("kopf.dev", "v1");
+        yield* TestClock.adjust("200 millis");
+        yield* settle;
+        assert.deepStrictEqual(yield* watched(observer), []);
+      }),
+    ),
+  );
+
+  it.effect("a CRD that never becomes served is rescanned for 10 seconds, then left as it is", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const discovery = FakeDiscovery.make();
+        const crds = yield* FakeCluster.make;
+        const observer = yield* ResourceObserver.make(discovery, () => crds, { selectors });
+        yield* settle;
+        const before = discovery.calls.length;
+        yield* crds.put("ADDED", {
+          apiVersion: "apiextensions.k8s.io/v1",
+          kind: "CustomResourceDefinition",
+          metadata: { name: "kopfexamples.kopf.dev" },
+          spec: { group: "kopf.dev", names: { plural: "kopfexamples" }, versions: [{ name: "v1" }] },
+        });
+        for (let i = 0; i < 60; i++) {
+          yield* TestClock.adjust("200 millis");
+          yield* settle;
+        }
+        assert.strictEqual(discovery.calls.length - before, 51);
+        assert.deepStrictEqual(yield* watched(observer), []);
       }),
     ),
   );
