@@ -6,6 +6,7 @@
 import { Effect, Result } from "effect";
 import type { AdmissionOperation, AdmissionRequest, UserInfo } from "./Admission.ts";
 import { MAX_OBJECT_BYTES } from "./Body.ts";
+import * as BuiltinFields from "./BuiltinFields.ts";
 import * as BuiltinValidation from "./BuiltinValidation.ts";
 import { canonical } from "./Canonical.ts";
 import * as Crd from "./Crd.ts";
@@ -44,8 +45,9 @@ export const fieldValidationOf = (
 };
 
 /**
- * Normalizes a custom resource under a field validation directive: unknown fields are dropped
- * (Ignore), dropped with warnings (Warn), or rejected with 400 (Strict).
+ * Normalizes an object under a field validation directive (a custom resource by its schema, a
+ * built-in one by its kind's top-level fields): unknown fields are dropped (Ignore), dropped with
+ * warnings (Warn), or rejected with 400 (Strict).
  */
 export const normalizeChecked = (
   type: ResourceType,
@@ -58,7 +60,7 @@ export const normalizeChecked = (
   const directive = fieldValidationOf(query);
   if (Result.isFailure(directive)) return Result.fail(directive.failure);
   const dropped: Array<string> = [];
-  const object = normalize(type, obj, dropped);
+  const object = type.custom ? normalize(type, obj, dropped) : BuiltinFields.prune(type, obj, dropped);
   const messages = dropped.map((p) => `unknown field ${JSON.stringify(p)}`);
   if (messages.length > 0 && directive.success === "Strict")
     return Result.fail(
