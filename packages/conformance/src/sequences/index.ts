@@ -2,6 +2,7 @@
 import type { Sequence } from "../Interaction.ts";
 import type { WebhookServer } from "../WebhookServer.ts";
 import * as Admission from "./Admission.ts";
+import * as AdmissionEcho from "./AdmissionEcho.ts";
 import * as Crds from "./Crds.ts";
 import * as Crud from "./Crud.ts";
 import * as Deletion from "./Deletion.ts";
@@ -15,7 +16,8 @@ import * as Watches from "./Watches.ts";
 
 /**
  * The sequences for one run; `run` is a short unique suffix for the names they create. With a
- * webhook server (reachable by both API servers), the admission sequence runs too.
+ * webhook server (reachable by both API servers), the admission sequence runs too, and the
+ * admission-echo sequence when the server answers at the echoing webhooks' paths.
  *
  * @example
  * ```ts
@@ -27,4 +29,5 @@ export const all = (run: string, webhook?: WebhookServer): ReadonlyArray<Sequenc
     s.sequence(run),
   ),
   ...(webhook === undefined ? [] : [Admission.sequence(run, webhook)]),
+  ...AdmissionEcho.ifEchoing(run, webhook),
 ];
