@@ -6,7 +6,7 @@
 //   every KopfRunner and harness — uses it. After the file's last test, the API server's audit log
 //   of the tests' own requests (user kopf-admin) is read: a file that never reached the real server
 //   (e.g. one that built an emulator by mistake) fails here; the counts go to
-//   .reports/real-e2e.jsonl for the CI summary. Then it stops.
+//   .reports/real-e2e-<run>.jsonl for the CI summary. Then it stops.
 // - `kubeconfig:PATH` (kind, k3d, minikube, or one long-lived real control plane): every file uses
 //   that cluster; what a file created is deleted after it (Sweep), so the next file finds the
 //   cluster as the previous one did.
@@ -31,7 +31,9 @@ declare module "vitest" {
 const report = async (line: Record<string, unknown>) => {
   const reports = join(Cluster.repositoryRoot, ".reports");
   await mkdir(reports, { recursive: true });
-  await appendFile(join(reports, "real-e2e.jsonl"), `${JSON.stringify(line)}\n`);
+  // One file per run of the tier (its main process, this worker's parent), so runs side by side
+  // do not mix their lines.
+  await appendFile(join(reports, `real-e2e-${process.ppid}.jsonl`), `${JSON.stringify(line)}\n`);
 };
 
 const testFile = () => relative(Cluster.repositoryRoot, expect.getState().testPath ?? "unknown");

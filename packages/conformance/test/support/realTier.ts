@@ -1,12 +1,12 @@
-// Global setup of the real-cluster tier: starts each run with an empty .reports/real-e2e.jsonl
-// (one line per end-to-end file, written by realCluster.ts) and, at the end, prints what the
+// Global setup of the real-cluster tier: the run's .reports/real-e2e-<pid>.jsonl (one line per
+// end-to-end file, written by realCluster.ts in the workers, children of this process) and, at the end, prints what the
 // end-to-end files did on the real API server (or what was swept from a shared cluster), for the
 // CI log.
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { repositoryRoot } from "../../src/Cluster.ts";
 
-const report = join(repositoryRoot, ".reports", "real-e2e.jsonl");
+const report = join(repositoryRoot, ".reports", `real-e2e-${process.pid}.jsonl`);
 
 interface Line {
   readonly file: string;
