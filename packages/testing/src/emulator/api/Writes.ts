@@ -195,8 +195,20 @@ export const commitUpdate = Effect.fnUntraced(function* (
       options: WriteOptions.admissionOptions("UpdateOptions", request.query),
       user: request.user,
       dryRun,
-      // Generation follows the object as mutating admission left it (kube-apiserver's BeforeUpdate).
-      prepare: (mutated) => ObjectMeta.bumpGeneration(resolved.type, current, mutated),
+      // kube-apiserver's BeforeUpdate runs on the object as mutating admission left it: what the
+      // update may not change is reset again (a status write keeps only its status, a main-resource
+      // write the old status), and the generation follows the spec.
+      prepare: (mutated) =>
+        ObjectMeta.bumpGeneration(
+          resolved.type,
+          current,
+          ObjectMeta.prepareUpdate(
+            resolved.type,
+            current,
+            mutated,
+            resolved.subresource === "status" ? "status" : undefined,
+          ),
+        ),
     });
     const final = admitted.object as JsonObject;
     const latest = resolved.table.get(ns, name);

@@ -256,6 +256,52 @@ describe("generation on updates", () => {
   });
 });
 
+describe("what an update may change, after mutating admission", () => {
+  // kube-apiserver resets what an update may not change after its mutating webhooks ran: a status
+  // write keeps only the status (and managedFields), a main-resource write the old status.
+  it("discards a webhook's label change on a status write and its status change on a main write", async () => {
+    let calls = 0;
+    const meddle: Phase = (request) => {
+      calls++;
+      const status = (request.object as { status?: unknown } | null)?.status;
+      return {
+        _tag: "Allow",
+        patches: [
+          { op: "add", path: "/metadata/labels", value: { meddled: String(calls) } },
+          typeof status === "object" && status !== null
+            ? { op: "add", path: "/status/meddled", value: calls }
+            : { op: "add", path: "/status", value: { meddled: calls } },
+        ],
+        warnings: [],
+      };
+    };
+    const { hook } = recording(meddle, allowing());
+    const r = await run(
+      Effect.gen(function* () {
+        yield* send("POST", CRDS, CRD);
+        calls = 0;
+        const created = yield* send("POST", KEX, {
+          apiVersion: "kopf.dev/v1",
+          kind: "KopfExample",
+          metadata: { name: "k" },
+          spec: {},
+        });
+        const status = yield* send("PATCH", `${KEX}/k/status`, { status: { phase: "Running" } }, MERGE);
+        const main = yield* send("PATCH", `${KEX}/k`, { spec: { x: 1 } }, MERGE);
+        return { created, status, main };
+      }),
+      { admission: hook },
+    );
+    expect(r.created.body.metadata.labels).toEqual({ meddled: "1" });
+    expect(r.created.body.status).toBeUndefined();
+    expect(r.status.body.metadata.labels).toEqual({ meddled: "1" });
+    expect(r.status.body.status).toEqual({ phase: "Running", meddled: 2 });
+    expect(r.main.body.metadata.labels).toEqual({ meddled: "3" });
+    expect(r.main.body.status).toEqual({ phase: "Running", meddled: 2 });
+    expect(r.main.body.spec).toEqual({ x: 1 });
+  });
+});
+
 describe("map key order", () => {
   it("webhooks and clients get labels, annotations and data with sorted keys, as Go writes maps", async () => {
     const { hook, seen } = recording(allowing(), allowing());
