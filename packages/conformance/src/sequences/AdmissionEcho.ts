@@ -2,7 +2,8 @@
  * What each server sends admission webhooks, made comparable through the echoing webhooks
  * (internal/echo.ts): `request.options` of creates, dry runs, patches, replaces and server-side
  * applies; the generation mutating and validating webhooks see on a custom resource's create and
- * updates (and that a webhook's own spec change bumps it); the key order of labels and
+ * updates (and that a webhook's own spec change bumps it); what survives of a webhook's changes
+ * to a status write and to the status in a main write; the key order of labels and
  * annotations; the user's groups; warnings from both phases (on success, denial, 409, delete and
  * past the header budget); and the texts of webhooks' failing JSON patches. Runs only with a
  * webhook server that answers at the echoing paths.
@@ -45,14 +46,19 @@ export const sequence = (run: string, webhook: WebhookServer): Sequence => {
     metadata: { name, labels: { ...echo, ...labels } },
     spec: { replicas: 1 },
   });
-  const rules = (operations: ReadonlyArray<string>) => [
+  const rules = (operations: ReadonlyArray<string>, resources: ReadonlyArray<string>) => [
     { operations, apiGroups: [""], apiVersions: ["v1"], resources: ["configmaps"], scope: "Namespaced" },
-    { operations, apiGroups: [GROUP], apiVersions: ["v1"], resources: [plural], scope: "Namespaced" },
+    { operations, apiGroups: [GROUP], apiVersions: ["v1"], resources, scope: "Namespaced" },
   ];
-  const hook = (name: string, path: string, operations: ReadonlyArray<string>) => ({
+  const hook = (
+    name: string,
+    path: string,
+    operations: ReadonlyArray<string>,
+    resources: ReadonlyArray<string> = [plural],
+  ) => ({
     name,
     clientConfig: { url: `${webhook.url}${path}`, caBundle: webhook.caBundle },
-    rules: rules(operations),
+    rules: rules(operations, resources),
     namespaceSelector: { matchLabels: { "conformance-echo": run } },
     objectSelector: { matchLabels: echo },
     sideEffects: "None",
@@ -77,6 +83,7 @@ export const sequence = (run: string, webhook: WebhookServer): Sequence => {
               name: "v1",
               served: true,
               storage: true,
+              subresources: { status: {} },
               schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
             },
           ],
@@ -87,7 +94,14 @@ export const sequence = (run: string, webhook: WebhookServer): Sequence => {
         apiVersion: "admissionregistration.k8s.io/v1",
         kind: "MutatingWebhookConfiguration",
         metadata: { name: `c-echo-${run}` },
-        webhooks: [hook("mutate.echo.conformance.kopf.dev", Echo.MUTATE, ["CREATE", "UPDATE"])],
+        webhooks: [
+          hook(
+            "mutate.echo.conformance.kopf.dev",
+            Echo.MUTATE,
+            ["CREATE", "UPDATE"],
+            [plural, `${plural}/status`],
+          ),
+        ],
       }),
       post("create-validating", `${ADMISSION}/validatingwebhookconfigurations`, {
         apiVersion: "admissionregistration.k8s.io/v1",
@@ -135,6 +149,10 @@ export const sequence = (run: string, webhook: WebhookServer): Sequence => {
       }),
       patch("cr-webhook-spec", `${crs}/k`, MERGE, { metadata: { labels: { "echo-spec": "yes" } } }),
       patch("cr-label-only", `${crs}/k`, MERGE, { metadata: { labels: { other: "x" } } }),
+      // After mutating admission, a status write keeps only the status, a main write the old status.
+      patch("cr-status", `${crs}/k/status`, MERGE, { status: { phase: "Running" } }),
+      patch("cr-main-meddles-status", `${crs}/k`, MERGE, { metadata: { labels: { "echo-status": "yes" } } }),
+      patch("cr-status-meddled", `${crs}/k/status`, MERGE, { status: { phase: "Done" } }),
       del("delete", cms(ns, "one")),
       del("delete-mutating", `${ADMISSION}/mutatingwebhookconfigurations/c-echo-${run}`),
       del("delete-validating", `${ADMISSION}/validatingwebhookconfigurations/c-echo-${run}`),

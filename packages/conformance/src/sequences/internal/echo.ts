@@ -3,8 +3,8 @@
  * answers the client, what each server sent its webhooks, so the suite can compare it. The
  * mutating one (`/echo/mutate`) records what it saw in the annotation `conformance/seen` (the
  * operation, `request.options`, the object's generation, dry run, the order of label and
- * annotation keys, the user's groups) and can be told by labels to patch the spec, to answer
- * with a failing patch, or to give many long warnings; the validating one (`/echo/validate`)
+ * annotation keys, the user's groups, the subresource) and can be told by labels to patch the
+ * spec or the status, to answer with a failing patch, or to give many long warnings; the validating one (`/echo/validate`)
  * denies objects labelled `echo-deny=yes` with a message that is what it saw. Both give warnings,
  * one text of which they share. Pure: AdmissionReview in, AdmissionReview out.
  */
@@ -49,6 +49,7 @@ const seen = (request: Json) => {
   const metadata = record(object.metadata);
   return {
     operation: request.operation,
+    subResource: request.subResource ?? null,
     options: request.options ?? null,
     dryRun: request.dryRun,
     generation: record(record(request.object).metadata).generation ?? null,
@@ -86,7 +87,13 @@ const mutate = (request: Json): Json => {
         },
   ];
   const spec = labels["echo-spec"] === "yes" ? [{ op: "add", path: "/spec/paused", value: true }] : [];
-  return { warnings, ...patched([...annotations, ...spec]) };
+  const status =
+    labels["echo-status"] !== "yes"
+      ? []
+      : isRecord(object.status)
+        ? [{ op: "add", path: "/status/meddled", value: true }]
+        : [{ op: "add", path: "/status", value: { meddled: true } }];
+  return { warnings, ...patched([...annotations, ...spec, ...status]) };
 };
 
 const validate = (request: Json): Json => {
