@@ -21,10 +21,17 @@ it("runs the daemons after their retries and stops them on deletion", async () =
   });
   await runner.apply("crd.yaml");
   await runner.apply("obj.yaml");
-  const failing = await runner.waitFor(KopfRunner.kopfExamples, "kopf-example-1", "default", (b) =>
-    String(b?.status?.message ?? "").startsWith("Failed"),
+  // The daemons are spawned in the cycle that adds the finalizer (as in Kopf), so their first
+  // status write and the finalizer land in either order: wait for both.
+  const failing = await runner.waitFor(
+    KopfRunner.kopfExamples,
+    "kopf-example-1",
+    "default",
+    (b) =>
+      String(b?.status?.message ?? "").startsWith("Failed") &&
+      (b?.metadata?.finalizers ?? []).includes(FINALIZER),
   );
-  expect(failing?.metadata?.finalizers).toContain(FINALIZER);
+  expect(failing?.metadata?.finalizers).toEqual([FINALIZER]);
   await runner.waitForOutput("=> Ping from a sync daemon", { timeout: 15_000 });
   await runner.waitForOutput("=> Ping from an async daemon", { timeout: 15_000 });
   const body = await runner.get(KopfRunner.kopfExamples, "kopf-example-1", "default");
