@@ -331,3 +331,63 @@ describe("deletecollection", () => {
     expect(r.left.body.items.map((i: any) => i.metadata.name)).toEqual(["b"]);
   });
 });
+
+describe("DeleteOptions from the body or the query", () => {
+  // kube-apiserver v1.34.4: a DELETE with a body takes its options from the body only, so a
+  // `?dryRun=All` next to a body did not make it a dry run; webhooks get the options in Go's
+  // field order.
+  it("ignores the query when there is a body", async () => {
+    const { seen, hook } = recordingDeletes();
+    const r = await run(
+      Effect.gen(function* () {
+        yield* send("POST", NS, cm("x"));
+        const deleted = yield* send("DELETE", `${NS}/x?dryRun=All`, {
+          propagationPolicy: "Background",
+          gracePeriodSeconds: 0,
+        });
+        return { deleted, after: yield* send("GET", `${NS}/x`) };
+      }),
+      { admission: hook },
+    );
+    expect(r.deleted.status).toBe(200);
+    expect(r.after.status).toBe(404);
+    expect(seen[0]?.dryRun).toBe(false);
+    expect(JSON.stringify(seen[0]?.options)).toBe(
+      '{"kind":"DeleteOptions","apiVersion":"meta.k8s.io/v1","gracePeriodSeconds":0,"propagationPolicy":"Background"}',
+    );
+  });
+
+  it.each([
+    ["a body's dryRun", "", { dryRun: ["All"], propagationPolicy: "Orphan" }],
+    ["the query's, without a body", "?propagationPolicy=Orphan&dryRun=All", undefined],
+  ])("a dry run by %s keeps the object and shows webhooks the options", async (_name, query, body) => {
+    const { seen, hook } = recordingDeletes();
+    const r = await run(
+      Effect.gen(function* () {
+        yield* send("POST", NS, cm("x"));
+        const deleted = yield* send("DELETE", `${NS}/x${query}`, body);
+        return { deleted, after: yield* send("GET", `${NS}/x`) };
+      }),
+      { admission: hook },
+    );
+    expect(r.deleted.status).toBe(200);
+    expect(r.after.status).toBe(200);
+    expect(seen[0]?.dryRun).toBe(true);
+    expect(JSON.stringify(seen[0]?.options)).toBe(
+      '{"kind":"DeleteOptions","apiVersion":"meta.k8s.io/v1","propagationPolicy":"Orphan","dryRun":["All"]}',
+    );
+  });
+
+  it("rejects a body's dryRun other than All", async () => {
+    const r = await run(
+      Effect.gen(function* () {
+        yield* send("POST", NS, cm("x"));
+        return yield* send("DELETE", `${NS}/x`, { dryRun: ["Some"] });
+      }),
+    );
+    expect(r.status).toBe(422);
+    expect(r.body.message).toBe(
+      'DeleteOptions.meta.k8s.io "" is invalid: dryRun: Unsupported value: ["Some"]: supported values: "All"',
+    );
+  });
+});
