@@ -1,7 +1,7 @@
 /**
  * What each server sends admission webhooks, made comparable through the echoing webhooks
- * (internal/echo.ts): `request.options` of creates, dry runs, patches, replaces and server-side
- * applies; the generation mutating and validating webhooks see on a custom resource's create and
+ * (internal/echo.ts): `request.options` of creates, dry runs, patches, replaces, server-side
+ * applies and deletes (from the body, or from the query when there is no body); the generation mutating and validating webhooks see on a custom resource's create and
  * updates (and that a webhook's own spec change bumps it); what survives of a webhook's changes
  * to a status write and to the status in a main write; the key order of labels and
  * annotations; the user's groups; warnings from both phases (on success, denial, 409, delete and
@@ -154,6 +154,16 @@ export const sequence = (run: string, webhook: WebhookServer): Sequence => {
       patch("cr-main-meddles-status", `${crs}/k`, MERGE, { metadata: { labels: { "echo-status": "yes" } } }),
       patch("cr-status-meddled", `${crs}/k/status`, MERGE, { status: { phase: "Done" } }),
       del("delete", cms(ns, "one")),
+      post("create-held", cms(ns), cm("held", { "echo-deny-delete": "yes" })),
+      // A body's options are all there are: the query's dryRun next to it is ignored.
+      del("delete-denied", `${cms(ns, "held")}?dryRun=All`, {
+        propagationPolicy: "Background",
+        gracePeriodSeconds: 0,
+      }),
+      del(
+        "delete-denied-query",
+        `${cms(ns, "held")}?dryRun=All&propagationPolicy=Background&gracePeriodSeconds=0`,
+      ),
       del("delete-mutating", `${ADMISSION}/mutatingwebhookconfigurations/c-echo-${run}`),
       del("delete-validating", `${ADMISSION}/validatingwebhookconfigurations/c-echo-${run}`),
       del("cleanup-crd", `${CRDS}/${crd}`),

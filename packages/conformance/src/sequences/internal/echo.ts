@@ -5,7 +5,8 @@
  * operation, `request.options`, the object's generation, dry run, the order of label and
  * annotation keys, the user's groups, the subresource) and can be told by labels to patch the
  * spec or the status, to answer with a failing patch, or to give many long warnings; the validating one (`/echo/validate`)
- * denies objects labelled `echo-deny=yes` with a message that is what it saw. Both give warnings,
+ * denies objects labelled `echo-deny=yes` (or their deletion, labelled `echo-deny-delete=yes`) with a
+ * message that is what it saw. Both give warnings,
  * one text of which they share. Pure: AdmissionReview in, AdmissionReview out.
  */
 
@@ -100,7 +101,10 @@ const validate = (request: Json): Json => {
   const object = record(request.object ?? request.oldObject);
   const metadata = record(object.metadata);
   const warnings = [SHARED_WARNING, "conformance: validating warning"];
-  if (record(metadata.labels)["echo-deny"] !== "yes") return { warnings };
+  const labels = record(metadata.labels);
+  const denied =
+    labels["echo-deny"] === "yes" || (request.operation === "DELETE" && labels["echo-deny-delete"] === "yes");
+  if (!denied) return { warnings };
   const mutating = record(metadata.annotations)[SEEN];
   return {
     allowed: false,
