@@ -167,7 +167,9 @@ const resource = Effect.fnUntraced(function* (
   const method = request.method.toUpperCase();
   const collection = resolved.name === undefined;
   const deny = (verb: string) => !resolved.type.verbs.includes(verb);
-  const badOptions = WriteOptions.check(method, request.query);
+  // A DELETE with a body takes its options from the body alone (Deletion.parseOptions checks them).
+  const hasBody = request.body !== undefined && request.body.byteLength > 0;
+  const badOptions = method === "DELETE" && hasBody ? undefined : WriteOptions.check(method, request.query);
   if (badOptions !== undefined) return yield* Effect.fail(badOptions);
   if (collection) {
     if (method === "GET") {

@@ -378,6 +378,16 @@ describe("DeleteOptions from the body or the query", () => {
     );
   });
 
+  it("does not check the query's options next to a body", async () => {
+    const r = await run(
+      Effect.gen(function* () {
+        yield* send("POST", NS, cm("x"));
+        return yield* send("DELETE", `${NS}/x?dryRun=Some`, { propagationPolicy: "Background" });
+      }),
+    );
+    expect(r.status).toBe(200);
+  });
+
   it("rejects a body's dryRun other than All", async () => {
     const r = await run(
       Effect.gen(function* () {
