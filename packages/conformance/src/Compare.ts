@@ -52,7 +52,7 @@ export const values = (path: string, real: unknown, emulator: unknown): Readonly
 };
 
 /**
- * The differences between two outcomes of one interaction (status, media type and body).
+ * The differences between two outcomes of one interaction (status, media type, warnings and body).
  *
  * @example
  * ```ts
@@ -62,6 +62,7 @@ export const values = (path: string, real: unknown, emulator: unknown): Readonly
 export const outcomes = (real: Outcome, emulator: Outcome): ReadonlyArray<Difference> => [
   ...values("status", real.status, emulator.status),
   ...values("mediaType", real.mediaType, emulator.mediaType),
+  ...values("warnings", real.warnings ?? [], emulator.warnings ?? []),
   ...values("body", real.body, emulator.body),
 ];
 

@@ -22,7 +22,24 @@ export interface RawResponse {
   readonly status: number;
   readonly mediaType: string;
   readonly text: string;
+  /** The texts of its `Warning` headers (`299 - "text"`), in order. */
+  readonly warnings: ReadonlyArray<string>;
 }
+
+const WARNING = /\d{3} \S+ "((?:[^"\\]|\\.)*)"(?: "[^"]*")?/g;
+
+/**
+ * The texts of `Warning` header values, however they were framed (one header line per warning,
+ * as kube-apiserver writes them, or one comma-joined line): RFC 7234 warning-values in order,
+ * quoted-pair escapes undone.
+ *
+ * @example
+ * ```ts
+ * warningTexts(['299 - "a", 299 - "b \\"c\\""']) // ["a", 'b "c"']
+ * ```
+ */
+export const warningTexts = (values: ReadonlyArray<string>): ReadonlyArray<string> =>
+  values.flatMap((value) => [...value.matchAll(WARNING)].map((m) => (m[1] ?? "").replace(/\\(.)/g, "$1")));
 
 /** A watch in progress: its events so far, how it ended (if it did), and a way to stop it. */
 export interface OpenWatch {
@@ -135,6 +152,7 @@ export const fromKubeconfig = (path: string): Effect.Effect<Connection, Connecti
                   status: response.statusCode ?? 0,
                   mediaType: mediaTypeOf(response),
                   text: Buffer.concat(chunks).toString("utf8"),
+                  warnings: warningTexts(response.headersDistinct.warning ?? []),
                 }),
               ),
             );

@@ -91,6 +91,8 @@ export interface Outcome {
   readonly mediaType: string;
   /** The parsed JSON body, the raw text if not JSON, or the watch events collected. */
   readonly body: unknown;
+  /** The texts of the response's `Warning` headers, in order (requests and polls only). */
+  readonly warnings?: ReadonlyArray<string>;
   /** How long the step took (reported, never compared). */
   readonly millis?: number;
 }

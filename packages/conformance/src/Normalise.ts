@@ -193,4 +193,8 @@ export const value = (n: Normaliser, body: unknown): unknown => {
  * // body: { metadata: { name: "cm-<run>", uid: "<uid:1>", resourceVersion: "<rv:1>" } }
  * ```
  */
-export const outcome = (n: Normaliser, o: Outcome): Outcome => ({ ...o, body: value(n, o.body) });
+export const outcome = (n: Normaliser, o: Outcome): Outcome => ({
+  ...o,
+  body: value(n, o.body),
+  ...(o.warnings === undefined ? {} : { warnings: o.warnings.map((w) => value(n, w) as string) }),
+});

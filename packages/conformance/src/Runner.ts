@@ -5,7 +5,7 @@
  * becomes an outcome with status 0 (so one broken interaction does not hide the others).
  */
 import { Clock, Effect } from "effect";
-import type { Connection, OpenWatch } from "./Connection.ts";
+import type { Connection, ConnectionError, OpenWatch } from "./Connection.ts";
 import {
   type CollectStep,
   type Dynamic,
@@ -74,7 +74,7 @@ const poll = (connection: Connection, step: PollStep, maxPollMs: number) =>
       const body = parse(response.text);
       const now = yield* Clock.currentTimeMillis;
       if (step.until(response.status, body) || now - started >= timeoutMs) {
-        return { status: response.status, mediaType: response.mediaType, body };
+        return { status: response.status, mediaType: response.mediaType, body, warnings: response.warnings };
       }
       yield* Effect.sleep(`${POLL_INTERVAL_MS} millis`);
     }
@@ -83,13 +83,16 @@ const poll = (connection: Connection, step: PollStep, maxPollMs: number) =>
 const resolve = <A>(value: Dynamic<A>, earlier: Earlier): A =>
   typeof value === "function" ? (value as (earlier: Earlier) => A)(earlier) : value;
 
+/** What a step produced, before it is named and narrowed. */
+type Raw = Omit<Outcome, "interaction" | "millis">;
+
 const runStep = (
   connection: Connection,
   watches: Map<string, OpenWatch>,
   step: Step,
   earlier: Earlier,
   maxPollMs: number,
-) => {
+): Effect.Effect<Raw, ConnectionError> => {
   switch (step.kind) {
     case "request": {
       const json = step.bodyFrom !== undefined ? step.bodyFrom(earlier) : step.body;
@@ -99,9 +102,14 @@ const runStep = (
           : json !== undefined
             ? { text: JSON.stringify(json), contentType: step.contentType ?? "application/json" }
             : undefined;
-      return connection
-        .request(step.method, resolve(step.path, earlier), body)
-        .pipe(Effect.map((r) => ({ status: r.status, mediaType: r.mediaType, body: parse(r.text) })));
+      return connection.request(step.method, resolve(step.path, earlier), body).pipe(
+        Effect.map((r) => ({
+          status: r.status,
+          mediaType: r.mediaType,
+          body: parse(r.text),
+          warnings: r.warnings,
+        })),
+      );
     }
     case "watch":
       return opened(connection, watches, step, resolve(step.path, earlier));
@@ -143,7 +151,7 @@ export const run = (
         step,
         earlier,
         options.maxPollMs ?? Number.POSITIVE_INFINITY,
-      ).pipe(Effect.catch((error) => Effect.succeed({ status: 0, mediaType: "", body: error.message })));
+      ).pipe(Effect.catch((error) => Effect.succeed<Raw>({ status: 0, mediaType: "", body: error.message })));
       bodies.set(step.name, result.body);
       const body = step.select === undefined ? result.body : step.select(result.body);
       const millis = (yield* Clock.currentTimeMillis) - started;

@@ -9,9 +9,10 @@ import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { CertificateAuthority } from "@kopf/testing";
 import { Data, Effect, type Scope } from "effect";
+import * as Echo from "./sequences/internal/echo.ts";
 
 /** A running webhook server. */
-export interface WebhookServer {
+export interface WebhookServer extends Echo.Echoing {
   /** The base URL, e.g. `https://127.0.0.1:40321`. */
   readonly url: string;
   /** The CA bundle (base64 PEM) for `clientConfig.caBundle`. */
@@ -33,6 +34,7 @@ type Review = {
 
 /** The AdmissionReview response for a request to `path`. */
 export const answer = (path: string, review: Review): unknown => {
+  if (Echo.handles(path)) return Echo.answer(path, review);
   const uid = review.request?.uid ?? "";
   const metadata = review.request?.object?.metadata;
   const base = { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview" };
@@ -108,5 +110,9 @@ export const start: Effect.Effect<WebhookServer, WebhookServerError, Scope.Scope
         server.close(() => resume(Effect.void));
       }),
   );
-  return { url: `https://127.0.0.1:${port}`, caBundle: Buffer.from(ca.certPem).toString("base64") };
+  return {
+    url: `https://127.0.0.1:${port}`,
+    caBundle: Buffer.from(ca.certPem).toString("base64"),
+    echoes: true,
+  };
 });

@@ -57,6 +57,14 @@ describe("Compare.outcomes", () => {
     };
     expect(Compare.outcomes(real, emulator).map((d) => d.path)).toEqual(["status", "mediaType"]);
   });
+
+  it("compares the warnings, none being the same as an empty list", () => {
+    const base = { interaction: "s/a", status: 201, mediaType: "application/json", body: {} };
+    expect(Compare.outcomes({ ...base, warnings: ["a", "b"] }, { ...base, warnings: ["a"] })).toEqual([
+      { path: "warnings.length", real: 2, emulator: 1 },
+    ]);
+    expect(Compare.outcomes({ ...base, warnings: [] }, base)).toEqual([]);
+  });
 });
 
 describe("Compare.isUnder", () => {

@@ -44,6 +44,7 @@ const json = (status: number, body: unknown): RawResponse => ({
   status,
   mediaType: "application/json",
   text: JSON.stringify(body),
+  warnings: [],
 });
 
 const stream = (status: number, events: ReadonlyArray<WatchEvent>, errorText?: string) => {
@@ -96,7 +97,7 @@ describe("Runner.run", () => {
 
   it("records a network failure as status 0 and goes on", async () => {
     const { connection } = fake((s) =>
-      s.path === "/broken" ? "network" : { status: 200, mediaType: "text/plain", text: "fine" },
+      s.path === "/broken" ? "network" : { status: 200, mediaType: "text/plain", text: "fine", warnings: [] },
     );
     const outcomes = await run(connection, { name: "s", steps: [get("a", "/broken"), get("b", "/ok")] });
     expect(outcomes.map((o) => [o.status, o.mediaType, o.body])).toEqual([
