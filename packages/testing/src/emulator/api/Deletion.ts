@@ -172,6 +172,21 @@ const crdTerminating = (status: JsonObject, now: number): JsonObject => ({
   ],
 });
 
+/**
+ * The generation of an object a DELETE first marks with deletionTimestamp: one more, for kinds
+ * that have one (kube-apiserver's BeforeDelete, and markAsDeleting for kinds without graceful
+ * deletion, bump a positive generation once; a repeated DELETE leaves it).
+ *
+ * @example
+ * markedGeneration(widgetAtGeneration1) // { generation: 2 }
+ */
+export const markedGeneration = (obj: JsonObject): JsonObject => {
+  const generation = metaOf(obj).generation;
+  return !ObjectMeta.isDeleting(obj) && typeof generation === "number" && generation > 0
+    ? { generation: generation + 1 }
+    : {};
+};
+
 /** Deletes one object; answers what the apiserver answers (the object, or a Success Status). */
 export const deleteOne = Effect.fnUntraced(function* (
   core: Core,
@@ -223,6 +238,7 @@ export const deleteOne = Effect.fnUntraced(function* (
       ...latest,
       metadata: {
         ...meta,
+        ...markedGeneration(latest),
         deletionTimestamp: meta.deletionTimestamp ?? formatTime(core.now()),
         ...(isNamespace || resolved.type.plural === "customresourcedefinitions"
           ? {}

@@ -13,6 +13,7 @@ import * as GarbageCollector from "./GarbageCollector.ts";
 import type { Core } from "./internal/Core.ts";
 import { json, statusResponse } from "./internal/Core.ts";
 import { asObject, type JsonObject, metaOf } from "./internal/Json.ts";
+import * as ManagedFields from "./ManagedFields.ts";
 import * as NamespaceController from "./NamespaceController.ts";
 import * as ObjectMeta from "./ObjectMeta.ts";
 import { BUILTINS, keyOf } from "./ResourceType.ts";
@@ -157,13 +158,22 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
     if (t.storedAs === undefined) store.addTable(t);
     else store.views.set(keyOf(t), t);
   }
+  // The apiserver creates these itself, as manager `kube-apiserver` (so later writes track fields).
+  const byApiserver = (table: Table, obj: JsonObject): JsonObject =>
+    ManagedFields.track(undefined, obj, "kube-apiserver", "Update", undefined, core.now(), {
+      type: table.type,
+      version: table.type.storageVersion,
+    });
   const namespaces = store.table("", "namespaces") as Table;
   for (const name of DEFAULT_NAMESPACES)
     store.put(
       namespaces,
       ObjectMeta.prepareCreate(
         namespaces.type,
-        ObjectMeta.decodeForCreate(namespaces.type, undefined, { metadata: { name } }),
+        byApiserver(
+          namespaces,
+          ObjectMeta.decodeForCreate(namespaces.type, undefined, { metadata: { name } }),
+        ),
         core.now(),
         core.random,
       ),
@@ -174,7 +184,7 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
     services,
     ObjectMeta.prepareCreate(
       services.type,
-      ObjectMeta.decodeForCreate(services.type, "default", KUBERNETES_SERVICE),
+      byApiserver(services, ObjectMeta.decodeForCreate(services.type, "default", KUBERNETES_SERVICE)),
       core.now(),
       core.random,
     ),

@@ -1,7 +1,9 @@
 /**
  * `metadata.managedFields`: which manager owns which fields. Every write records its manager
  * (operation `Update`, or `Apply` for server-side apply); a field changed by one manager leaves the
- * sets of the others, and fields that disappear leave every set.
+ * sets of the others, and fields that disappear leave every set. An existing object without
+ * managedFields gets none from non-apply writes; its first apply attributes the fields it already
+ * has to `before-first-apply`.
  */
 import * as FieldSet from "./FieldSet.ts";
 import type { Resolved } from "./internal/Core.ts";
@@ -113,6 +115,9 @@ export const track = (
   resolved: Pick<Resolved, "type" | "version">,
 ): JsonObject => {
   if (subresource === "scale") return next;
+  // kube-apiserver's field manager never starts tracking on a non-apply write: an existing
+  // object without managedFields stays without (only creates and server-side apply start it).
+  if (old !== undefined && decode(old).every((e) => e.fields.size === 0)) return withEntries(next, []);
   const shape = TypeShape.shapeOf(resolved.type);
   const newSet = FieldSet.of(next, shape);
   const oldSet = old === undefined ? new Set<string>() : FieldSet.ofCached(old, shape);
@@ -154,6 +159,38 @@ export const track = (
   if (idx >= 0) entries[idx] = entry;
   else entries.push(entry);
   return withEntries(next, entries);
+};
+
+/** The manager kube-apiserver names as the owner of an object's fields when it is first applied to. */
+export const BEFORE_FIRST_APPLY = "before-first-apply";
+
+/**
+ * The entries server-side apply starts from: the object's own, or, for an object without any,
+ * one `Update` entry by {@link BEFORE_FIRST_APPLY} owning every field it has (in the write's scope).
+ *
+ * @example
+ * entriesForApply(untracked, resolved, undefined, now) // [{ manager: "before-first-apply", ... }]
+ */
+export const entriesForApply = (
+  current: JsonObject,
+  resolved: Pick<Resolved, "type" | "version">,
+  subresource: string | undefined,
+  now: number,
+): Array<Entry> => {
+  const entries = decode(current).filter((e) => e.fields.size > 0);
+  if (entries.length > 0) return entries;
+  const fields = scoped(FieldSet.of(current, TypeShape.shapeOf(resolved.type)), resolved, subresource);
+  if (fields.size === 0) return [];
+  return [
+    {
+      manager: BEFORE_FIRST_APPLY,
+      operation: "Update",
+      apiVersion: apiVersionOf(resolved.type.group, resolved.version),
+      time: formatTime(now),
+      subresource,
+      fields,
+    },
+  ];
 };
 
 /** The managedFields of an object as a plain array (for tests and SSA). */

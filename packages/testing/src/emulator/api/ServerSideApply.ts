@@ -92,7 +92,8 @@ export const apply = (
   const subresource = resolved.subresource;
   const appliedSet = ManagedFields.scoped(FieldSet.of(applied, shape, "apply"), resolved, subresource);
   const base = current ?? {};
-  const entries = current === undefined ? [] : ManagedFields.decode(current);
+  const entries =
+    current === undefined ? [] : ManagedFields.entriesForApply(current, resolved, subresource, now);
   const conflicts: Array<{
     readonly manager: string;
     readonly apiVersion: string;

@@ -6,6 +6,7 @@ import { Effect, Result } from "effect";
 import * as Admit from "./Admit.ts";
 import * as Body from "./Body.ts";
 import * as BodyCheck from "./BodyCheck.ts";
+import { canonical } from "./Canonical.ts";
 import type { ApiRequest } from "./Emulator.ts";
 import { type Core, json, type Resolved, type Response } from "./internal/Core.ts";
 import { isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
@@ -222,9 +223,17 @@ export const commitUpdate = Effect.fnUntraced(function* (
     if (ObjectMeta.isNoop(current, final) || dryRun)
       return json(200, served(resolved, dryRun ? final : current), admitted.warnings);
     if (ObjectMeta.canBeRemoved(final)) {
-      const gone = core.store.remove(resolved.table, final);
+      // As kube-apiserver's registry does when an update empties the finalizers of a deleting
+      // object: the update itself is never stored; the stored object (finalizers and all) is
+      // deleted, so the DELETED event carries it at the deletion's resourceVersion, and the answer
+      // is the updated object at the last stored resourceVersion.
+      const gone = core.store.remove(resolved.table, current);
       core.afterChange(resolved.table, gone, true);
-      return json(200, served(resolved, gone), admitted.warnings);
+      const answer = canonical(
+        resolved.type.custom,
+        ObjectMeta.withMeta(final, { resourceVersion: rvOf(current) }),
+      );
+      return json(200, served(resolved, answer), admitted.warnings);
     }
     const stored = core.store.put(resolved.table, final, current);
     core.afterChange(resolved.table, stored, false);

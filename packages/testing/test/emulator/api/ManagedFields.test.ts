@@ -1,0 +1,124 @@
+/**
+ * When managedFields are tracked, as kube-apiserver v1.34.4's field manager does: creates and
+ * server-side apply start tracking; a non-apply write to an object without managedFields does not;
+ * the first apply to such an object attributes its fields to `before-first-apply`.
+ */
+import { Effect } from "effect";
+import { describe, expect, it } from "vitest";
+import { CRD, run, send } from "./Harness.ts";
+
+const CMS = "/api/v1/namespaces/default/configmaps";
+const KEX = "/apis/kopf.dev/v1/namespaces/default/kopfexamples";
+const MERGE = { "content-type": "application/merge-patch+json" };
+const APPLY = { "content-type": "application/apply-patch+yaml" };
+const AGENT = { "user-agent": "kopf/1.0" };
+
+const summary = (body: any) =>
+  (body.metadata.managedFields ?? []).map((e: any) => [e.manager, e.operation, e.subresource, e.fieldsV1]);
+
+describe("non-apply writes to an object without managedFields", () => {
+  it.each([
+    ["a custom resource's status", `${KEX}/m/status`, { status: { x: 1 } }],
+    ["a custom resource's spec", `${KEX}/m`, { spec: { b: 1 } }],
+    ["its labels, with a fieldManager", `${KEX}/m?fieldManager=kopf`, { metadata: { labels: { a: "b" } } }],
+  ])("%s: no entry is started", async (_what, path, patch) => {
+    const r = await run(
+      Effect.gen(function* () {
+        yield* send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", CRD);
+        const created = yield* send(
+          "POST",
+          KEX,
+          { apiVersion: "kopf.dev/v1", kind: "KopfExample", metadata: { name: "m" } },
+          AGENT,
+        );
+        const patched = yield* send("PATCH", path, patch, { ...MERGE, ...AGENT });
+        return { created, patched };
+      }),
+    );
+    expect(r.created.body.metadata.managedFields).toBeUndefined();
+    expect(r.patched.status).toBe(200);
+    expect(r.patched.body.metadata.resourceVersion).not.toBe(r.created.body.metadata.resourceVersion);
+    expect(r.patched.body.metadata.managedFields).toBeUndefined();
+  });
+
+  it("a created object with fields is tracked, and later writes add their managers", async () => {
+    const r = await run(
+      Effect.gen(function* () {
+        yield* send("POST", CMS, { metadata: { name: "t" }, data: { a: "1" } }, AGENT);
+        return yield* send("PATCH", `${CMS}/t`, { data: { b: "2" } }, { ...MERGE, "user-agent": "other" });
+      }),
+    );
+    expect(summary(r.body)).toEqual([
+      ["kopf", "Update", undefined, { "f:data": { ".": {}, "f:a": {} } }],
+      ["other", "Update", undefined, { "f:data": { "f:b": {} } }],
+    ]);
+  });
+
+  it("the namespaces the apiserver creates are tracked as kube-apiserver's, so label writes are tracked", async () => {
+    const r = await run(
+      Effect.gen(function* () {
+        const seeded = yield* send("GET", "/api/v1/namespaces/default");
+        const labelled = yield* send(
+          "PATCH",
+          "/api/v1/namespaces/default",
+          { metadata: { labels: { team: "a" } } },
+          { ...MERGE, ...AGENT },
+        );
+        return { seeded, labelled };
+      }),
+    );
+    const label = { "f:metadata": { "f:labels": { ".": {}, "f:kubernetes.io/metadata.name": {} } } };
+    expect(summary(r.seeded.body)).toEqual([["kube-apiserver", "Update", undefined, label]]);
+    // Entries of the same second are ordered by manager.
+    expect(summary(r.labelled.body)).toEqual([
+      ["kopf", "Update", undefined, { "f:metadata": { "f:labels": { "f:team": {} } } }],
+      ["kube-apiserver", "Update", undefined, label],
+    ]);
+  });
+});
+
+describe("the first apply to an object without managedFields", () => {
+  it("attributes the fields already there to before-first-apply", async () => {
+    const r = await run(
+      Effect.gen(function* () {
+        yield* send("POST", CMS, { metadata: { name: "u" } });
+        yield* send("PATCH", `${CMS}/u`, { data: { b: "1" } }, MERGE);
+        return yield* send(
+          "PATCH",
+          `${CMS}/u?fieldManager=x`,
+          { apiVersion: "v1", kind: "ConfigMap", metadata: { name: "u" }, data: { c: "2" } },
+          APPLY,
+        );
+      }),
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.data).toEqual({ b: "1", c: "2" });
+    expect(summary(r.body)).toEqual([
+      ["x", "Apply", undefined, { "f:data": { "f:c": {} } }],
+      ["before-first-apply", "Update", undefined, { "f:data": { ".": {}, "f:b": {} } }],
+    ]);
+  });
+
+  it("conflicts with before-first-apply over a field it changes, and stores nothing", async () => {
+    const r = await run(
+      Effect.gen(function* () {
+        yield* send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", CRD);
+        yield* send("POST", KEX, { apiVersion: "kopf.dev/v1", kind: "KopfExample", metadata: { name: "v" } });
+        const patched = yield* send("PATCH", `${KEX}/v`, { spec: { b: 1 } }, MERGE);
+        const applied = yield* send(
+          "PATCH",
+          `${KEX}/v?fieldManager=x`,
+          { apiVersion: "kopf.dev/v1", kind: "KopfExample", metadata: { name: "v" }, spec: { b: 2 } },
+          APPLY,
+        );
+        const after = yield* send("GET", `${KEX}/v`);
+        return { patched, applied, after };
+      }),
+    );
+    expect(r.applied.status).toBe(409);
+    expect(r.applied.body.message).toBe(
+      'Apply failed with 1 conflict: conflict with "before-first-apply" using kopf.dev/v1: .spec.b',
+    );
+    expect(r.after.body).toEqual(r.patched.body);
+  });
+});
