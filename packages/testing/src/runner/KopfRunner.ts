@@ -49,7 +49,9 @@ export {
 
 export {
   type Body,
+  type CrdOptions,
   configmaps,
+  customResourceDefinition,
   customResourceDefinitions,
   events,
   kopfExampleCrd,

@@ -20,34 +20,69 @@ export const kopfExamples: Resource.Resource = Resource.make({
   subresources: ["status"],
 });
 
+/** What {@link customResourceDefinition} varies; everything has the example CRD's value by default. */
+export interface CrdOptions {
+  readonly plural?: string | undefined;
+  readonly kind?: string | undefined;
+  readonly group?: string | undefined;
+  readonly scope?: "Namespaced" | "Cluster" | undefined;
+  /** The status subresource (default true). */
+  readonly status?: boolean | undefined;
+  readonly shortNames?: ReadonlyArray<string> | undefined;
+  readonly categories?: ReadonlyArray<string> | undefined;
+}
+
+/**
+ * A CRD with one served and stored version `v1`, an open schema (any fields kept) and, unless
+ * `status: false`, the status subresource: the example CRD, or a variant of it for tests that need
+ * other kinds, cluster scope or no status subresource.
+ *
+ * @example
+ * ```ts
+ * yield* Applying.apply([KopfRunner.customResourceDefinition({ plural: "kopfzoos", kind: "KopfZoo", scope: "Cluster" })])
+ * ```
+ */
+export const customResourceDefinition = (options: CrdOptions = {}) => {
+  const plural = options.plural ?? "kopfexamples";
+  const kind = options.kind ?? "KopfExample";
+  const group = options.group ?? "kopf.dev";
+  return {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      scope: options.scope ?? "Namespaced",
+      group,
+      names: {
+        kind,
+        plural,
+        singular: kind.toLowerCase(),
+        ...(options.shortNames === undefined ? {} : { shortNames: [...options.shortNames] }),
+        ...(options.categories === undefined ? {} : { categories: [...options.categories] }),
+      },
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          ...(options.status === false ? {} : { subresources: { status: {} } }),
+          schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
+        },
+      ],
+    },
+  };
+};
+
 /**
  * The example CRD as an object (the essentials of examples/crd.yaml: namespaced KopfExamples
  * with a status subresource and an open schema), for tests that set up a cluster by hand.
  *
  * @example
  * ```ts
- * yield* emulator.apply([KopfRunner.kopfExampleCrd])
+ * yield* Applying.apply([KopfRunner.kopfExampleCrd])
  * ```
  */
-export const kopfExampleCrd = {
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: "kopfexamples.kopf.dev" },
-  spec: {
-    scope: "Namespaced",
-    group: "kopf.dev",
-    names: { kind: "KopfExample", plural: "kopfexamples", singular: "kopfexample" },
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
-      },
-    ],
-  },
-} as const;
+export const kopfExampleCrd = customResourceDefinition();
 
 /** The core `events` resource (what `kopf.info()` and friends post). */
 export const events: Resource.Resource = Resource.make({

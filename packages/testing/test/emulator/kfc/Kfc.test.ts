@@ -4,31 +4,14 @@
 import { assert, describe, it } from "@effect/vitest";
 import { Effect, type Scope } from "effect";
 import { K8s, kind } from "kubernetes-fluent-client";
+import { KopfRunner } from "../../../src/index.ts";
 import { eventually, startEmulator } from "../kubectl/support.ts";
 
 const gvk = { group: "kopf.dev", version: "v1", kind: "KopfExample", plural: "kopfexamples" };
 const Example = (filters: { namespace?: string; name?: string } = {}) =>
   K8s(kind.GenericKind, { kindOverride: gvk, ...filters });
 
-const crd = {
-  apiVersion: "apiextensions.k8s.io/v1",
-  kind: "CustomResourceDefinition",
-  metadata: { name: "kopfexamples.kopf.dev" },
-  spec: {
-    group: "kopf.dev",
-    scope: "Namespaced",
-    names: { kind: "KopfExample", plural: "kopfexamples", singular: "kopfexample" },
-    versions: [
-      {
-        name: "v1",
-        served: true,
-        storage: true,
-        subresources: { status: {} },
-        schema: { openAPIV3Schema: { type: "object", "x-kubernetes-preserve-unknown-fields": true } },
-      },
-    ],
-  },
-};
+const crd = KopfRunner.kopfExampleCrd;
 
 const withKfc = <A, E>(body: () => Effect.Effect<A, E, Scope.Scope>) =>
   Effect.scoped(
