@@ -175,7 +175,7 @@ const crdTerminating = (status: JsonObject, now: number): JsonObject => ({
 /**
  * The generation of an object a DELETE first marks with deletionTimestamp: one more, for kinds
  * that have one (kube-apiserver's BeforeDelete, and markAsDeleting for kinds without graceful
- * deletion, bump a positive generation once; a repeated DELETE leaves it).
+ * deletion, bump a positive generation once; a repeated DELETE leaves it). Not for CRDs.
  *
  * @example
  * markedGeneration(widgetAtGeneration1) // { generation: 2 }
@@ -238,7 +238,8 @@ export const deleteOne = Effect.fnUntraced(function* (
       ...latest,
       metadata: {
         ...meta,
-        ...markedGeneration(latest),
+        // The CRD registry marks a CRD by an update of its own, which leaves the generation.
+        ...(isCrd ? {} : markedGeneration(latest)),
         deletionTimestamp: meta.deletionTimestamp ?? formatTime(core.now()),
         ...(isNamespace || resolved.type.plural === "customresourcedefinitions"
           ? {}

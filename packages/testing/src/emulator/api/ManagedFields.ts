@@ -67,7 +67,7 @@ export const encode = (entries: ReadonlyArray<Entry>): Array<JsonObject> =>
       ...(e.manager === "" ? {} : { manager: e.manager }),
       operation: e.operation,
       apiVersion: e.apiVersion,
-      time: e.time,
+      ...(e.time === "" ? {} : { time: e.time }),
       fieldsType: "FieldsV1",
       fieldsV1: FieldSet.toFieldsV1(e.fields),
       ...(e.subresource === undefined ? {} : { subresource: e.subresource }),

@@ -148,11 +148,20 @@ export const bumpGeneration = (type: ResourceType, old: JsonObject, next: JsonOb
   return { ...next, metadata: { ...metaOf(next), generation: (typeof gen === "number" ? gen : 0) + 1 } };
 };
 
-/** Whether an update changes nothing worth a new resourceVersion. */
+/**
+ * Whether an update changes nothing worth a new resourceVersion: as kube-apiserver compares, a
+ * change of managedFields counts (a new manager of the same values), their timestamps alone do not.
+ */
 export const isNoop = (old: JsonObject, next: JsonObject): boolean => {
   const strip = (o: JsonObject) => {
-    const { resourceVersion: _r, managedFields: _f, ...meta } = metaOf(o);
-    return { ...o, metadata: meta };
+    const { resourceVersion: _r, managedFields, ...meta } = metaOf(o);
+    const entries = Array.isArray(managedFields)
+      ? managedFields.map((e) => {
+          const { time: _t, ...rest } = asObject(e);
+          return rest;
+        })
+      : [];
+    return { ...o, metadata: { ...meta, managedFields: entries } };
   };
   return deepEqual(strip(old), strip(next));
 };

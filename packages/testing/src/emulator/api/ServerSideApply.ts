@@ -6,7 +6,7 @@
 import { Result } from "effect";
 import * as FieldSet from "./FieldSet.ts";
 import type { Resolved } from "./internal/Core.ts";
-import { deepEqual, isObject, type JsonObject } from "./internal/Json.ts";
+import { asObject, deepEqual, isObject, type JsonObject } from "./internal/Json.ts";
 import { formatTime } from "./internal/Time.ts";
 import * as ManagedFields from "./ManagedFields.ts";
 import { apiVersionOf } from "./ResourceType.ts";
@@ -126,7 +126,12 @@ export const apply = (
     manager,
     operation: "Apply",
     apiVersion: apiVersionOf(resolved.type.group, resolved.version),
-    time: mine !== undefined && setsEqual(mine.fields, appliedSet) ? mine.time : formatTime(now),
+    // An apply that changes no value leaves the time as it was (none for a new manager).
+    time: deepEqual(withoutManagedFields(next), withoutManagedFields(base))
+      ? (mine?.time ?? "")
+      : mine !== undefined && setsEqual(mine.fields, appliedSet)
+        ? mine.time
+        : formatTime(now),
     subresource,
     fields: appliedSet,
   };
@@ -142,6 +147,12 @@ export const apply = (
               ) ?? e),
         );
   return Result.succeed(ManagedFields.withEntries(next as JsonObject, all));
+};
+
+const withoutManagedFields = (obj: unknown): unknown => {
+  if (!isObject(obj)) return obj;
+  const { managedFields: _m, resourceVersion: _r, ...meta } = asObject(obj.metadata);
+  return { ...obj, metadata: meta };
 };
 
 /** The field names along a path (list item elements skipped), for shape lookups. */

@@ -163,6 +163,13 @@ export const createFromBody = Effect.fnUntraced(function* (
   return json(201, served(resolved, stored), admitted.warnings);
 });
 
+/** `obj` with the managedFields of `from` (without any when `from` has none). */
+const withManagedFieldsOf = (from: JsonObject, obj: JsonObject): JsonObject => {
+  const { managedFields: _old, ...meta } = metaOf(obj);
+  const managedFields = metaOf(from).managedFields;
+  return { ...obj, metadata: managedFields === undefined ? meta : { ...meta, managedFields } };
+};
+
 /** Stores an update computed from the current object; retried when the object changed meanwhile. */
 export const commitUpdate = Effect.fnUntraced(function* (
   core: Core,
@@ -199,15 +206,20 @@ export const commitUpdate = Effect.fnUntraced(function* (
       // kube-apiserver's BeforeUpdate runs on the object as mutating admission left it: what the
       // update may not change is reset again (a status write keeps only its status, a main-resource
       // write the old status), and the generation follows the spec.
+      // The managedFields are the tracked ones `compute` wrote (none when tracking left none,
+      // which prepareUpdate alone would take for a body without them and keep the old ones).
       prepare: (mutated) =>
         ObjectMeta.bumpGeneration(
           resolved.type,
           current,
-          ObjectMeta.prepareUpdate(
-            resolved.type,
-            current,
+          withManagedFieldsOf(
             mutated,
-            resolved.subresource === "status" ? "status" : undefined,
+            ObjectMeta.prepareUpdate(
+              resolved.type,
+              current,
+              mutated,
+              resolved.subresource === "status" ? "status" : undefined,
+            ),
           ),
         ),
     });

@@ -56,7 +56,34 @@ describe("the generation of a DELETE that marks an object", () => {
   });
 });
 
+it("a CRD's generation is left as it is (its registry marks it by an update of its own)", async () => {
+  const r = await run(
+    Effect.gen(function* () {
+      yield* send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", CRD);
+      return yield* send(
+        "DELETE",
+        "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/kopfexamples.kopf.dev",
+      );
+    }),
+  );
+  expect(r.body.metadata.deletionTimestamp).toBeDefined();
+  expect(r.body.metadata.generation).toBe(1);
+});
+
 describe("a write that removes the last finalizer of a deleting object", () => {
+  it("answers without managedFields when the finalizers were all its manager owned", async () => {
+    const r = await run(
+      Effect.gen(function* () {
+        yield* send("POST", CMS, { metadata: { name: "o", finalizers: ["example.com/keep"] } });
+        yield* send("DELETE", `${CMS}/o`);
+        return yield* send("PATCH", `${CMS}/o`, { metadata: { finalizers: null } }, MERGE);
+      }),
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.metadata.finalizers).toBeUndefined();
+    expect(r.body.metadata.managedFields).toBeUndefined();
+  });
+
   it.each([
     ["a JSON patch", [{ op: "remove", path: "/metadata/finalizers" }], JSON_PATCH],
     ["a merge patch", { metadata: { finalizers: null } }, MERGE],
