@@ -1,10 +1,13 @@
 /**
  * The CRD lifecycle and custom resources: creation until Established, discovery of the new
  * group, schema validation and pruning, defaulting, the status subresource and generation,
- * patch types custom resources do not support, and deletion of the CRD.
+ * patch types custom resources do not support, deletion held by a finalizer (generation, the
+ * DELETED event), when managedFields start being tracked, and deletion of the CRD.
  */
 import type { Select, Sequence } from "../Interaction.ts";
 import {
+  APPLY,
+  collect,
   del,
   get,
   gone,
@@ -17,6 +20,7 @@ import {
   put,
   rvOf,
   STRATEGIC,
+  watch,
 } from "./internal/steps.ts";
 
 const established = (_status: number, body: unknown): boolean =>
@@ -103,6 +107,7 @@ export const sequence = (run: string): Sequence => {
   const crdPath = `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.${group}`;
   const widgets = `/apis/${group}/v1/namespaces/${ns}/widgets`;
   const w1 = `${widgets}/w1`;
+  const wu = `${widgets}/wu`;
   return {
     name: "crds",
     steps: [
@@ -161,6 +166,34 @@ export const sequence = (run: string): Sequence => {
       patch("strategic-unsupported", w1, STRATEGIC, { spec: { size: 6 } }),
       patch("merge-invalid", w1, MERGE, { spec: { size: 0 } }),
       get("get-final", w1),
+      post("create-finalized", widgets, {
+        ...widget("wf", { size: 1 }, group),
+        metadata: { name: "wf", finalizers: ["example.com/keep"] },
+      }),
+      watch(
+        "watch-finalized",
+        "wf",
+        (e) => `${widgets}?fieldSelector=metadata.name%3Dwf&resourceVersion=${rvOf(e, "create-finalized")}`,
+      ),
+      del("delete-finalized", `${widgets}/wf`),
+      del("delete-finalized-again", `${widgets}/wf`),
+      patch("remove-finalizer", `${widgets}/wf`, JSON_PATCH, [
+        { op: "remove", path: "/metadata/finalizers" },
+      ]),
+      collect("events-finalized", "wf", 2),
+      post("create-untracked", widgets, {
+        apiVersion: `${group}/v1`,
+        kind: "Widget",
+        metadata: { name: "wu" },
+      }),
+      patch("untracked-status", `${wu}/status`, MERGE, { status: { phase: "Running" } }),
+      patch("untracked-spec", wu, MERGE, { spec: { size: 2 } }),
+      patch("untracked-labels-with-manager", `${wu}?fieldManager=kopf`, MERGE, {
+        metadata: { labels: { a: "b" } },
+      }),
+      patch("untracked-apply-conflict", `${wu}?fieldManager=x`, APPLY, widget("wu", { size: 3 }, group)),
+      patch("untracked-apply", `${wu}?fieldManager=x`, APPLY, widget("wu", { size: 2 }, group)),
+      patch("tracked-after-apply", `${wu}?fieldManager=kopf`, MERGE, { metadata: { labels: { c: "d" } } }),
       del("delete", w1),
       get("get-deleted", w1),
       del("delete-crd", crdPath, undefined, { select: crdSummary }),

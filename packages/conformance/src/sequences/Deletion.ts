@@ -1,11 +1,13 @@
 /**
- * Deletion with finalizers and propagation: deletion marks objects with finalizers, new
- * finalizers are refused while deleting, removing the last finalizer deletes, and owner
- * references cascade (background), orphan dependents (orphan) or hold the owner (foreground).
+ * Deletion with finalizers and propagation: deletion marks objects with finalizers (bumping the
+ * generation of kinds that have one), new finalizers are refused while deleting, removing the last
+ * finalizer deletes (the answer and the DELETED event watched), and owner references cascade
+ * (background), orphan dependents (orphan) or hold the owner (foreground).
  */
-import type { Sequence } from "../Interaction.ts";
+import type { Select, Sequence } from "../Interaction.ts";
 import {
   cms,
+  collect,
   configMap,
   del,
   get,
@@ -17,7 +19,9 @@ import {
   patch,
   poll,
   post,
+  rvOf,
   uidOf,
+  watch,
 } from "./internal/steps.ts";
 
 const DELETE = (propagationPolicy: string) => ({
@@ -41,9 +45,36 @@ const ownedBy = (name: string, uid: string, blockOwnerDeletion = false) => ({
 const withoutOwners = (_status: number, body: unknown) =>
   ((body as { metadata?: { ownerReferences?: unknown[] } }).metadata?.ownerReferences ?? []).length === 0;
 
+/** A Deployment held by a finalizer (no controller runs it: only its metadata matters). */
+const deployment = (name: string) => ({
+  apiVersion: "apps/v1",
+  kind: "Deployment",
+  metadata: { name, finalizers: ["example.com/keep"] },
+  spec: {
+    selector: { matchLabels: { app: name } },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: "c", image: "none" }] } },
+  },
+});
+
+/** What a deletion changes of an object's metadata (a Deployment's defaults are not this sequence's business). */
+const deletionMeta: Select = (body) => {
+  const meta = (body as { metadata?: Record<string, unknown> }).metadata;
+  if (meta === undefined) return body;
+  return {
+    generation: meta.generation,
+    resourceVersion: meta.resourceVersion,
+    deletionTimestamp: meta.deletionTimestamp,
+    deletionGracePeriodSeconds: meta.deletionGracePeriodSeconds,
+    finalizers: meta.finalizers,
+  };
+};
+
 /** The deletion sequence. */
 export const sequence = (run: string): Sequence => {
   const ns = `c-del-${run}`;
+  const deployments = `/apis/apps/v1/namespaces/${ns}/deployments`;
+  const named = (name: string, step: string) => (e: (s: string) => unknown) =>
+    `${cms(ns)}?fieldSelector=metadata.name%3D${name}&resourceVersion=${rvOf(e, step)}`;
   const child = (step: string, name: string, owner: string, block = false) =>
     post(step, cms(ns), undefined, {
       bodyFrom: (e) => configMap(name, {}, ownedBy(owner, uidOf(e, `create-${owner}`), block)),
@@ -53,6 +84,7 @@ export const sequence = (run: string): Sequence => {
     steps: [
       post("namespace", "/api/v1/namespaces", namespace(ns)),
       post("create-finalized", cms(ns), configMap("fin", {}, { finalizers: ["example.com/keep"] })),
+      watch("watch-finalized", "fin", named("fin", "create-finalized")),
       del("delete-finalized", cms(ns, "fin")),
       get("get-deleting", cms(ns, "fin")),
       patch("add-finalizer-while-deleting", cms(ns, "fin"), MERGE, {
@@ -62,6 +94,25 @@ export const sequence = (run: string): Sequence => {
       del("delete-again", cms(ns, "fin")),
       patch("remove-finalizer", cms(ns, "fin"), JSON_PATCH, [{ op: "remove", path: "/metadata/finalizers" }]),
       get("get-after-finalizer", cms(ns, "fin")),
+      collect("events-finalized", "fin", 3),
+      post("create-finalized-2", cms(ns), configMap("fin2", {}, { finalizers: ["example.com/keep"] })),
+      watch("watch-finalized-2", "fin2", named("fin2", "create-finalized-2")),
+      del("delete-finalized-2", cms(ns, "fin2")),
+      patch("merge-remove-finalizer", cms(ns, "fin2"), MERGE, { metadata: { finalizers: null } }),
+      collect("events-finalized-2", "fin2", 2),
+      post("create-deployment", deployments, deployment("held"), { select: deletionMeta }),
+      del("delete-deployment", `${deployments}/held`, undefined, { select: deletionMeta }),
+      del("delete-deployment-again", `${deployments}/held`, undefined, { select: deletionMeta }),
+      patch(
+        "release-deployment",
+        `${deployments}/held`,
+        MERGE,
+        { metadata: { finalizers: null } },
+        {
+          select: deletionMeta,
+        },
+      ),
+      get("deployment-gone", `${deployments}/held`),
       post("create-owner", cms(ns), configMap("owner")),
       child("create-child-1", "child-1", "owner"),
       child("create-child-2", "child-2", "owner"),

@@ -1,7 +1,8 @@
 /**
  * Every patch type on ConfigMaps: JSON merge, JSON patch (including failing `test` operations,
  * bad paths, and the library's quirks: negative indices, copying a missing key, replacing the root
- * with a scalar), strategic merge, server-side apply with field managers, conflicts and force, and
+ * with a scalar), strategic merge, server-side apply with field managers, conflicts and force (and
+ * the first apply to an object whose fields nobody tracked yet), and
  * the errors for malformed patches, unknown media types, missing objects and finalizer names a
  * core kind rejects.
  */
@@ -123,6 +124,18 @@ export const sequence = (run: string): Sequence => {
       raw("apply-malformed", "PATCH", `${cms(ns, "ssa")}?fieldManager=alice`, "{{{", APPLY),
       patch("merge-after-apply", `${cms(ns, "ssa")}?fieldManager=dave`, MERGE, { data: { d: "1" } }),
       patch("dry-run-patch", `${one}?dryRun=All`, MERGE, { data: { dry: "yes" } }),
+      post("create-untracked", cms(ns), {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: "untracked" },
+      }),
+      patch("untracked-merge", cms(ns, "untracked"), MERGE, { data: { b: "1" } }),
+      patch("untracked-first-apply", `${cms(ns, "untracked")}?fieldManager=x`, APPLY, {
+        apiVersion: "v1",
+        kind: "ConfigMap",
+        metadata: { name: "untracked" },
+        data: { c: "2" },
+      }),
       del("cleanup", `/api/v1/namespaces/${ns}`),
     ],
   };
