@@ -3,7 +3,8 @@
  * (operation `Update`, or `Apply` for server-side apply); a field changed by one manager leaves the
  * sets of the others, and fields that disappear leave every set. An existing object without
  * managedFields gets none from non-apply writes; its first apply attributes the fields it already
- * has to `before-first-apply`.
+ * has to `before-first-apply`. A main-resource write may reset them (`[]` or `[{}]`) or replace
+ * them with valid entries of its own.
  */
 import * as FieldSet from "./FieldSet.ts";
 import type { Resolved } from "./internal/Core.ts";
@@ -99,6 +100,46 @@ export const withEntries = (obj: JsonObject, entries: ReadonlyArray<Entry>): Jso
   return { ...obj, metadata: meta };
 };
 
+/** Whether written managedFields ask for a reset: an empty list, or one empty entry. */
+const isReset = (given: ReadonlyArray<unknown>): boolean =>
+  given.length === 0 ||
+  (given.length === 1 &&
+    isObject(given[0]) &&
+    Object.values(given[0]).every(
+      (v) => v === null || v === "" || (isObject(v) && Object.keys(v).length === 0),
+    ));
+
+/** Whether written managedFields decode (kube-apiserver falls back to the live ones when not). */
+const decodable = (given: ReadonlyArray<unknown>): boolean =>
+  given.every(
+    (e) =>
+      isObject(e) && e.fieldsType === "FieldsV1" && (e.operation === "Apply" || e.operation === "Update"),
+  );
+
+/**
+ * The entries a write starts from, as kube-apiserver picks them: a subresource write's are the live
+ * object's; a main-resource write may reset them (an empty list or one empty entry) or replace them
+ * (valid entries owning something); otherwise they are the live object's.
+ */
+const baseEntries = (
+  old: JsonObject | undefined,
+  next: JsonObject,
+  subresource: string | undefined,
+): Array<Entry> => {
+  const live = old === undefined ? [] : decode(old);
+  const given = metaOf(next).managedFields;
+  if (
+    subresource !== undefined ||
+    !Array.isArray(given) ||
+    (old !== undefined && given === metaOf(old).managedFields)
+  )
+    return live;
+  if (isReset(given)) return [];
+  if (!decodable(given)) return live;
+  const entries = decodeEntries(given);
+  return entries.some((e) => e.fields.size > 0) ? entries : live;
+};
+
 /**
  * Records a non-apply write by `manager`: it gains the fields it changed, the others lose them.
  *
@@ -115,9 +156,11 @@ export const track = (
   resolved: Pick<Resolved, "type" | "version">,
 ): JsonObject => {
   if (subresource === "scale") return next;
+  const oldEntries = baseEntries(old, next, subresource);
   // kube-apiserver's field manager never starts tracking on a non-apply write: an existing
-  // object without managedFields stays without (only creates and server-side apply start it).
-  if (old !== undefined && decode(old).every((e) => e.fields.size === 0)) return withEntries(next, []);
+  // object without managedFields (or whose write reset them) stays without; only creates and
+  // server-side apply start it.
+  if (old !== undefined && oldEntries.every((e) => e.fields.size === 0)) return withEntries(next, []);
   const shape = TypeShape.shapeOf(resolved.type);
   const newSet = FieldSet.of(next, shape);
   const oldSet = old === undefined ? new Set<string>() : FieldSet.ofCached(old, shape);
@@ -131,7 +174,6 @@ export const track = (
       changed.add(p);
   const removed = new Set([...oldSet].filter((p) => !newSet.has(p)));
   const mine = scoped(changed, resolved, subresource);
-  const oldEntries = old === undefined ? [] : decode(old);
   if (mine.size === 0 && removed.size === 0) return withEntries(next, oldEntries);
   const lost = (p: string) => mine.has(p) || removed.has(p);
   const entries = oldEntries.map((e) => {

@@ -78,6 +78,47 @@ describe("non-apply writes to an object without managedFields", () => {
   });
 });
 
+describe("managedFields written by a client", () => {
+  const JSON_PATCH = { "content-type": "application/json-patch+json" };
+  it.each([
+    ["an empty list resets them", { metadata: { managedFields: [] } }, MERGE, true, undefined],
+    [
+      "one empty entry resets them, and the write is not tracked",
+      { metadata: { managedFields: [{}] }, data: { z: "1" } },
+      MERGE,
+      true,
+      undefined,
+    ],
+    [
+      "valid entries replace them",
+      [{ op: "replace", path: "/metadata/managedFields/0/manager", value: "renamed" }],
+      JSON_PATCH,
+      true,
+      [["renamed", "Update", undefined, { "f:data": { ".": {}, "f:a": {} } }]],
+    ],
+    [
+      "undecodable entries are ignored",
+      [{ op: "replace", path: "/metadata/managedFields/0/fieldsType", value: "Bogus" }],
+      JSON_PATCH,
+      false,
+      [["kopf", "Update", undefined, { "f:data": { ".": {}, "f:a": {} } }]],
+    ],
+  ])("%s", async (_what, patch, headers, written, managed) => {
+    const r = await run(
+      Effect.gen(function* () {
+        const created = yield* send("POST", CMS, { metadata: { name: "r" }, data: { a: "1" } }, AGENT);
+        const patched = yield* send("PATCH", `${CMS}/r`, patch, headers);
+        return { created, patched };
+      }),
+    );
+    expect(r.patched.status).toBe(200);
+    expect(r.patched.body.metadata.resourceVersion !== r.created.body.metadata.resourceVersion).toBe(written);
+    expect(r.patched.body.metadata.managedFields === undefined ? undefined : summary(r.patched.body)).toEqual(
+      managed,
+    );
+  });
+});
+
 describe("the first apply to an object without managedFields", () => {
   it("attributes the fields already there to before-first-apply", async () => {
     const r = await run(
