@@ -2,7 +2,8 @@
  * Every patch type on ConfigMaps: JSON merge, JSON patch (including failing `test` operations,
  * bad paths, and the library's quirks: negative indices, copying a missing key, replacing the root
  * with a scalar), strategic merge, server-side apply with field managers, conflicts and force (and
- * the first apply to an object whose fields nobody tracked yet), and
+ * the first apply to an object whose fields nobody tracked yet), managedFields written by a client
+ * (renamed, undecodable, reset), and
  * the errors for malformed patches, unknown media types, missing objects and finalizer names a
  * core kind rejects.
  */
@@ -124,6 +125,19 @@ export const sequence = (run: string): Sequence => {
       raw("apply-malformed", "PATCH", `${cms(ns, "ssa")}?fieldManager=alice`, "{{{", APPLY),
       patch("merge-after-apply", `${cms(ns, "ssa")}?fieldManager=dave`, MERGE, { data: { d: "1" } }),
       patch("dry-run-patch", `${one}?dryRun=All`, MERGE, { data: { dry: "yes" } }),
+      post("create-resettable", cms(ns), configMap("resettable")),
+      post("create-resettable-2", cms(ns), configMap("resettable-2")),
+      patch("managed-fields-rename", cms(ns, "resettable"), JSON_PATCH, [
+        { op: "replace", path: "/metadata/managedFields/0/manager", value: "renamed" },
+      ]),
+      patch("managed-fields-undecodable", cms(ns, "resettable"), JSON_PATCH, [
+        { op: "replace", path: "/metadata/managedFields/0/fieldsType", value: "Bogus" },
+      ]),
+      patch("managed-fields-reset-empty", cms(ns, "resettable"), MERGE, { metadata: { managedFields: [] } }),
+      patch("managed-fields-reset-entry", cms(ns, "resettable-2"), MERGE, {
+        metadata: { managedFields: [{}] },
+        data: { z: "1" },
+      }),
       post("create-untracked", cms(ns), {
         apiVersion: "v1",
         kind: "ConfigMap",
