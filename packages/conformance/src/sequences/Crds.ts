@@ -162,6 +162,10 @@ export const sequence = (run: string): Sequence => {
         }),
       }),
       patch("status-invalid", `${w1}/status`, MERGE, { status: { count: "many" } }),
+      patch("status-managed-fields-ignored", `${w1}/status`, MERGE, {
+        metadata: { managedFields: [] },
+        status: { count: 3 },
+      }),
       patch("json-patch-spec", w1, JSON_PATCH, [{ op: "replace", path: "/spec/size", value: 5 }]),
       patch("strategic-unsupported", w1, STRATEGIC, { spec: { size: 6 } }),
       patch("merge-invalid", w1, MERGE, { spec: { size: 0 } }),
