@@ -266,6 +266,25 @@ export const deleteOne = Effect.fnUntraced(function* (
         : Status.success(resolved.gr, name, uidOf(latest)),
       warnings,
     };
+  if (resolved.type.group === "" && resolved.type.plural === "pods") {
+    // Pods are deleted gracefully: kube-apiserver first stores the pod marked (deletionTimestamp,
+    // a grace period of 0 — this emulator has no kubelet, so every pod is treated as unscheduled —
+    // and the generation bumped), then deletes it; the answer is the deleted pod.
+    const marked: JsonObject = {
+      ...latest,
+      metadata: {
+        ...meta,
+        ...markedGeneration(latest),
+        deletionTimestamp: meta.deletionTimestamp ?? formatTime(core.now()),
+        deletionGracePeriodSeconds: 0,
+      },
+    };
+    const stored = core.store.put(resolved.table, marked, latest);
+    core.afterChange(resolved.table, stored, false);
+    const gone = core.store.remove(resolved.table, stored);
+    core.afterChange(resolved.table, gone, true);
+    return { status: 200, body: served(gone), warnings };
+  }
   const gone = core.store.remove(resolved.table, latest);
   core.afterChange(resolved.table, gone, true);
   return {

@@ -70,6 +70,36 @@ it("a CRD's generation is left as it is (its registry marks it by an update of i
   expect(r.body.metadata.generation).toBe(1);
 });
 
+it("a pod is marked (generation bumped, grace period 0), then deleted; the answer is the deleted pod", async () => {
+  const PODS = "/api/v1/namespaces/default/pods";
+  const r = await run(
+    Effect.gen(function* () {
+      const created = yield* send("POST", PODS, {
+        metadata: { name: "p" },
+        spec: { containers: [{ name: "c", image: "x" }] },
+      });
+      const deleted = yield* send("DELETE", `${PODS}/p`);
+      const events = yield* watch(
+        `${PODS}?watch=1&resourceVersion=${created.body.metadata.resourceVersion}`,
+        2,
+      );
+      return { created, deleted, events: events.events };
+    }),
+  );
+  const meta = (m: any) => [
+    m.resourceVersion,
+    m.generation,
+    m.deletionTimestamp !== undefined,
+    m.deletionGracePeriodSeconds,
+  ];
+  expect(r.events.map((e) => [e.type, ...meta(e.object.metadata)])).toEqual([
+    ["MODIFIED", String(Number(r.created.body.metadata.resourceVersion) + 1), 2, true, 0],
+    ["DELETED", String(Number(r.created.body.metadata.resourceVersion) + 2), 2, true, 0],
+  ]);
+  expect(r.deleted.status).toBe(200);
+  expect(meta(r.deleted.body.metadata)).toEqual(meta(r.events[1].object.metadata));
+});
+
 describe("a write that removes the last finalizer of a deleting object", () => {
   it("answers without managedFields when the finalizers were all its manager owned", async () => {
     const r = await run(
