@@ -69,10 +69,25 @@ const deletionMeta: Select = (body) => {
   };
 };
 
+/** An unscheduled pod (no kubelet runs it): deleted at once, after a marking write. */
+const pod = (name: string) => ({
+  apiVersion: "v1",
+  kind: "Pod",
+  metadata: { name },
+  spec: { containers: [{ name: "c", image: "none" }] },
+});
+
+/** Watch events with their types and what a deletion changes of their objects. */
+const podEvents: Select = (body) =>
+  Array.isArray(body)
+    ? body.map((e: { type?: string; object?: unknown }) => ({ type: e.type, object: deletionMeta(e.object) }))
+    : body;
+
 /** The deletion sequence. */
 export const sequence = (run: string): Sequence => {
   const ns = `c-del-${run}`;
   const deployments = `/apis/apps/v1/namespaces/${ns}/deployments`;
+  const pods = `/api/v1/namespaces/${ns}/pods`;
   const named = (name: string, step: string) => (e: (s: string) => unknown) =>
     `${cms(ns)}?fieldSelector=metadata.name%3D${name}&resourceVersion=${rvOf(e, step)}`;
   const child = (step: string, name: string, owner: string, block = false) =>
@@ -113,6 +128,12 @@ export const sequence = (run: string): Sequence => {
         },
       ),
       get("deployment-gone", `${deployments}/held`),
+      poll("service-account", `/api/v1/namespaces/${ns}/serviceaccounts/default`, (status) => status === 200),
+      post("create-pod", pods, pod("unscheduled"), { select: deletionMeta }),
+      watch("watch-pod", "pod", (e) => `${pods}?resourceVersion=${rvOf(e, "create-pod")}`),
+      del("delete-pod", `${pods}/unscheduled`, undefined, { select: deletionMeta }),
+      collect("events-pod", "pod", 2, 5_000, podEvents),
+      get("pod-gone", `${pods}/unscheduled`),
       post("create-owner", cms(ns), configMap("owner")),
       child("create-child-1", "child-1", "owner"),
       child("create-child-2", "child-2", "owner"),
