@@ -10,7 +10,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import { delimiter, isAbsolute, join } from "node:path";
-import { Duration, Effect, Queue, Stream } from "effect";
+import { Config, Duration, Effect, Option, Queue, Stream } from "effect";
 import type { ClientConfig } from "../ClientConfig.ts";
 import type { WebhookFn } from "../Serving.ts";
 import { WebhookServerError } from "../WebhookServerProtocol.ts";
@@ -47,10 +47,15 @@ const executable = (path: string) =>
  */
 export const findBinary = (binary: string): Effect.Effect<string, WebhookServerError> =>
   Effect.gen(function* () {
+    // PATH from Effect's ConfigProvider (the process environment unless one is provided).
+    const path = Option.getOrElse(
+      yield* Config.option(Config.String("PATH")).pipe(Effect.orElseSucceed(Option.none)),
+      () => "",
+    );
     const candidates =
       isAbsolute(binary) || binary.includes("/")
         ? [binary]
-        : (process.env.PATH ?? "")
+        : path
             .split(delimiter)
             .filter((dir) => dir !== "")
             .map((dir) => join(dir, binary));
