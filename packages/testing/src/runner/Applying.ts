@@ -106,7 +106,13 @@ const awaitCrd = (name: string, raw: Record<string, unknown>) =>
     }
   });
 
-const applyOne = (raw: unknown): Effect.Effect<void, ApiError | KopfRunnerError, KubeApi> =>
+/** Kinds already resolved in one `apply` call: several objects of a kind cost one discovery. */
+type Resolved = Map<string, Resource.Resource>;
+
+const applyOne = (
+  raw: unknown,
+  resolved: Resolved,
+): Effect.Effect<void, ApiError | KopfRunnerError, KubeApi> =>
   Effect.gen(function* () {
     if (!isObject(raw) || !isObject(raw.metadata ?? {})) {
       return yield* new KopfRunnerError({
@@ -125,10 +131,11 @@ const applyOne = (raw: unknown): Effect.Effect<void, ApiError | KopfRunnerError,
       });
     }
     const api = yield* KubeApi;
-    const resource = yield* retryWhile(
-      resolve(apiVersion, kind),
-      (error) => error._tag === "KopfRunnerError",
-    );
+    const key = `${apiVersion} ${kind}`;
+    const resource =
+      resolved.get(key) ??
+      (yield* retryWhile(resolve(apiVersion, kind), (error) => error._tag === "KopfRunnerError"));
+    resolved.set(key, resource);
     const namespace = resource.namespaced ? (str(meta.namespace) ?? "default") : undefined;
     const body = (namespace === undefined ? raw : { ...raw, metadata: { ...meta, namespace } }) as RawBody;
     yield* api.create(resource, body, { namespace: namespace ?? null }).pipe(
@@ -151,4 +158,7 @@ const applyOne = (raw: unknown): Effect.Effect<void, ApiError | KopfRunnerError,
 export const apply = (
   objects: ReadonlyArray<unknown>,
 ): Effect.Effect<void, ApiError | KopfRunnerError, KubeApi> =>
-  Effect.forEach(objects, applyOne, { discard: true });
+  Effect.suspend(() => {
+    const resolved: Resolved = new Map();
+    return Effect.forEach(objects, (raw) => applyOne(raw, resolved), { discard: true });
+  });

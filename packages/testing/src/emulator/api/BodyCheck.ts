@@ -7,27 +7,16 @@ import { Result } from "effect";
 import * as Body from "./Body.ts";
 import * as FieldError from "./FieldError.ts";
 import type { Resolved } from "./internal/Core.ts";
-import { isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
+import { goType, isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
 import { apiVersionOf } from "./ResourceType.ts";
 import * as Status from "./Status.ts";
-
-const goJsonType = (v: unknown): string =>
-  Array.isArray(v)
-    ? "array"
-    : v === null
-      ? "null"
-      : typeof v === "object"
-        ? "object"
-        : typeof v === "boolean"
-          ? "bool"
-          : typeof v;
 
 /** The typed decoder's error for a string field or string map holding another JSON type. */
 const typedStringProblem = (kind: string, value: JsonObject): string | undefined => {
   const meta = value.metadata;
   const wrong = (v: unknown) => v !== undefined && v !== null && typeof v !== "string";
   const unmarshal = (v: unknown, field: string) =>
-    `json: cannot unmarshal ${goJsonType(v)} into Go struct field ${field} of type string`;
+    `json: cannot unmarshal ${goType(v)} into Go struct field ${field} of type string`;
   if (isObject(meta)) {
     for (const f of ["name", "generateName", "namespace"])
       if (wrong(meta[f])) return unmarshal(meta[f], `ObjectMeta.metadata.${f}`);

@@ -7,7 +7,7 @@
  * `: test failed`). Any failed operation fails the whole patch.
  */
 import { Result } from "effect";
-import { deepEqual, isObject, type JsonObject } from "./internal/Json.ts";
+import { deepEqual, goType, isObject, type JsonObject } from "./internal/Json.ts";
 
 /**
  * One operation as decoded: `op` is "unknown" when it is not a string (as the library reads it);
@@ -19,17 +19,6 @@ export interface Operation {
   readonly value?: unknown;
   readonly from?: unknown;
 }
-/** The name of a JSON value's type as Go's decoder words it. */
-const goType = (v: unknown): string =>
-  Array.isArray(v)
-    ? "array"
-    : v === null
-      ? "null"
-      : typeof v === "object"
-        ? "object"
-        : typeof v === "boolean"
-          ? "bool"
-          : typeof v;
 
 /** An operation from its JSON object (JSON nulls count as not given, as Go decodes them). */
 export const operationOf = (o: JsonObject): Operation => ({

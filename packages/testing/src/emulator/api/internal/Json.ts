@@ -64,3 +64,15 @@ export const setPath = (value: JsonObject, path: ReadonlyArray<string>, next: un
   } else copy[head] = setPath(asObject(copy[head]), rest, next);
   return copy;
 };
+
+/** The name of a JSON value's type as Go's decoder words it in "cannot unmarshal X into …". */
+export const goType = (v: unknown): string =>
+  Array.isArray(v)
+    ? "array"
+    : v === null
+      ? "null"
+      : typeof v === "object"
+        ? "object"
+        : typeof v === "boolean"
+          ? "bool"
+          : typeof v;
