@@ -126,12 +126,13 @@ export const selected = (
 };
 
 /**
- * Whether `KOPF_TEST_CLUSTER` names the emulator (unset, or `emulator`): for the few assertions
- * that only the emulator can make (its virtual time, fault injection, its own store).
+ * Whether `KOPF_TEST_CLUSTER` names the emulator (unset, or `emulator`): for fixtures that set up
+ * differently there (e.g. virtual time only where nothing real has to happen); a value that is
+ * not a cluster is not the emulator.
  *
  * @example
  * ```ts
- * it.runIf(Clusters.isEmulator())("survives a dropped watch", ...)
+ * const settle = Clusters.isEmulator() ? virtualSettle : realSettle
  * ```
  */
 export const isEmulator = (env: Readonly<Record<string, string | undefined>> = process.env): boolean => {

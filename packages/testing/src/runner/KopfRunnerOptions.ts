@@ -11,7 +11,7 @@ import type * as Clusters from "./Clusters.ts";
 
 /** Why the runner failed (besides the operator's own exception, which it exposes). */
 export class KopfRunnerError extends Data.TaggedError("KopfRunnerError")<{
-  readonly reason: "StillRunning" | "NoEmulator" | "Timeout" | "NotFound";
+  readonly reason: "StillRunning" | "Timeout" | "NotFound";
   readonly message: string;
 }> {}
 
