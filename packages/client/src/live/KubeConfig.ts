@@ -18,7 +18,6 @@ import type { Cluster, KubeConfig, User } from "@kubernetes/client-node";
 import { Clock, Effect, Result } from "effect";
 import * as ConnectionInfo from "../ConnectionInfo.ts";
 import { LoginError } from "../LoginError.ts";
-import * as Environment from "./internal/environment.ts";
 
 /** Where to look and which context to use. @category models */
 export interface KubeConfigOptions {
@@ -26,7 +25,12 @@ export interface KubeConfigOptions {
   readonly paths?: string | ReadonlyArray<string> | undefined;
   /** The context to use (like `--context`); default: the files' `current-context`. */
   readonly context?: string | undefined;
-  /** The environment to read `KUBECONFIG` and `HOME` from. Default: Effect's `ConfigProvider` (the process environment). */
+  /**
+   * The environment to read `KUBECONFIG` and `HOME` from. Default `process.env`, read at each
+   * login: not Effect's default `ConfigProvider`, which snapshots the environment once, while
+   * `KUBECONFIG` may change at runtime (KfcBridge points it at the operator's cluster for
+   * kubernetes-fluent-client; embedding applications set it before starting an operator).
+   */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Vault priority of the credentials. Default 10 (Kopf's kubeconfig login). */
   readonly priority?: number | undefined;
@@ -52,20 +56,16 @@ const errorText = (error: unknown): string => (error instanceof Error ? error.me
  */
 export const configFiles = (
   options: KubeConfigOptions,
-  env: Environment.Environment = options.env ?? {},
 ): { readonly files: ReadonlyArray<string>; readonly explicit: boolean } => {
   if (options.paths !== undefined) {
     const paths = typeof options.paths === "string" ? [options.paths] : options.paths;
     return { files: paths, explicit: true };
   }
+  const env = options.env ?? process.env;
   const fromEnv = (env.KUBECONFIG ?? "").split(delimiter).filter((path) => path !== "");
   if (fromEnv.length > 0) return { files: fromEnv, explicit: false };
   return { files: [join(env.HOME ?? homedir(), ".kube", "config")], explicit: false };
 };
-
-/** Where {@link configFiles} looks: the given environment, or `KUBECONFIG`/`HOME` from Config. */
-const environment = (options: KubeConfigOptions) =>
-  Environment.variables(["KUBECONFIG", "HOME"], options.env);
 
 interface Loaded {
   readonly source: string;
@@ -268,7 +268,7 @@ export const make = (
 ): Effect.Effect<ConnectionInfo.ConnectionInfo, LoginError> => {
   let cached: { readonly key: string; readonly config: KubeConfig } | undefined;
   return Effect.gen(function* () {
-    const { files, explicit } = configFiles(options, yield* environment(options));
+    const { files, explicit } = configFiles(options);
     const KubeConfigCtor = yield* loadKubeConfigClass;
     const loaded = (yield* Effect.forEach(files, (file) =>
       readConfig(KubeConfigCtor, file, explicit),
@@ -300,11 +300,9 @@ export const make = (
  * ```
  */
 export const isAvailable = (options: KubeConfigOptions = {}): Effect.Effect<boolean> =>
-  Effect.flatMap(environment(options), (env) =>
-    Effect.forEach(configFiles(options, env).files, (file) =>
-      Effect.tryPromise(() => readFile(file, "utf-8")).pipe(
-        Effect.as(true),
-        Effect.orElseSucceed(() => false),
-      ),
+  Effect.forEach(configFiles(options).files, (file) =>
+    Effect.tryPromise(() => readFile(file, "utf-8")).pipe(
+      Effect.as(true),
+      Effect.orElseSucceed(() => false),
     ),
   ).pipe(Effect.map((found) => found.some((exists) => exists)));

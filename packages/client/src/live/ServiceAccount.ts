@@ -16,7 +16,6 @@ import { OperatorSettings } from "@kopf/settings";
 import { Clock, Effect, Result } from "effect";
 import * as ConnectionInfo from "../ConnectionInfo.ts";
 import { LoginError } from "../LoginError.ts";
-import * as Environment from "./internal/environment.ts";
 
 /** The standard mount point of the service-account files. */
 export const DEFAULT_DIRECTORY = "/var/run/secrets/kubernetes.io/serviceaccount";
@@ -25,7 +24,7 @@ export const DEFAULT_DIRECTORY = "/var/run/secrets/kubernetes.io/serviceaccount"
 export interface ServiceAccountOptions {
   /** Where `token`, `namespace` and `ca.crt` are. Default {@link DEFAULT_DIRECTORY}. */
   readonly directory?: string | undefined;
-  /** The environment for `KUBERNETES_SERVICE_HOST`/`_PORT`. Default: Effect's `ConfigProvider` (the process environment). */
+  /** The environment for `KUBERNETES_SERVICE_HOST`/`_PORT`. Default `process.env`. */
   readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   /** Vault priority. Default 20 (Kopf's service-account login). */
   readonly priority?: number | undefined;
@@ -103,9 +102,7 @@ export const login = (
     const caPath = join(directory, "ca.crt");
     const now = yield* Clock.currentTimeMillis;
     const made = ConnectionInfo.make({
-      server: serverOf(
-        yield* Environment.variables(["KUBERNETES_SERVICE_HOST", "KUBERNETES_SERVICE_PORT"], options.env),
-      ),
+      server: serverOf(options.env ?? process.env),
       caPath: (yield* exists(caPath)) ? caPath : undefined,
       token,
       defaultNamespace: namespace || undefined,

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterAll, assert, describe, it } from "@effect/vitest";
 import { OperatorSettings, Settings } from "@kopf/settings";
-import { ConfigProvider, Effect } from "effect";
+import { Effect } from "effect";
 import { TestClock } from "effect/testing";
 import * as KubeConfigLogin from "../../src/live/KubeConfig.ts";
 
@@ -248,18 +248,6 @@ describe("several files and contexts", () => {
       assert.strictEqual(info.token, "token-1");
       assert.isTrue(yield* KubeConfigLogin.isAvailable({ env: { HOME: home } }));
       assert.isFalse(yield* KubeConfigLogin.isAvailable({ env: { HOME: join(dir, "nowhere") } }));
-    }),
-  );
-
-  it.effect("without an env option, KUBECONFIG and HOME come from Effect's ConfigProvider", () =>
-    Effect.gen(function* () {
-      const provided = (env: Record<string, string>) =>
-        Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnvRecord(env)));
-      const path = file(config({}));
-      const info = yield* KubeConfigLogin.make().pipe(provided({ KUBECONFIG: path }));
-      assert.strictEqual(info.token, "token-1");
-      assert.isTrue(yield* KubeConfigLogin.isAvailable().pipe(provided({ KUBECONFIG: path })));
-      assert.isFalse(yield* KubeConfigLogin.isAvailable().pipe(provided({ HOME: join(dir, "nowhere") })));
     }),
   );
 });
