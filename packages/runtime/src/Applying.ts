@@ -45,7 +45,9 @@ const seconds = (value: number): string => String(Math.round(value * 1000) / 100
  * const { resourceVersion, remaining } = yield* Applying.apply({ resource, body, patch, delays, pressure, handled: true })
  * ```
  */
-export const apply = (input: Input): Effect.Effect<Output, ApiError | Patch.PatchError, KubeApi> =>
+export const apply = (
+  input: Input,
+): Effect.Effect<Output, ApiError | PatchApplier.StatusNotStored | Patch.PatchError, KubeApi> =>
   Effect.gen(function* () {
     const settings = yield* OperatorSettings;
     const storage = settings.persistence.progressStorage;

@@ -2,11 +2,17 @@
  * The application of one cycle's patch to an object (Kopf's `patch_obj` and `patch_and_check`,
  * spec §5.7): up to four API calls, in this order and each only when needed —
  *
- * 1. a merge patch of the object (without `status` when status is a subresource);
- * 2. a merge patch of the `/status` subresource;
+ * 1. a merge patch of the `/status` subresource (the handlers' results);
+ * 2. a merge patch of the object (without `status` when status is a subresource): the progress
+ *    records and the last-handled configuration, the marks saying which handlers are done;
  * 3. a JSON patch of the object: the merge patch and the patch functions applied to the freshest
  *    known body, diffed, guarded by a `test` of `metadata.resourceVersion`;
  * 4. a JSON patch of `/status`, guarded by the resource version of the previous response.
+ *
+ * Results go before marks, unlike Kopf (object first): a crash or a failed status write between
+ * the two calls then leaves results without marks (the handlers run again), never marks without
+ * results (the handlers would never run again and their results would be lost). Without a status
+ * subresource, results and marks are one merge patch. See docs/deviations-from-kopf.md.
  *
  * A 422 on a JSON patch (the object changed under us) stops and hands back the patch functions
  * as the remaining patch, to be retried on the next cycle against a newer body; a 404 anywhere
@@ -17,11 +23,21 @@
 import type { ApiError } from "@kopf/client";
 import { KubeApi } from "@kopf/client";
 import { Body, type JsonObject, type JsonPatchOp, Patch, type RawBody, Resource } from "@kopf/structs";
-import { Effect, Result } from "effect";
+import { Data, Effect, Result } from "effect";
 import { inconsistencies } from "./internal/patchConsistency.ts";
 
 /** The suffix Kopf appends to a version that will never come as an event (last finalizer removed while deleting). */
 export const NEVER_ARRIVES = "~which~never~arrives";
+
+/**
+ * The status write failed (after the client's retries): nothing was marked as handled, so the
+ * handlers whose results it carried stay pending; the processing is retried after its throttling
+ * (whose error line carries this message).
+ */
+export class StatusNotStored extends Data.TaggedError("StatusNotStored")<{
+  readonly message: string;
+  readonly cause: ApiError;
+}> {}
 
 /** What to patch. */
 export interface PatchRequest {
@@ -89,7 +105,9 @@ const render = (value: unknown): string => JSON.stringify(value);
  * applied.resourceVersion // the version to await before the next changing cycle
  * ```
  */
-export const apply = (request: PatchRequest): Effect.Effect<Applied, ApiError | Patch.PatchError, KubeApi> =>
+export const apply = (
+  request: PatchRequest,
+): Effect.Effect<Applied, ApiError | StatusNotStored | Patch.PatchError, KubeApi> =>
   Effect.gen(function* () {
     const { resource, body, patch } = request;
     if (patch.isEmpty()) return NOT_PATCHED;
@@ -117,13 +135,27 @@ export const apply = (request: PatchRequest): Effect.Effect<Applied, ApiError | 
       ).pipe(Effect.tapError(() => Effect.sync(() => (calls += 1))));
 
     const steps = Effect.gen(function* () {
+      // The results first: the marks saying "done" (in the object's annotations) must never be
+      // stored without the results they stand for. A failed status write stops here, before any
+      // mark, so the handlers stay pending and run again.
+      if (hasStatusPatch) {
+        yield* Effect.logDebug(`Merge-patching the status with: ${render({ status: statusPatch })}`);
+        yield* call("status", "merge", { status: statusPatch }).pipe(
+          Effect.catchIf(
+            (error) => !(error._tag === "KubeApiError" && error.reason === "NotFound"),
+            (error) =>
+              Effect.fail(
+                new StatusNotStored({
+                  message: `Storing the status failed (${error.message}); nothing is marked as handled, the handlers stay pending and will run again.`,
+                  cause: error,
+                }),
+              ),
+          ),
+        );
+      }
       if (Object.keys(objectPatch).length > 0) {
         yield* Effect.logDebug(`Merge-patching the resource with: ${render(objectPatch)}`);
         yield* call(undefined, "merge", objectPatch);
-      }
-      if (hasStatusPatch) {
-        yield* Effect.logDebug(`Merge-patching the status with: ${render({ status: statusPatch })}`);
-        yield* call("status", "merge", { status: statusPatch });
       }
       if (freshest !== undefined) {
         const found = inconsistencies(merge, freshest);

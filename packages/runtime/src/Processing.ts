@@ -106,7 +106,12 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
         },
       };
       const result = yield* Throttler.throttled(
-        { cell, delays: settings.queueing.errorDelays, pressure: context.pressure },
+        {
+          cell,
+          delays: settings.queueing.errorDelays,
+          pressure: context.pressure,
+          retryIf: (error) => error._tag === "StatusNotStored",
+        },
         processCauses({ options, event, key, memory, context }),
       );
       return Option.getOrUndefined(result);

@@ -63,7 +63,7 @@ describe("PatchApplier.apply", () => {
     );
   });
 
-  it.effect("merge-patches the object without status, then the status subresource", () => {
+  it.effect("merge-patches the status subresource first, then the object without status", () => {
     const log = new Cluster.RequestLog();
     return run(
       Effect.gen(function* () {
@@ -73,9 +73,9 @@ describe("PatchApplier.apply", () => {
         patch.spec.x = 1;
         patch.status.phase = "Ready";
         const applied = yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch });
-        assert.deepStrictEqual(summary(log), [`object ${MERGE}`, `status ${MERGE}`]);
-        assert.deepStrictEqual(log.patches()[0]?.body, { spec: { x: 1 } });
-        assert.deepStrictEqual(log.patches()[1]?.body, { status: { phase: "Ready" } });
+        assert.deepStrictEqual(summary(log), [`status ${MERGE}`, `object ${MERGE}`]);
+        assert.deepStrictEqual(log.patches()[0]?.body, { status: { phase: "Ready" } });
+        assert.deepStrictEqual(log.patches()[1]?.body, { spec: { x: 1 } });
         assert.deepStrictEqual(applied.body?.status, { phase: "Ready" });
         assert.strictEqual(applied.resourceVersion, rv(applied.body));
       }),
@@ -155,8 +155,8 @@ describe("PatchApplier.apply", () => {
           });
           const applied = yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch });
           assert.deepStrictEqual(summary(log), [
-            `object ${MERGE}`,
             `status ${MERGE}`,
+            `object ${MERGE}`,
             `object ${JSON_PATCH}`,
             `status ${JSON_PATCH}`,
           ]);
@@ -262,6 +262,32 @@ describe("PatchApplier.apply", () => {
           assert.strictEqual(applied.remaining, undefined);
           assert.strictEqual(applied.resourceVersion, undefined);
           assert.strictEqual(log.patches().length, step);
+        }),
+        { log },
+      );
+    },
+  );
+
+  it.effect.each([500, 503, 422])(
+    "a failed status write (HTTP %d) stores no mark: the object is not patched, the error says so",
+    (status) => {
+      const log = new Cluster.RequestLog();
+      return run(
+        Effect.gen(function* () {
+          const body = yield* created();
+          log.clear();
+          log.failPatch = (_, request) => (request.path.endsWith("/status") ? status : undefined);
+          const patch = Patch.make(body);
+          patch.status.createFn = { message: "result" };
+          patch.meta.annotations["kopf.zalando.org/last-handled-configuration"] = "{}";
+          const error = yield* Effect.flip(PatchApplier.apply({ resource: Cluster.resource(), body, patch }));
+          assert.instanceOf(error, PatchApplier.StatusNotStored);
+          assert.instanceOf((error as PatchApplier.StatusNotStored).cause, KubeApiError);
+          assert.deepStrictEqual(summary(log), [`status ${MERGE}`]);
+          const stored = yield* (yield* KubeApi).get(Cluster.resource(), { namespace: "ns1", name: "e1" });
+          assert.deepStrictEqual(stored.metadata?.annotations, undefined);
+          assert.include(error.message, "Storing the status failed");
+          assert.include(error.message, "the handlers stay pending and will run again");
         }),
         { log },
       );
