@@ -110,7 +110,7 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
           cell,
           delays: settings.queueing.errorDelays,
           pressure: context.pressure,
-          retryIf: (error) => error._tag === "StatusNotStored",
+          retryIf: (error) => error._tag === "PatchNotStored",
         },
         processCauses({ options, event, key, memory, context }),
       );

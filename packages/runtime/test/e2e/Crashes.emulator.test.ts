@@ -58,9 +58,7 @@ describe("crashes", () => {
         assertSound(figures);
         assert.strictEqual(figures.faults.get("status 503"), 6);
         assert.strictEqual(figures.reRunsExplained, 6);
-        const throttled = lines.filter((line) =>
-          line.includes("due to an unexpected error: StatusNotStored"),
-        );
+        const throttled = lines.filter((line) => line.includes("due to an unexpected error: PatchNotStored"));
         assert.strictEqual(throttled.length, 6);
         assert.include(throttled[0], "the handlers stay pending and will run again");
       }),
