@@ -8,8 +8,8 @@
  *
  * Unlike Kopf, a failure can ask to be retried ({@link throttled}'s `retryIf`): once its delay
  * has passed undisturbed, the same event is processed again instead of waiting for a new one.
- * The runtime asks this for a status write that failed, so that the handlers whose results were
- * not stored run again even if the object never changes.
+ * The runtime asks this for a patch write that failed, so that handlers whose results or marks
+ * were not stored run again even if the object never changes.
  *
  * The decisions are pure ({@link onFailure}, {@link onSuccess}); {@link throttled} performs them
  * around an effect, sleeping interruptibly by the object's {@link Pressure} flag.
