@@ -37,6 +37,20 @@ const getFrom = (cluster: Clusters.Built, name: string) =>
     ),
   ) as Promise<any>;
 
+/** A standalone operator on `ns1` of the cluster. */
+const operatorOn = (
+  cluster: Clusters.Built,
+  registry: kopf.Registry.Registry,
+  logging: { readonly write: (line: string) => void } = quiet,
+) =>
+  kopf.operator({
+    registry,
+    namespaces: ["ns1"],
+    standalone: true,
+    kubeApi: Layer.succeedContext(cluster.context),
+    logging,
+  });
+
 const listEvents = (cluster: Clusters.Built) =>
   Effect.runPromise(
     Effect.provideContext(
@@ -66,13 +80,7 @@ describe("kopf.operator", () => {
         children.push(child);
         kopf.register(() => ({ sub: true }), { id: "sub" });
       });
-      const operator = kopf.operator({
-        registry,
-        namespaces: ["ns1"],
-        standalone: true,
-        kubeApi: Layer.succeedContext(cluster.context),
-        logging: { write: (line) => void lines.push(line) },
-      });
+      const operator = operatorOn(cluster, registry, { write: (line) => void lines.push(line) });
       await operator.ready;
       await applyTo(cluster, [example("owner-1")]);
       const deadline = performance.now() + 10_000;
@@ -112,13 +120,7 @@ describe("kopf.operator", () => {
         kopf.adopt(child);
         adopted.push(child);
       });
-      const operator = kopf.operator({
-        registry,
-        namespaces: ["ns1"],
-        standalone: true,
-        kubeApi: Layer.succeedContext(cluster.context),
-        logging: quiet,
-      });
+      const operator = operatorOn(cluster, registry);
       await operator.ready;
       await applyTo(cluster, [example("owner-2")]);
       const deadline = performance.now() + 10_000;
@@ -165,13 +167,7 @@ describe("kopf.operator", () => {
         [second, quick],
       ] as const) {
         await applyTo(cluster, [NS, CRD]);
-        const operator = kopf.operator({
-          registry,
-          namespaces: ["ns1"],
-          standalone: true,
-          kubeApi: Layer.succeedContext(cluster.context),
-          logging: quiet,
-        });
+        const operator = operatorOn(cluster, registry);
         stops.push(() => operator.stop());
         await operator.ready;
       }
