@@ -11,11 +11,18 @@
  * default host to the name the cluster's nodes use for the developer's machine.
  */
 import { readdir, readFile, writeFile } from "node:fs/promises";
-import { createServer as createHttpServer, type Server } from "node:http";
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import { Socket } from "node:net";
 import { join } from "node:path";
+import type { Duplex } from "node:stream";
 import type { SecureContextOptions } from "node:tls";
-import { Clock, Duration, Effect, type Exit, Fiber, Queue, Stream } from "effect";
+import { Clock, Duration, Effect, Fiber, Queue, Semaphore, Stream } from "effect";
 import { Base64 } from "effect/encoding";
 import type { ClientConfig } from "../ClientConfig.ts";
 import * as Endpoint from "../Endpoint.ts";
@@ -59,9 +66,34 @@ export interface WebhookServerOptions {
   readonly verifyCadata?: string | undefined;
   /** Seconds between re-reads of the given files (and expiry checks). Default 60. */
   readonly fileCheckInterval?: number | undefined;
-  /** The largest accepted request body, bytes. Default 8 MiB (a review holds two objects). */
+  /**
+   * The largest accepted request body, bytes: a larger one is refused with 413 before it is read
+   * (or as soon as it grows past the limit). Default 3 MiB, the API server's own limit on a
+   * request body.
+   */
   readonly maxBodyBytes?: number | undefined;
+  /** The deepest accepted nesting of arrays and objects in a request body (deeper: 400). Default 256. */
+  readonly maxJsonDepth?: number | undefined;
+  /**
+   * The bytes of request bodies read and served at once (each request counted at its declared
+   * length, at least 16 KiB, or at `maxBodyBytes` when undeclared); other requests wait their
+   * turn. Default 16 MiB.
+   */
+  readonly maxBytesInFlight?: number | undefined;
+  /**
+   * Seconds a client has to send a whole request (headers and body); a slower one is answered
+   * 408 and disconnected. Default 30, the longest the API server waits for a webhook.
+   */
+  readonly requestTimeout?: number | undefined;
 }
+
+/** The default limits of the built-in servers. */
+export const DEFAULT_LIMITS = {
+  maxBodyBytes: 3 * 1024 * 1024,
+  maxJsonDepth: 256,
+  maxBytesInFlight: 16 * 1024 * 1024,
+  requestTimeout: 30,
+} as const;
 
 /** A built-in server: a webhook server that needs nothing from the context. */
 export interface LocalServer extends WebhookServerProtocol {
@@ -190,6 +222,38 @@ const close = (server: Server | HttpsServer) =>
     server.closeAllConnections();
   });
 
+/** The Node server options that bound how long a client may take to send a request. */
+const serverTimeouts = (seconds: number) => {
+  const ms = Math.max(1, Math.round(seconds * 1000));
+  return {
+    requestTimeout: ms,
+    headersTimeout: ms,
+    // How often the timeouts are checked (Node's default, 30 s, would let them overrun a lot).
+    connectionsCheckingInterval: Math.min(1000, ms),
+  };
+};
+
+/**
+ * Answers what Node's HTTP parser refused before a request existed (408 for a client too slow
+ * to send it, 431 for oversized headers, 400 otherwise) and closes the connection.
+ */
+const refuseMalformed = (error: Error & { code?: string }, socket: Duplex): void => {
+  const status =
+    error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+      ? "408 Request Timeout"
+      : error.code === "HPE_HEADER_OVERFLOW"
+        ? "431 Request Header Fields Too Large"
+        : "400 Bad Request";
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+  // Closed once the answer is written (a TLS socket says goodbye first).
+  if (socket instanceof Socket) socket.destroySoon();
+  else socket.end();
+};
+
 const fingerprint = (tls: Tls | undefined): string =>
   tls === undefined ? "" : `${tls.cert}\0${tls.key}\0${tls.caBundle}\0${tls.verifyCa ?? ""}`;
 
@@ -209,30 +273,30 @@ export const make = (options: WebhookServerOptions = {}, serverClass: ServerClas
         const insecure = options.insecure === true;
         const routing = {
           path: (options.path ?? "").replace(/\/+$/, "").replace(/^(?!\/)(?=.)/, "/"),
-          maxBodyBytes: options.maxBodyBytes ?? 8 * 1024 * 1024,
+          maxBodyBytes: options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
+          maxJsonDepth: options.maxJsonDepth ?? DEFAULT_LIMITS.maxJsonDepth,
         };
-        const context = yield* Effect.context<never>();
-        const fork = Effect.runForkWith(context);
-        // Requests in flight are interrupted when the server stops.
-        const fibers = new Set<Fiber.Fiber<unknown, unknown>>();
-        const run = <A, E>(effect: Effect.Effect<A, E>) =>
-          new Promise<Exit.Exit<A, E>>((resolve) => {
-            const fiber = fork(effect);
-            fibers.add(fiber);
-            fiber.addObserver((exit) => {
-              fibers.delete(fiber);
-              resolve(exit);
-            });
-          });
+        const inFlight = options.maxBytesInFlight ?? DEFAULT_LIMITS.maxBytesInFlight;
+        const budget = { semaphore: yield* Semaphore.make(inFlight), bytes: inFlight };
+        const fork = Effect.runForkWith(yield* Effect.context<never>());
+        // Requests in flight are interrupted when the server stops, or when their client leaves.
+        const fibers = new Set<Fiber.Fiber<void>>();
         yield* Effect.addFinalizer(() => Fiber.interruptAll([...fibers]));
+        const handler = (req: IncomingMessage, res: ServerResponse) => {
+          const fiber = fork(handle(routing, fn, budget, req, res));
+          fibers.add(fiber);
+          fiber.addObserver(() => fibers.delete(fiber));
+          res.once("close", () => {
+            if (!res.writableFinished) fiber.interruptUnsafe();
+          });
+        };
+        const timeouts = serverTimeouts(options.requestTimeout ?? DEFAULT_LIMITS.requestTimeout);
         let tls = insecure ? undefined : yield* loadTls(options, host);
-        const handler = (req: Parameters<typeof handle>[3], res: Parameters<typeof handle>[4]) =>
-          void handle(routing, fn, run, req, res);
         const server =
           tls === undefined
-            ? createHttpServer(handler)
-            : createHttpsServer(secureContext(tls, options), handler);
-        server.on("clientError", (_error, socket) => socket.destroy());
+            ? createHttpServer(timeouts, handler)
+            : createHttpsServer({ ...timeouts, ...secureContext(tls, options) }, handler);
+        server.on("clientError", refuseMalformed);
         const port = yield* listen(server, options.port ?? 0, options.addr);
         yield* Effect.addFinalizer(() => close(server));
 

@@ -1,0 +1,51 @@
+/**
+ * Hostile requests to the real HTTPS webhook server on 127.0.0.1, in a process of its own as in
+ * an operator: oversized names and bodies, deep nesting, malformed JSON, wrong types and
+ * envelopes, bodies and headers sent too slowly, unknown paths and methods, plain TCP. Counted:
+ * crashes (0), 5xx answers (0), answers other than those stated for each kind (0), log lines
+ * over 8 KiB (0), and log bytes per request (bounded). The long barrage with memory figures is
+ * `admission.chaos.test.ts`.
+ */
+import { assert, describe, it } from "@effect/vitest";
+import { barrage, report } from "../fixtures/hostile.ts";
+
+const LINE_BOUND = 8 * 1024;
+
+describe("the webhook server under hostile requests", () => {
+  it("refuses each kind with a 4xx, answers the valid ones, never crashes, and keeps its log short", async () => {
+    const figures = await barrage({
+      mix: {
+        valid: 20,
+        hugeName: 6,
+        hugeDenial: 6,
+        wideObject: 4,
+        deepNesting: 6,
+        deepInString: 4,
+        notJson: 10,
+        truncatedJson: 10,
+        wrongTypes: 10,
+        wrongEnvelope: 10,
+        declaredTooLarge: 6,
+        streamedTooLarge: 4,
+        slowBody: 4,
+        slowHeaders: 4,
+        unknownPath: 10,
+        wrongMethod: 10,
+        notTls: 10,
+      },
+      concurrency: 8,
+      requestTimeout: 1,
+      lineBound: LINE_BOUND,
+      settleMs: 0,
+    });
+    console.log(report("hostile requests", figures));
+    const total = Object.values(figures.requests).reduce((a, b) => a + b, 0);
+    assert.strictEqual(figures.crashes, 0);
+    assert.strictEqual(figures.serverErrors, 0);
+    assert.deepStrictEqual(figures.unexpected, {});
+    assert.strictEqual(figures.linesOverBound, 0);
+    assert.isAtMost(figures.maxLineLength, LINE_BOUND);
+    assert.isAtMost(figures.logBytes / total, 4 * 1024);
+    assert.isTrue(figures.stillServing);
+  }, 120_000);
+});
