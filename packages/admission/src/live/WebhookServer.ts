@@ -1,14 +1,29 @@
 /**
- * The built-in webhook server (Kopf's `WebhookServer` and its local-development variants, spec
- * §9.2): an HTTPS server answering `POST {path}/{id}` with the operator's webhook function. It
- * uses the given certificate and key files, or generates a self-signed certificate for the host
- * names and IPs it is reached by; `insecure` serves plain HTTP (for tunnels that terminate TLS).
- * It reports `{url, caBundle}` (the CA bundle optionally dumped to `cadump`), re-reads the given
- * files every `fileCheckInterval` seconds — swapping the certificates in place and reporting
- * again when they change — and renews a self-signed certificate before it expires.
+ * The built-in webhook server (Kopf's `WebhookServer` and its local-development variants): an
+ * HTTPS server answering `POST {path}/{id}` with the operator's webhook function. It uses the
+ * given certificate and key files, or generates a self-signed certificate for the host names and
+ * IPs it is reached by; `insecure` serves plain HTTP (for tunnels that terminate TLS). It reports
+ * `{url, caBundle}` (the CA bundle optionally dumped to `cadump`), re-reads the given files every
+ * `fileCheckInterval` seconds — swapping the certificates in place and reporting again when they
+ * change — and renews a self-signed certificate before it expires.
+ *
+ * Untrusted clients are kept cheap (`internal/requests.ts`): bodies over `maxBodyBytes` are
+ * refused before they are read, bodies in flight share a byte budget, over-deep JSON is refused
+ * before parsing, a client slower than `requestTimeout` is answered 408 and disconnected, and
+ * what the HTTP parser refuses is answered 400/431 instead of a silent reset. Without `addr` it
+ * listens on all interfaces, as Kopf does: the API server calls it from elsewhere.
  *
  * `WebhookK3dServer`, `WebhookMinikubeServer` and `WebhookDockerDesktopServer` only change the
  * default host to the name the cluster's nodes use for the developer's machine.
+ *
+ * Why Node's `https` server and not `@effect/platform-node`'s HTTP server: that one can wrap a
+ * server made here (so TLS, client certificates, timeouts and certificate swaps would stay), but
+ * everything this server must do about untrusted input happens beneath the request it offers —
+ * refusing by the declared `content-length` before reading and closing the connection, charging
+ * the byte budget by that length, answering the parser's refusals, and reading the TLS peer
+ * certificate from the socket — so it would be bypassed at each of those points, and its own
+ * body limit only counts bytes as it reads them. It would replace a few lines of routing and
+ * answering at the cost of a new dependency of this package; the raw server stays.
  */
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import {
