@@ -1,6 +1,6 @@
 /**
  * Chaos: about 20,000 hostile requests to the real HTTPS webhook server on 127.0.0.1, in a
- * process of its own, mixed as an attacker might send them (see `fixtures/hostile.ts` for the
+ * process of its own, mixed as an attacker might send them (see `fixtures/hostileRequests.ts` for the
  * kinds). Printed: requests by kind, answers by status, crashes, log bytes, the longest log
  * line, and the server's resident memory before, during and after. Asserted: no crash, no 5xx,
  * no answer other than those stated for each kind, no log line over 8 KiB, at most 4 KiB of log
@@ -8,7 +8,7 @@
  * 320 MiB and below its peak.
  */
 import { assert, describe, it } from "@effect/vitest";
-import { barrage, report } from "./fixtures/hostile.ts";
+import { assertHardened, barrage, report } from "./fixtures/barrage.ts";
 
 const MiB = 1024 * 1024;
 const LINE_BOUND = 8 * 1024;
@@ -41,18 +41,16 @@ describe("admission chaos", () => {
       requestTimeout: 5,
       lineBound: LINE_BOUND,
       settleMs: 15_000,
+      progress: (done, { answers }) => console.log(`${done} requests: ${JSON.stringify(answers)}`),
     });
     console.log(report("admission chaos", figures));
-    const total = Object.values(figures.requests).reduce((a, b) => a + b, 0);
-    assert.strictEqual(total, 20_000);
-    assert.strictEqual(figures.crashes, 0);
-    assert.strictEqual(figures.serverErrors, 0);
-    assert.deepStrictEqual(figures.unexpected, {});
-    assert.strictEqual(figures.linesOverBound, 0);
-    assert.isAtMost(figures.logBytes / total, 4 * 1024);
-    assert.isTrue(figures.stillServing);
+    assert.strictEqual(
+      Object.values(figures.requests).reduce((a, b) => a + b, 0),
+      20_000,
+    );
+    assertHardened(figures, LINE_BOUND, 4 * 1024);
     assert.isBelow(figures.rss.during, RSS_DURING);
     assert.isBelow(figures.rss.after, RSS_AFTER);
     assert.isBelow(figures.rss.after, figures.rss.during);
-  }, 900_000);
+  }, 1_800_000);
 });

@@ -25,26 +25,18 @@
  * body limit only counts bytes as it reads them. It would replace a few lines of routing and
  * answering at the cost of a new dependency of this package; the raw server stays.
  */
-import { readdir, readFile, writeFile } from "node:fs/promises";
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from "node:http";
+import { writeFile } from "node:fs/promises";
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
-import { Socket } from "node:net";
-import { join } from "node:path";
-import type { Duplex } from "node:stream";
-import type { SecureContextOptions } from "node:tls";
 import { Clock, Duration, Effect, Fiber, Queue, Semaphore, Stream } from "effect";
 import { Base64 } from "effect/encoding";
 import type { ClientConfig } from "../ClientConfig.ts";
 import * as Endpoint from "../Endpoint.ts";
 import type { WebhookFn } from "../Serving.ts";
 import { WebhookServerError, type WebhookServerProtocol } from "../WebhookServerProtocol.ts";
-import * as Certificates from "./Certificates.ts";
+import { close, listen, refuseMalformed, serverTimeouts } from "./internal/listening.ts";
 import { handle } from "./internal/requests.ts";
+import { fingerprint, loadTls, secureContext } from "./internal/tls.ts";
 
 /** Options of the webhook servers (Kopf's `WebhookServer` arguments). */
 export interface WebhookServerOptions {
@@ -92,7 +84,7 @@ export interface WebhookServerOptions {
   /**
    * The bytes of request bodies read and served at once (each request counted at its declared
    * length, at least 16 KiB, or at `maxBodyBytes` when undeclared); other requests wait their
-   * turn. Default 16 MiB.
+   * turn, for at most `requestTimeout` (then: 429). Default 16 MiB.
    */
   readonly maxBytesInFlight?: number | undefined;
   /**
@@ -120,158 +112,6 @@ export interface ServerClass {
   readonly defaultHost?: string | undefined;
 }
 
-interface Tls {
-  readonly cert: string;
-  readonly key: string;
-  readonly caBundle: string;
-  readonly verifyCa: string | undefined;
-  /** Renew (self-signed) after this instant, epoch ms. */
-  readonly renewAfter: number | undefined;
-}
-
-const DAY = 24 * 60 * 60 * 1000;
-
-const read = (path: string) =>
-  Effect.tryPromise({
-    try: () => readFile(path, "utf8"),
-    catch: (cause) =>
-      new WebhookServerError({ reason: "Files", message: `Cannot read ${path}: ${String(cause)}`, cause }),
-  });
-
-/** The PEM certificates among the files of a directory. */
-const readDirectory = (path: string) =>
-  Effect.tryPromise({
-    try: async () => {
-      const names = (await readdir(path, { withFileTypes: true }))
-        .filter((e) => e.isFile())
-        .map((e) => e.name);
-      const texts = await Promise.all(names.sort().map((name) => readFile(join(path, name), "utf8")));
-      return texts.filter((text) => text.includes("-----BEGIN CERTIFICATE-----"));
-    },
-    catch: (cause) =>
-      new WebhookServerError({ reason: "Files", message: `Cannot read ${path}: ${String(cause)}`, cause }),
-  });
-
-const loadTls = (
-  options: WebhookServerOptions,
-  host: string | undefined,
-): Effect.Effect<Tls, WebhookServerError> =>
-  Effect.gen(function* () {
-    const verifyParts = [
-      ...(options.verifyCafile === undefined ? [] : [yield* read(options.verifyCafile)]),
-      ...(options.verifyCapath === undefined ? [] : yield* readDirectory(options.verifyCapath)),
-      ...(options.verifyCadata === undefined ? [] : [options.verifyCadata]),
-    ];
-    const verifyCa = verifyParts.length === 0 ? undefined : verifyParts.join("\n");
-    if (options.certfile !== undefined || options.pkeyfile !== undefined) {
-      if (options.certfile === undefined || options.pkeyfile === undefined) {
-        return yield* new WebhookServerError({
-          reason: "Certificate",
-          message: "Both certfile and pkeyfile must be given, or neither (for a self-signed certificate).",
-        });
-      }
-      const cert = yield* read(options.certfile);
-      const key = yield* read(options.pkeyfile);
-      const cadata =
-        options.cadata ?? (options.cafile === undefined ? undefined : yield* read(options.cafile));
-      return { cert, key, caBundle: cadata ?? cert, verifyCa, renewAfter: undefined };
-    }
-    const names = Endpoint.certificateNames({ host, addr: options.addr, extraSans: options.extraSans });
-    const made = yield* Certificates.selfSigned(names).pipe(
-      Effect.mapError(
-        (error) => new WebhookServerError({ reason: "Certificate", message: error.message, cause: error }),
-      ),
-    );
-    // For a self-signed certificate, the CA bundle is the certificate itself (as in Kopf),
-    // whatever cafile/cadata say.
-    return {
-      cert: made.certPem,
-      key: made.keyPem,
-      caBundle: made.certPem,
-      verifyCa,
-      renewAfter: made.notAfter - 30 * DAY,
-    };
-  });
-
-const secureContext = (
-  tls: Tls,
-  options: WebhookServerOptions,
-): SecureContextOptions & {
-  requestCert: boolean;
-  rejectUnauthorized: boolean;
-} => {
-  const mode = options.verifyMode === "none" && tls.verifyCa !== undefined ? "optional" : options.verifyMode;
-  return {
-    cert: tls.cert,
-    key: tls.key,
-    ...(options.password === undefined ? {} : { passphrase: options.password }),
-    ...(tls.verifyCa === undefined ? {} : { ca: tls.verifyCa }),
-    requestCert: mode === "optional" || mode === "required",
-    rejectUnauthorized: mode === "required",
-  };
-};
-
-const listen = (server: Server | HttpsServer, port: number, addr: string | undefined) =>
-  Effect.callback<number, WebhookServerError>((resume) => {
-    const onError = (error: Error) =>
-      resume(
-        Effect.fail(
-          new WebhookServerError({
-            reason: "Listen",
-            message: `Cannot listen on ${addr ?? "*"}:${port}: ${error.message}`,
-            cause: error,
-          }),
-        ),
-      );
-    server.once("error", onError);
-    server.listen(port, addr, () => {
-      server.off("error", onError);
-      const address = server.address();
-      resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : port));
-    });
-  });
-
-const close = (server: Server | HttpsServer) =>
-  Effect.callback<void>((resume) => {
-    server.close(() => resume(Effect.void));
-    server.closeAllConnections();
-  });
-
-/** The Node server options that bound how long a client may take to send a request. */
-const serverTimeouts = (seconds: number) => {
-  const ms = Math.max(1, Math.round(seconds * 1000));
-  return {
-    requestTimeout: ms,
-    headersTimeout: ms,
-    // How often the timeouts are checked (Node's default, 30 s, would let them overrun a lot).
-    connectionsCheckingInterval: Math.min(1000, ms),
-  };
-};
-
-/**
- * Answers what Node's HTTP parser refused before a request existed (408 for a client too slow
- * to send it, 431 for oversized headers, 400 otherwise) and closes the connection.
- */
-const refuseMalformed = (error: Error & { code?: string }, socket: Duplex): void => {
-  const status =
-    error.code === "ERR_HTTP_REQUEST_TIMEOUT"
-      ? "408 Request Timeout"
-      : error.code === "HPE_HEADER_OVERFLOW"
-        ? "431 Request Header Fields Too Large"
-        : "400 Bad Request";
-  if (!socket.writable) {
-    socket.destroy();
-    return;
-  }
-  socket.write(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
-  // Closed once the answer is written (a TLS socket says goodbye first).
-  if (socket instanceof Socket) socket.destroySoon();
-  else socket.end();
-};
-
-const fingerprint = (tls: Tls | undefined): string =>
-  tls === undefined ? "" : `${tls.cert}\0${tls.key}\0${tls.caBundle}\0${tls.verifyCa ?? ""}`;
-
 /**
  * A webhook server of a class (a default host).
  *
@@ -292,7 +132,12 @@ export const make = (options: WebhookServerOptions = {}, serverClass: ServerClas
           maxJsonDepth: options.maxJsonDepth ?? DEFAULT_LIMITS.maxJsonDepth,
         };
         const inFlight = options.maxBytesInFlight ?? DEFAULT_LIMITS.maxBytesInFlight;
-        const budget = { semaphore: yield* Semaphore.make(inFlight), bytes: inFlight };
+        const requestTimeout = options.requestTimeout ?? DEFAULT_LIMITS.requestTimeout;
+        const budget = {
+          semaphore: yield* Semaphore.make(inFlight),
+          bytes: inFlight,
+          wait: Duration.seconds(requestTimeout),
+        };
         const fork = Effect.runForkWith(yield* Effect.context<never>());
         // Requests in flight are interrupted when the server stops, or when their client leaves.
         const fibers = new Set<Fiber.Fiber<void>>();
@@ -305,7 +150,7 @@ export const make = (options: WebhookServerOptions = {}, serverClass: ServerClas
             if (!res.writableFinished) fiber.interruptUnsafe();
           });
         };
-        const timeouts = serverTimeouts(options.requestTimeout ?? DEFAULT_LIMITS.requestTimeout);
+        const timeouts = serverTimeouts(requestTimeout);
         let tls = insecure ? undefined : yield* loadTls(options, host);
         const server =
           tls === undefined

@@ -262,64 +262,67 @@ describe("WebhookServer", () => {
       ),
   );
 
-  it.live("keeps answering after a barrage of malformed requests", () =>
-    Effect.scoped(
-      Effect.gen(function* () {
-        const config = yield* started(WebhookServer.make({ addr: "127.0.0.1", maxBodyBytes: 64 * 1024 }));
-        const ca = caOf(config);
-        const bodies = fc.sample(
-          fc.oneof(
-            fc.string(),
-            fc.jsonValue().map((v) => JSON.stringify(v)),
-            fc.jsonValue().map((request) => JSON.stringify({ ...review(), request })),
-            fc
-              .dictionary(
-                fc.constantFrom(
-                  "uid",
-                  "operation",
-                  "resource",
-                  "userInfo",
-                  "object",
-                  "oldObject",
-                  "dryRun",
-                  "subResource",
-                ),
-                fc.jsonValue(),
-              )
-              .map((fields) => JSON.stringify(review(fields))),
-            fc.uint8Array({ maxLength: 2000 }).map((bytes) => Buffer.from(bytes).toString("latin1")),
-          ),
-          { numRuns: 300, seed: 42 },
-        );
-        const statuses = yield* Effect.forEach(
-          bodies,
-          (body) => Effect.promise(() => post(`${config.url}/check`, body, { ca }).then((r) => r.status)),
-          { concurrency: 16 },
-        );
-        for (const status of statuses) assert.include([200, 400, 404, 409, 413], status);
-        // Raw garbage on the socket (not even TLS) is dropped without harm.
-        const port = Number(new URL(config.url ?? "").port);
-        yield* Effect.forEach(
-          fc.sample(fc.uint8Array({ minLength: 1, maxLength: 512 }), { numRuns: 20, seed: 7 }),
-          (bytes) =>
-            Effect.promise(
-              () =>
-                new Promise<void>((resolve) => {
-                  const socket = connect(port, "127.0.0.1", () => socket.end(Buffer.from(bytes)));
-                  socket.on("error", () => resolve());
-                  socket.on("close", () => resolve());
-                  socket.setTimeout(2000, () => socket.destroy());
-                }),
+  it.live(
+    "keeps answering after a barrage of malformed requests",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const config = yield* started(WebhookServer.make({ addr: "127.0.0.1", maxBodyBytes: 64 * 1024 }));
+          const ca = caOf(config);
+          const bodies = fc.sample(
+            fc.oneof(
+              fc.string(),
+              fc.jsonValue().map((v) => JSON.stringify(v)),
+              fc.jsonValue().map((request) => JSON.stringify({ ...review(), request })),
+              fc
+                .dictionary(
+                  fc.constantFrom(
+                    "uid",
+                    "operation",
+                    "resource",
+                    "userInfo",
+                    "object",
+                    "oldObject",
+                    "dryRun",
+                    "subResource",
+                  ),
+                  fc.jsonValue(),
+                )
+                .map((fields) => JSON.stringify(review(fields))),
+              fc.uint8Array({ maxLength: 2000 }).map((bytes) => Buffer.from(bytes).toString("latin1")),
             ),
-          { concurrency: 5 },
-        );
-        const reply = yield* Effect.promise(() =>
-          post(`${config.url}/check`, JSON.stringify(review()), { ca }),
-        );
-        assert.strictEqual(reply.status, 200);
-        assert.isTrue(JSON.parse(reply.text).response.allowed);
-      }),
-    ),
+            { numRuns: 300, seed: 42 },
+          );
+          const statuses = yield* Effect.forEach(
+            bodies,
+            (body) => Effect.promise(() => post(`${config.url}/check`, body, { ca }).then((r) => r.status)),
+            { concurrency: 16 },
+          );
+          for (const status of statuses) assert.include([200, 400, 404, 409, 413], status);
+          // Raw garbage on the socket (not even TLS) is dropped without harm.
+          const port = Number(new URL(config.url ?? "").port);
+          yield* Effect.forEach(
+            fc.sample(fc.uint8Array({ minLength: 1, maxLength: 512 }), { numRuns: 20, seed: 7 }),
+            (bytes) =>
+              Effect.promise(
+                () =>
+                  new Promise<void>((resolve) => {
+                    const socket = connect(port, "127.0.0.1", () => socket.end(Buffer.from(bytes)));
+                    socket.on("error", () => resolve());
+                    socket.on("close", () => resolve());
+                    socket.setTimeout(2000, () => socket.destroy());
+                  }),
+              ),
+            { concurrency: 5 },
+          );
+          const reply = yield* Effect.promise(() =>
+            post(`${config.url}/check`, JSON.stringify(review()), { ca }),
+          );
+          assert.strictEqual(reply.status, 200);
+          assert.isTrue(JSON.parse(reply.text).response.allowed);
+        }),
+      ),
+    120_000,
   );
 
   it.live("re-reads the certificate files and reports the new CA bundle when they change", () =>

@@ -3,7 +3,7 @@
  * `POST {path}/{id}`; refuse a body declared larger than the limit before reading any of it, and
  * stop reading one that grows past it (413, connection closed); wait for room in the server's
  * budget of body bytes in flight, so a barrage of large requests is served a few at a time
- * instead of all being held in memory at once; refuse over-deep JSON by a scan of the bytes
+ * instead of all being held in memory at once (429 after waiting the request timeout); refuse over-deep JSON by a scan of the bytes
  * before parsing (400); decode the AdmissionReview (400 naming the field); call the webhook
  * function and answer its document — or a clear error (404 unknown path or resource, 405 other
  * methods, 409 ambiguous resource, 500 anything unexpected). Every text taken from the request
@@ -11,7 +11,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { Cause, Data, Effect, Exit, Result, type Semaphore } from "effect";
+import { Cause, Data, type Duration, Effect, Exit, Result, type Semaphore } from "effect";
 import * as Bounded from "../../Bounded.ts";
 import * as JsonDepth from "../../JsonDepth.ts";
 import * as Review from "../../Review.ts";
@@ -30,6 +30,8 @@ export interface Budget {
   readonly semaphore: Semaphore.Semaphore;
   /** Its size in bytes: no request takes more, so a single large one is never starved. */
   readonly bytes: number;
+  /** How long a request may wait for room (then: 429). */
+  readonly wait: Duration.Duration;
 }
 
 /** What a request is charged at least (the envelope, the handlers' state). */
@@ -73,9 +75,13 @@ const declaredLength = (req: IncomingMessage): number | undefined => {
   return Number.isSafeInteger(length) && length >= 0 ? length : undefined;
 };
 
-/** Reads the body up to `limit` bytes; stops listening (and keeps nothing) when interrupted. */
-const readBody = (req: IncomingMessage, limit: number) =>
+/**
+ * Reads the body up to `limit` bytes — straight into one buffer when its length is declared, so
+ * it is held once, not twice — and stops listening (keeping nothing) when interrupted.
+ */
+const readBody = (req: IncomingMessage, limit: number, declared: number | undefined) =>
   Effect.callback<Buffer, Refused>((resume) => {
+    const whole = declared === undefined ? undefined : Buffer.allocUnsafe(declared);
     const chunks: Array<Buffer> = [];
     let size = 0;
     const finish = (outcome: Effect.Effect<Buffer, Refused>) => {
@@ -89,9 +95,11 @@ const readBody = (req: IncomingMessage, limit: number) =>
         finish(Effect.fail(tooLarge(limit)));
         return;
       }
-      chunks.push(chunk);
+      if (whole === undefined) chunks.push(chunk);
+      else if (size <= whole.length) chunk.copy(whole, size - chunk.length);
     };
-    const onEnd = () => finish(Effect.succeed(Buffer.concat(chunks, size)));
+    const onEnd = () =>
+      finish(Effect.succeed(whole === undefined ? Buffer.concat(chunks, size) : whole.subarray(0, size)));
     const onAbort = () =>
       finish(
         Effect.fail(
@@ -196,9 +204,22 @@ const serve = (routing: Routing, fn: WebhookFn, budget: Budget, req: IncomingMes
     if (declared !== undefined && declared > routing.maxBodyBytes)
       return yield* tooLarge(routing.maxBodyBytes);
     const charge = Math.min(budget.bytes, Math.max(MIN_CHARGE, declared ?? routing.maxBodyBytes));
-    return yield* budget.semaphore.withPermits(charge)(
+    return yield* Effect.scoped(
       Effect.gen(function* () {
-        const body = yield* readBody(req, routing.maxBodyBytes);
+        yield* budget.semaphore.takeScoped(charge).pipe(
+          Effect.timeoutOrElse({
+            duration: budget.wait,
+            orElse: () =>
+              Effect.fail(
+                new Refused({
+                  status: 429,
+                  message: "Too many request bodies in flight; the request waited too long for room.",
+                  close: true,
+                }),
+              ),
+          }),
+        );
+        const body = yield* readBody(req, routing.maxBodyBytes, declared);
         const review = yield* parse(body, routing.maxJsonDepth);
         return yield* fn({ review, webhook, headers: headersOf(req), sslpeer: sslpeerOf(req) }).pipe(
           Effect.mapError(
