@@ -41,6 +41,7 @@ export * as KfcBridge from "./live/KfcBridge.ts";
 export * as KubeClient from "./live/KubeClient.ts";
 export * as KubeConfigLogin from "./live/KubeConfig.ts";
 export * as ServiceAccountLogin from "./live/ServiceAccount.ts";
+export * as StartupCheck from "./live/StartupCheck.ts";
 export * as UndiciTransport from "./live/UndiciTransport.ts";
 export type { RateLimit } from "./RateLimiter.ts";
 export * as RateLimiter from "./RateLimiter.ts";
