@@ -5,6 +5,7 @@ export * as ApiResources from "./ApiResources.ts";
 export * as ConnectionInfo from "./ConnectionInfo.ts";
 export type { EventSpec } from "./Events.ts";
 export * as Events from "./Events.ts";
+export * as FailureDigest from "./FailureDigest.ts";
 export {
   type ApiError,
   type ApiResource,
