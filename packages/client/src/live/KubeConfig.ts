@@ -20,13 +20,9 @@ import * as ConnectionInfo from "../ConnectionInfo.ts";
 import { LoginError } from "../LoginError.ts";
 import { authProviders, needsProvider } from "./internal/authProvider.ts";
 import { execCredentials } from "./internal/execCredential.ts";
+import type { KubeConfigFile as KubeConfigFileModel, Selected, User } from "./internal/kubeconfigFile.ts";
 import * as KubeConfigFile from "./internal/kubeconfigFile.ts";
-import {
-  type KubeConfigFile as KubeConfigFileModel,
-  type Selected,
-  secretsOf,
-  type User,
-} from "./internal/kubeconfigFile.ts";
+import { secretsOf } from "./internal/secrets.ts";
 
 /** Where to look and which context to use. @category models */
 export interface KubeConfigOptions {

@@ -9,7 +9,8 @@
 import type { KubeConfig } from "@kubernetes/client-node";
 import { Effect } from "effect";
 import { LoginError } from "../../LoginError.ts";
-import { type Cluster, redact, type User } from "./kubeconfigFile.ts";
+import type { Cluster, User } from "./kubeconfigFile.ts";
+import { redact } from "./secrets.ts";
 
 /** What the provider gave. */
 export interface ProviderResult {

@@ -10,7 +10,8 @@
 import { type ExecFileException, execFile } from "node:child_process";
 import { Clock, Effect } from "effect";
 import { LoginError } from "../../LoginError.ts";
-import { type Exec, redact } from "./kubeconfigFile.ts";
+import type { Exec } from "./kubeconfigFile.ts";
+import { redact } from "./secrets.ts";
 
 /** What a plugin gave. */
 export interface ExecResult {
