@@ -226,6 +226,8 @@ export const make = Effect.fnUntraced(function* (options: KfcBridgeOptions = {})
   install(KubeConfigClass);
   bridges.push(entry);
   yield* refresh.pipe(
+    // Expected failures (a failing login, an unreadable certificate file) are one line each.
+    Effect.catch((error) => Effect.logWarning(`Could not refresh the kubeconfig for KFC: ${error.message}`)),
     Effect.catchCause((cause) => Effect.logWarning("Could not refresh the kubeconfig for KFC.", cause)),
     Effect.repeat(Schedule.spaced(options.interval ?? Duration.seconds(5))),
     Effect.forkScoped,
