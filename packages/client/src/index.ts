@@ -5,6 +5,7 @@ export * as ApiResources from "./ApiResources.ts";
 export * as ConnectionInfo from "./ConnectionInfo.ts";
 export type { EventSpec } from "./Events.ts";
 export * as Events from "./Events.ts";
+export * as FailureDigest from "./FailureDigest.ts";
 export {
   type ApiError,
   type ApiResource,
@@ -41,6 +42,7 @@ export * as KfcBridge from "./live/KfcBridge.ts";
 export * as KubeClient from "./live/KubeClient.ts";
 export * as KubeConfigLogin from "./live/KubeConfig.ts";
 export * as ServiceAccountLogin from "./live/ServiceAccount.ts";
+export * as StartupCheck from "./live/StartupCheck.ts";
 export * as UndiciTransport from "./live/UndiciTransport.ts";
 export type { RateLimit } from "./RateLimiter.ts";
 export * as RateLimiter from "./RateLimiter.ts";

@@ -7,6 +7,7 @@
 import { OperatorSettings } from "@kopf/settings";
 import { Effect, type Scope, Stream } from "effect";
 import * as ConnectionInfo from "../ConnectionInfo.ts";
+import * as FailureDigest from "../FailureDigest.ts";
 import type { ApiError, ApiResource } from "../KubeApi.ts";
 import { KubeApiError } from "../KubeApiError.ts";
 import type {
@@ -32,6 +33,11 @@ export interface ClientOptions {
   readonly rateLimit?: RateLimiter.RateLimit | undefined;
   /** The field manager of server-side apply patches that do not name one. Default `kopf`. */
   readonly fieldManager?: string | undefined;
+  /**
+   * Seconds between summary lines of repeated failed attempts of one request kind (see
+   * `FailureDigest`). Default 10.
+   */
+  readonly failureSummaryInterval?: number | undefined;
 }
 
 /** One request to send. */
@@ -92,6 +98,7 @@ export const makeRequester = (
 ): Requester => {
   const limiter = options.rateLimit ? RateLimiter.make(options.rateLimit) : RateLimiter.unlimited;
   const userAgent = options.userAgent ?? `kopf/${VERSION}`;
+  const digest = FailureDigest.make(options.failureSummaryInterval ?? 10);
 
   const transportRequest = (
     item: VaultItem,
@@ -116,32 +123,37 @@ export const makeRequester = (
     Effect.gen(function* () {
       const { networking } = yield* OperatorSettings;
       const what = `${outgoing.method} ${outgoing.path}`;
+      const kind = FailureDigest.requestKind(outgoing.method, outgoing.path);
       const total = millis(networking.requestTimeout);
       const connect = millis(networking.connectTimeout);
       const retryOptions: Retries.RetryOptions = {
         errorBackoffs: networking.errorBackoffs,
         enforceRetryAfter: networking.enforceRetryAfter,
       };
-      return yield* vault.withCredentials((item) => {
-        const once = limiter.acquire.pipe(
-          Effect.andThen(Effect.suspend(() => transport.request(transportRequest(item, outgoing, connect)))),
-          Effect.flatMap((response) => {
-            const error = KubeApiError.fromResponse(response);
-            return error === undefined ? Effect.succeed(response) : Effect.fail(error);
-          }),
-        );
-        const timed =
-          total === undefined
-            ? once
-            : once.pipe(
-                Effect.timeoutOrElse({
-                  duration: total,
-                  orElse: () =>
-                    Effect.fail(KubeApiError.timeout(`No response within ${total / 1000}s: ${what}`)),
-                }),
-              );
-        return Retries.retrying(retryOptions, what)(timed);
-      });
+      return yield* vault
+        .withCredentials((item) => {
+          const once = limiter.acquire.pipe(
+            Effect.andThen(
+              Effect.suspend(() => transport.request(transportRequest(item, outgoing, connect))),
+            ),
+            Effect.flatMap((response) => {
+              const error = KubeApiError.fromResponse(response);
+              return error === undefined ? Effect.succeed(response) : Effect.fail(error);
+            }),
+          );
+          const timed =
+            total === undefined
+              ? once
+              : once.pipe(
+                  Effect.timeoutOrElse({
+                    duration: total,
+                    orElse: () =>
+                      Effect.fail(KubeApiError.timeout(`No response within ${total / 1000}s: ${what}`)),
+                  }),
+                );
+          return Retries.retrying(retryOptions, what, (line) => digest.failed(kind, line))(timed);
+        })
+        .pipe(Effect.tap(() => digest.succeeded(kind)));
     });
 
   const open = (path: string, connectTimeout: number | undefined) =>
