@@ -1,7 +1,19 @@
 /**
- * URL paths of the Kubernetes API, parsed into what a request addresses: a discovery document, or
- * a group/version plus the remaining resource segments (resolved against the served types later).
+ * URL paths of the Kubernetes API as declared route tables: what a request addresses (a discovery
+ * document, an OpenAPI document, a health check, or a resource under a group and version), with
+ * the methods each answers. Resource paths are matched by a second table into a typed address;
+ * whether that address names a served resource is decided later, against the served types.
  */
+import * as RouteTable from "./RouteTable.ts";
+
+/** Where a resource request points, as its path says (nothing checked against the served types). */
+export interface ResourceAddress {
+  /** The namespace segment (`/namespaces/{namespace}/...`), if any. */
+  readonly namespace: string | undefined;
+  readonly resource: string;
+  readonly name: string | undefined;
+  readonly subresource: string | undefined;
+}
 
 export type Target =
   | { readonly _tag: "Version" }
@@ -19,62 +31,101 @@ export type Target =
       readonly version: string;
       /** Legacy `/watch/` prefix used. */
       readonly watchPrefix: boolean;
-      readonly segments: ReadonlyArray<string>;
-    }
-  | { readonly _tag: "Unknown" };
+      /** `undefined` when the segments after the group and version have no resource shape. */
+      readonly address: ResourceAddress | undefined;
+    };
 
-const decode = (s: string): string | undefined => {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return undefined;
-  }
+const READ = ["GET", "HEAD"];
+
+const address = (
+  namespace: string | undefined,
+  resource: string,
+  name: string | undefined,
+  subresource: string | undefined,
+): ResourceAddress => ({ namespace, resource, name, subresource });
+
+/** The shapes of the segments after `/api/{v}` or `/apis/{g}/{v}` (and after a `watch/` prefix). */
+export const resourceShapes: ReadonlyArray<RouteTable.Route<ResourceAddress>> = [
+  RouteTable.route("any", "/namespaces/:namespace/:resource/:name/:subresource", (p) =>
+    address(p.namespace, p.resource, p.name, p.subresource),
+  ),
+  RouteTable.route("any", "/namespaces/:namespace/:resource/:name", (p) =>
+    address(p.namespace, p.resource, p.name, undefined),
+  ),
+  RouteTable.route("any", "/namespaces/:namespace/:resource", (p) =>
+    address(p.namespace, p.resource, undefined, undefined),
+  ),
+  RouteTable.route("any", "/:resource/:name/:subresource", (p) =>
+    address(undefined, p.resource, p.name, p.subresource),
+  ),
+  RouteTable.route("any", "/:resource/:name", (p) => address(undefined, p.resource, p.name, undefined)),
+  RouteTable.route("any", "/:resource", (p) => address(undefined, p.resource, undefined, undefined)),
+];
+
+const resource = (
+  group: string,
+  version: string,
+  watchPrefix: boolean,
+  rest: RouteTable.Segments,
+): Target => {
+  const shape = RouteTable.match(resourceShapes, "GET", rest);
+  return {
+    _tag: "Resource",
+    group,
+    version,
+    watchPrefix,
+    address: shape._tag === "NotFound" ? undefined : shape.value,
+  };
 };
 
-const resource = (group: string, version: string, rest: ReadonlyArray<string>): Target => {
-  const watchPrefix = rest[0] === "watch";
-  return { _tag: "Resource", group, version, watchPrefix, segments: watchPrefix ? rest.slice(1) : rest };
-};
+/** The API's paths, in matching order. */
+export const routes: ReadonlyArray<RouteTable.Route<Target>> = [
+  RouteTable.route(READ, "/version", () => ({ _tag: "Version" })),
+  RouteTable.route(READ, "/healthz", () => ({ _tag: "Health", name: "healthz" })),
+  RouteTable.route(READ, "/livez", () => ({ _tag: "Health", name: "livez" })),
+  RouteTable.route(READ, "/readyz", () => ({ _tag: "Health", name: "readyz" })),
+  RouteTable.route(READ, "/openapi/v2", () => ({ _tag: "OpenApiV2" })),
+  RouteTable.route(READ, "/openapi/v3", () => ({ _tag: "OpenApiV3Root" })),
+  RouteTable.route(READ, "/openapi/v3/api/:version", ({ version }) => ({
+    _tag: "OpenApiV3",
+    group: "",
+    version,
+  })),
+  RouteTable.route(READ, "/openapi/v3/apis/:group/:version", ({ group, version }) => ({
+    _tag: "OpenApiV3",
+    group,
+    version,
+  })),
+  RouteTable.route(READ, "/api", () => ({ _tag: "LegacyRoot" })),
+  RouteTable.route(READ, "/api/:version", ({ version }) => ({ _tag: "GroupVersion", group: "", version })),
+  RouteTable.route("any", "/api/:version/watch/*", ({ version, rest }) => resource("", version, true, rest)),
+  RouteTable.route("any", "/api/:version/*", ({ version, rest }) => resource("", version, false, rest)),
+  RouteTable.route(READ, "/apis", () => ({ _tag: "GroupsRoot" })),
+  RouteTable.route(READ, "/apis/:group", ({ group }) => ({ _tag: "Group", group })),
+  RouteTable.route(READ, "/apis/:group/:version", ({ group, version }) => ({
+    _tag: "GroupVersion",
+    group,
+    version,
+  })),
+  RouteTable.route("any", "/apis/:group/:version/watch/*", ({ group, version, rest }) =>
+    resource(group, version, true, rest),
+  ),
+  RouteTable.route("any", "/apis/:group/:version/*", ({ group, version, rest }) =>
+    resource(group, version, false, rest),
+  ),
+];
 
 /**
- * Parses a request path (without the query string).
+ * Matches a request's method and path (without the query string) against {@link routes}.
  *
  * @example
- * parse("/apis/apps/v1/namespaces/ns/deployments/web/scale")
- * // { _tag: "Resource", group: "apps", version: "v1", segments: ["namespaces","ns","deployments","web","scale"], ... }
+ * ```ts
+ * Paths.match("GET", "/apis/apps/v1/namespaces/ns/deployments/web/scale")
+ * // { _tag: "Matched", value: { _tag: "Resource", group: "apps", version: "v1", watchPrefix: false,
+ * //   address: { namespace: "ns", resource: "deployments", name: "web", subresource: "scale" } }, ... }
+ * ```
  */
-export const parse = (path: string): Target => {
-  const trimmed = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
-  const raw = trimmed.split("/").slice(1);
-  const segs: Array<string> = [];
-  for (const r of raw) {
-    const d = decode(r);
-    if (d === undefined) return { _tag: "Unknown" };
-    segs.push(d);
-  }
-  const [a, b, c, ...rest] = segs;
-  if (a === "version" && b === undefined) return { _tag: "Version" };
-  if ((a === "healthz" || a === "livez" || a === "readyz") && b === undefined)
-    return { _tag: "Health", name: a };
-  if (a === "openapi") {
-    if (b === "v2" && c === undefined) return { _tag: "OpenApiV2" };
-    if (b === "v3" && c === undefined) return { _tag: "OpenApiV3Root" };
-    if (b === "v3" && c === "api" && rest.length === 1)
-      return { _tag: "OpenApiV3", group: "", version: rest[0] as string };
-    if (b === "v3" && c === "apis" && rest.length === 2)
-      return { _tag: "OpenApiV3", group: rest[0] as string, version: rest[1] as string };
-    return { _tag: "Unknown" };
-  }
-  if (a === "api") {
-    if (b === undefined) return { _tag: "LegacyRoot" };
-    if (c === undefined) return { _tag: "GroupVersion", group: "", version: b };
-    return resource("", b, [c, ...rest]);
-  }
-  if (a === "apis") {
-    if (b === undefined) return { _tag: "GroupsRoot" };
-    if (c === undefined) return { _tag: "Group", group: b };
-    if (rest.length === 0) return { _tag: "GroupVersion", group: b, version: c };
-    return resource(b, c, rest);
-  }
-  return { _tag: "Unknown" };
+export const match = (method: string, path: string): RouteTable.Match<Target> => {
+  const segments = RouteTable.segments(path);
+  return segments === undefined ? { _tag: "NotFound" } : RouteTable.match(routes, method, segments);
 };

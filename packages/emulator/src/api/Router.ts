@@ -1,7 +1,8 @@
 /**
- * Request dispatch: resolves a path to a discovery document or to a served resource (namespace,
- * name, subresource), picks the verb from the method and query, and runs its handler. Every
- * failure is an `ApiError` carrying the Status body.
+ * Request dispatch: the declared paths ({@link Paths.routes}) give a discovery document or a
+ * resource address, the address is resolved against the served types (namespace, name,
+ * subresource), the verb comes from the method and query, and its handler runs. Every failure is an
+ * `ApiError` carrying the Status body.
  */
 import { Effect, Result } from "effect";
 import * as Deletion from "./Deletion.ts";
@@ -44,15 +45,20 @@ type Resolution =
   | { readonly _tag: "Resolved"; readonly resolved: Resolved }
   | { readonly _tag: "Answer"; readonly response: Response };
 
-/** Resolves the segments after `/api/v1` or `/apis/{g}/{v}`. */
+/**
+ * Resolves a resource address under a group and version against the served types: a namespaced
+ * resource in a namespace, a cluster-scoped one (or a namespaced one across all namespaces), or a
+ * subresource of a namespace (`/namespaces/{name}/status` and `/finalize`).
+ */
 export const resolve = (
   core: Core,
   group: string,
   version: string,
-  segments: ReadonlyArray<string>,
+  address: Paths.ResourceAddress | undefined,
 ): Result.Result<Resolution, Status.ApiError> => {
   if (!groupVersionServed(core, group, version))
     return Result.succeed({ _tag: "Answer", response: PAGE_NOT_FOUND() });
+  if (address === undefined) return Result.fail(Status.resourceNotFound());
   const make = (
     type: ResourceType,
     namespace: string | undefined,
@@ -81,26 +87,22 @@ export const resolve = (
       },
     });
   };
-  const [a, b, c, d, e, ...rest] = segments;
-  if (a === undefined) return Result.fail(Status.resourceNotFound());
-  if (a === "namespaces" && b !== undefined && c !== undefined) {
-    const nsType = typeFor(core, group, version, c);
-    if (nsType?.namespaced) {
-      if (rest.length > 0) return Result.fail(Status.resourceNotFound());
-      return make(nsType, b, d, e);
-    }
+  const { namespace, resource, name, subresource } = address;
+  if (namespace !== undefined) {
+    const nsType = typeFor(core, group, version, resource);
+    if (nsType?.namespaced) return make(nsType, namespace, name, subresource);
     const namespaces = typeFor(core, group, version, "namespaces");
-    if (namespaces !== undefined && d === undefined && (c === "status" || c === "finalize"))
-      return make(namespaces, undefined, b, c);
+    if (namespaces !== undefined && name === undefined && (resource === "status" || resource === "finalize"))
+      return make(namespaces, undefined, namespace, resource);
     return Result.fail(Status.resourceNotFound());
   }
-  const type = typeFor(core, group, version, a);
-  if (type === undefined || d !== undefined) return Result.fail(Status.resourceNotFound());
+  const type = typeFor(core, group, version, resource);
+  if (type === undefined) return Result.fail(Status.resourceNotFound());
   if (type.namespaced) {
-    if (b !== undefined) return Result.fail(Status.resourceNotFound());
+    if (name !== undefined) return Result.fail(Status.resourceNotFound());
     return make(type, undefined, undefined, undefined);
   }
-  return make(type, undefined, b, c);
+  return make(type, undefined, name, subresource);
 };
 
 const isWatch = (query: URLSearchParams): boolean => {
@@ -232,60 +234,71 @@ const resource = Effect.fnUntraced(function* (
   }
 });
 
-/** Routes one request. */
-export const route = Effect.fnUntraced(function* (core: Core, options: RouterOptions, request: ApiRequest) {
-  const target = Paths.parse(request.path);
-  const method = request.method.toUpperCase();
+/** The discovery documents, or 404 when the group or version is not served. */
+const discovery = (
+  core: Core,
+  options: RouterOptions,
+  target: Exclude<Paths.Target, { readonly _tag: "Resource" }>,
+  request: ApiRequest,
+): Response => {
   const types = servedTypes(core);
-  const readOnly = (response: Response) =>
-    method === "GET" || method === "HEAD" ? response : json(405, Status.methodNotAllowed().status);
+  const aggregated = (legacy: boolean): Response => ({
+    ...json(200, Discovery.aggregated(types, legacy)),
+    headers: { "content-type": Discovery.AGGREGATED_MEDIA },
+  });
+  const servedIn = (group: string, version: string) =>
+    types.filter((t) => t.group === group && t.versions.includes(version));
   switch (target._tag) {
     case "Version":
-      return readOnly(json(200, Discovery.versionInfo(options.gitVersion)));
+      return json(200, Discovery.versionInfo(options.gitVersion));
     case "Health":
-      return readOnly(text(200, "ok"));
+      return text(200, "ok");
     case "LegacyRoot":
-      if (Discovery.wantsAggregated(request.headers.accept))
-        return readOnly({
-          ...json(200, Discovery.aggregated(types, true)),
-          headers: { "content-type": Discovery.AGGREGATED_MEDIA },
-        });
-      return readOnly(json(200, Discovery.apiVersions()));
+      return Discovery.wantsAggregated(request.headers.accept)
+        ? aggregated(true)
+        : json(200, Discovery.apiVersions());
     case "GroupsRoot":
-      if (Discovery.wantsAggregated(request.headers.accept))
-        return readOnly({
-          ...json(200, Discovery.aggregated(types, false)),
-          headers: { "content-type": Discovery.AGGREGATED_MEDIA },
-        });
-      return readOnly(json(200, Discovery.apiGroupList(types)));
+      return Discovery.wantsAggregated(request.headers.accept)
+        ? aggregated(false)
+        : json(200, Discovery.apiGroupList(types));
     case "Group": {
       const group = Discovery.apiGroup(types, target.group);
       return group === undefined
         ? PAGE_NOT_FOUND()
-        : readOnly(json(200, { kind: "APIGroup", apiVersion: "v1", ...group }));
+        : json(200, { kind: "APIGroup", apiVersion: "v1", ...group });
     }
     case "GroupVersion": {
-      const served = types.filter((t) => t.group === target.group && t.versions.includes(target.version));
+      const served = servedIn(target.group, target.version);
       return served.length === 0
         ? PAGE_NOT_FOUND()
-        : readOnly(json(200, Discovery.resourceList(served, target.group, target.version)));
+        : json(200, Discovery.resourceList(served, target.group, target.version));
     }
     case "OpenApiV2":
-      return readOnly(json(200, OpenApi.v2(types, options.gitVersion)));
+      return json(200, OpenApi.v2(types, options.gitVersion));
     case "OpenApiV3Root":
-      return readOnly(json(200, OpenApi.v3Root(types)));
+      return json(200, OpenApi.v3Root(types));
     case "OpenApiV3": {
-      const served = types.filter((t) => t.group === target.group && t.versions.includes(target.version));
+      const served = servedIn(target.group, target.version);
       return served.length === 0
         ? PAGE_NOT_FOUND()
-        : readOnly(json(200, OpenApi.v3(served, target.group, target.version, options.gitVersion)));
-    }
-    case "Unknown":
-      return PAGE_NOT_FOUND();
-    case "Resource": {
-      const r = yield* Effect.fromResult(resolve(core, target.group, target.version, target.segments));
-      if (r._tag === "Answer") return r.response;
-      return yield* resource(core, r.resolved, request, target.watchPrefix);
+        : json(200, OpenApi.v3(served, target.group, target.version, options.gitVersion));
     }
   }
+};
+
+/** Routes one request: by the declared paths ({@link Paths.routes}), then by the served types. */
+export const route = Effect.fnUntraced(function* (core: Core, options: RouterOptions, request: ApiRequest) {
+  const matched = Paths.match(request.method, request.path);
+  if (matched._tag === "NotFound") return PAGE_NOT_FOUND();
+  const target = matched.value;
+  if (target._tag === "Resource") {
+    const r = yield* Effect.fromResult(resolve(core, target.group, target.version, target.address));
+    if (r._tag === "Answer") return r.response;
+    return yield* resource(core, r.resolved, request, target.watchPrefix);
+  }
+  const answer = discovery(core, options, target, request);
+  // A document that does not exist is 404 whatever the method; one that does is read-only.
+  if (matched._tag === "MethodNotAllowed" && answer.status !== 404)
+    return json(405, Status.methodNotAllowed().status);
+  return answer;
 });

@@ -16,6 +16,7 @@
  */
 import { Duration, Effect } from "effect";
 import type { ApiRequest, ApiResponse } from "../api/Emulator.ts";
+import * as RouteTable from "../api/RouteTable.ts";
 import type { EmulatorServerError } from "../server/EmulatorServerError.ts";
 import { jsonResponse, statusResponse } from "../server/internal/status.ts";
 import type * as FaultInjector from "./FaultInjector.ts";
@@ -90,72 +91,75 @@ const pauseSeconds = (body: unknown): number | undefined => {
   return typeof seconds === "number" && Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
 };
 
-const routes: Record<
-  string,
-  Partial<
-    Record<
-      string,
-      (request: ApiRequest, ops: ControlOperations) => Effect.Effect<ControlResult, ControlResult>
-    >
-  >
-> = {
-  "/faults": {
-    GET: (_, ops) =>
+type Handler = (request: ApiRequest, ops: ControlOperations) => Effect.Effect<ControlResult, ControlResult>;
+
+const injecting =
+  (
+    inject: (ops: ControlOperations, body: unknown) => Effect.Effect<void, FaultInjector.FaultRuleError>,
+  ): Handler =>
+  (request, ops) =>
+    parseJson(request).pipe(
+      Effect.flatMap((body) => inject(ops, body).pipe(Effect.mapError(invalid))),
+      Effect.as(ok()),
+    );
+
+const pausing: Handler = (request, ops) =>
+  parseJson(request).pipe(
+    Effect.flatMap((body) => {
+      const seconds = pauseSeconds(body);
+      if (seconds === undefined) {
+        return Effect.fail({
+          response: statusResponse(
+            400,
+            'pause needs {"seconds": N} with N > 0: nothing could resume the server otherwise',
+          ),
+        });
+      }
+      const after = ops.pause.pipe(
+        Effect.andThen(Effect.sleep(Duration.millis(seconds * 1000))),
+        Effect.andThen(ops.resume),
+        Effect.catch((error) => Effect.logError(`the emulator could not resume: ${error.message}`)),
+      );
+      return Effect.succeed({ ...ok({ message: `paused for ${seconds}s` }), after });
+    }),
+  );
+
+const restarting: Handler = (_, ops) =>
+  Effect.succeed({
+    ...ok({ message: "restarting" }),
+    after: ops.restart.pipe(
+      Effect.catch((error) => Effect.logError(`the emulator could not restart: ${error.message}`)),
+    ),
+  });
+
+/** The control endpoints, in matching order (the table at the top of this module). */
+export const routes: ReadonlyArray<RouteTable.Route<Handler>> = [
+  RouteTable.route(
+    ["GET"],
+    `${prefix}/faults`,
+    () => (_, ops) =>
       ops.pendingFaults.pipe(Effect.map((pending) => ({ response: jsonResponse(200, pending) }))),
-    DELETE: (_, ops) => ops.clearFaults.pipe(Effect.as(ok())),
-  },
-  "/failures": {
-    POST: (request, ops) =>
-      parseJson(request).pipe(
-        Effect.flatMap((body) =>
-          ops.injectFailure(body as FaultInjector.FailureRule).pipe(Effect.mapError(invalid)),
-        ),
-        Effect.as(ok()),
-      ),
-  },
-  "/latency": {
-    POST: (request, ops) =>
-      parseJson(request).pipe(
-        Effect.flatMap((body) =>
-          ops.addLatency(body as FaultInjector.LatencyRule).pipe(Effect.mapError(invalid)),
-        ),
-        Effect.as(ok()),
-      ),
-  },
-  "/watches/drop": { POST: (_, ops) => ops.dropWatches.pipe(Effect.as(ok())) },
-  "/history/compact": { POST: (_, ops) => ops.compactHistory.pipe(Effect.as(ok())) },
-  "/pause": {
-    POST: (request, ops) =>
-      parseJson(request).pipe(
-        Effect.flatMap((body) => {
-          const seconds = pauseSeconds(body);
-          if (seconds === undefined) {
-            return Effect.fail({
-              response: statusResponse(
-                400,
-                'pause needs {"seconds": N} with N > 0: nothing could resume the server otherwise',
-              ),
-            });
-          }
-          const after = ops.pause.pipe(
-            Effect.andThen(Effect.sleep(Duration.millis(seconds * 1000))),
-            Effect.andThen(ops.resume),
-            Effect.catch((error) => Effect.logError(`the emulator could not resume: ${error.message}`)),
-          );
-          return Effect.succeed({ ...ok({ message: `paused for ${seconds}s` }), after });
-        }),
-      ),
-  },
-  "/restart": {
-    POST: (_, ops) =>
-      Effect.succeed({
-        ...ok({ message: "restarting" }),
-        after: ops.restart.pipe(
-          Effect.catch((error) => Effect.logError(`the emulator could not restart: ${error.message}`)),
-        ),
-      }),
-  },
-};
+  ),
+  RouteTable.route(["DELETE"], `${prefix}/faults`, () => (_, ops) => ops.clearFaults.pipe(Effect.as(ok()))),
+  RouteTable.route(["POST"], `${prefix}/failures`, () =>
+    injecting((ops, body) => ops.injectFailure(body as FaultInjector.FailureRule)),
+  ),
+  RouteTable.route(["POST"], `${prefix}/latency`, () =>
+    injecting((ops, body) => ops.addLatency(body as FaultInjector.LatencyRule)),
+  ),
+  RouteTable.route(
+    ["POST"],
+    `${prefix}/watches/drop`,
+    () => (_, ops) => ops.dropWatches.pipe(Effect.as(ok())),
+  ),
+  RouteTable.route(
+    ["POST"],
+    `${prefix}/history/compact`,
+    () => (_, ops) => ops.compactHistory.pipe(Effect.as(ok())),
+  ),
+  RouteTable.route(["POST"], `${prefix}/pause`, () => pausing),
+  RouteTable.route(["POST"], `${prefix}/restart`, () => restarting),
+];
 
 /**
  * Answers a control request (the path must satisfy {@link isControlPath}).
@@ -166,24 +170,23 @@ const routes: Record<
  * ```
  */
 export const route = (request: ApiRequest, ops: ControlOperations): Effect.Effect<ControlResult> => {
-  const byMethod = routes[request.path.slice(prefix.length)];
-  if (byMethod === undefined) {
-    return Effect.succeed({
-      response: statusResponse(404, `no emulator control endpoint at ${request.path}`),
-    });
+  const matched = RouteTable.match(routes, request.method, RouteTable.segments(request.path) ?? []);
+  switch (matched._tag) {
+    case "NotFound":
+      return Effect.succeed({
+        response: statusResponse(404, `no emulator control endpoint at ${request.path}`),
+      });
+    case "MethodNotAllowed": {
+      const allowed = matched.allowed.join(", ");
+      return Effect.succeed({
+        response: statusResponse(
+          405,
+          `${request.method} is not supported on ${request.path} (allowed: ${allowed})`,
+          { headers: { allow: allowed } },
+        ),
+      });
+    }
+    case "Matched":
+      return matched.value(request, ops).pipe(Effect.catch(Effect.succeed));
   }
-  const handler = byMethod[request.method.toUpperCase()];
-  if (handler === undefined) {
-    const allowed = Object.keys(byMethod).join(", ");
-    return Effect.succeed({
-      response: statusResponse(
-        405,
-        `${request.method} is not supported on ${request.path} (allowed: ${allowed})`,
-        {
-          headers: { allow: allowed },
-        },
-      ),
-    });
-  }
-  return handler(request, ops).pipe(Effect.catch(Effect.succeed));
 };
