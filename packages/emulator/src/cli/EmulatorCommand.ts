@@ -2,13 +2,14 @@
  * `kopf emulator`: runs the Kubernetes API emulator as a server until stopped. It loads the state
  * file (if any), applies the CRD files, starts HTTPS (or plain HTTP with `--insecure`), writes a
  * kubeconfig for `kubectl` and other clients, and on shutdown closes every connection and saves all
- * objects to the state file. The flags are defined once ({@link configure}) so that the standalone
+ * objects to the state file. The state file also keeps the server's port, token and certificates
+ * (see `StateFile`), so clients of an earlier run reconnect to a restarted one. The flags are defined once ({@link configure}) so that the standalone
  * `kopf-emulator` binary and the `kopf` CLI's `emulator` command share them.
  */
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Console, Context, Data, Effect, Layer, Schema } from "effect";
+import { Console, Context, Effect, Layer, Ref } from "effect";
 import { parseAllDocuments } from "yaml";
 import type { Argv } from "yargs";
 import yargs from "yargs";
@@ -17,6 +18,10 @@ import type { FaultInjector } from "../control/FaultInjector.ts";
 import { EmulatorServer } from "../server/EmulatorServer.ts";
 import type { EmulatorServerError } from "../server/EmulatorServerError.ts";
 import type { KubeconfigError } from "../server/Kubeconfig.ts";
+import { EmulatorCliError } from "./EmulatorCliError.ts";
+import * as StateFile from "./StateFile.ts";
+
+export { EmulatorCliError } from "./EmulatorCliError.ts";
 
 /** The parsed command line. */
 export interface EmulatorCliOptions {
@@ -28,13 +33,6 @@ export interface EmulatorCliOptions {
   readonly token: string | undefined;
   readonly insecure: boolean;
 }
-
-/** Why the command could not run. */
-export class EmulatorCliError extends Data.TaggedError("EmulatorCliError")<{
-  /** `Help`: help or the version was asked for and printed; nothing else to do. */
-  readonly reason: "Usage" | "Help" | "CrdFile" | "StateFile" | "Apply";
-  readonly message: string;
-}> {}
 
 /**
  * Adds the emulator's flags to a yargs instance (for the `kopf` CLI's `emulator` subcommand).
@@ -150,65 +148,6 @@ export const readObjects = (path: string): Effect.Effect<ReadonlyArray<unknown>,
     }),
   );
 
-/** The shape of a state file (what `KubeEmulator.exportState` gives). */
-const StateFile = Schema.Struct({ resourceVersion: Schema.String, objects: Schema.Array(Schema.Unknown) });
-
-const loadState = (path: string) =>
-  Effect.gen(function* () {
-    const emulator = yield* KubeEmulator;
-    const text = yield* Effect.tryPromise({
-      try: () => readFile(path, "utf8"),
-      catch: (error) => error as NodeJS.ErrnoException,
-    }).pipe(
-      Effect.catch((error) =>
-        error.code === "ENOENT"
-          ? Effect.succeed(undefined)
-          : Effect.fail(
-              new EmulatorCliError({ reason: "StateFile", message: `cannot read ${path}: ${error.message}` }),
-            ),
-      ),
-    );
-    if (text === undefined) return false;
-    const json = yield* Effect.try({
-      try: () => JSON.parse(text) as unknown,
-      catch: (error) =>
-        new EmulatorCliError({
-          reason: "StateFile",
-          message: `${path} is not a JSON state file: ${String(error)}`,
-        }),
-    });
-    const state = yield* Schema.decodeUnknownEffect(StateFile)(json).pipe(
-      Effect.mapError(
-        (error) =>
-          new EmulatorCliError({
-            reason: "StateFile",
-            message: `${path} is not a state file: ${error.message}`,
-          }),
-      ),
-    );
-    yield* emulator.importState(state);
-    return true;
-  });
-
-/** Saves the state atomically (a temporary file renamed over the target). */
-const saveState = (path: string) =>
-  Effect.gen(function* () {
-    const emulator = yield* KubeEmulator;
-    const state = yield* emulator.exportState;
-    yield* Effect.tryPromise({
-      try: async () => {
-        const temporary = `${path}.${process.pid}.tmp`;
-        await writeFile(temporary, `${JSON.stringify(state)}\n`, { mode: 0o600 });
-        await rename(temporary, path);
-      },
-      catch: (error) =>
-        new EmulatorCliError({
-          reason: "StateFile",
-          message: `cannot save the state to ${path}: ${String(error)}`,
-        }),
-    });
-  });
-
 /**
  * Runs the emulator server for the lifetime of the scope; returns once it is serving.
  *
@@ -219,9 +158,10 @@ const saveState = (path: string) =>
  */
 export const start = Effect.fnUntraced(function* (options: EmulatorCliOptions) {
   const emulator = yield* KubeEmulator;
-  if (options.state !== undefined) {
-    const loaded = yield* loadState(options.state);
-    if (loaded) yield* Console.log(`loaded the state from ${options.state}`);
+  const saved = options.state === undefined ? undefined : yield* StateFile.load(options.state);
+  if (saved !== undefined) {
+    yield* emulator.importState(saved.emulator);
+    yield* Console.log(`loaded the state from ${options.state}`);
   }
   for (const path of options.crd) {
     const objects = yield* readObjects(path);
@@ -235,24 +175,52 @@ export const start = Effect.fnUntraced(function* (options: EmulatorCliOptions) {
       );
     yield* Console.log(`applied ${objects.length} object(s) from ${path}`);
   }
+  const identity = yield* Ref.make(saved?.server);
   const state = options.state;
+  const save = (path: string) =>
+    Effect.all([emulator.exportState, Ref.get(identity)]).pipe(
+      Effect.flatMap(([objects, server]) => StateFile.save(path, { emulator: objects, server })),
+    );
   if (state !== undefined) {
+    // Added before the server starts, so it runs after the server has stopped taking writes.
     yield* Effect.addFinalizer(() =>
-      saveState(state).pipe(
+      save(state).pipe(
         Effect.andThen(Console.log(`saved the state to ${state}`)),
         Effect.catch((error) => Console.error(error.message)),
       ),
     );
   }
-  const context = yield* Layer.build(
-    EmulatorServer.layer({
-      port: options.port,
-      host: options.host,
-      tls: !options.insecure,
-      ...(options.token === undefined ? {} : { token: options.token }),
-    }),
-  );
+  // A restart serves as the previous run did: the same port (unless --port says otherwise), the
+  // same token (unless --token does) and the same certificates.
+  const token = options.token ?? saved?.server?.token;
+  const serverOn = (port: number) =>
+    Layer.build(
+      EmulatorServer.layer({
+        port,
+        host: options.host,
+        tls: !options.insecure,
+        ...(token === undefined ? {} : { token }),
+        ...(saved?.server === undefined ? {} : { tlsMaterial: saved.server.tls }),
+      }),
+    );
+  const previousPort = options.port === 0 ? saved?.server?.port : undefined;
+  const context =
+    previousPort === undefined
+      ? yield* serverOn(options.port)
+      : yield* serverOn(previousPort).pipe(
+          Effect.catch((error) =>
+            error.reason === "Listen"
+              ? Console.error(
+                  `the port of the previous run (${previousPort}) is taken: serving on another one; ` +
+                    "clients must use the new kubeconfig",
+                ).pipe(Effect.andThen(serverOn(0)))
+              : Effect.fail(error),
+          ),
+        );
   const server = Context.get(context, EmulatorServer);
+  yield* Ref.set(identity, { port: server.port, token, tls: server.tlsMaterial });
+  // Saved at once too: a killed emulator still restarts with the same address and certificates.
+  if (state !== undefined) yield* save(state);
   const kubeconfig = options.kubeconfig ?? join(tmpdir(), `kopf-emulator-${server.port}.kubeconfig`);
   yield* server.writeKubeconfig(kubeconfig);
   yield* Console.log(`kopf emulator serving ${server.url}`);

@@ -39,6 +39,12 @@ export interface EmulatorServerOptions {
   readonly extraNames?: ReadonlyArray<string>;
   /** The request body limit in bytes (default 3 MiB, as kube-apiserver). */
   readonly maxBodyBytes?: number;
+  /**
+   * The CA (and serving certificate) of an earlier run, as its {@link EmulatorServer} `tlsMaterial`
+   * gave them: clients that trusted that run trust this one, and its client certificates pass.
+   * Default: a new CA.
+   */
+  readonly tlsMaterial?: CertificateAuthority.TlsMaterial;
 }
 
 /** The user a written kubeconfig authenticates as. */
@@ -73,6 +79,8 @@ export class EmulatorServer extends Context.Service<
     readonly tls: boolean;
     /** The CA certificate (PEM) that signed the serving certificate. */
     readonly caPem: string;
+    /** The CA and serving certificate with their keys, to serve with the same ones after a restart. */
+    readonly tlsMaterial: CertificateAuthority.TlsMaterial;
     /** A kubeconfig (YAML) for this server. */
     readonly kubeconfig: (user?: KubeconfigUser) => string;
     /** Writes a kubeconfig file for this server. */
@@ -152,9 +160,14 @@ const make = Effect.fnUntraced(function* (options: EmulatorServerOptions) {
   const useTls = options.tls ?? true;
   const maxBody = options.maxBodyBytes ?? defaultMaxBodyBytes;
   const { ca, serving } = yield* Effect.gen(function* () {
-    const ca = yield* CertificateAuthority.make();
+    const saved = options.tlsMaterial;
+    const ca =
+      saved === undefined
+        ? yield* CertificateAuthority.make()
+        : yield* CertificateAuthority.restore(saved.ca);
     const names = [host, ...(options.extraNames ?? [])].filter((name) => name !== "0.0.0.0" && name !== "::");
-    return { ca, serving: yield* ca.issueServing(names) };
+    const reusable = saved !== undefined && CertificateAuthority.covers(saved.serving, names);
+    return { ca, serving: reusable ? saved.serving : yield* ca.issueServing(names) };
   }).pipe(
     Effect.mapError((error) => new EmulatorServerError({ reason: "Certificate", message: error.message })),
   );
@@ -296,6 +309,7 @@ const make = Effect.fnUntraced(function* (options: EmulatorServerOptions) {
     port,
     tls: useTls,
     caPem: ca.certPem,
+    tlsMaterial: { ca: { certPem: ca.certPem, keyPem: ca.keyPem }, serving },
     kubeconfig: (user) => Kubeconfig.render(kubeconfigOptions(user)),
     writeKubeconfig: (path, user) => Kubeconfig.write(path, kubeconfigOptions(user)),
     issueClientCertificate: ca.issueClient,

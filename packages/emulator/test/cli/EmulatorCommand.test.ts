@@ -1,8 +1,9 @@
 // Covers the `kopf emulator` command: flag parsing (defaults, every flag, repeated --crd, bad and
 // unknown flags), reading multi-document CRD files (List expansion, YAML errors, missing files),
 // and a start/stop cycle that loads the state file, applies the CRDs, writes the kubeconfig, serves,
-// and saves the state on shutdown.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+// and saves the state on shutdown; a restart from the state file keeps the port, CA, serving
+// certificate, token and client certificates, so a client of the first run reconnects unchanged.
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assert, describe, it } from "@effect/vitest";
@@ -11,6 +12,7 @@ import { parse as parseYaml } from "yaml";
 import { KubeEmulator } from "../../src/api/Emulator.ts";
 import * as EmulatorCommand from "../../src/cli/EmulatorCommand.ts";
 import { FaultInjector } from "../../src/control/FaultInjector.ts";
+import type { EmulatorServer } from "../../src/server/EmulatorServer.ts";
 import { call } from "../server/support.ts";
 
 const dir = () => mkdtempSync(join(tmpdir(), "kopf-emu-cli-"));
@@ -174,11 +176,101 @@ describe("EmulatorCommand.start", () => {
         );
         assert.strictEqual((yield* call(server, "/version")).status, 401);
         yield* Scope.close(scope, Exit.void);
-        assert.deepStrictEqual(JSON.parse(readFileSync(statePath, "utf8")), {
+        const saved = JSON.parse(readFileSync(statePath, "utf8"));
+        assert.deepStrictEqual(saved, {
           resourceVersion: "9",
           objects: [{ kind: "New" }],
+          server: { port: server.port, token: "tok", tls: server.tlsMaterial },
         });
+        assert.strictEqual(statSync(statePath).mode & 0o777, 0o600);
         assert.include((yield* Effect.flip(call(server, "/version"))).message, "ECONNREFUSED");
       }),
+  );
+});
+
+describe("EmulatorCommand.start after a restart", () => {
+  /** One run of the command on a fresh emulator (as a new process would have), until `scope` closes. */
+  const run = (argv: ReadonlyArray<string>, scope: Scope.Scope) =>
+    EmulatorCommand.parse(argv).pipe(
+      Effect.flatMap(EmulatorCommand.start),
+      Scope.provide(scope),
+      Effect.provide(Layer.merge(KubeEmulator.layer({ namespaceControllers: false }), FaultInjector.layer)),
+    );
+
+  /** A client configured only by a kubeconfig file: its server URL and CA, as kubectl would be. */
+  const clientOf = (kubeconfig: string): EmulatorServer["Service"] => {
+    const cluster = parseYaml(readFileSync(kubeconfig, "utf8")).clusters[0].cluster;
+    return {
+      url: cluster.server,
+      tls: true,
+      caPem: Buffer.from(cluster["certificate-authority-data"], "base64").toString("utf8"),
+    } as EmulatorServer["Service"];
+  };
+
+  it.live("serves with the same address, CA, token and client certificates: the same client reconnects", () =>
+    Effect.gen(function* () {
+      const work = dir();
+      const statePath = join(work, "state.json");
+      const first = yield* Scope.make();
+      const server = yield* run(
+        ["--state", statePath, "--kubeconfig", join(work, "first"), "--token", "tok"],
+        first,
+      );
+      const client = clientOf(join(work, "first"));
+      const bearer = { authorization: "Bearer tok" };
+      const created = yield* call(client, "/api/v1/namespaces/default/configmaps", {
+        method: "POST",
+        headers: { ...bearer, "content-type": "application/json" },
+        body: JSON.stringify({
+          apiVersion: "v1",
+          kind: "ConfigMap",
+          metadata: { name: "kept" },
+          data: { a: "1" },
+        }),
+      });
+      assert.strictEqual(created.status, 201);
+      const certificate = yield* server.issueClientCertificate({
+        username: "alice",
+        groups: ["system:masters"],
+      });
+      yield* Scope.close(first, Exit.void);
+      assert.include(
+        (yield* Effect.flip(call(client, "/version", { headers: bearer }))).message,
+        "ECONNREFUSED",
+      );
+
+      // No --port and no --token: the restart takes both from the state file.
+      const second = yield* Scope.make();
+      const restarted = yield* run(["--state", statePath, "--kubeconfig", join(work, "second")], second);
+      assert.strictEqual(restarted.url, server.url);
+      assert.strictEqual(restarted.caPem, server.caPem);
+      assert.deepStrictEqual(restarted.tlsMaterial, server.tlsMaterial);
+      assert.strictEqual(
+        readFileSync(join(work, "second"), "utf8"),
+        readFileSync(join(work, "first"), "utf8"),
+      );
+      const read = yield* call(client, "/api/v1/namespaces/default/configmaps/kept", { headers: bearer });
+      assert.strictEqual(read.status, 200);
+      assert.deepStrictEqual(JSON.parse(read.body).data, { a: "1" });
+      assert.strictEqual((yield* call(client, "/version", { cert: certificate })).status, 200);
+      assert.strictEqual((yield* call(client, "/version")).status, 401);
+      yield* Scope.close(second, Exit.void);
+    }),
+  );
+
+  it.live("takes another port when the previous one is taken, and says so", () =>
+    Effect.gen(function* () {
+      const work = dir();
+      const statePath = join(work, "state.json");
+      const first = yield* Scope.make();
+      const server = yield* run(["--state", statePath, "--kubeconfig", join(work, "first")], first);
+      // The first run still holds its port while the second starts.
+      const second = yield* Scope.make();
+      const other = yield* run(["--state", statePath, "--kubeconfig", join(work, "second")], second);
+      assert.notStrictEqual(other.port, server.port);
+      assert.strictEqual(other.caPem, server.caPem);
+      yield* Scope.close(second, Exit.void);
+      yield* Scope.close(first, Exit.void);
+    }),
   );
 });

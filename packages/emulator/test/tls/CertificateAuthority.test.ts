@@ -1,6 +1,7 @@
 // Covers the emulator's certificate authority: the CA certificate, serving certificates (default
 // and extra SANs, invalid names rejected) accepted by a real TLS handshake, and client
-// certificates carrying the user (CN) and groups (O).
+// certificates carrying the user (CN) and groups (O); a CA restored from its certificate and key
+// issues certificates that the original CA's clients trust, and bad material is refused.
 import { X509Certificate } from "node:crypto";
 import { isIP } from "node:net";
 import { connect, createServer } from "node:tls";
@@ -121,6 +122,48 @@ describe("CertificateAuthority", () => {
       const ca = yield* CertificateAuthority.make();
       const error = yield* Effect.flip(ca.issueClient({ username: "" }));
       assert.strictEqual(error.reason, "InvalidName");
+    }),
+  );
+
+  it.live("restores a CA from its certificate and key: what it issues verifies against the original", () =>
+    Effect.gen(function* () {
+      const original = yield* CertificateAuthority.make({ commonName: "kept-ca" });
+      const restored = yield* CertificateAuthority.restore({
+        certPem: original.certPem,
+        keyPem: original.keyPem,
+      });
+      assert.strictEqual(restored.certPem, original.certPem);
+      const serving = yield* restored.issueServing();
+      assert.isTrue(yield* handshake(serving, original.certPem, "localhost", "127.0.0.1"));
+      const client = new X509Certificate((yield* restored.issueClient({ username: "alice" })).certPem);
+      assert.isTrue(client.verify(new X509Certificate(original.certPem).publicKey));
+      assert.include(client.issuer, "CN=kept-ca");
+    }),
+  );
+
+  it.effect("refuses material that is not a CA with its own key", () =>
+    Effect.gen(function* () {
+      const one = yield* CertificateAuthority.make();
+      const two = yield* CertificateAuthority.make();
+      const leaf = yield* one.issueServing();
+      for (const [material, message] of [
+        [{ certPem: one.certPem, keyPem: two.keyPem }, "does not belong"],
+        [{ certPem: leaf.certPem, keyPem: leaf.keyPem }, "not a CA"],
+        [{ certPem: "garbage", keyPem: one.keyPem }, "cannot restore"],
+      ] as const) {
+        const error = yield* Effect.flip(CertificateAuthority.restore(material));
+        assert.strictEqual(error.reason, "InvalidMaterial");
+        assert.include(error.message, message);
+      }
+    }),
+  );
+
+  it.effect("reuses a serving certificate only for the names it covers", () =>
+    Effect.gen(function* () {
+      const ca = yield* CertificateAuthority.make();
+      const serving = yield* ca.issueServing(["emulator.local"]);
+      assert.isTrue(CertificateAuthority.covers(serving, ["127.0.0.1", "emulator.local"]));
+      assert.isFalse(CertificateAuthority.covers(serving, ["other.local"]));
     }),
   );
 });
