@@ -114,6 +114,7 @@ const watchOptions = (
   core: Core,
   resolved: Resolved,
   query: URLSearchParams,
+  accept: string | undefined,
 ): Result.Result<Watch.WatchOptions, Status.ApiError> => {
   const selection = Reads.parseSelection(resolved, query);
   if (Result.isFailure(selection)) return Result.fail(selection.failure);
@@ -149,6 +150,9 @@ const watchOptions = (
     sendInitialEvents: sendInitial,
     bookmarks,
     timeoutSeconds: timeout === 0 ? core.defaultWatchTimeoutSeconds : timeout,
+    table: Tables.wantsTable(accept)
+      ? { includeObject: query.get("includeObject") ?? "Metadata" }
+      : undefined,
   });
 };
 
@@ -177,7 +181,9 @@ const resource = Effect.fnUntraced(function* (
     if (method === "GET") {
       if (watchPrefix || isWatch(request.query)) {
         if (deny("watch")) return yield* Effect.fail(Status.methodNotAllowed());
-        const options = yield* Effect.fromResult(watchOptions(core, resolved, request.query));
+        const options = yield* Effect.fromResult(
+          watchOptions(core, resolved, request.query, request.headers.accept),
+        );
         return Watch.open(core, resolved, options);
       }
       const list = yield* Effect.fromResult(Reads.list(core.store, resolved, request));
@@ -195,7 +201,9 @@ const resource = Effect.fnUntraced(function* (
     return yield* Effect.fail(Status.methodNotAllowed());
   }
   if (watchPrefix || (method === "GET" && resolved.subresource === undefined && isWatch(request.query))) {
-    const options = yield* Effect.fromResult(watchOptions(core, resolved, request.query));
+    const options = yield* Effect.fromResult(
+      watchOptions(core, resolved, request.query, request.headers.accept),
+    );
     const name = resolved.name ?? "";
     const byName = {
       ...options.selection,

@@ -1,9 +1,11 @@
 /**
  * Server-side printing (`Accept: application/json;as=Table;v=v1;g=meta.k8s.io`, what `kubectl get`
  * asks for): custom resources' additionalPrinterColumns (Age by default) and the columns of the
- * built-in types, with ages rendered as the apiserver's HumanDuration.
+ * built-in types (`BuiltinTables`), with ages rendered as the apiserver's HumanDuration; lists,
+ * single objects and watch events (column definitions with the first event only).
  */
-import { getPath, isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
+import * as BuiltinTables from "./BuiltinTables.ts";
+import { isObject, type JsonObject, metaOf } from "./internal/Json.ts";
 import type { ResourceType } from "./ResourceType.ts";
 
 export interface PrinterColumn {
@@ -103,63 +105,6 @@ const cell = (type: string, value: unknown, now: number): unknown => {
   }
 };
 
-type Builtin = {
-  readonly columns: ReadonlyArray<[string, string, number?]>;
-  readonly cells: (o: JsonObject, now: number) => Array<unknown>;
-  /** Whether the table ends without the Age column. */
-  readonly noAge?: boolean;
-};
-
-const count = (v: unknown): number => (isObject(v) ? Object.keys(v).length : Array.isArray(v) ? v.length : 0);
-
-const BUILTIN_TABLES: Readonly<Record<string, Builtin>> = {
-  "/configmaps": { columns: [["Data", "integer"]], cells: (o) => [count(o.data) + count(o.binaryData)] },
-  "/secrets": {
-    columns: [
-      ["Type", "string"],
-      ["Data", "integer"],
-    ],
-    cells: (o) => [o.type ?? "", count(o.data)],
-  },
-  "/namespaces": {
-    columns: [["Status", "string"]],
-    cells: (o) => [str(getPath(o, ["status", "phase"])) ?? ""],
-  },
-  "/serviceaccounts": { columns: [["Secrets", "string"]], cells: (o) => [count(o.secrets)] },
-  "coordination.k8s.io/leases": {
-    columns: [["Holder", "string"]],
-    cells: (o) => [str(getPath(o, ["spec", "holderIdentity"])) ?? ""],
-  },
-  "apps/deployments": {
-    columns: [
-      ["Ready", "string"],
-      ["Up-to-date", "string"],
-      ["Available", "string"],
-    ],
-    cells: (o) => {
-      const s = (k: string) => Number(getPath(o, ["status", k]) ?? 0);
-      return [
-        `${s("readyReplicas")}/${Number(getPath(o, ["spec", "replicas"]) ?? 0)}`,
-        s("updatedReplicas"),
-        s("availableReplicas"),
-      ];
-    },
-  },
-  "apiextensions.k8s.io/customresourcedefinitions": {
-    columns: [["Created At", "date"]],
-    cells: (o) => [metaOf(o).creationTimestamp ?? null],
-    noAge: true,
-  },
-  "admissionregistration.k8s.io/validatingwebhookconfigurations": {
-    columns: [["Webhooks", "integer"]],
-    cells: (o) => [count(o.webhooks)],
-  },
-  "admissionregistration.k8s.io/mutatingwebhookconfigurations": {
-    columns: [["Webhooks", "integer"]],
-    cells: (o) => [count(o.webhooks)],
-  },
-};
-
 const partial = (obj: JsonObject, include: string): unknown =>
   include === "None"
     ? null
@@ -167,11 +112,24 @@ const partial = (obj: JsonObject, include: string): unknown =>
       ? obj
       : { kind: "PartialObjectMetadata", apiVersion: "meta.k8s.io/v1", metadata: metaOf(obj) };
 
+/** The default printer of a built-in type without one of its own: Name and Age. */
+const DEFAULT_PRINTER: BuiltinTables.Printer = {
+  columns: [
+    ["Name", "string", 0, "name"],
+    ["Age", "string"],
+  ],
+  cells: (o, since) => [metaOf(o).name, since(metaOf(o).creationTimestamp)],
+};
+
+const describe = (name: string): string =>
+  name === "Name" ? NAME_DESCRIPTION : name === "Age" ? AGE_DESCRIPTION : "";
+
 /**
- * A Table of objects (a list's items, or one object).
+ * A Table of objects (a list's items, or one object). `headers: false` leaves the column
+ * definitions out (`null`), as kube-apiserver does for every watch event after the first.
  *
  * @example
- * table(type, [obj], "5", now, "Metadata") // { kind: "Table", columnDefinitions: [...], rows: [...] }
+ * table(type, [obj], { resourceVersion: "5" }, now, "Metadata") // { kind: "Table", columnDefinitions: [...], rows: [...] }
  */
 export const table = (
   type: ResourceType,
@@ -179,35 +137,31 @@ export const table = (
   listMeta: JsonObject,
   now: number,
   includeObject: string,
+  headers = true,
 ): JsonObject => {
-  const name = { name: "Name", type: "string", format: "name", description: NAME_DESCRIPTION, priority: 0 };
   let columns: Array<JsonObject>;
-  let cells: (o: JsonObject) => Array<unknown>;
-  const builtin = type.custom ? undefined : BUILTIN_TABLES[`${type.group}/${type.plural}`];
+  let cells: (o: JsonObject) => ReadonlyArray<unknown>;
   if (type.custom) {
+    const name = { name: "Name", type: "string", format: "name", description: NAME_DESCRIPTION, priority: 0 };
     const printer = type.printerColumns.length > 0 ? type.printerColumns : DEFAULT_CR_COLUMNS;
     columns = [name, ...printer.map(({ jsonPath: _j, ...c }) => c)];
     cells = (o) => [metaOf(o).name, ...printer.map((c) => cell(c.type, evaluate(o, c.jsonPath), now))];
   } else {
-    const extra = builtin?.columns ?? [];
-    columns = [
+    const printer = BuiltinTables.printers[`${type.group}/${type.plural}`] ?? DEFAULT_PRINTER;
+    columns = printer.columns.map(([name, columnType, priority, format]) => ({
       name,
-      ...extra.map(([n, t, p]) => ({ name: n, type: t, format: "", description: "", priority: p ?? 0 })),
-      ...(builtin?.noAge === true
-        ? []
-        : [{ name: "Age", type: "string", format: "", description: AGE_DESCRIPTION, priority: 0 }]),
-    ];
-    cells = (o) => [
-      metaOf(o).name,
-      ...(builtin?.cells(o, now) ?? []),
-      ...(builtin?.noAge === true ? [] : [age(metaOf(o).creationTimestamp, now)]),
-    ];
+      type: columnType,
+      format: format ?? "",
+      description: describe(name),
+      priority: priority ?? 0,
+    }));
+    cells = (o) => printer.cells(o, (timestamp) => age(timestamp, now));
   }
   return {
     kind: "Table",
     apiVersion: "meta.k8s.io/v1",
     metadata: listMeta,
-    columnDefinitions: columns,
+    columnDefinitions: headers ? columns : null,
     rows: objects.map((o) => ({ cells: cells(o), object: partial(o, includeObject) })),
   };
 };

@@ -13,6 +13,7 @@ import { apiVersionOf } from "./ResourceType.ts";
 import type { Status } from "./Status.ts";
 import * as StatusErrors from "./Status.ts";
 import { namespaceOf, type StoredEvent, type Watcher } from "./Store.ts";
+import * as Tables from "./Tables.ts";
 
 export interface WatchOptions {
   readonly selection: Reads.Selection;
@@ -21,6 +22,11 @@ export interface WatchOptions {
   readonly sendInitialEvents: boolean;
   readonly bookmarks: boolean;
   readonly timeoutSeconds: number;
+  /**
+   * Objects as meta.k8s.io Tables (the request asked for them), with `includeObject` for the
+   * rows; column definitions go with the first event only.
+   */
+  readonly table?: { readonly includeObject: string } | undefined;
 }
 
 const line = (type: string, object: unknown): Uint8Array =>
@@ -69,7 +75,15 @@ const tooOld = (rv: number, oldest: number): Status =>
 export const open = (core: Core, resolved: Resolved, options: WatchOptions): Response => {
   const { table } = resolved;
   const store = core.store;
-  const serve = (o: JsonObject) => ObjectMeta.serve(resolved.type, resolved.version, o);
+  let headersSent = false;
+  const serve = (o: JsonObject): JsonObject => {
+    const served = ObjectMeta.serve(resolved.type, resolved.version, o);
+    if (options.table === undefined) return served;
+    const meta = { resourceVersion: (served.metadata as JsonObject | undefined)?.resourceVersion };
+    const headers = !headersSent;
+    headersSent = true;
+    return Tables.table(resolved.type, [served], meta, core.now(), options.table.includeObject, headers);
+  };
   const body = Stream.callback<Uint8Array>((queue) =>
     Effect.gen(function* () {
       const offer = (bytes: Uint8Array) => Queue.offerUnsafe(queue, bytes);

@@ -1,8 +1,9 @@
-/** Server-side printing: Tables for kubectl, custom resources' printer columns, and HumanDuration ages. */
-import { Effect } from "effect";
+/** Server-side printing: Tables for kubectl (lists, objects, watch events), custom resources' printer columns, and HumanDuration ages. */
+import { Effect, Stream } from "effect";
 import { describe, expect, it } from "vitest";
+import { KubeEmulator } from "../../src/api/Emulator.ts";
 import { humanDuration } from "../../src/api/Tables.ts";
-import { cm, run, send } from "./Harness.ts";
+import { cm, request, run, send } from "./Harness.ts";
 
 const TABLE = {
   accept:
@@ -92,5 +93,33 @@ describe("tables", () => {
       ["Phase", "string"],
     ]);
     expect(r.body.rows).toEqual([{ cells: ["w", 3, null], object: null }]);
+  });
+});
+
+describe("watches as Tables", () => {
+  it("sends each event's object as a one-row Table, with the column definitions only in the first", async () => {
+    const events = await run(
+      Effect.gen(function* () {
+        yield* send("POST", "/api/v1/namespaces/default/configmaps", cm("w1"));
+        const kube = yield* KubeEmulator;
+        const response = yield* kube.handle(
+          request("GET", "/api/v1/namespaces/default/configmaps?watch=1", undefined, TABLE),
+        );
+        if (response._tag !== "Streaming") throw new Error("expected a watch stream");
+        yield* send("POST", "/api/v1/namespaces/default/configmaps", cm("w2"));
+        const chunks = yield* Stream.runCollect(Stream.take(response.body, 2));
+        return [...chunks].map((c) => JSON.parse(new TextDecoder().decode(c)));
+      }),
+    );
+    expect(events.map((e) => e.type)).toEqual(["ADDED", "ADDED"]);
+    const [first, second] = events.map((e) => e.object);
+    expect(first).toMatchObject({ kind: "Table", apiVersion: "meta.k8s.io/v1" });
+    expect(first.columnDefinitions.map((c: { name: string }) => c.name)).toEqual(["Name", "Data", "Age"]);
+    expect(first.rows).toMatchObject([
+      { cells: ["w1", 1, expect.any(String)], object: { kind: "PartialObjectMetadata" } },
+    ]);
+    expect(first.metadata.resourceVersion).toBe(first.rows[0].object.metadata.resourceVersion);
+    expect(second.columnDefinitions).toBeNull();
+    expect(second.rows[0].cells[0]).toBe("w2");
   });
 });

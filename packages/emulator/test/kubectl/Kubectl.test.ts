@@ -275,10 +275,55 @@ describe.skipIf(!kubectlAvailability.ok)("kubectl against the emulator", () => {
         ok(yield* kubectl(running, ["label", "configmap", "during", "x=y"]));
         ok(yield* kubectl(running, ["delete", "configmap", "during"]));
         const out = yield* eventually(Effect.sync(watch.output), (text) => text.includes("DELETED"));
-        assert.match(out, /^EVENT\s+NAME\s+AGE$/m);
-        assert.match(out, /^ADDED\s+during\s/m);
+        // Watch events carry Table rows: the ConfigMap's own DATA column, as on a real server.
+        assert.match(out, /^EVENT\s+NAME\s+DATA\s+AGE$/m);
+        assert.match(out, /^ADDED\s+during\s+0\s/m);
         assert.match(out, /^MODIFIED\s+during\s/m);
         assert.match(out, /^DELETED\s+during\s/m);
+      }),
+    ),
+  );
+
+  it.live("prints each built-in kind's own columns (pods, services, events)", () =>
+    run((running) =>
+      Effect.gen(function* () {
+        const pod = {
+          apiVersion: "v1",
+          kind: "Pod",
+          metadata: { name: "p1" },
+          spec: { containers: [{ name: "main", image: "nginx:1" }] },
+        };
+        const service = {
+          apiVersion: "v1",
+          kind: "Service",
+          metadata: { name: "s1" },
+          spec: { selector: { app: "web" }, ports: [{ port: 80, protocol: "TCP" }] },
+        };
+        const event = {
+          apiVersion: "v1",
+          kind: "Event",
+          metadata: { name: "e1" },
+          involvedObject: { kind: "Pod", name: "p1", namespace: "default" },
+          reason: "Checked",
+          message: "all fine",
+          type: "Normal",
+        };
+        for (const body of [pod, service, event])
+          ok(yield* kubectl(running, ["create", "-f", "-"], JSON.stringify(body)));
+        const pods = ok(yield* kubectl(running, ["get", "pods"]));
+        assert.match(pods, /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE$/m);
+        assert.match(pods, /^p1\s+0\/1\s+\S*\s+0\s+\S+$/m);
+        const wide = ok(yield* kubectl(running, ["get", "pods", "-o", "wide"]));
+        assert.match(
+          wide,
+          /^NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES$/m,
+        );
+        const services = ok(yield* kubectl(running, ["get", "services", "s1"]));
+        assert.match(services, /^NAME\s+TYPE\s+CLUSTER-IP\s+EXTERNAL-IP\s+PORT\(S\)\s+AGE$/m);
+        assert.match(services, /^s1\s+ClusterIP\s+\S+\s+<none>\s+80\/TCP\s+\S+$/m);
+        const events = ok(yield* kubectl(running, ["get", "events"]));
+        assert.match(events, /^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE$/m);
+        assert.match(events, /^\S+\s+Normal\s+Checked\s+pod\/p1\s+all fine$/m);
       }),
     ),
   );
