@@ -110,52 +110,6 @@ const isWatch = (query: URLSearchParams): boolean => {
   return w === "true" || w === "1";
 };
 
-const watchOptions = (
-  core: Core,
-  resolved: Resolved,
-  query: URLSearchParams,
-  accept: string | undefined,
-): Result.Result<Watch.WatchOptions, Status.ApiError> => {
-  const selection = Reads.parseSelection(resolved, query);
-  if (Result.isFailure(selection)) return Result.fail(selection.failure);
-  const rvRaw = query.get("resourceVersion") ?? "";
-  const sendInitial = query.get("sendInitialEvents") === "true";
-  const bookmarks = query.get("allowWatchBookmarks") === "true";
-  if (sendInitial && (query.get("resourceVersionMatch") !== "NotOlderThan" || !bookmarks))
-    return Result.fail(
-      Status.invalid("meta.k8s.io", "ListOptions", "", [
-        {
-          type: "FieldValueForbidden",
-          field: "sendInitialEvents",
-          detail: "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled",
-        },
-      ]),
-    );
-  let fromRv: number | undefined;
-  if (rvRaw !== "" && rvRaw !== "0") {
-    if (!/^[0-9]+$/.test(rvRaw))
-      return Result.fail(
-        Status.badRequest(`resourceVersion: Invalid value: "${rvRaw}": must be a non-negative integer`),
-      );
-    fromRv = Number(rvRaw);
-  }
-  const timeoutRaw = query.get("timeoutSeconds");
-  const timeout =
-    timeoutRaw === null || timeoutRaw === "" ? core.defaultWatchTimeoutSeconds : Number(timeoutRaw);
-  if (!Number.isFinite(timeout) || timeout < 0)
-    return Result.fail(Status.badRequest(`timeoutSeconds: Invalid value: "${timeoutRaw}"`));
-  return Result.succeed({
-    selection: selection.success,
-    fromRv: sendInitial ? undefined : fromRv,
-    sendInitialEvents: sendInitial,
-    bookmarks,
-    timeoutSeconds: timeout === 0 ? core.defaultWatchTimeoutSeconds : timeout,
-    table: Tables.wantsTable(accept)
-      ? { includeObject: query.get("includeObject") ?? "Metadata" }
-      : undefined,
-  });
-};
-
 const asTable = (
   core: Core,
   resolved: Resolved,
@@ -182,7 +136,7 @@ const resource = Effect.fnUntraced(function* (
       if (watchPrefix || isWatch(request.query)) {
         if (deny("watch")) return yield* Effect.fail(Status.methodNotAllowed());
         const options = yield* Effect.fromResult(
-          watchOptions(core, resolved, request.query, request.headers.accept),
+          Watch.options(core, resolved, request.query, request.headers.accept),
         );
         return Watch.open(core, resolved, options);
       }
@@ -202,7 +156,7 @@ const resource = Effect.fnUntraced(function* (
   }
   if (watchPrefix || (method === "GET" && resolved.subresource === undefined && isWatch(request.query))) {
     const options = yield* Effect.fromResult(
-      watchOptions(core, resolved, request.query, request.headers.accept),
+      Watch.options(core, resolved, request.query, request.headers.accept),
     );
     const name = resolved.name ?? "";
     const byName = {

@@ -4,7 +4,7 @@
  * applied per event (leaving a selector reads as DELETED, entering as ADDED), `sendInitialEvents`,
  * `timeoutSeconds`, and the 410 "too old resource version" ERROR event.
  */
-import { Clock, Effect, Queue, Stream } from "effect";
+import { Clock, Effect, Queue, Result, Stream } from "effect";
 import type { Core, Resolved, Response } from "./internal/Core.ts";
 import { encodeText, type JsonObject } from "./internal/Json.ts";
 import * as ObjectMeta from "./ObjectMeta.ts";
@@ -146,4 +146,59 @@ export const open = (core: Core, resolved: Resolved, options: WatchOptions): Res
     headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
     body,
   };
+};
+
+/**
+ * A watch request's options from its query (selection, start, initial events, bookmarks, timeout)
+ * and Accept header (Tables), or the error kube-apiserver answers for bad ones.
+ *
+ * @example
+ * ```ts
+ * const options = yield* Effect.fromResult(Watch.options(core, resolved, request.query, request.headers.accept));
+ * ```
+ */
+export const options = (
+  core: Core,
+  resolved: Resolved,
+  query: URLSearchParams,
+  accept: string | undefined,
+): Result.Result<WatchOptions, StatusErrors.ApiError> => {
+  const selection = Reads.parseSelection(resolved, query);
+  if (Result.isFailure(selection)) return Result.fail(selection.failure);
+  const rvRaw = query.get("resourceVersion") ?? "";
+  const sendInitial = query.get("sendInitialEvents") === "true";
+  const bookmarks = query.get("allowWatchBookmarks") === "true";
+  if (sendInitial && (query.get("resourceVersionMatch") !== "NotOlderThan" || !bookmarks))
+    return Result.fail(
+      StatusErrors.invalid("meta.k8s.io", "ListOptions", "", [
+        {
+          type: "FieldValueForbidden",
+          field: "sendInitialEvents",
+          detail: "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled",
+        },
+      ]),
+    );
+  let fromRv: number | undefined;
+  if (rvRaw !== "" && rvRaw !== "0") {
+    if (!/^[0-9]+$/.test(rvRaw))
+      return Result.fail(
+        StatusErrors.badRequest(`resourceVersion: Invalid value: "${rvRaw}": must be a non-negative integer`),
+      );
+    fromRv = Number(rvRaw);
+  }
+  const timeoutRaw = query.get("timeoutSeconds");
+  const timeout =
+    timeoutRaw === null || timeoutRaw === "" ? core.defaultWatchTimeoutSeconds : Number(timeoutRaw);
+  if (!Number.isFinite(timeout) || timeout < 0)
+    return Result.fail(StatusErrors.badRequest(`timeoutSeconds: Invalid value: "${timeoutRaw}"`));
+  return Result.succeed({
+    selection: selection.success,
+    fromRv: sendInitial ? undefined : fromRv,
+    sendInitialEvents: sendInitial,
+    bookmarks,
+    timeoutSeconds: timeout === 0 ? core.defaultWatchTimeoutSeconds : timeout,
+    table: Tables.wantsTable(accept)
+      ? { includeObject: query.get("includeObject") ?? "Metadata" }
+      : undefined,
+  });
 };
