@@ -6,6 +6,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: { conditions: ["@kopf/source"] },
   ssr: { resolve: { conditions: ["@kopf/source"] } },
+  // Vitest's own environment (global setups) takes no condition from the two above.
+  environments: { __vitest__: { resolve: { conditions: ["@kopf/source"] } } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "scripts/test/**/*.test.ts"],
     // `*.real.test.ts` need the real kube-apiserver: `npm run test:real` runs them (vitest.real.config.ts);

@@ -21,6 +21,9 @@ export const endToEnd = [
 export default defineConfig({
   resolve: { conditions: ["@kopf/source"] },
   ssr: { resolve: { conditions: ["@kopf/source"] } },
+  // The global setup runs in vitest's own environment, which takes no condition from the two above:
+  // without this, it would need the packages' built dist/ (there only after `tsc -b`).
+  environments: { __vitest__: { resolve: { conditions: ["@kopf/source"] } } },
   test: {
     root: fileURLToPath(new URL("../..", import.meta.url)),
     testTimeout: 300_000,

@@ -8,14 +8,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  Applying,
-  Clusters,
-  ClusterTarget,
-  EmulatorCommand,
-  EmulatorServer,
-  KopfRunner,
-} from "@kopf/testing";
+import { EmulatorCommand, EmulatorServer } from "@kopf/emulator";
+import { Applying, Clusters, ClusterTarget, KopfRunner } from "@kopf/testing";
 import { Context, Effect, Option, Result } from "effect";
 import * as kopf from "kopf";
 import { expect, it } from "vitest";

@@ -11,7 +11,8 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CertificateAuthority, Clusters, EmulatorServer } from "@kopf/testing";
+import { CertificateAuthority, EmulatorServer } from "@kopf/emulator";
+import { Clusters } from "@kopf/testing";
 import { Context, Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

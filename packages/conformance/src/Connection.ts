@@ -59,8 +59,10 @@ export interface Connection {
     method: Method,
     path: string,
     body?: { readonly text: string; readonly contentType: string },
+    accept?: string,
   ) => Effect.Effect<RawResponse, ConnectionError>;
-  readonly watch: (path: string) => OpenWatch;
+  /** Opens a watch (with the given Accept header, default `application/json`). */
+  readonly watch: (path: string, accept?: string) => OpenWatch;
   readonly close: () => void;
 }
 
@@ -124,7 +126,7 @@ export const fromKubeconfig = (path: string): Effect.Effect<Connection, Connecti
       ...extra,
     });
 
-    const request: Connection["request"] = (method, target, body) =>
+    const request: Connection["request"] = (method, target, body, accept) =>
       Effect.callback<RawResponse, ConnectionError>((resume) => {
         const req = httpsRequest(
           `${base}${target}`,
@@ -133,14 +135,15 @@ export const fromKubeconfig = (path: string): Effect.Effect<Connection, Connecti
             agent,
             // Explicit length: Node frames neither chunked nor by length for DELETE by default,
             // which would leave a DELETE's body to be read as the next request on the connection.
-            headers: headers(
-              body === undefined
+            headers: headers({
+              ...(accept === undefined ? {} : { accept }),
+              ...(body === undefined
                 ? {}
                 : {
                     "content-type": body.contentType,
                     "content-length": String(Buffer.byteLength(body.text)),
-                  },
-            ),
+                  }),
+            }),
             timeout: REQUEST_TIMEOUT_MS,
           },
           (response) => {
@@ -187,7 +190,7 @@ export const fromKubeconfig = (path: string): Effect.Effect<Connection, Connecti
         return Effect.sync(() => req.destroy());
       });
 
-    const watch = (target: string): OpenWatch => {
+    const watch = (target: string, accept?: string): OpenWatch => {
       let status: number | undefined;
       let mediaType = "";
       let errorText: string | undefined;
@@ -195,7 +198,7 @@ export const fromKubeconfig = (path: string): Effect.Effect<Connection, Connecti
       const events: Array<WatchEvent> = [];
       const req = httpsRequest(
         `${base}${target}`,
-        { method: "GET", agent, headers: headers({}) },
+        { method: "GET", agent, headers: headers(accept === undefined ? {} : { accept }) },
         (response) => {
           status = response.statusCode ?? 0;
           mediaType = mediaTypeOf(response);

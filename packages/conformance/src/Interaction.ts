@@ -38,6 +38,8 @@ export interface RequestStep extends StepBase {
   readonly rawBody?: string;
   /** Default `application/json` when there is a body. */
   readonly contentType?: string;
+  /** The Accept header (default `application/json`), e.g. to ask for a meta.k8s.io Table. */
+  readonly accept?: string;
 }
 
 /** Starts a watch (`?watch=1` is added) whose events are collected by a later `collect`. */
@@ -45,6 +47,8 @@ export interface WatchStep extends StepBase {
   readonly kind: "watch";
   readonly id: string;
   readonly path: Dynamic<string>;
+  /** The Accept header (default `application/json`). */
+  readonly accept?: string;
 }
 
 /** Waits for `events` events of watch `id` (or `timeoutMs`), records them and closes the watch. */

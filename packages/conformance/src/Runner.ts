@@ -51,7 +51,7 @@ const collect = (step: CollectStep, watch: OpenWatch | undefined) =>
 const opened = (connection: Connection, watches: Map<string, OpenWatch>, step: WatchStep, path: string) =>
   Effect.gen(function* () {
     watches.get(step.id)?.close();
-    const watch = connection.watch(watchPath(path));
+    const watch = connection.watch(watchPath(path), step.accept);
     watches.set(step.id, watch);
     for (let waited = 0; watch.status() === undefined && !watch.ended() && waited < 10_000; waited += 20) {
       yield* Effect.sleep("20 millis");
@@ -102,7 +102,7 @@ const runStep = (
           : json !== undefined
             ? { text: JSON.stringify(json), contentType: step.contentType ?? "application/json" }
             : undefined;
-      return connection.request(step.method, resolve(step.path, earlier), body).pipe(
+      return connection.request(step.method, resolve(step.path, earlier), body, step.accept).pipe(
         Effect.map((r) => ({
           status: r.status,
           mediaType: r.mediaType,

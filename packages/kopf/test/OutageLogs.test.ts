@@ -6,7 +6,8 @@
  */
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Clusters, EmulatorServer, KopfRunner } from "@kopf/testing";
+import { EmulatorServer } from "@kopf/emulator";
+import { Clusters, KopfRunner } from "@kopf/testing";
 import { Context, Effect } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as kopf from "../src/index.ts";

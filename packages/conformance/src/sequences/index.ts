@@ -12,6 +12,7 @@ import * as Namespaces from "./Namespaces.ts";
 import * as Pagination from "./Pagination.ts";
 import * as Patches from "./Patches.ts";
 import * as Selectors from "./Selectors.ts";
+import * as Tables from "./Tables.ts";
 import * as Watches from "./Watches.ts";
 
 /**
@@ -25,9 +26,19 @@ import * as Watches from "./Watches.ts";
  * ```
  */
 export const all = (run: string, webhook?: WebhookServer): ReadonlyArray<Sequence> => [
-  ...[Discovery, Namespaces, Crud, Selectors, Pagination, Patches, Crds, Deletion, Watches, Limits].map((s) =>
-    s.sequence(run),
-  ),
+  ...[
+    Discovery,
+    Namespaces,
+    Crud,
+    Selectors,
+    Pagination,
+    Patches,
+    Crds,
+    Deletion,
+    Watches,
+    Limits,
+    Tables,
+  ].map((s) => s.sequence(run)),
   ...(webhook === undefined ? [] : [Admission.sequence(run, webhook)]),
   ...AdmissionEcho.ifEchoing(run, webhook),
 ];

@@ -20,6 +20,7 @@ interface Extra {
   readonly bodyFrom?: (earlier: Earlier) => unknown;
   readonly contentType?: string;
   readonly rawBody?: string;
+  readonly accept?: string;
 }
 
 const request = (
@@ -61,11 +62,12 @@ export const raw = (
   contentType = "application/json",
 ) => request(name, method, path, undefined, { rawBody, contentType });
 
-export const watch = (name: string, id: string, path: Dynamic<string>): WatchStep => ({
+export const watch = (name: string, id: string, path: Dynamic<string>, accept?: string): WatchStep => ({
   kind: "watch",
   name,
   id,
   path,
+  ...(accept === undefined ? {} : { accept }),
 });
 export const collect = (
   name: string,
