@@ -8,12 +8,13 @@
  * Exit codes: 0 after a graceful stop or `--help`; 1 when the operator cannot start or its
  * handler files cannot be loaded; 2 for usage errors (unknown flags, `-n` with `-A`, ...).
  */
+
+import { resolve } from "node:path";
 import type { KubeApi } from "@kopf/client";
 import { Environment, Peering } from "@kopf/engines";
-import { EmulatorCommand, FaultInjector, KubeEmulator, WebhookAdmission } from "@kopf/testing";
 import { Cause, Effect, Exit, Layer, Result } from "effect";
 import * as kopf from "kopf";
-import yargs from "yargs";
+import yargs, { type Argv } from "yargs";
 import * as Loading from "./Loading.ts";
 import * as PeeringCommands from "./PeeringCommands.ts";
 import * as RunArgs from "./RunArgs.ts";
@@ -56,8 +57,9 @@ const parser = () =>
       "Start an operator process and handle all the custom objects.",
       RunArgs.configure,
     )
-    .command("emulator", "Run the Kubernetes API emulator (HTTPS) until stopped.", (argv) =>
-      EmulatorCommand.configure(argv),
+    .command(
+      "emulator",
+      "Run the Kubernetes API emulator (HTTPS) until stopped; needs @kopf/testing (kopf emulator --help).",
     )
     .command("freeze", "Freeze the resource handling in the cluster (pause peered operators).", (argv) =>
       PeeringCommands.configure(argv, "freeze"),
@@ -140,6 +142,47 @@ const runPeering = async (command: "freeze" | "resume", plan: PeeringCommands.Pe
   return { exitCode: 0, exception: undefined };
 };
 
+/** Imports a development-only package when a command needs it, naming it when it is missing. */
+const importOptional = <A>(name: string, load: () => Promise<A>): Effect.Effect<A, Error> =>
+  Effect.tryPromise({
+    try: load,
+    catch: (error) =>
+      isMissing(error, name)
+        ? new Error(
+            `this needs the package ${name}, a development dependency: npm install --save-dev ${name}`,
+          )
+        : error instanceof Error
+          ? error
+          : new Error(String(error)),
+  });
+
+const isMissing = (error: unknown, name: string): boolean =>
+  typeof error === "object" &&
+  error !== null &&
+  "code" in error &&
+  error.code === "ERR_MODULE_NOT_FOUND" &&
+  messageOf(error).includes(`'${name}'`);
+
+/** `kopf run --emulator`: the embedded emulator (its module, and @kopf/testing, load only then). */
+const startEmbedded = (files: ReadonlyArray<string>, plan: RunArgs.RunPlan, io: CliIo) => {
+  const kubeconfig = resolve(io.cwd ?? ".", plan.kubeconfig ?? ".kopf/kubeconfig");
+  return Effect.runPromiseExit(
+    importOptional("@kopf/testing", () => import("./Embedded.ts")).pipe(
+      Effect.flatMap((Embedded) =>
+        Embedded.start(
+          files.map((file) => resolve(io.cwd ?? ".", file)),
+          kubeconfig,
+        ),
+      ),
+      Effect.tap((embedded) =>
+        Effect.sync(() =>
+          io.stderr(`Embedded emulator at ${embedded.url}; for kubectl: export KUBECONFIG=${kubeconfig}\n`),
+        ),
+      ),
+    ),
+  );
+};
+
 /** `kopf run`: load the handlers, then run the operator until stopped. */
 const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult> => {
   const registry = io.registry ?? kopf.Registry.make();
@@ -152,6 +195,13 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
     io.stderr(`Error: ${messageOf(error)}\n`);
     return { exitCode: 1, exception: error };
   }
+  const started = plan.emulator === undefined ? undefined : await startEmbedded(plan.emulator, plan, io);
+  if (started !== undefined && Exit.isFailure(started)) {
+    const error = exceptionOf(started);
+    io.stderr(`Error: the embedded emulator did not start: ${messageOf(error)}\n`);
+    return { exitCode: 1, exception: error };
+  }
+  const embedded = started === undefined ? undefined : started.value;
   const operator = kopf.operator({
     registry,
     settings: io.settings,
@@ -161,7 +211,7 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
     priority: plan.priority,
     peeringName: plan.peeringName,
     livenessEndpoint: plan.liveness,
-    kubeApi: clusterOf(io, registry, plan.kubeconfig, plan.context),
+    kubeApi: embedded?.kubeApi ?? clusterOf(io, registry, plan.kubeconfig, plan.context),
     logging: {
       format: plan.logging.format,
       prefix: plan.logging.prefix,
@@ -181,19 +231,53 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
   } catch (error) {
     io.stderr(`Error: ${messageOf(error)}\n`);
     return { exitCode: 1, exception: error };
+  } finally {
+    await embedded?.close();
   }
 };
 
-/** `kopf emulator`: serve until stopped. */
+const wantsHelp = (argv: ReadonlyArray<string>): boolean => argv.includes("--help") || argv.includes("-h");
+
+/** `kopf emulator --help`: the emulator's options, on the command's stdout. */
+const emulatorHelp = (
+  configure: (argv: Argv) => Argv,
+  io: CliIo,
+): Effect.Effect<void, { readonly reason: "Help" }> =>
+  Effect.promise(
+    () =>
+      new Promise<string>((done) =>
+        configure(yargs().scriptName("kopf emulator"))
+          .help()
+          .wrap(100)
+          .exitProcess(false)
+          .parse(["--help"], {}, (_error, _args, output) => done(output)),
+      ),
+  ).pipe(
+    Effect.flatMap((output) => {
+      io.stdout(output.endsWith("\n") ? output : `${output}\n`);
+      return Effect.fail({ reason: "Help" as const });
+    }),
+  );
+
+/** The emulator's parser printed its help (or version): nothing else to do. */
+const isHelp = (error: unknown): boolean =>
+  typeof error === "object" && error !== null && "reason" in error && error.reason === "Help";
+
+/** `kopf emulator`: serve until stopped (the emulator's modules load only for this command). */
 const runEmulator = async (argv: ReadonlyArray<string>, io: CliIo): Promise<CliResult> => {
-  const program = EmulatorCommand.parse(argv.slice(1)).pipe(
-    Effect.flatMap((options) => EmulatorCommand.serve(options)),
-    Effect.provide(
-      Layer.merge(KubeEmulator.layer({ admission: WebhookAdmission.hook }), FaultInjector.layer),
+  const program = importOptional("@kopf/testing", () => import("@kopf/testing")).pipe(
+    Effect.flatMap(({ EmulatorCommand, FaultInjector, KubeEmulator, WebhookAdmission }) =>
+      (wantsHelp(argv) ? emulatorHelp(EmulatorCommand.configure, io) : Effect.void).pipe(
+        Effect.andThen(EmulatorCommand.parse(argv.slice(1))),
+        Effect.flatMap((options) => EmulatorCommand.serve(options)),
+        Effect.provide(
+          Layer.merge(KubeEmulator.layer({ admission: WebhookAdmission.hook }), FaultInjector.layer),
+        ),
+      ),
     ),
   );
   const exit = await Effect.runPromiseExit(program, { signal: io.signal });
-  if (Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause))
+  if (Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) || isHelp(exceptionOf(exit)))
     return { exitCode: 0, exception: undefined };
   const error = exceptionOf(exit);
   io.stderr(`Error: ${messageOf(error)}\n`);
@@ -215,6 +299,8 @@ const runEmulator = async (argv: ReadonlyArray<string>, io: CliIo): Promise<CliR
  * ```
  */
 export const main = async (argv: ReadonlyArray<string>, io: CliIo): Promise<CliResult> => {
+  // The emulator parses its own options (and prints its own help).
+  if (argv[0] === "emulator") return runEmulator(argv, io);
   const parsed = await parse(argv);
   if (parsed.error !== undefined) return usage(io, parsed.error.message);
   if (parsed.args.help === true || parsed.args.version === true) {
@@ -222,7 +308,6 @@ export const main = async (argv: ReadonlyArray<string>, io: CliIo): Promise<CliR
     return { exitCode: 0, exception: undefined };
   }
   const command = String((parsed.args._ as ReadonlyArray<unknown>)[0]);
-  if (command === "emulator") return runEmulator(argv, io);
   if (command === "freeze" || command === "resume") {
     const peering = PeeringCommands.plan(command, parsed.args as PeeringCommands.PeeringArgs, io.env ?? {});
     if (Result.isFailure(peering)) return usage(io, peering.failure.message);
