@@ -1,9 +1,12 @@
 /**
  * The `kopf` command (Kopf's Click group, spec §12.1) on yargs: `kopf run` starts an operator
  * with the handlers of the given files and modules, `kopf emulator` runs the Kubernetes API
- * emulator of `@kopf/testing`, `kopf freeze`/`kopf resume` pause and resume peered operators. Everything the command touches comes through {@link CliIo}, so the
- * same code runs as the binary (process streams, signals) and in tests (`KopfRunner`, captured
- * output, an in-process cluster).
+ * emulator of `@kopf/emulator`, `kopf freeze`/`kopf resume` pause and resume peered operators.
+ * Everything the command touches comes through {@link CliIo}, so the same code runs as the binary
+ * (process streams, signals) and in tests (`KopfRunner`, captured output, an in-process cluster).
+ *
+ * The emulator is loaded with a dynamic `import()` only when `kopf emulator` runs: an operator
+ * started with `kopf run` loads none of it, and `@kopf/emulator` need not even be installed.
  *
  * Exit codes: 0 after a graceful stop or `--help`; 1 when the operator cannot start or its
  * handler files cannot be loaded; 2 for usage errors (unknown flags, `-n` with `-A`, ...).
@@ -11,10 +14,11 @@
 
 import { resolve } from "node:path";
 import type { KubeApi } from "@kopf/client";
+import type * as Emulator from "@kopf/emulator";
 import { Environment, Peering } from "@kopf/engines";
-import { Cause, Effect, Exit, Layer, Result } from "effect";
+import { Cause, Effect, Exit, type Layer, Result } from "effect";
 import * as kopf from "kopf";
-import yargs, { type Argv } from "yargs";
+import yargs from "yargs";
 import * as Loading from "./Loading.ts";
 import * as PeeringCommands from "./PeeringCommands.ts";
 import * as RunArgs from "./RunArgs.ts";
@@ -39,7 +43,14 @@ export interface CliIo {
   readonly settings?: kopf.Settings.Overrides | undefined;
   /** Told once the operator is ready (startup handlers done). */
   readonly onReady?: (() => void) | undefined;
+  /** How `kopf emulator` loads the emulator (default `import("@kopf/emulator")`). */
+  readonly loadEmulator?: (() => Promise<EmulatorModule>) | undefined;
 }
+
+/** What `kopf emulator` needs of `@kopf/emulator`: its command line and its program. */
+export type EmulatorModule = Pick<typeof Emulator, "EmulatorCommand" | "EmulatorMain">;
+
+const importEmulator = (): Promise<EmulatorModule> => import("@kopf/emulator");
 
 /** Why `kopf` exited as it did. */
 export interface CliResult {
@@ -48,7 +59,8 @@ export interface CliResult {
   readonly exception: unknown;
 }
 
-const parser = () =>
+/** The command line; the `emulator` command's options come from the emulator once it is loaded. */
+const parser = (emulator: EmulatorModule | undefined) =>
   yargs()
     .scriptName("kopf")
     .usage("Usage: $0 <command> [options]")
@@ -57,9 +69,8 @@ const parser = () =>
       "Start an operator process and handle all the custom objects.",
       RunArgs.configure,
     )
-    .command(
-      "emulator",
-      "Run the Kubernetes API emulator (HTTPS) until stopped; needs @kopf/testing (kopf emulator --help).",
+    .command("emulator", "Run the Kubernetes API emulator (HTTPS) until stopped.", (argv) =>
+      emulator === undefined ? argv : emulator.EmulatorCommand.configure(argv),
     )
     .command("freeze", "Freeze the resource handling in the cluster (pause peered operators).", (argv) =>
       PeeringCommands.configure(argv, "freeze"),
@@ -81,9 +92,9 @@ interface Parsed {
   readonly output: string;
 }
 
-const parse = (argv: ReadonlyArray<string>): Promise<Parsed> =>
+const parse = (argv: ReadonlyArray<string>, emulator: EmulatorModule | undefined): Promise<Parsed> =>
   new Promise((resolve) => {
-    parser().parse([...argv], {}, (error, args, output) =>
+    parser(emulator).parse([...argv], {}, (error, args, output) =>
       resolve({ error: error ?? undefined, args: args as Record<string, unknown>, output }),
     );
   });
@@ -142,18 +153,18 @@ const runPeering = async (command: "freeze" | "resume", plan: PeeringCommands.Pe
   return { exitCode: 0, exception: undefined };
 };
 
-/** Imports a development-only package when a command needs it, naming it when it is missing. */
-const importOptional = <A>(name: string, load: () => Promise<A>): Effect.Effect<A, Error> =>
+/** Imports development-only packages when a command needs them, naming the missing one. */
+const importOptional = <A>(names: ReadonlyArray<string>, load: () => Promise<A>): Effect.Effect<A, Error> =>
   Effect.tryPromise({
     try: load,
-    catch: (error) =>
-      isMissing(error, name)
-        ? new Error(
-            `this needs the package ${name}, a development dependency: npm install --save-dev ${name}`,
-          )
-        : error instanceof Error
-          ? error
-          : new Error(String(error)),
+    catch: (error) => {
+      const missing = names.find((name) => isMissing(error, name));
+      if (missing !== undefined)
+        return new Error(
+          `this needs the package ${missing}, a development dependency: npm install --save-dev ${missing}`,
+        );
+      return error instanceof Error ? error : new Error(String(error));
+    },
   });
 
 const isMissing = (error: unknown, name: string): boolean =>
@@ -163,11 +174,11 @@ const isMissing = (error: unknown, name: string): boolean =>
   error.code === "ERR_MODULE_NOT_FOUND" &&
   messageOf(error).includes(`'${name}'`);
 
-/** `kopf run --emulator`: the embedded emulator (its module, and @kopf/testing, load only then). */
+/** `kopf run --emulator`: the embedded emulator (its module, @kopf/testing and @kopf/emulator load only then). */
 const startEmbedded = (files: ReadonlyArray<string>, plan: RunArgs.RunPlan, io: CliIo) => {
   const kubeconfig = resolve(io.cwd ?? ".", plan.kubeconfig ?? ".kopf/kubeconfig");
   return Effect.runPromiseExit(
-    importOptional("@kopf/testing", () => import("./Embedded.ts")).pipe(
+    importOptional(["@kopf/testing", "@kopf/emulator"], () => import("./Embedded.ts")).pipe(
       Effect.flatMap((Embedded) =>
         Embedded.start(
           files.map((file) => resolve(io.cwd ?? ".", file)),
@@ -236,48 +247,29 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
   }
 };
 
-const wantsHelp = (argv: ReadonlyArray<string>): boolean => argv.includes("--help") || argv.includes("-h");
+/** Loads `@kopf/emulator` for `kopf emulator`; a clear error when it is not installed. */
+const loadEmulator = async (io: CliIo): Promise<Result.Result<EmulatorModule, Error>> => {
+  try {
+    return Result.succeed(await (io.loadEmulator ?? importEmulator)());
+  } catch (cause) {
+    const message =
+      `kopf emulator needs the package @kopf/emulator, which could not be loaded (${messageOf(cause)}); ` +
+      "install it next to kopf (npm install --save-dev @kopf/emulator)";
+    return Result.fail(new Error(message, { cause }));
+  }
+};
 
-/** `kopf emulator --help`: the emulator's options, on the command's stdout. */
-const emulatorHelp = (
-  configure: (argv: Argv) => Argv,
+/** `kopf emulator`: serve until stopped. */
+const runEmulator = async (
+  emulator: EmulatorModule,
+  argv: ReadonlyArray<string>,
   io: CliIo,
-): Effect.Effect<void, { readonly reason: "Help" }> =>
-  Effect.promise(
-    () =>
-      new Promise<string>((done) =>
-        configure(yargs().scriptName("kopf emulator"))
-          .help()
-          .wrap(100)
-          .exitProcess(false)
-          .parse(["--help"], {}, (_error, _args, output) => done(output)),
-      ),
-  ).pipe(
-    Effect.flatMap((output) => {
-      io.stdout(output.endsWith("\n") ? output : `${output}\n`);
-      return Effect.fail({ reason: "Help" as const });
-    }),
-  );
-
-/** The emulator's parser printed its help (or version): nothing else to do. */
-const isHelp = (error: unknown): boolean =>
-  typeof error === "object" && error !== null && "reason" in error && error.reason === "Help";
-
-/** `kopf emulator`: serve until stopped (the emulator's modules load only for this command). */
-const runEmulator = async (argv: ReadonlyArray<string>, io: CliIo): Promise<CliResult> => {
-  const program = importOptional("@kopf/testing", () => import("@kopf/testing")).pipe(
-    Effect.flatMap(({ EmulatorCommand, FaultInjector, KubeEmulator, WebhookAdmission }) =>
-      (wantsHelp(argv) ? emulatorHelp(EmulatorCommand.configure, io) : Effect.void).pipe(
-        Effect.andThen(EmulatorCommand.parse(argv.slice(1))),
-        Effect.flatMap((options) => EmulatorCommand.serve(options)),
-        Effect.provide(
-          Layer.merge(KubeEmulator.layer({ admission: WebhookAdmission.hook }), FaultInjector.layer),
-        ),
-      ),
-    ),
+): Promise<CliResult> => {
+  const program = emulator.EmulatorCommand.parse(argv.slice(1)).pipe(
+    Effect.flatMap(emulator.EmulatorMain.run),
   );
   const exit = await Effect.runPromiseExit(program, { signal: io.signal });
-  if (Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause) || isHelp(exceptionOf(exit)))
+  if (Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause))
     return { exitCode: 0, exception: undefined };
   const error = exceptionOf(exit);
   io.stderr(`Error: ${messageOf(error)}\n`);
@@ -299,15 +291,26 @@ const runEmulator = async (argv: ReadonlyArray<string>, io: CliIo): Promise<CliR
  * ```
  */
 export const main = async (argv: ReadonlyArray<string>, io: CliIo): Promise<CliResult> => {
-  // The emulator parses its own options (and prints its own help).
-  if (argv[0] === "emulator") return runEmulator(argv, io);
-  const parsed = await parse(argv);
+  let emulator: EmulatorModule | undefined;
+  if (argv[0] === "emulator") {
+    const loaded = await loadEmulator(io);
+    if (Result.isFailure(loaded)) {
+      io.stderr(`Error: ${loaded.failure.message}\n`);
+      return { exitCode: 1, exception: loaded.failure };
+    }
+    emulator = loaded.success;
+  }
+  const parsed = await parse(argv, emulator);
   if (parsed.error !== undefined) return usage(io, parsed.error.message);
   if (parsed.args.help === true || parsed.args.version === true) {
     io.stdout(parsed.output.endsWith("\n") ? parsed.output : `${parsed.output}\n`);
     return { exitCode: 0, exception: undefined };
   }
   const command = String((parsed.args._ as ReadonlyArray<unknown>)[0]);
+  if (command === "emulator") {
+    if (emulator === undefined) return usage(io, "options go after the command: kopf emulator [options]");
+    return runEmulator(emulator, argv, io);
+  }
   if (command === "freeze" || command === "resume") {
     const peering = PeeringCommands.plan(command, parsed.args as PeeringCommands.PeeringArgs, io.env ?? {});
     if (Result.isFailure(peering)) return usage(io, peering.failure.message);

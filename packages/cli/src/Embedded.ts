@@ -1,14 +1,15 @@
 /**
  * `kopf run --emulator FILE`: the development loop's cluster. A fresh Kubernetes API emulator is
  * served over HTTPS inside the operator's process, the given YAML files (CRDs, then objects) are
- * applied to it, and its kubeconfig is written where `kubectl` can use it. The emulator comes from
- * `@kopf/testing`, a development dependency: this module is imported only when the flag is given,
- * so a production `kopf run` never loads the emulator.
+ * applied to it, and its kubeconfig is written where `kubectl` can use it. The emulator and the
+ * cluster helpers come from `@kopf/emulator` and `@kopf/testing`, development dependencies: this
+ * module is imported only when the flag is given, so a production `kopf run` never loads them.
  */
 import { mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { KubeApi } from "@kopf/client";
-import { Applying, Clusters, EmulatorCommand, EmulatorServer } from "@kopf/testing";
+import { EmulatorCommand, EmulatorServer } from "@kopf/emulator";
+import { Applying, Clusters } from "@kopf/testing";
 import { Context, Effect, Exit, Layer, Scope } from "effect";
 
 /** A running embedded emulator: the operator's cluster, and how to stop it. */
