@@ -115,4 +115,14 @@ describe("files", () => {
       typesNode: root.devDependencies["@types/node"],
     });
   });
+
+  it("writes the handlers the getting-started guide shows", () => {
+    const handlers = file(
+      project({ directory: "my-operator", group: "acme.io", kind: "Database" }),
+      "src/handlers.ts",
+    );
+    const snippet = readFileSync(join(here, "../../../docs/snippets/gettingStarted.ts"), "utf-8");
+    const code = (text: string) => text.slice(text.indexOf("import "));
+    expect(code(handlers)).toBe(code(snippet));
+  });
 });

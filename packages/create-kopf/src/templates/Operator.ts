@@ -52,10 +52,14 @@ export const handlers = (o: Options): string =>
     "  return { message: `created: ${spec.message}`, replicas: spec.replicas ?? 1 };",
     "});",
     "",
-    `kopf.on.update<${o.kind}>("${fullName(o)}", { field: "spec.message" }, function message_changed({ old, new: value, logger }) {`,
+    `kopf.on.update<${o.kind}>(`,
+    `  "${fullName(o)}",`,
+    '  { field: "spec.message" },',
+    "  function message_changed({ old, new: value, logger }) {",
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a template literal of the generated code
-    "  logger.info(`The message changed from ${JSON.stringify(old)} to ${JSON.stringify(value)}`);",
-    "});",
+    "    logger.info(`The message changed from ${JSON.stringify(old)} to ${JSON.stringify(value)}`);",
+    "  },",
+    ");",
     "",
     `kopf.on.delete<${o.kind}>("${fullName(o)}", function delete_${o.singular}({ name, logger }) {`,
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a template literal of the generated code
