@@ -163,5 +163,5 @@ export const test = (o: Options): string =>
     "  await runner.stop();",
     "  expect(runner.exitCode).toBe(0);",
     `  expect(runner.output).toContain("[${o.namespace}/example] Handler '${createId(o)}' succeeded.");`,
-    "});",
+    "}, 60_000); // an operator and an emulator start: more than vitest's default 5 s on a busy machine",
   );
