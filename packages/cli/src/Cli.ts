@@ -19,6 +19,7 @@ import { Environment, Peering } from "@kopf/engines";
 import { Cause, Effect, Exit, type Layer, Result } from "effect";
 import * as kopf from "kopf";
 import yargs from "yargs";
+import { importOptional } from "./internal/importOptional.ts";
 import * as Loading from "./Loading.ts";
 import * as PeeringCommands from "./PeeringCommands.ts";
 import * as RunArgs from "./RunArgs.ts";
@@ -152,27 +153,6 @@ const runPeering = async (command: "freeze" | "resume", plan: PeeringCommands.Pe
   );
   return { exitCode: 0, exception: undefined };
 };
-
-/** Imports development-only packages when a command needs them, naming the missing one. */
-const importOptional = <A>(names: ReadonlyArray<string>, load: () => Promise<A>): Effect.Effect<A, Error> =>
-  Effect.tryPromise({
-    try: load,
-    catch: (error) => {
-      const missing = names.find((name) => isMissing(error, name));
-      if (missing !== undefined)
-        return new Error(
-          `this needs the package ${missing}, a development dependency: npm install --save-dev ${missing}`,
-        );
-      return error instanceof Error ? error : new Error(String(error));
-    },
-  });
-
-const isMissing = (error: unknown, name: string): boolean =>
-  typeof error === "object" &&
-  error !== null &&
-  "code" in error &&
-  error.code === "ERR_MODULE_NOT_FOUND" &&
-  messageOf(error).includes(`'${name}'`);
 
 /** `kopf run --emulator`: the embedded emulator (its module, @kopf/testing and @kopf/emulator load only then). */
 const startEmbedded = (files: ReadonlyArray<string>, plan: RunArgs.RunPlan, io: CliIo) => {
