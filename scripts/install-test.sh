@@ -159,7 +159,7 @@ user_round() { # label, directory holding the node binary
     cp -r dist "$home/prod/dist"
     (cd "$home/prod" && NODE_ENV=production timed "$label: production npm ci" npm ci --omit=dev --loglevel=error)
     [ ! -e "$home/prod/node_modules/@kopf/emulator" ] && [ ! -e "$home/prod/node_modules/@kopf/testing" ] \
-      || fail "$label: the production install has the emulator or the testing kit"
+      || fail "$label: the production install has the emulator or the testing kit: $(cd "$home/prod" && npm ls @kopf/emulator @kopf/testing 2>&1 | tr '\n' ' ')"
     local mib count
     mib="$(du -sm "$home/prod/node_modules" | cut -f1)"
     count="$(cd "$home/prod" && npm ls --all --omit=dev --parseable 2>/dev/null | tail -n +2 | sort -u | wc -l)"
