@@ -187,3 +187,4 @@ user_round node22 "$NODE22_BIN"
 
 step "summary"
 cat "$WORK/summary.txt"
+echo "install-test: passed in $SECONDS s (Node 24 and Node 22)"
