@@ -11,12 +11,15 @@
  * Exit codes: 0 after a graceful stop or `--help`; 1 when the operator cannot start or its
  * handler files cannot be loaded; 2 for usage errors (unknown flags, `-n` with `-A`, ...).
  */
+
+import { resolve } from "node:path";
 import { type KubeApi, KubeClient, StartupCheck } from "@kopf/client";
 import type * as Emulator from "@kopf/emulator";
 import { Environment, Peering } from "@kopf/engines";
 import { Cause, Effect, Exit, type Layer, Result } from "effect";
 import * as kopf from "kopf";
 import yargs from "yargs";
+import { importOptional } from "./internal/importOptional.ts";
 import * as Loading from "./Loading.ts";
 import * as PeeringCommands from "./PeeringCommands.ts";
 import * as RunArgs from "./RunArgs.ts";
@@ -174,6 +177,26 @@ const runPeering = async (command: "freeze" | "resume", plan: PeeringCommands.Pe
   return { exitCode: 0, exception: undefined };
 };
 
+/** `kopf run --emulator`: the embedded emulator (its module, @kopf/testing and @kopf/emulator load only then). */
+const startEmbedded = (files: ReadonlyArray<string>, plan: RunArgs.RunPlan, io: CliIo) => {
+  const kubeconfig = resolve(io.cwd ?? ".", plan.kubeconfig ?? ".kopf/kubeconfig");
+  return Effect.runPromiseExit(
+    importOptional(["@kopf/testing", "@kopf/emulator"], () => import("./Embedded.ts")).pipe(
+      Effect.flatMap((Embedded) =>
+        Embedded.start(
+          files.map((file) => resolve(io.cwd ?? ".", file)),
+          kubeconfig,
+        ),
+      ),
+      Effect.tap((embedded) =>
+        Effect.sync(() =>
+          io.stderr(`Embedded emulator at ${embedded.url}; for kubectl: export KUBECONFIG=${kubeconfig}\n`),
+        ),
+      ),
+    ),
+  );
+};
+
 /** `kopf run`: load the handlers, then run the operator until stopped. */
 const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult> => {
   const registry = io.registry ?? kopf.Registry.make();
@@ -186,7 +209,15 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
     io.stderr(`Error: ${messageOf(error)}\n`);
     return { exitCode: 1, exception: error };
   }
-  const cluster = await runCluster(io, registry, plan);
+  const started = plan.emulator === undefined ? undefined : await startEmbedded(plan.emulator, plan, io);
+  if (started !== undefined && Exit.isFailure(started)) {
+    const error = exceptionOf(started);
+    io.stderr(`Error: the embedded emulator did not start: ${messageOf(error)}\n`);
+    return { exitCode: 1, exception: error };
+  }
+  const embedded = started === undefined ? undefined : started.value;
+  const cluster =
+    embedded === undefined ? await runCluster(io, registry, plan) : Exit.succeed(embedded.kubeApi);
   if (Exit.isFailure(cluster)) {
     const error = exceptionOf(cluster);
     io.stderr(`Error: ${messageOf(error)}\n`);
@@ -221,6 +252,8 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
   } catch (error) {
     io.stderr(`Error: ${messageOf(error)}\n`);
     return { exitCode: 1, exception: error };
+  } finally {
+    await embedded?.close();
   }
 };
 

@@ -46,6 +46,8 @@ export interface RunPlan {
   readonly liveness: string | undefined;
   readonly kubeconfig: string | undefined;
   readonly context: string | undefined;
+  /** `--emulator FILE...`: run against an embedded emulator with these files applied (development). */
+  readonly emulator: ReadonlyArray<string> | undefined;
   readonly logging: LoggingPlan;
 }
 
@@ -68,6 +70,7 @@ export interface ParsedRunArgs {
   readonly "log-refkey"?: string | undefined;
   readonly kubeconfig?: string | undefined;
   readonly context?: string | undefined;
+  readonly emulator?: ReadonlyArray<string> | undefined;
 }
 
 /** The log formats `--log-format` accepts. */
@@ -142,6 +145,15 @@ export const configure = <T>(argv: Argv<T>) =>
       describe: "kubeconfig file (default: $KUBECONFIG, ~/.kube/config, in-cluster)",
     })
     .option("context", { type: "string", describe: "kubeconfig context to use" })
+    .option("emulator", {
+      type: "string",
+      array: true,
+      nargs: 1,
+      describe:
+        "development: serve an embedded Kubernetes API emulator (from @kopf/testing) with this YAML " +
+        "file (CRDs, objects) applied, write its kubeconfig to --kubeconfig (default " +
+        ".kopf/kubeconfig), and run against it; repeatable",
+    })
     .epilog(
       "Every option can also come from the environment as KOPF_RUN_<OPTION> " +
         "(e.g. KOPF_RUN_NAMESPACES='ns1 ns2', KOPF_RUN_STANDALONE=true, KOPF_RUN_LOG_FORMAT=json).",
@@ -250,6 +262,15 @@ export const plan = (args: ParsedRunArgs, env: Env = {}): Result.Result<RunPlan,
     const debug = (yield* bool("debug", args.debug)) ?? false;
     const quiet = (yield* bool("quiet", args.quiet)) ?? false;
     const effectivePriority = dev ? RunOptions.DEV_PRIORITY : priority;
+    const context = args.context ?? envString(env, "context");
+    if (args.emulator !== undefined && context !== undefined) {
+      return yield* Result.fail(
+        new RunArgsError({
+          reason: "MutuallyExclusive",
+          message: "Either --emulator or --context can be used, not both.",
+        }),
+      );
+    }
     return {
       paths,
       modules,
@@ -268,7 +289,8 @@ export const plan = (args: ParsedRunArgs, env: Env = {}): Result.Result<RunPlan,
       peeringName,
       liveness,
       kubeconfig: args.kubeconfig ?? envString(env, "kubeconfig"),
-      context: args.context ?? envString(env, "context"),
+      context,
+      emulator: args.emulator,
       logging: {
         format: format as Format,
         prefix: yield* bool("log-prefix", args["log-prefix"]),

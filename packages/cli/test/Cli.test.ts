@@ -68,6 +68,7 @@ describe("usage errors", () => {
     [["jump"], "Unknown argument: jump"],
     [["run", "--no-such-flag", "h.ts"], "Unknown argument"],
     [["run", "-n", "ns1", "-A", "handlers.ts"], "Either --namespace or --all-namespaces"],
+    [["run", "h.ts", "--emulator", "crd.yaml", "--context", "kind"], "Either --emulator or --context"],
     [["run", "--log-format", "xml", "handlers.ts"], "log-format"],
     [["run"], "Nothing to run"],
   ])("%j exits 2 naming the problem", async (argv, message) => {

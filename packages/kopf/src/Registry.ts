@@ -4,7 +4,7 @@
  */
 import { Registry as Core } from "@kopf/registry";
 import type { OperatorSettings, Settings } from "@kopf/settings";
-import { resolveModel } from "./KfcModels.ts";
+import { resolveModel } from "./node/KfcModels.ts";
 
 /**
  * A registry of handlers whose activities receive the operator settings, mutable in startup

@@ -1,0 +1,117 @@
+/**
+ * What the `kopf` process loads: `kopf run` against a cluster loads no module of the emulator or
+ * of the testing kit (a production operator carries no test code), while `kopf run --emulator`
+ * does load them, serves the embedded emulator with the given files applied, and handles the
+ * object they create. Every module the process loads is recorded by a preloaded hook.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { EmulatorServer } from "@kopf/emulator";
+import { Clusters, KopfRunner } from "@kopf/testing";
+import { Context, Effect, Exit, Layer, Scope } from "effect";
+import * as kopf from "kopf";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const bin = join(here, "../bin/kopf.js");
+const recorder = join(here, "fixtures/record-modules.mjs");
+const examples = join(here, "../../../examples");
+
+const TEST_CODE = /\/packages\/(testing|emulator)\/|\/node_modules\/@kopf\/(testing|emulator)\//;
+
+let dir: string;
+let handlers: string;
+let cluster: Clusters.Built;
+let kubeconfig: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "kopf-modules-"));
+  handlers = join(dir, "handlers.ts");
+  writeFileSync(
+    handlers,
+    `import * as kopf from "kopf";\nkopf.on.create("kopfexamples", function create_fn({ name }) { return { seen: name }; });\n`,
+  );
+  const scope = Scope.makeUnsafe();
+  const context = await Effect.runPromise(Layer.buildWithScope(Clusters.https(), scope));
+  const close = () => Effect.runPromise(Scope.close(scope, Exit.void));
+  cluster = { context, close, [Symbol.asyncDispose]: close };
+  kubeconfig = join(dir, "kubeconfig");
+  await Effect.runPromise(Context.get(context, EmulatorServer).writeKubeconfig(kubeconfig));
+  const setup = await KopfRunner.start({ registry: kopf.Registry.make(), namespaces: ["none"], cluster });
+  await setup.apply(join(examples, "crd.yaml"));
+  await setup.apply(join(examples, "obj.yaml"));
+  await setup.stop();
+}, 90_000);
+
+afterAll(async () => {
+  await cluster?.close();
+});
+
+const launch = (args: ReadonlyArray<string>, record: string, env: Record<string, string> = {}) => {
+  const child: ChildProcess = spawn(process.execPath, ["--import", recorder, bin, ...args], {
+    cwd: dir,
+    env: { ...process.env, ...env, KOPF_RECORD_MODULES: record },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
+  const waitFor = async (text: string, timeout = 60_000) => {
+    const deadline = Date.now() + timeout;
+    while (!output.includes(text)) {
+      if (Date.now() > deadline || child.exitCode !== null)
+        throw new Error(`no ${JSON.stringify(text)} in:\n${output}`);
+      await new Promise((done) => setTimeout(done, 100));
+    }
+  };
+  const loaded = () =>
+    readFileSync(record, "utf-8")
+      .split("\n")
+      .filter((line) => line !== "");
+  return { child, exited, waitFor, loaded };
+};
+
+describe("kopf run", () => {
+  it("loads no emulator or testing module", async () => {
+    const run = launch(["run", "-n", "default", "--standalone", handlers], join(dir, "run.txt"), {
+      KUBECONFIG: kubeconfig,
+    });
+    await run.waitFor("[default/kopf-example-1] Handler 'create_fn' succeeded.");
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toBe(0);
+    const loaded = run.loaded();
+    expect(loaded.filter((url) => url.includes("/packages/runtime/")).length).toBeGreaterThan(10);
+    expect(loaded.filter((url) => TEST_CODE.test(url))).toEqual([]);
+  }, 90_000);
+
+  it("with --emulator serves the embedded emulator with the files applied and handles their object", async () => {
+    const run = launch(
+      [
+        "run",
+        handlers,
+        "-n",
+        "default",
+        "--standalone",
+        "--emulator",
+        join(examples, "crd.yaml"),
+        "--emulator",
+        join(examples, "obj.yaml"),
+      ],
+      join(dir, "embedded.txt"),
+    );
+    await run.waitFor("[default/kopf-example-1] Handler 'create_fn' succeeded.");
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toBe(0);
+    const written = readFileSync(join(dir, ".kopf/kubeconfig"), "utf-8");
+    expect(written).toContain("https://127.0.0.1:");
+    // The recorder sees the emulator's modules when they are loaded: the check above can fail.
+    expect(run.loaded().filter((url) => TEST_CODE.test(url)).length).toBeGreaterThan(10);
+  }, 90_000);
+});
