@@ -7,6 +7,7 @@
  * Core code never reads a default registry: registries are passed explicitly; only the `kopf`
  * facade keeps a default one.
  */
+import type { CustomResource } from "@kopf/resources";
 import type { FieldPath, Resource, Selector } from "@kopf/structs";
 import type {
   ActivityHandler,
@@ -22,6 +23,9 @@ import type { Activity } from "./HandlerContext.ts";
 import { deduplicated, matchesResource } from "./Matching.ts";
 import * as On from "./On.ts";
 import * as ResourceSpec from "./ResourceSpec.ts";
+
+/** A typed resource as the registry keeps it (any versions). */
+export type DeclaredResource = CustomResource.CustomResource<any, any>;
 
 /** The resource-level buckets. */
 export type Bucket = "changing" | "watching" | "spawning" | "indexing" | "webhooks";
@@ -48,6 +52,13 @@ export interface Registry<S = unknown, M = S> {
   readonly on: On.On<S, M>;
   /** Appends an already built handler to its bucket (e.g. the runtime's fallback logins). */
   readonly append: (handler: Handler) => void;
+  /**
+   * Records a typed resource of this operator (`kopf.resource`): `kopf crd` prints its CRD and
+   * the admission server serves its conversion webhook. Declaring one again replaces it.
+   */
+  readonly declare: (resource: DeclaredResource) => void;
+  /** The declared typed resources, in declaration order. */
+  readonly resources: ReadonlyArray<DeclaredResource>;
   readonly activities: ReadonlyArray<ActivityHandler>;
   readonly changing: ReadonlyArray<ChangingHandler>;
   readonly watching: ReadonlyArray<WatchingHandler>;
@@ -136,12 +147,23 @@ export const make = <S = unknown, M = S>(options: RegistryOptions = {}): Registr
     selector: (resource) => ResourceSpec.toSelector(resource, options.resolveModel),
   });
 
+  const declared = new Map<string, DeclaredResource>();
+  const declare = (resource: DeclaredResource): void => {
+    const key = `${resource.definition.plural}.${resource.definition.group}`;
+    declared.delete(key);
+    declared.set(key, resource);
+  };
+
   const hasHandlers = (bucket: Bucket, resource: Resource.Resource): boolean =>
     (buckets[bucket] as ReadonlyArray<ResourceHandler>).some((h) => matchesResource(h, resource));
 
   return {
     on,
     append,
+    declare,
+    get resources() {
+      return [...declared.values()];
+    },
     get activities() {
       return [...activities];
     },

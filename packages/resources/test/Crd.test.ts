@@ -131,7 +131,12 @@ describe("CustomResource.define", () => {
       "no conversion to and from v1 for v3",
     ],
   ])("rejects %s", (_, parts, message) => {
-    const result = CustomResource.define({ group: "g.dev", kind: "K", plural: "ks", ...(parts as never) });
+    const result = CustomResource.define({
+      group: "g.dev",
+      kind: "K",
+      plural: "ks",
+      ...(parts as object),
+    } as never);
     expect(Result.isFailure(result) && result.failure.message).toContain(message);
   });
 });
