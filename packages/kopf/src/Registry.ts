@@ -15,6 +15,9 @@ export type Registry = Core.Registry<OperatorSettings, Settings.MutableSettings>
 /** The resource-level buckets of a registry. */
 export type Bucket = Core.Bucket;
 
+/** A typed resource declared in a registry (`kopf.resource`). */
+export type DeclaredResource = Core.DeclaredResource;
+
 /**
  * A new, empty registry that also accepts kubernetes-fluent-client model classes as resources.
  *

@@ -43,10 +43,16 @@ export interface VersionDefinition<
 export type Versions = { readonly [version: string]: VersionDefinition<Schema.Top, Schema.Top> };
 
 /** The decoded `spec`/`status` of one version, what conversion functions take and give. */
-export interface Content<V extends VersionDefinition> {
-  readonly spec: V["spec"]["Type"];
-  readonly status?: V extends { readonly status: infer S extends Schema.Top } ? S["Type"] : unknown;
-}
+export type Content<V extends VersionDefinition> = ContentOf<SpecType<V>, StatusType<V>>;
+
+/** The decoded `spec` type of a version. */
+export type SpecType<V> = V extends { readonly spec: infer S extends Schema.Top } ? S["Type"] : never;
+
+/** The decoded `status` type of a version (`unknown` without a status Schema). */
+export type StatusType<V> = V extends { readonly status: infer S extends Schema.Top } ? S["Type"] : unknown;
+
+/** A `spec` and an optional `status`. */
+export type ContentOf<Spec, Status> = { readonly spec: Spec; readonly status?: Status };
 
 /** The minimal metadata of a body (the rest of `ObjectMeta` is there, untyped). */
 export interface Metadata {
@@ -62,18 +68,22 @@ export interface Metadata {
  * The typed body of one version: decoded `spec` and (when present) `status`. The `~kopf/typed`
  * marker tells the handler contexts that `spec` is exact rather than a partial view.
  */
-export interface TypedBody<V extends VersionDefinition> extends Content<V> {
+export type TypedBody<V extends VersionDefinition> = Content<V> & {
   readonly apiVersion: string;
   readonly kind: string;
   readonly metadata: Metadata;
   readonly "~kopf/typed"?: true;
-}
+};
 
 /** Hub-and-spoke conversion: every other version to and from the storage version. */
 export type Conversion<V extends Versions, S extends keyof V> = {
   readonly [K in Exclude<keyof V, S>]: {
-    readonly toStorage: (content: Content<V[K]>) => Content<V[S]>;
-    readonly fromStorage: (content: Content<V[S]>) => Content<V[K]>;
+    readonly toStorage: (
+      content: ContentOf<SpecType<V[K]>, StatusType<V[K]>>,
+    ) => ContentOf<SpecType<V[S]>, StatusType<V[S]>>;
+    readonly fromStorage: (
+      content: ContentOf<SpecType<V[S]>, StatusType<V[S]>>,
+    ) => ContentOf<SpecType<V[K]>, StatusType<V[K]>>;
   };
 };
 

@@ -10,9 +10,19 @@ import { ResourceError } from "./Errors.ts";
 type Json = { readonly [key: string]: unknown };
 
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const lit = (v: unknown) => JSON.stringify(v);
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const key = (k: string) => (IDENT.test(k) ? k : lit(k));
+const key = (k: string) => (IDENT.test(k) ? k : JSON.stringify(k));
+/** A JSON value as a JavaScript literal (identifier keys unquoted, as a formatter leaves them). */
+const lit = (v: unknown): string =>
+  Array.isArray(v)
+    ? `[${v.map(lit).join(", ")}]`
+    : isObject(v)
+      ? Object.keys(v).length === 0
+        ? "{}"
+        : `{ ${Object.entries(v)
+            .map(([k, x]) => `${key(k)}: ${lit(x)}`)
+            .join(", ")} }`
+      : JSON.stringify(v);
 
 const checksOf = (s: Json): Array<string> => {
   const out: Array<string> = [];
@@ -131,8 +141,7 @@ export const fromCrd = (crd: unknown): Result.Result<string, ResourceError> => {
   if (storage === undefined || typeof storage.name !== "string") return bad("the CRD has no versions");
   const errors: Array<ResourceError> = [];
   const kind = names.kind;
-  // The generated module's imports (text, not imports of this package).
-  const lines = [`import { Schema } from ${lit("effect")};`, `import * as kopf from ${lit("kopf")};`, ""];
+  const lines: Array<string> = [];
   const entries: Array<string> = [];
   for (const v of versions) {
     const name = String(v.name);
@@ -144,14 +153,22 @@ export const fromCrd = (crd: unknown): Result.Result<string, ResourceError> => {
       : "kopf.Resources.AnyJson";
     lines.push(`export const ${id}Spec = ${spec};`, `export type ${id}Spec = typeof ${id}Spec.Type;`);
     const parts = [`spec: ${id}Spec`];
-    if (isObject(props.status)) {
+    const statusSubresource = isObject(v.subresources) && v.subresources.status !== undefined;
+    if (isObject(props.status) || statusSubresource) {
+      const status = isObject(props.status)
+        ? schemaOf(props.status, `${name}.status`, errors)
+        : "kopf.Resources.AnyJson";
       lines.push(
-        `export const ${id}Status = ${schemaOf(props.status, `${name}.status`, errors)};`,
+        `export const ${id}Status = ${status};`,
         `export type ${id}Status = typeof ${id}Status.Type;`,
       );
       parts.push(`status: ${id}Status`);
     }
     if (v.served === false) parts.push("served: false");
+    if (v.deprecated === true)
+      parts.push(
+        `deprecated: ${typeof v.deprecationWarning === "string" ? lit(v.deprecationWarning) : "true"}`,
+      );
     if (Array.isArray(v.additionalPrinterColumns))
       parts.push(`printerColumns: ${lit(v.additionalPrinterColumns)}`);
     const scale = isObject(v.subresources) ? v.subresources.scale : undefined;
@@ -179,5 +196,12 @@ export const fromCrd = (crd: unknown): Result.Result<string, ResourceError> => {
     "});",
     "",
   );
-  return Result.succeed(lines.join("\n"));
+  // The generated module's imports (text, not imports of this package); Schema only when used.
+  const body = lines.join("\n");
+  const imports = [
+    ...(body.includes("Schema.") ? [`import { Schema } from ${lit("effect")};`] : []),
+    `import * as kopf from ${lit("kopf")};`,
+    "",
+  ];
+  return Result.succeed([...imports, body].join("\n"));
 };

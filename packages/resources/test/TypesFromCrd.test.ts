@@ -34,7 +34,7 @@ describe("fromCrd", () => {
       { type: "integer", minimum: 1, maximum: 5 },
       "Schema.Int.check(Schema.isGreaterThanOrEqualTo(1), Schema.isLessThanOrEqualTo(5))",
     ],
-    ["an enum", { type: "string", enum: ["a", "b"] }, 'Schema.Literals(["a","b"])'],
+    ["an enum", { type: "string", enum: ["a", "b"] }, 'Schema.Literals(["a", "b"])'],
     [
       "a pattern",
       { type: "string", pattern: "^x$" },
@@ -48,7 +48,7 @@ describe("fromCrd", () => {
     [
       "an array set",
       { type: "array", items: { type: "string" }, "x-kubernetes-list-type": "set" },
-      'Schema.Array(Schema.String).check(Schema.isUnique()).pipe(kopf.Resources.openApi({"x-kubernetes-list-type":"set"}))',
+      'Schema.Array(Schema.String).check(Schema.isUnique()).pipe(kopf.Resources.openApi({ "x-kubernetes-list-type": "set" }))',
     ],
     ["nullable", { type: "string", nullable: true }, "Schema.NullOr(Schema.String)"],
     ["int-or-string", { "x-kubernetes-int-or-string": true }, "kopf.Resources.IntOrString"],
@@ -65,7 +65,7 @@ describe("fromCrd", () => {
     [
       "CEL rules",
       { type: "object", "x-kubernetes-validations": [{ rule: "true" }] },
-      'Schema.Struct({}).pipe(kopf.Resources.openApi({"x-kubernetes-validations":[{"rule":"true"}]}))',
+      'Schema.Struct({}).pipe(kopf.Resources.openApi({ "x-kubernetes-validations": [{ rule: "true" }] }))',
     ],
   ])("%s", (_, spec, expected) => {
     const source = Result.getOrThrow(TypesFromCrd.fromCrd(crdOf(spec)));
@@ -82,7 +82,7 @@ describe("fromCrd", () => {
       "export const TypedExampleV1Spec = Schema.Struct({ size: Schema.Int.check(Schema.isGreaterThanOrEqualTo(1), Schema.isLessThanOrEqualTo(10))",
     );
     expect(source).toContain(
-      'v2: { spec: TypedExampleV2Spec, status: TypedExampleV2Status, printerColumns: [{"name":"Replicas","type":"integer","jsonPath":".spec.replicas"}] },',
+      'v2: { spec: TypedExampleV2Spec, status: TypedExampleV2Status, printerColumns: [{ name: "Replicas", type: "integer", jsonPath: ".spec.replicas" }] },',
     );
     expect(source).toContain('storage: "v2",');
   });
