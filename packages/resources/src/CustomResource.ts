@@ -5,6 +5,8 @@
  */
 import { Result, Schema, SchemaIssue } from "effect";
 import { ResourceError } from "./Errors.ts";
+import { dropDefaultedNulls } from "./internal/nulls.ts";
+import { type JsonSchemaProps, toOpenApi } from "./OpenApi.ts";
 
 /** An additional printer column (`kubectl get` output). */
 export interface PrinterColumn {
@@ -157,10 +159,27 @@ const pathOf = (path: ReadonlyArray<unknown>): string =>
 
 const formatter = SchemaIssue.makeFormatterStandardSchemaV1();
 
+const openApis = new WeakMap<
+  VersionDefinition,
+  readonly [JsonSchemaProps | undefined, JsonSchemaProps | undefined]
+>();
+
+/** The OpenAPI forms of a version's spec and status (computed once; `undefined` without one). */
+const openApiOf = (version: VersionDefinition) => {
+  const known = openApis.get(version);
+  if (known !== undefined) return known;
+  const of = (s: Schema.Top | undefined) =>
+    s === undefined ? undefined : Result.getOrUndefined(toOpenApi(s));
+  const computed = [of(version.spec), of(version.status)] as const;
+  openApis.set(version, computed);
+  return computed;
+};
+
 /**
  * Decodes a body's `spec`/`status` with a version's Schemas into a typed body (defaults filled
- * in, undeclared fields dropped, as the API server stores it); the other top-level fields are
- * kept. Fails with every field that does not decode.
+ * in, undeclared fields dropped, `null`s of defaulted fields replaced by their defaults, as the
+ * API server stores it); the other top-level fields are kept. Fails with every field that does
+ * not decode.
  *
  * @example
  * decodeBody(v1, { apiVersion: "kopf.dev/v1", kind: "KopfExample", metadata: {}, spec: { size: "x" } })
@@ -173,7 +192,9 @@ export const decodeBody = <V extends VersionDefinition>(
   if (typeof body !== "object" || body === null || Array.isArray(body))
     return Result.fail([{ path: "", message: "the body is not an object" }]);
   const record = body as Readonly<Record<string, unknown>>;
-  const { spec, status } = record;
+  const [specSchema, statusSchema] = openApiOf(version);
+  const spec = dropDefaultedNulls(record.spec, specSchema);
+  const status = dropDefaultedNulls(record.status, statusSchema);
   const input = { spec, ...(status === undefined || version.status === undefined ? {} : { status }) };
   const decoded = Schema.decodeUnknownExit(contentSchema(version))(input, { errors: "all" });
   if (decoded._tag === "Success")

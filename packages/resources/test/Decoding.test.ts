@@ -57,6 +57,12 @@ describe("decodeBody", () => {
     expect(decode(body(spec))).toEqual(Result.fail(issues));
   });
 
+  it("a null in a defaulted field gets the default, as the API server does", () => {
+    expect(Result.map(decode(body({ replicas: 1, mode: null })), (b) => b.spec)).toEqual(
+      Result.succeed({ replicas: 1, mode: "safe" }),
+    );
+  });
+
   it("a body that is not an object", () => {
     expect(decode("x")).toEqual(Result.fail([{ path: "", message: "the body is not an object" }]));
   });
