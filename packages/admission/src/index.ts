@@ -6,6 +6,7 @@ export type { ClientConfig, ClientConfigService } from "./ClientConfig.ts";
 export * as ClusterDetection from "./ClusterDetection.ts";
 export * as ConfigManager from "./ConfigManager.ts";
 export { ConfigManagerError } from "./ConfigManager.ts";
+export * as Conversion from "./Conversion.ts";
 export * as Endpoint from "./Endpoint.ts";
 export * as Certificates from "./live/Certificates.ts";
 export { CertificateError } from "./live/Certificates.ts";

@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { Cause, type Effect, Exit, Result } from "effect";
+import * as Conversion from "../../Conversion.ts";
 import * as Review from "../../Review.ts";
 import type { WebhookFn } from "../../Serving.ts";
 
@@ -114,6 +115,10 @@ export const handle = async (
     const parsed = Result.try(() => JSON.parse(body.success.toString("utf8")) as unknown);
     if (Result.isFailure(parsed))
       return answer(res, 400, `The request body is not JSON: ${String(parsed.failure)}`);
+    if (Conversion.isReview(parsed.success) && fn.convert !== undefined) {
+      const converted = fn.convert(webhook, parsed.success);
+      return answer(res, converted.status, converted.body);
+    }
     const review = Review.decode(parsed.success);
     if (Result.isFailure(review)) return answer(res, 400, review.failure.message);
     const exit = await run(
