@@ -142,6 +142,8 @@ export interface On<S = unknown, M = S> {
 export interface OnTarget {
   readonly append: (handler: Handler) => void;
   readonly selector: (resource: unknown) => Result.Result<Selector.Selector, RegistrationError>;
+  /** Told about each body of a typed resource that does not decode (e.g. to post an event). */
+  readonly onUndecodable?: ((body: unknown, message: string) => void) | undefined;
 }
 
 type Options = Readonly<Record<string, unknown>>;
@@ -209,7 +211,7 @@ const resourceCall =
     const handlerFn =
       served === undefined || decode === false
         ? fn
-        : TypedHandlers.decoding(served, fn, call === "on.daemon");
+        : TypedHandlers.decoding(served, fn, call === "on.daemon", target.onUndecodable);
     target.append(orThrow(make(selector, handlerFn, options)));
     return fn;
   };

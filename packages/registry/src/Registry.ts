@@ -37,6 +37,11 @@ export interface RegistryOptions {
    * names; the `kopf` facade provides one. Without it, model classes are rejected.
    */
   readonly resolveModel?: ResourceSpec.ModelResolver;
+  /**
+   * Told about each body of a typed resource (`kopf.resource`) that does not decode, besides
+   * the handler's warning log line; the `kopf` facade posts it as a Warning event.
+   */
+  readonly onUndecodable?: ((body: unknown, message: string) => void) | undefined;
 }
 
 /**
@@ -145,6 +150,7 @@ export const make = <S = unknown, M = S>(options: RegistryOptions = {}): Registr
   const on = On.make<S, M>({
     append,
     selector: (resource) => ResourceSpec.toSelector(resource, options.resolveModel),
+    onUndecodable: options.onUndecodable,
   });
 
   const declared = new Map<string, DeclaredResource>();

@@ -3,8 +3,9 @@
  * is decoded with the version's Schemas, so `body`, `spec` and `status` are the decoded values
  * (defaults in, undeclared fields out). A body that does not decode — an object stored before a
  * schema change, say — never reaches the handler: the object gets a warning naming each bad field
- * (logged, and posted as a Warning event by the runtime's object logger) and the handler fails
- * permanently with the same text. Registration with `{ decode: false }` skips the decoding.
+ * (logged, and reported to the registry's `onUndecodable` — the facade posts it as a Warning
+ * event) and the handler fails permanently with the same text. Registration with
+ * `{ decode: false }` skips the decoding.
  */
 import { CustomResource } from "@kopf/resources";
 import { Result } from "effect";
@@ -50,20 +51,26 @@ interface DecodableContext {
 
 /**
  * Wraps a handler of a typed resource: decodes the body first; on failure, warns on the object
- * and fails permanently. With `live` (daemons, whose body follows the object), the body is only
+ * (a log line, and `onUndecodable`) and fails permanently. With `live` (daemons, whose body follows the object), the body is only
  * checked at the start and the live views are passed on unchanged.
  *
  * @example
  * const fn = decoding(KopfExample, ({ spec }) => spec.size, false)
  * fn(context) // the handler sees the decoded spec
  */
-export const decoding = (served: Served, fn: Function, live: boolean): Function => {
+export const decoding = (
+  served: Served,
+  fn: Function,
+  live: boolean,
+  onUndecodable?: (body: unknown, message: string) => void,
+): Function => {
   const { group, version, decode } = served[CustomResource.SERVED];
   const wrapper = function (this: unknown, context: DecodableContext) {
     const decoded = decode(context.body);
     if (Result.isFailure(decoded)) {
       const message = describeIssues(`${group}/${version}`, decoded.failure);
       context.logger.warning(message);
+      onUndecodable?.(context.body, message);
       throw new PermanentError(message);
     }
     if (live) return fn.call(this, context);
