@@ -87,6 +87,10 @@ const checkFields = (check: SchemaAST.Filter<unknown>, type: unknown): JsonSchem
       return isArray ? { minItems: p.minLength } : isObject ? undefined : { minLength: p.minLength };
     case "effect/schema/isMaxLength":
       return isArray ? { maxItems: p.maxLength } : isObject ? undefined : { maxLength: p.maxLength };
+    case "effect/schema/isMinCodePoints":
+      return { minLength: p.minCodePoints };
+    case "effect/schema/isMaxCodePoints":
+      return { maxLength: p.maxCodePoints };
     case "effect/schema/isMinProperties":
       return { minProperties: p.minProperties };
     case "effect/schema/isMaxProperties":
