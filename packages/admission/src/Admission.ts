@@ -5,7 +5,8 @@
  * Validating/MutatingWebhookConfigurations pointing at it while the served resources and the
  * server's endpoint change, leaving only the persistent handlers' webhooks on exit.
  *
- * Nothing runs when the registry has no webhook handlers; handlers without a server fail with
+ * Nothing runs when the registry has no webhook handlers and no typed resource with a conversion
+ * (whose ConversionReviews the same server answers); handlers without a server fail with
  * Kopf's message. In an operator, admission is one of the runtime's root tasks ({@link task}, as
  * `Operator.run({ tasks: [Admission.task] })`): it starts after the startup handlers, with the
  * settings they left, and shares the operator's memo, its objects' memos and its indices.
@@ -19,6 +20,7 @@ import { ListWatch, ResourceObserver, Watcher } from "@kopf/watcher";
 import { Data, Effect, Stream, SubscriptionRef } from "effect";
 import type { ClientConfig } from "./ClientConfig.ts";
 import * as ConfigManager from "./ConfigManager.ts";
+import * as Conversion from "./Conversion.ts";
 import * as Serving from "./Serving.ts";
 import { isServer, type WebhookServerError } from "./WebhookServerProtocol.ts";
 
@@ -62,7 +64,7 @@ export const run = (options: AdmissionOptions): Effect.Effect<void, AdmissionRun
   Effect.scoped(
     Effect.gen(function* () {
       const { registry } = options;
-      if (registry.webhooks.length === 0) return;
+      if (registry.webhooks.length === 0 && !Conversion.hasConversions(registry)) return;
       const settings = yield* OperatorSettings;
       const server = settings.admission.server;
       if (server === null)

@@ -23,6 +23,7 @@ import { State } from "@kopf/storage";
 import { Diff, IsoTime, Patch, type RawBody, Resource } from "@kopf/structs";
 import { Data, Effect } from "effect";
 import * as Bounded from "./Bounded.ts";
+import * as Conversion from "./Conversion.ts";
 import * as Response from "./Response.ts";
 import type * as Review from "./Review.ts";
 
@@ -61,8 +62,13 @@ export interface ServingOptions {
   readonly indices?: (() => Readonly<Record<string, unknown>>) | undefined;
 }
 
-/** The function a webhook server calls for every decoded request. */
-export type WebhookFn = (call: Call) => Effect.Effect<Response.ResponseDocument, ServingError>;
+/**
+ * The function a webhook server calls for every decoded request; `convert` answers the
+ * ConversionReviews of the operator's typed resources (see `Conversion`).
+ */
+export type WebhookFn = ((call: Call) => Effect.Effect<Response.ResponseDocument, ServingError>) & {
+  readonly convert?: ((webhook: string, review: unknown) => Conversion.Answer) | undefined;
+};
 
 /**
  * The unique served resource of a request (by group, version and plural).
@@ -112,7 +118,14 @@ const shallowCopy = (memo: Memo): Memo => Object.assign(Object.create(Object.get
 export const make = (options: ServingOptions): Effect.Effect<WebhookFn> =>
   Effect.gen(function* () {
     const services = yield* Effect.context<never>();
-    return (call) => serve(options, call).pipe(Effect.provideContext(services));
+    const fn: WebhookFn = Object.assign(
+      (call: Call) => serve(options, call).pipe(Effect.provideContext(services)),
+      {
+        convert: (webhook: string, review: unknown) =>
+          Conversion.answer(options.registry.resources, webhook, review),
+      },
+    );
+    return fn;
   });
 
 /**

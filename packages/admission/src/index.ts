@@ -7,6 +7,7 @@ export type { ClientConfig, ClientConfigService } from "./ClientConfig.ts";
 export * as ClusterDetection from "./ClusterDetection.ts";
 export * as ConfigManager from "./ConfigManager.ts";
 export { ConfigManagerError } from "./ConfigManager.ts";
+export * as Conversion from "./Conversion.ts";
 export * as Endpoint from "./Endpoint.ts";
 export * as JsonDepth from "./JsonDepth.ts";
 export * as Certificates from "./live/Certificates.ts";

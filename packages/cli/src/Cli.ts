@@ -22,6 +22,7 @@ import yargs from "yargs";
 import { importOptional } from "./internal/importOptional.ts";
 import * as Loading from "./Loading.ts";
 import * as PeeringCommands from "./PeeringCommands.ts";
+import * as ResourceCommands from "./ResourceCommands.ts";
 import * as RunArgs from "./RunArgs.ts";
 
 /** The process-level things the command uses. */
@@ -79,7 +80,16 @@ const parser = (emulator: EmulatorModule | undefined) =>
     .command("resume", "Resume the resource handling in the cluster.", (argv) =>
       PeeringCommands.configure(argv, "resume"),
     )
-    .demandCommand(1, "Name a command: kopf run ..., kopf emulator ..., kopf freeze ... or kopf resume ...")
+    .command("crd [paths..]", "Print the CRDs of the resources the files declare (kopf.resource).", (argv) =>
+      ResourceCommands.configure(argv, "crd"),
+    )
+    .command("types <file>", "Write TypeScript Schemas and resources from a YAML file of CRDs.", (argv) =>
+      ResourceCommands.configure(argv, "types"),
+    )
+    .demandCommand(
+      1,
+      "Name a command: kopf run ..., kopf emulator ..., kopf freeze ..., kopf resume ..., kopf crd ... or kopf types ...",
+    )
     .strict()
     .help()
     .alias("help", "h")
@@ -257,6 +267,22 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
   }
 };
 
+/** `kopf crd` / `kopf types`: print (or write) what they generate. */
+const runResources = async (command: "crd" | "types", args: Record<string, unknown>, io: CliIo) => {
+  const exit = await Effect.runPromiseExit(
+    command === "crd"
+      ? ResourceCommands.crd(args as ResourceCommands.CrdArgs, { cwd: io.cwd, importer: io.importer })
+      : ResourceCommands.types(args as unknown as ResourceCommands.TypesArgs, { cwd: io.cwd }),
+  );
+  if (Exit.isSuccess(exit)) {
+    io.stdout(exit.value);
+    return { exitCode: 0, exception: undefined };
+  }
+  const error = exceptionOf(exit);
+  io.stderr(`Error: ${messageOf(error)}\n`);
+  return { exitCode: 1, exception: error };
+};
+
 /** Loads `@kopf/emulator` for `kopf emulator`; a clear error when it is not installed. */
 const loadEmulator = async (io: CliIo): Promise<Result.Result<EmulatorModule, Error>> => {
   try {
@@ -321,6 +347,7 @@ export const main = async (argv: ReadonlyArray<string>, io: CliIo): Promise<CliR
     if (emulator === undefined) return usage(io, "options go after the command: kopf emulator [options]");
     return runEmulator(emulator, argv, io);
   }
+  if (command === "crd" || command === "types") return runResources(command, parsed.args, io);
   if (command === "freeze" || command === "resume") {
     const peering = PeeringCommands.plan(command, parsed.args as PeeringCommands.PeeringArgs, io.env ?? {});
     if (Result.isFailure(peering)) return usage(io, peering.failure.message);

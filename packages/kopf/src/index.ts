@@ -78,6 +78,8 @@ export {
   type WebhookType,
   type WhenFilterFn,
 } from "@kopf/registry";
+// Typed custom resources: kopf.resource(...) and the schema markers of @kopf/resources.
+export { type CustomResource, Markers as Resources, ResourceError } from "@kopf/resources";
 // Settings: @kopf/settings.
 export {
   OperatorSettings,
@@ -162,6 +164,7 @@ export {
   run,
 } from "./Running.ts";
 export { execute, register, type SubRegistryOption, subhandler } from "./Subhandlers.ts";
+export { resource } from "./TypedResources.ts";
 export {
   type NgrokOptions,
   WebhookAutoServer,

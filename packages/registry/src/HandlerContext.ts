@@ -134,11 +134,42 @@ export type HandlerReturn = unknown;
 /** A `spec`/`status`/`metadata` view of body type `B`: the section, or `{}` when absent. */
 export type SectionOf<B, K extends string> = K extends keyof B ? Partial<NonNullable<B[K]>> : Json.JsonObject;
 
+/**
+ * Whether `B` is the decoded body of a typed resource (`kopf.resource`): it carries the
+ * `~kopf/typed` marker, and its `spec` is exact rather than a partial view.
+ */
+export type IsTyped<B> = B extends { readonly "~kopf/typed"?: infer M }
+  ? [M] extends [true]
+    ? true
+    : false
+  : false;
+
+/** The `spec` of body type `B`: exact for typed resources, a partial view otherwise. */
+export type SpecOf<B> =
+  IsTyped<B> extends true ? (B extends { readonly spec: infer S } ? S : never) : SectionOf<B, "spec">;
+
+/** A JSON merge patch of `T`: any part of it, `null` to remove a field. */
+export type MergePatchOf<T> =
+  T extends ReadonlyArray<unknown>
+    ? T
+    : T extends object
+      ? { -readonly [K in keyof T]?: MergePatchOf<T[K]> | null }
+      : T;
+
+/** The `patch` of body type `B`: its `spec` and `status` typed for typed resources. */
+export type PatchOf<B> =
+  IsTyped<B> extends true
+    ? Omit<Patch.Patch, "spec" | "status"> & {
+        readonly spec: MergePatchOf<B extends { readonly spec: infer S } ? S : never>;
+        readonly status: MergePatchOf<NonNullable<B extends { readonly status?: infer S } ? S : never>>;
+      }
+    : Patch.Patch;
+
 /** The fields derived from the body, shared by all resource handlers. */
 export interface BodyFields<B> {
   /** The object as last seen (live for daemons and timers). */
   readonly body: B;
-  readonly spec: SectionOf<B, "spec">;
+  readonly spec: SpecOf<B>;
   readonly meta: SectionOf<B, "metadata">;
   readonly status: SectionOf<B, "status">;
   readonly uid: string | undefined;
@@ -153,7 +184,7 @@ export interface BodyFields<B> {
 export interface ResourceFields<B> extends BodyFields<B> {
   readonly resource: Resource.Resource;
   /** Changes to apply to the object after the handler (never applied for index handlers). */
-  readonly patch: Patch.Patch;
+  readonly patch: PatchOf<B>;
   readonly logger: Logger;
   readonly memo: Memo;
 }

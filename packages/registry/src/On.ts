@@ -41,6 +41,7 @@ import type {
   WebhookOptions,
 } from "./Options.ts";
 import type { ResourceSpec } from "./ResourceSpec.ts";
+import * as TypedHandlers from "./TypedHandlers.ts";
 
 /** The handler contexts by kind, for a body type `B`. */
 export interface ContextsOf<B> {
@@ -52,18 +53,26 @@ export interface ContextsOf<B> {
   readonly webhook: WebhookContext<B>;
 }
 
+/**
+ * The option of handlers of typed resources (`kopf.resource`): `decode: false` skips decoding
+ * the body (the handler then trusts the API server's validation of the stored object).
+ */
+export interface DecodeOption {
+  readonly decode?: boolean;
+}
+
 /** The options of each registration call, for a body type `B`. */
 export interface OptionsOf<B> {
-  readonly resume: ResumeOptions<ChangingFilterContext<B>>;
-  readonly create: CreateOptions<ChangingFilterContext<B>>;
-  readonly update: UpdateOptions<ChangingFilterContext<B>>;
-  readonly delete: DeleteOptions<ChangingFilterContext<B>>;
-  readonly field: FieldOptions<ChangingFilterContext<B>>;
-  readonly event: EventOptions<WatchingFilterContext<B>>;
-  readonly index: IndexOptions<IndexingFilterContext<B>>;
-  readonly daemon: DaemonOptions<SpawningFilterContext<B>, B>;
-  readonly timer: TimerOptions<SpawningFilterContext<B>, B>;
-  readonly webhook: WebhookOptions<WebhookFilterContext<B>>;
+  readonly resume: ResumeOptions<ChangingFilterContext<B>> & DecodeOption;
+  readonly create: CreateOptions<ChangingFilterContext<B>> & DecodeOption;
+  readonly update: UpdateOptions<ChangingFilterContext<B>> & DecodeOption;
+  readonly delete: DeleteOptions<ChangingFilterContext<B>> & DecodeOption;
+  readonly field: FieldOptions<ChangingFilterContext<B>> & DecodeOption;
+  readonly event: EventOptions<WatchingFilterContext<B>> & DecodeOption;
+  readonly index: IndexOptions<IndexingFilterContext<B>> & DecodeOption;
+  readonly daemon: DaemonOptions<SpawningFilterContext<B>, B> & DecodeOption;
+  readonly timer: TimerOptions<SpawningFilterContext<B>, B> & DecodeOption;
+  readonly webhook: WebhookOptions<WebhookFilterContext<B>> & DecodeOption;
 }
 
 /**
@@ -133,6 +142,8 @@ export interface On<S = unknown, M = S> {
 export interface OnTarget {
   readonly append: (handler: Handler) => void;
   readonly selector: (resource: unknown) => Result.Result<Selector.Selector, RegistrationError>;
+  /** Told about each body of a typed resource that does not decode (e.g. to post an event). */
+  readonly onUndecodable?: ((body: unknown, message: string) => void) | undefined;
 }
 
 type Options = Readonly<Record<string, unknown>>;
@@ -188,9 +199,20 @@ const resourceCall =
     ) => Result.Result<Handler, RegistrationError>,
   ) =>
   (resource: unknown, ...rest: ReadonlyArray<unknown>) => {
-    const { options, fn } = orThrow(split(call, rest));
+    const { options: given, fn } = orThrow(split(call, rest));
+    const { decode, ...options } = given;
     const selector = orThrow(target.selector(resource));
-    target.append(orThrow(make(selector, fn, options)));
+    const served = TypedHandlers.isServed(resource) ? resource : undefined;
+    if (decode !== undefined && (served === undefined || typeof decode !== "boolean"))
+      throw new RegistrationError({
+        reason: "InvalidOption",
+        message: `${call}: decode is a boolean option of typed resources (kopf.resource) only.`,
+      });
+    const handlerFn =
+      served === undefined || decode === false
+        ? fn
+        : TypedHandlers.decoding(served, fn, call === "on.daemon", target.onUndecodable);
+    target.append(orThrow(make(selector, handlerFn, options)));
     return fn;
   };
 

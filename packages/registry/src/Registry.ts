@@ -7,6 +7,7 @@
  * Core code never reads a default registry: registries are passed explicitly; only the `kopf`
  * facade keeps a default one.
  */
+import type { CustomResource } from "@kopf/resources";
 import type { FieldPath, Resource, Selector } from "@kopf/structs";
 import type {
   ActivityHandler,
@@ -23,6 +24,9 @@ import { deduplicated, matchesResource } from "./Matching.ts";
 import * as On from "./On.ts";
 import * as ResourceSpec from "./ResourceSpec.ts";
 
+/** A typed resource as the registry keeps it (any versions). */
+export type DeclaredResource = CustomResource.CustomResource<any, any>;
+
 /** The resource-level buckets. */
 export type Bucket = "changing" | "watching" | "spawning" | "indexing" | "webhooks";
 
@@ -33,6 +37,11 @@ export interface RegistryOptions {
    * names; the `kopf` facade provides one. Without it, model classes are rejected.
    */
   readonly resolveModel?: ResourceSpec.ModelResolver;
+  /**
+   * Told about each body of a typed resource (`kopf.resource`) that does not decode, besides
+   * the handler's warning log line; the `kopf` facade posts it as a Warning event.
+   */
+  readonly onUndecodable?: ((body: unknown, message: string) => void) | undefined;
 }
 
 /**
@@ -48,6 +57,13 @@ export interface Registry<S = unknown, M = S> {
   readonly on: On.On<S, M>;
   /** Appends an already built handler to its bucket (e.g. the runtime's fallback logins). */
   readonly append: (handler: Handler) => void;
+  /**
+   * Records a typed resource of this operator (`kopf.resource`): `kopf crd` prints its CRD and
+   * the admission server serves its conversion webhook. Declaring one again replaces it.
+   */
+  readonly declare: (resource: DeclaredResource) => void;
+  /** The declared typed resources, in declaration order. */
+  readonly resources: ReadonlyArray<DeclaredResource>;
   readonly activities: ReadonlyArray<ActivityHandler>;
   readonly changing: ReadonlyArray<ChangingHandler>;
   readonly watching: ReadonlyArray<WatchingHandler>;
@@ -134,7 +150,15 @@ export const make = <S = unknown, M = S>(options: RegistryOptions = {}): Registr
   const on = On.make<S, M>({
     append,
     selector: (resource) => ResourceSpec.toSelector(resource, options.resolveModel),
+    onUndecodable: options.onUndecodable,
   });
+
+  const declared = new Map<string, DeclaredResource>();
+  const declare = (resource: DeclaredResource): void => {
+    const key = `${resource.definition.plural}.${resource.definition.group}`;
+    declared.delete(key);
+    declared.set(key, resource);
+  };
 
   const hasHandlers = (bucket: Bucket, resource: Resource.Resource): boolean =>
     (buckets[bucket] as ReadonlyArray<ResourceHandler>).some((h) => matchesResource(h, resource));
@@ -142,6 +166,10 @@ export const make = <S = unknown, M = S>(options: RegistryOptions = {}): Registr
   return {
     on,
     append,
+    declare,
+    get resources() {
+      return [...declared.values()];
+    },
     get activities() {
       return [...activities];
     },

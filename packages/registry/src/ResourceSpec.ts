@@ -5,11 +5,13 @@
  * an object of names (`{ group, version, plural | kind | singular | shortcut | category }`),
  * `EVERYTHING`, a predicate over resources (optionally `{ group, version, predicate }`), or a
  * model class resolved by a `ModelResolver` (the `kopf` facade resolves kubernetes-fluent-client
- * kinds).
+ * kinds), or a typed resource of `@kopf/resources` (its served version, with the body type).
  */
+import type { CustomResource } from "@kopf/resources";
 import { Selector } from "@kopf/structs";
 import { Result } from "effect";
 import { RegistrationError } from "./Errors.ts";
+import * as TypedHandlers from "./TypedHandlers.ts";
 
 /** Resource names, as keyword arguments of Kopf's selectors. */
 export interface ResourceNames {
@@ -57,7 +59,8 @@ export type ResourceSpec<B = unknown> =
   | typeof Selector.EVERYTHING
   | ResourcePredicate
   | PredicateSpec
-  | ModelClass<B>;
+  | ModelClass<B>
+  | CustomResource.Served<B>;
 
 const fail = (reason: RegistrationError["reason"], message: string) =>
   Result.fail(new RegistrationError({ reason, message }));
@@ -122,6 +125,7 @@ export const toSelector = (
     }
     return parse([spec as ResourcePredicate], {});
   }
+  if (TypedHandlers.isServed(spec)) return parse([], TypedHandlers.namesOf(spec));
   if (typeof spec === "object" && spec !== null) {
     const record = spec as Readonly<Record<string, unknown>>;
     const unknown = Object.keys(record).filter(

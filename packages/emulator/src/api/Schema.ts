@@ -103,7 +103,8 @@ const typeName = (value: unknown): string =>
     : Array.isArray(value)
       ? "array"
       : typeof value === "number"
-        ? Number.isInteger(value)
+        ? // kube-apiserver reads a JSON number as an integer only when it fits an int64.
+          Number.isInteger(value) && Math.abs(value) < 2 ** 63
           ? "integer"
           : "number"
         : typeof value === "string"
@@ -125,6 +126,14 @@ const validateValue = (
   path: string,
   errors: Array<FieldError.FieldError>,
 ) => {
+  const intOrString = schema["x-kubernetes-int-or-string"] === true;
+  if (value === null && intOrString && schema.nullable !== true) {
+    // kube-apiserver validates int-or-string as anyOf integer or string, which null is neither.
+    errors.push(
+      FieldError.typeInvalid(path, "null", `${path} in body must be of type integer,string: "null"`),
+    );
+    return;
+  }
   if (value === null) {
     if (schema.nullable === true || schema.type === undefined || preserves(schema)) return;
     errors.push(
@@ -132,7 +141,6 @@ const validateValue = (
     );
     return;
   }
-  const intOrString = schema["x-kubernetes-int-or-string"] === true;
   if (intOrString) {
     if (typeName(value) !== "integer" && typeName(value) !== "string")
       errors.push(
@@ -161,6 +169,10 @@ const validateValue = (
       ),
     );
   if (typeof value === "number") {
+    if (typeof schema.multipleOf === "number" && !Number.isInteger(value / schema.multipleOf))
+      errors.push(
+        FieldError.invalid(path, value, `${path} in body should be a multiple of ${schema.multipleOf}`),
+      );
     if (
       typeof schema.minimum === "number" &&
       (schema.exclusiveMinimum === true ? value <= schema.minimum : value < schema.minimum)
@@ -219,6 +231,15 @@ const validateValue = (
           `${path} in body should have at least ${schema.minItems} items`,
         ),
       );
+    if (schema["x-kubernetes-list-type"] === "set") {
+      const seen = new Set<string>();
+      for (const [i, v] of value.entries()) {
+        const key = JSON.stringify(v);
+        if (seen.has(key))
+          errors.push({ type: "FieldValueDuplicate", field: `${path}[${i}]`, value: v, detail: "" });
+        seen.add(key);
+      }
+    }
     const items = sub(schema, "items");
     if (items !== undefined)
       for (const [i, v] of value.entries()) validateValue(v, items, `${path}[${i}]`, errors);
@@ -236,6 +257,14 @@ const validateValue = (
       if (isObject(s)) validateValue(v, s, p, errors);
       else if (additional !== undefined) validateValue(v, additional, p, errors);
     }
+    if (typeof schema.minProperties === "number" && Object.keys(value).length < schema.minProperties)
+      errors.push(
+        FieldError.invalid(
+          path,
+          value,
+          `${path} in body should have at least ${schema.minProperties} properties`,
+        ),
+      );
     if (typeof schema.maxProperties === "number" && Object.keys(value).length > schema.maxProperties)
       errors.push({
         type: "FieldValueTooMany",

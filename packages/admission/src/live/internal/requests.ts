@@ -13,6 +13,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
 import { Cause, Data, type Duration, Effect, Exit, Result, type Semaphore } from "effect";
 import * as Bounded from "../../Bounded.ts";
+import * as Conversion from "../../Conversion.ts";
 import * as JsonDepth from "../../JsonDepth.ts";
 import * as Review from "../../Review.ts";
 import type { WebhookFn } from "../../Serving.ts";
@@ -146,15 +147,20 @@ const parse = (body: Buffer, maxDepth: number) =>
         message: `The request body is not JSON: ${Bounded.text(String(parsed.failure), Bounded.MAX_QUOTE * 4)}`,
       });
     }
-    const review = Review.decode(parsed.success);
-    if (Result.isFailure(review)) {
-      return yield* new Refused({
-        status: 400,
-        message: `The request body is not a valid AdmissionReview: ${review.failure.message}`,
-      });
-    }
-    return review.success;
+    return parsed.success;
   });
+
+const decode = (value: unknown) => {
+  const review = Review.decode(value);
+  return Result.isSuccess(review)
+    ? Effect.succeed(review.success)
+    : Effect.fail(
+        new Refused({
+          status: 400,
+          message: `The request body is not a valid AdmissionReview: ${review.failure.message}`,
+        }),
+      );
+};
 
 const headersOf = (req: IncomingMessage): Record<string, string> => {
   const headers: Record<string, string> = {};
@@ -220,8 +226,16 @@ const serve = (routing: Routing, fn: WebhookFn, budget: Budget, req: IncomingMes
           }),
         );
         const body = yield* readBody(req, routing.maxBodyBytes, declared);
-        const review = yield* parse(body, routing.maxJsonDepth);
-        return yield* fn({ review, webhook, headers: headersOf(req), sslpeer: sslpeerOf(req) }).pipe(
+        const parsed = yield* parse(body, routing.maxJsonDepth);
+        // ConversionReviews of typed resources come to the same server (their own paths).
+        if (Conversion.isReview(parsed) && fn.convert !== undefined) return fn.convert(webhook, parsed);
+        const review = yield* decode(parsed);
+        const response = yield* fn({
+          review,
+          webhook,
+          headers: headersOf(req),
+          sslpeer: sslpeerOf(req),
+        }).pipe(
           Effect.mapError(
             (error) =>
               new Refused({
@@ -230,6 +244,7 @@ const serve = (routing: Routing, fn: WebhookFn, budget: Budget, req: IncomingMes
               }),
           ),
         );
+        return { status: 200, body: response };
       }),
     );
   });
@@ -248,7 +263,7 @@ export const handle = (
   serve(routing, fn, budget, req).pipe(
     Effect.exit,
     Effect.flatMap((exit) => {
-      if (Exit.isSuccess(exit)) return Effect.sync(() => answer(res, 200, exit.value));
+      if (Exit.isSuccess(exit)) return Effect.sync(() => answer(res, exit.value.status, exit.value.body));
       const refusal = Cause.findErrorOption(exit.cause);
       if (refusal._tag === "Some") {
         const { status, message, close } = refusal.value;
