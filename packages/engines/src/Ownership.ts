@@ -1,8 +1,9 @@
 /**
  * The fence between a scaled-out operator's coordination (leader election, sharding) and the
  * runtime's processing: it implements the runtime's `Engines.Ownership` seam over an assignment
- * the coordination sets. New work on an object starts only while the assignment owns it; a
- * claimed object may be patched only while the coordination's lease is valid (`valid`); the
+ * the coordination sets. New work on an object starts only while the assignment owns it and
+ * the coordination's lease is valid (`valid`); a claimed object may be patched only while the
+ * lease is valid; the
  * coordination can wait for the objects it gives up to finish their cycles before it tells
  * the other replicas (the handoff), and every gain is published so the runtime processes the
  * gained objects again from their last seen state.
@@ -51,11 +52,13 @@ export const make = (valid: Effect.Effect<boolean>): Effect.Effect<Fence> =>
 
     const ownership: Engines.Ownership = {
       claim: (key) =>
-        Effect.sync(() => {
-          if (!assignment(key)) return false;
-          claimed.set(key, (claimed.get(key) ?? 0) + 1);
-          return true;
-        }),
+        Effect.flatMap(valid, (ok) =>
+          Effect.sync(() => {
+            if (!ok || !assignment(key)) return false;
+            claimed.set(key, (claimed.get(key) ?? 0) + 1);
+            return true;
+          }),
+        ),
       holds: (key) => (claimed.has(key) ? valid : Effect.succeed(false)),
       release: (key) =>
         Effect.suspend(() => {

@@ -11,6 +11,7 @@ import { Effect, SubscriptionRef } from "effect";
 import type * as Daemons from "./Daemons.ts";
 import * as LeaderElection from "./LeaderElection.ts";
 import * as Leadership from "./Leadership.ts";
+import * as Sharding from "./Sharding.ts";
 
 /** What the operator gets from its scaling mode. */
 export interface Scaling {
@@ -82,6 +83,33 @@ export const prepare = (options: Operator.OperatorOptions): Effect.Effect<Scalin
                 return yield* Effect.fail({ message: `Leader election: ${problem}.` });
               const namespace = leaseNamespace(settings, options.namespaces);
               return yield* leadership.run({ config, name: settings.leaseName, namespace }, daemons);
+            }),
+        ],
+      } satisfies Scaling;
+    }
+    if (mode === "sharding") {
+      const sharding = yield* Sharding.make;
+      return {
+        mode,
+        ownership: sharding.fence.ownership,
+        role: Effect.succeed("member"),
+        tasks: (identity, daemons) => [
+          (context) =>
+            Effect.gen(function* () {
+              const settings = context.settings.scaling;
+              const problem = LeaderElection.invalid({ identity, ...settings });
+              if (problem !== undefined) return yield* Effect.fail({ message: `Sharding: ${problem}.` });
+              return yield* sharding.run(
+                {
+                  identity,
+                  ring: settings.leaseName,
+                  namespace: leaseNamespace(settings, options.namespaces),
+                  leaseDuration: settings.leaseDuration,
+                  renewDeadline: settings.renewDeadline,
+                  retryPeriod: settings.retryPeriod,
+                },
+                daemons,
+              );
             }),
         ],
       } satisfies Scaling;

@@ -20,17 +20,6 @@ const lease = Effect.flatMap(KubeApi, (api) =>
   api.get(LeaseRecord.LEASES, { namespace: "ns1", name: "kopf" }),
 );
 
-/** Advances virtual time in small steps until `done` holds; answers the seconds it took. */
-const until = (done: () => boolean, limit = 60) =>
-  Effect.gen(function* () {
-    const started = yield* Clock.currentTimeMillis;
-    while (!done()) {
-      yield* H.settle(0.1, 0.1);
-      if ((yield* Clock.currentTimeMillis) - started > limit * 1000) return Number.POSITIVE_INFINITY;
-    }
-    return ((yield* Clock.currentTimeMillis) - started) / 1000;
-  });
-
 const handled = (log: ReadonlyArray<Replicas.Invocation>, name: string) =>
   log.filter((entry) => entry.name === name).map((entry) => entry.replica);
 
@@ -59,9 +48,11 @@ describe("leader election", () => {
         // The leader loses the API: it stops at the renew deadline, b takes over after expiry.
         a.cut.value = true;
         yield* H.create("e2");
-        const fenced = yield* until(() => H.logged(lines, "Standing by: the lease ns1/kopf was not renewed"));
+        const fenced = yield* Replicas.until(() =>
+          H.logged(lines, "Standing by: the lease ns1/kopf was not renewed"),
+        );
         assert.isAtMost(fenced, 10.1);
-        const takeover = yield* until(() => handled(log, "e2").length > 0);
+        const takeover = yield* Replicas.until(() => handled(log, "e2").length > 0);
         assert.isAtMost(fenced + takeover, 15 + 2 + 0.5);
         assert.isAtLeast(fenced + takeover, 10);
         assert.deepStrictEqual(handled(log, "e2"), ["b"]);
@@ -95,12 +86,12 @@ describe("leader election", () => {
 
         // Stopped while e1's handler runs: it finishes and is stored before the lease is released.
         yield* Effect.forkScoped(a.stop);
-        const released = yield* until(() => {
+        const released = yield* Replicas.until(() => {
           return log.some((entry) => entry.name === "e1" && entry.end !== undefined);
         });
         assert.isAtMost(released, 1);
         yield* H.create("e2");
-        const takeover = yield* until(() => handled(log, "e2").length > 0);
+        const takeover = yield* Replicas.until(() => handled(log, "e2").length > 0);
         assert.isAtMost(takeover, 2 + 0.5);
         assert.deepStrictEqual(handled(log, "e2"), ["b"]);
         assert.deepStrictEqual(handled(log, "e1"), ["a"]);
