@@ -9,7 +9,14 @@ export default defineConfig({
   test: {
     include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "scripts/test/**/*.test.ts"],
     // `*.real.test.ts` need the real kube-apiserver: `npm run test:real` runs them (vitest.real.config.ts).
-    exclude: ["**/node_modules/**", "**/*.integration.test.ts", "**/*.bench.test.ts", "**/*.real.test.ts"],
+    // `*.chaos.test.ts` are long scenarios: `npm run chaos` runs them (vitest.chaos.config.ts).
+    exclude: [
+      "**/node_modules/**",
+      "**/*.integration.test.ts",
+      "**/*.bench.test.ts",
+      "**/*.real.test.ts",
+      "**/*.chaos.test.ts",
+    ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

@@ -207,15 +207,21 @@ export const release = (
 
 /**
  * Microseconds until the next round: one retry period, but never past the leader's fencing
- * deadline (so the role changes exactly then).
+ * deadline (so the role changes exactly then), nor past the moment another holder's lease
+ * expires (so a standby takes over within lease duration + retry period of the last renewal).
  *
  * @example
  * delay(config, initial, 0) // 2_000_000 with retryPeriod 2
  */
 export const delay = (config: Config, state: State, now: number): number => {
   const retry = config.retryPeriod * MICROS;
-  if (!isLeading(config, state, now) || state.renewedAt === undefined) return retry;
-  return Math.max(0, Math.min(retry, state.renewedAt + config.renewDeadline * MICROS - now));
+  if (isLeading(config, state, now) && state.renewedAt !== undefined) {
+    return Math.max(0, Math.min(retry, state.renewedAt + config.renewDeadline * MICROS - now));
+  }
+  const observed = state.observed;
+  if (observed === undefined || observed.record.holderIdentity === "") return retry;
+  const expiry = observed.at + observed.record.leaseDurationSeconds * MICROS - now;
+  return expiry > 0 ? Math.min(retry, expiry) : retry;
 };
 
 /** Why a configuration cannot work (client-go's own checks), or `undefined` when it can. */

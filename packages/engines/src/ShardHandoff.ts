@@ -118,3 +118,19 @@ export const runnable = (
       .filter((member) => member.identity !== me && isLive(member, now))
       .flatMap((member) => member.holding),
   );
+
+/**
+ * Microseconds until the first live member's Lease expires (`undefined` without any), so that a
+ * member wakes up exactly when it may take ranges over.
+ *
+ * @example
+ * nextExpiry(members, now) // e.g. 3_500_000
+ */
+export const nextExpiry = (members: ReadonlyMap<string, Member>, now: number): number | undefined => {
+  let first: number | undefined;
+  for (const member of members.values()) {
+    const left = member.at + member.leaseDurationSeconds * 1_000_000 - now;
+    if (left > 0 && (first === undefined || left < first)) first = left;
+  }
+  return first;
+};

@@ -213,8 +213,12 @@ export const make: Effect.Effect<Sharding> = Effect.gen(function* () {
         while (true) {
           yield* round;
           const now = yield* IsoTime.now;
-          const untilDeadline = deadline > now ? deadline - now : options.retryPeriod * 1_000_000;
-          const wait = Math.min(options.retryPeriod * 1_000_000, untilDeadline);
+          const retry = options.retryPeriod * 1_000_000;
+          const wait = Math.min(
+            retry,
+            deadline > now ? deadline - now : retry,
+            ShardHandoff.nextExpiry(members, now) ?? retry,
+          );
           yield* Effect.sleep(Duration.millis(Math.max(1, Math.ceil(wait / 1000))));
         }
       }).pipe(Effect.onInterrupt(() => leave));

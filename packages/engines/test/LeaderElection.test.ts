@@ -26,6 +26,10 @@ const found = (record: LeaseRecord.LeaseRecord, resourceVersion = "7"): LeaderEl
   resourceVersion,
 });
 
+/** The state after a first look at a record. */
+const firstSeen = (record: LeaseRecord.LeaseRecord, at: number) =>
+  LeaderElection.observe(config, LeaderElection.initial, found(record), at).state;
+
 describe("observe", () => {
   it.each([
     ["absent: create it, transitions 0", { _tag: "Absent" } as const, "Create", 0],
@@ -61,12 +65,7 @@ describe("observe", () => {
   });
 
   it("a renewed record restarts the expiry clock", () => {
-    let state = LeaderElection.observe(
-      config,
-      LeaderElection.initial,
-      found(held("other", 1)),
-      100 * S,
-    ).state;
+    let state = firstSeen(held("other", 1), 100 * S);
     state = LeaderElection.observe(config, state, found(held("other", 2), "8"), 110 * S).state;
     expect(LeaderElection.observe(config, state, found(held("other", 2), "8"), 120 * S).action._tag).toBe(
       "Wait",
@@ -147,6 +146,13 @@ describe("leading and fencing", () => {
     expect(LeaderElection.delay(config, won, 100 * S)).toBe(2 * S);
     expect(LeaderElection.delay(config, won, 109 * S)).toBe(1 * S);
     expect(LeaderElection.delay(config, LeaderElection.initial, 0)).toBe(2 * S);
+  });
+
+  it("a standby wakes exactly when the holder's lease expires", () => {
+    const seen = firstSeen(held("other", 0), 100 * S);
+    expect(LeaderElection.delay(config, seen, 101 * S)).toBe(2 * S);
+    expect(LeaderElection.delay(config, seen, 113.5 * S)).toBe(1.5 * S);
+    expect(LeaderElection.delay(config, seen, 115 * S)).toBe(2 * S);
   });
 });
 

@@ -3,7 +3,9 @@
  * 64-bit FNV-1a hash of a field's value (the object's `metadata.uid`: the bytes of its UTF-8
  * text), split into ranges `[start, end)` with `end` up to 2^64. A set of ranges is written as
  * the API server's `shardSelector` expression:
- * `shardRange(object.metadata.uid, '0x0', '0x8000000000000000') || shardRange(…)`.
+ * `shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000') || shardRange(…)`,
+ * bounds in exactly 16 lowercase hex digits (`0x10000000000000000` for 2^64), as kube-apiserver
+ * v1.36 requires them.
  */
 import { Data, Result } from "effect";
 
@@ -122,13 +124,15 @@ export const intersect = (
   b: ReadonlyArray<ShardRange>,
 ): ReadonlyArray<ShardRange> => subtract(a, subtract(a, b));
 
-const hex = (value: bigint): string => `0x${value.toString(16)}`;
+/** A bound as the API server requires it: `0x` and 16 lowercase hex digits, or `0x10000000000000000` for 2^64. */
+const hex = (value: bigint): string => `0x${value.toString(16).padStart(16, "0")}`;
 
 /**
  * The `shardSelector` expression selecting the ranges by the hash of `field` (`""` for none).
  *
  * @example
- * selector([{ start: 0n, end: 1n << 63n }]) // "shardRange(object.metadata.uid, '0x0', '0x8000000000000000')"
+ * selector([{ start: 0n, end: 1n << 63n }])
+ * // "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')"
  */
 export const selector = (ranges: ReadonlyArray<ShardRange>, field: string = UID): string =>
   normalize(ranges)
@@ -142,13 +146,14 @@ export class ShardSelectorError extends Data.TaggedError("ShardSelectorError")<{
 }> {}
 
 const TERM =
-  /^shardRange\(\s*(object(?:\.[A-Za-z]+)+)\s*,\s*'0x([0-9a-fA-F]+)'\s*,\s*'0x([0-9a-fA-F]+)'\s*\)$/;
+  /^shardRange\(\s*(object(?:\.[A-Za-z]+)+)\s*,\s*'0x([0-9a-f]{16}|10000000000000000)'\s*,\s*'0x([0-9a-f]{16}|10000000000000000)'\s*\)$/;
 
 /**
- * Parses a `shardSelector` expression (terms joined by `||`) into its field and ranges.
+ * Parses a `shardSelector` expression (terms joined by `||`) into its field and ranges: bounds
+ * in 16 lowercase hex digits (or `0x10000000000000000`), start below end, one field for all.
  *
  * @example
- * parse("shardRange(object.metadata.uid, '0x0', '0x10000000000000000')")
+ * parse("shardRange(object.metadata.uid, '0x0000000000000000', '0x10000000000000000')")
  * // Result.succeed({ field: "object.metadata.uid", ranges: [{ start: 0n, end: 2n ** 64n }] })
  */
 export const parse = (
@@ -166,7 +171,7 @@ export const parse = (
       return Result.fail(
         new ShardSelectorError({
           reason: "Malformed",
-          message: `not a shardRange(field, '0x…', '0x…') term: ${JSON.stringify(term)}`,
+          message: `not a shardRange(field, '0x…', '0x…') term with 16-digit lowercase bounds: ${JSON.stringify(term)}`,
         }),
       );
     }
@@ -182,11 +187,11 @@ export const parse = (
     field = path;
     const start = BigInt(`0x${startText}`);
     const end = BigInt(`0x${endText}`);
-    if (end > SPACE || start >= end) {
+    if (start >= end) {
       return Result.fail(
         new ShardSelectorError({
           reason: "OutOfRange",
-          message: `the range ['0x${startText}', '0x${endText}') is empty or beyond 0x10000000000000000`,
+          message: `the range ['0x${startText}', '0x${endText}') is empty (start must be less than end)`,
         }),
       );
     }

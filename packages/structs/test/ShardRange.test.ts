@@ -12,6 +12,11 @@ describe("fnv1a64", () => {
     ["", 0xcbf29ce484222325n],
     ["a", 0xaf63dc4c8601ec8cn],
     ["foobar", 0x85944171f73967e8n],
+    // Computed with Go's hash/fnv New64a over []byte(value), as kube-apiserver v1.36's
+    // sharding.HashField does for object.metadata.uid and object.metadata.namespace.
+    ["6f1c2a3e-9b8d-4c7e-a5f0-1d2e3f4a5b6c", 0xdb3c32181df90f6en],
+    ["kube-system", 0xdf65c7bc1d82b35en],
+    ["é-€-😀", 0xb94ec788ad573c22n],
   ])("%j", (text, hash) => {
     expect(ShardRange.fnv1a64(text)).toBe(hash);
   });
@@ -37,7 +42,7 @@ describe("selector", () => {
         { start: 0n, end: 1n << 62n },
       ]),
     ).toBe(
-      "shardRange(object.metadata.uid, '0x0', '0x4000000000000000') || " +
+      "shardRange(object.metadata.uid, '0x0000000000000000', '0x4000000000000000') || " +
         "shardRange(object.metadata.uid, '0x8000000000000000', '0x10000000000000000')",
     );
     expect(ShardRange.selector([])).toBe("");
@@ -45,7 +50,7 @@ describe("selector", () => {
 
   it("parses what it writes, and the documented padded forms", () => {
     const parsed = ShardRange.parse(
-      "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000') || shardRange(object.metadata.uid, '0xC000000000000000', '0x10000000000000000')",
+      "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000') || shardRange(object.metadata.uid, '0xc000000000000000', '0x10000000000000000')",
     );
     expect(parsed).toEqual(
       Result.succeed({
@@ -59,11 +64,14 @@ describe("selector", () => {
   });
 
   it.each([
-    ["shardRange(object.metadata.uid, 0x0, 0x1)", "Malformed"],
-    ["shardRange(object.metadata.uid, '0x1', '0x1')", "OutOfRange"],
-    ["shardRange(object.metadata.uid, '0x0', '0x10000000000000001')", "OutOfRange"],
+    ["shardRange(object.metadata.uid, 0x0000000000000000, 0x0000000000000001)", "Malformed"],
+    ["shardRange(object.metadata.uid, '0x0', '0x8000000000000000')", "Malformed"], // 16 digits required
+    ["shardRange(object.metadata.uid, '0x0000000000000000', '0xC000000000000000')", "Malformed"], // lowercase
+    ["shardRange(object.metadata.uid, '0x0000000000000000', '0x10000000000000001')", "Malformed"],
+    ["shardRange(object.metadata.uid, '0x0000000000000001', '0x0000000000000001')", "OutOfRange"],
     [
-      "shardRange(object.metadata.uid, '0x0', '0x1') || shardRange(object.metadata.namespace, '0x1', '0x2')",
+      "shardRange(object.metadata.uid, '0x0000000000000000', '0x0000000000000001') || " +
+        "shardRange(object.metadata.namespace, '0x0000000000000001', '0x0000000000000002')",
       "MixedFields",
     ],
   ])("rejects %s (%s)", (text, reason) => {
