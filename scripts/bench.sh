@@ -3,7 +3,7 @@
 # under .reports/bench/. Not part of `npm test`.
 #
 #   pnpm bench                 the operator: 1,000 and 10,000 created objects (packages/runtime/bench)
-#   pnpm bench --emulator      also the emulator's own requests/s and memory (packages/testing/bench)
+#   pnpm bench --emulator      also the emulator's own requests/s and memory (packages/emulator/bench)
 #   pnpm bench --soak          also the watcher's soak test (packages/watcher/bench)
 #   pnpm bench --all           all three
 #   pnpm bench --quick         the operator with 1,000 objects only
@@ -35,7 +35,7 @@ node --conditions=@kopf/source --expose-gc packages/runtime/bench/operator.bench
 if [ "$EMULATOR" -eq 1 ]; then
   echo
   echo "== emulator"
-  node --conditions=@kopf/source --expose-gc packages/testing/bench/emulator.bench.ts
+  node --conditions=@kopf/source --expose-gc packages/emulator/bench/emulator.bench.ts
 fi
 
 if [ "$SOAK" -eq 1 ]; then

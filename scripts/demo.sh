@@ -50,7 +50,8 @@ step "creating the example object (examples/obj.yaml) and waiting for it to be h
 export DEMO_OBJECT="$WORK/object.json"
 (cd packages/cli && node --conditions=@kopf/source --input-type=module -e '
 import { KubeApi, KubeClient } from "@kopf/client";
-import { EmulatorCommand, KopfRunner } from "@kopf/testing";
+import { EmulatorCommand } from "@kopf/emulator";
+import { KopfRunner } from "@kopf/testing";
 import { Effect, References } from "effect";
 const [kubeconfig, objPath] = process.argv.slice(1);
 const where = { name: "kopf-example-1", namespace: "default" };

@@ -68,6 +68,9 @@ const NODE_BUILTINS = new Set([
 
 const EDGE_ONLY_PACKAGES = ["@effect/platform-node", "undici", "ws"];
 
+/** The testing kit: any package's tests and benchmarks may use it, whatever its layer. */
+const TEST_KIT = ["@kopf/emulator", "@kopf/testing"];
+
 /** Ambient time and randomness that make library code untestable in virtual time. */
 const AMBIENT_TIME_AND_RANDOMNESS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bDate\.now\s*\(/, "Date.now()"],
@@ -181,7 +184,7 @@ export const checkFiles = (table: LayerTable, files: ReadonlyArray<SourceFile>):
         continue;
       }
       if (spec !== pkg) report(`deep import "${spec}": import ${pkg} through its index only`);
-      if (isTest && (owner.rule.may.includes(pkg) || pkg === "@kopf/testing")) continue;
+      if (isTest && (owner.rule.may.includes(pkg) || TEST_KIT.includes(pkg))) continue;
       if (!owner.rule.may.includes(pkg)) {
         const direction = target.layer >= owner.rule.layer ? "upward" : "unlisted";
         report(

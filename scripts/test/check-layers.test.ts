@@ -16,7 +16,13 @@ const table: LayerTable = {
       may: ["@kopf/low", "@kopf/mid"],
       edgeModules: ["src/node/"],
     },
-    "@kopf/testing": { dir: "packages/testing", layer: 6, kind: "edge", may: ["@kopf/low", "@kopf/mid"] },
+    "@kopf/emulator": { dir: "packages/emulator", layer: 6, kind: "edge", may: ["@kopf/low"] },
+    "@kopf/testing": {
+      dir: "packages/testing",
+      layer: 7,
+      kind: "edge",
+      may: ["@kopf/low", "@kopf/mid", "@kopf/emulator"],
+    },
   },
 };
 
@@ -131,6 +137,8 @@ describe("checkFiles", () => {
 
   it("lets tests use the testing kit but not upward packages", () => {
     expect(check("packages/mid/test/A.test.ts", `import "@kopf/testing";`)).toEqual([]);
+    expect(check("packages/mid/test/A.test.ts", `import "@kopf/emulator";`)).toEqual([]);
+    expect(check("packages/mid/src/A.ts", `import "@kopf/emulator";`)).toHaveLength(1);
     expect(check("packages/low/test/A.test.ts", `import "@kopf/edge";`)).toHaveLength(1);
   });
 });
@@ -155,7 +163,7 @@ describe("checkTable", () => {
 });
 
 describe("checkCoverage", () => {
-  const doc = "`@kopf/low` `@kopf/mid` `@kopf/side` `@kopf/edge` `@kopf/testing`";
+  const doc = "`@kopf/low` `@kopf/mid` `@kopf/side` `@kopf/edge` `@kopf/emulator` `@kopf/testing`";
 
   it("accepts matching directories and docs", () => {
     expect(checkCoverage(table, ["packages/low", "packages/mid"], doc)).toEqual([]);
@@ -168,6 +176,6 @@ describe("checkCoverage", () => {
   });
 
   it("rejects a package missing from the architecture document", () => {
-    expect(checkCoverage(table, [], "`@kopf/low`")).toHaveLength(4);
+    expect(checkCoverage(table, [], "`@kopf/low`")).toHaveLength(5);
   });
 });

@@ -6,7 +6,8 @@
 
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Applying, Clusters, EmulatorCommand, KopfRunner } from "@kopf/testing";
+import { EmulatorCommand } from "@kopf/emulator";
+import { Applying, Clusters, KopfRunner } from "@kopf/testing";
 import { Effect } from "effect";
 import * as kopf from "kopf";
 import { expect, it } from "vitest";

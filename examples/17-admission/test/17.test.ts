@@ -6,7 +6,8 @@
  * handler's change is visible in the stored object; warnings reach the client.
  */
 import { ConfigManager } from "@kopf/admission";
-import { Clusters, KopfRunner, type Requests, WebhookAdmission } from "@kopf/testing";
+import { WebhookAdmission } from "@kopf/emulator";
+import { Clusters, KopfRunner, type Requests } from "@kopf/testing";
 import { Layer } from "effect";
 import * as kopf from "kopf";
 import { expect, it } from "vitest";

@@ -5,9 +5,9 @@
  */
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
+import { EmulatorTransport, FaultInjector, KubeEmulator } from "@kopf/emulator";
 import { Registry } from "@kopf/registry";
 import { OperatorSettings, Settings } from "@kopf/settings";
-import { EmulatorTransport, FaultInjector, KubeEmulator } from "@kopf/testing";
 import { Effect, Fiber, Layer, Queue, Result, Stream } from "effect";
 import { ConfigManager } from "../src/index.ts";
 import { RESOURCE, SPEC } from "./fixtures/reviews.ts";

@@ -1,17 +1,20 @@
 /**
  * The `kopf` command (Kopf's Click group, spec §12.1) on yargs: `kopf run` starts an operator
  * with the handlers of the given files and modules, `kopf emulator` runs the Kubernetes API
- * emulator of `@kopf/testing`, `kopf freeze`/`kopf resume` pause and resume peered operators. Everything the command touches comes through {@link CliIo}, so the
- * same code runs as the binary (process streams, signals) and in tests (`KopfRunner`, captured
- * output, an in-process cluster).
+ * emulator of `@kopf/emulator`, `kopf freeze`/`kopf resume` pause and resume peered operators.
+ * Everything the command touches comes through {@link CliIo}, so the same code runs as the binary
+ * (process streams, signals) and in tests (`KopfRunner`, captured output, an in-process cluster).
+ *
+ * The emulator is loaded with a dynamic `import()` only when `kopf emulator` runs: an operator
+ * started with `kopf run` loads none of it, and `@kopf/emulator` need not even be installed.
  *
  * Exit codes: 0 after a graceful stop or `--help`; 1 when the operator cannot start or its
  * handler files cannot be loaded; 2 for usage errors (unknown flags, `-n` with `-A`, ...).
  */
 import type { KubeApi } from "@kopf/client";
+import type * as Emulator from "@kopf/emulator";
 import { Environment, Peering } from "@kopf/engines";
-import { EmulatorCommand, FaultInjector, KubeEmulator, WebhookAdmission } from "@kopf/testing";
-import { Cause, Effect, Exit, Layer, Result } from "effect";
+import { Cause, Effect, Exit, type Layer, Result } from "effect";
 import * as kopf from "kopf";
 import yargs from "yargs";
 import * as Loading from "./Loading.ts";
@@ -38,7 +41,14 @@ export interface CliIo {
   readonly settings?: kopf.Settings.Overrides | undefined;
   /** Told once the operator is ready (startup handlers done). */
   readonly onReady?: (() => void) | undefined;
+  /** How `kopf emulator` loads the emulator (default `import("@kopf/emulator")`). */
+  readonly loadEmulator?: (() => Promise<EmulatorModule>) | undefined;
 }
+
+/** What `kopf emulator` needs of `@kopf/emulator`: its command line and its program. */
+export type EmulatorModule = Pick<typeof Emulator, "EmulatorCommand" | "EmulatorMain">;
+
+const importEmulator = (): Promise<EmulatorModule> => import("@kopf/emulator");
 
 /** Why `kopf` exited as it did. */
 export interface CliResult {
@@ -47,7 +57,8 @@ export interface CliResult {
   readonly exception: unknown;
 }
 
-const parser = () =>
+/** The command line; the `emulator` command's options come from the emulator once it is loaded. */
+const parser = (emulator: EmulatorModule | undefined) =>
   yargs()
     .scriptName("kopf")
     .usage("Usage: $0 <command> [options]")
@@ -57,7 +68,7 @@ const parser = () =>
       RunArgs.configure,
     )
     .command("emulator", "Run the Kubernetes API emulator (HTTPS) until stopped.", (argv) =>
-      EmulatorCommand.configure(argv),
+      emulator === undefined ? argv : emulator.EmulatorCommand.configure(argv),
     )
     .command("freeze", "Freeze the resource handling in the cluster (pause peered operators).", (argv) =>
       PeeringCommands.configure(argv, "freeze"),
@@ -79,9 +90,9 @@ interface Parsed {
   readonly output: string;
 }
 
-const parse = (argv: ReadonlyArray<string>): Promise<Parsed> =>
+const parse = (argv: ReadonlyArray<string>, emulator: EmulatorModule | undefined): Promise<Parsed> =>
   new Promise((resolve) => {
-    parser().parse([...argv], {}, (error, args, output) =>
+    parser(emulator).parse([...argv], {}, (error, args, output) =>
       resolve({ error: error ?? undefined, args: args as Record<string, unknown>, output }),
     );
   });
@@ -188,13 +199,26 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
   }
 };
 
+/** Loads `@kopf/emulator` for `kopf emulator`; a clear error when it is not installed. */
+const loadEmulator = async (io: CliIo): Promise<Result.Result<EmulatorModule, Error>> => {
+  try {
+    return Result.succeed(await (io.loadEmulator ?? importEmulator)());
+  } catch (cause) {
+    const message =
+      `kopf emulator needs the package @kopf/emulator, which could not be loaded (${messageOf(cause)}); ` +
+      "install it next to kopf (npm install --save-dev @kopf/emulator)";
+    return Result.fail(new Error(message, { cause }));
+  }
+};
+
 /** `kopf emulator`: serve until stopped. */
-const runEmulator = async (argv: ReadonlyArray<string>, io: CliIo): Promise<CliResult> => {
-  const program = EmulatorCommand.parse(argv.slice(1)).pipe(
-    Effect.flatMap((options) => EmulatorCommand.serve(options)),
-    Effect.provide(
-      Layer.merge(KubeEmulator.layer({ admission: WebhookAdmission.hook }), FaultInjector.layer),
-    ),
+const runEmulator = async (
+  emulator: EmulatorModule,
+  argv: ReadonlyArray<string>,
+  io: CliIo,
+): Promise<CliResult> => {
+  const program = emulator.EmulatorCommand.parse(argv.slice(1)).pipe(
+    Effect.flatMap(emulator.EmulatorMain.run),
   );
   const exit = await Effect.runPromiseExit(program, { signal: io.signal });
   if (Exit.isSuccess(exit) || Cause.hasInterruptsOnly(exit.cause))
@@ -219,14 +243,26 @@ const runEmulator = async (argv: ReadonlyArray<string>, io: CliIo): Promise<CliR
  * ```
  */
 export const main = async (argv: ReadonlyArray<string>, io: CliIo): Promise<CliResult> => {
-  const parsed = await parse(argv);
+  let emulator: EmulatorModule | undefined;
+  if (argv[0] === "emulator") {
+    const loaded = await loadEmulator(io);
+    if (Result.isFailure(loaded)) {
+      io.stderr(`Error: ${loaded.failure.message}\n`);
+      return { exitCode: 1, exception: loaded.failure };
+    }
+    emulator = loaded.success;
+  }
+  const parsed = await parse(argv, emulator);
   if (parsed.error !== undefined) return usage(io, parsed.error.message);
   if (parsed.args.help === true || parsed.args.version === true) {
     io.stdout(parsed.output.endsWith("\n") ? parsed.output : `${parsed.output}\n`);
     return { exitCode: 0, exception: undefined };
   }
   const command = String((parsed.args._ as ReadonlyArray<unknown>)[0]);
-  if (command === "emulator") return runEmulator(argv, io);
+  if (command === "emulator") {
+    if (emulator === undefined) return usage(io, "options go after the command: kopf emulator [options]");
+    return runEmulator(emulator, argv, io);
+  }
   if (command === "freeze" || command === "resume") {
     const peering = PeeringCommands.plan(command, parsed.args as PeeringCommands.PeeringArgs, io.env ?? {});
     if (Result.isFailure(peering)) return usage(io, peering.failure.message);

@@ -3,13 +3,17 @@
  * commands, -n with -A, bad values; exit 2), a missing or broken handler file (exit 1 with a
  * message naming it), and `kopf run` end to end through KopfRunner against the in-process
  * emulator: handlers loaded from a file, the object handled, a graceful stop with exit code 0.
+ * `kopf emulator` loads `@kopf/emulator` only when it runs, and fails clearly without it.
  */
+import { execFile } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { assert, describe, it } from "@effect/vitest";
 import { KopfRunner } from "@kopf/testing";
 import { Cli } from "../src/index.ts";
 
+const execFileAsync = promisify(execFile);
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
 const examples = join(fixtures, "../../../../examples");
 
@@ -125,5 +129,83 @@ describe("kopf run", () => {
     await runner.stop();
     assert.strictEqual(runner.exitCode, 1);
     assert.include(String((runner.exception as Error).message), "missing.ts");
+  });
+});
+
+describe("kopf emulator loads @kopf/emulator only when it runs", () => {
+  const counting = () => {
+    const loads = { count: 0 };
+    const loadEmulator = () => {
+      loads.count++;
+      return import("@kopf/emulator");
+    };
+    return { loads, loadEmulator };
+  };
+
+  it.each([[["--help"]], [["run", "--help"]], [["freeze", "--help"]], [["jump"]]])(
+    "%j does not load it",
+    async (argv) => {
+      const { loads, loadEmulator } = counting();
+      await Cli.main(argv, { stdout: () => undefined, stderr: () => undefined, loadEmulator });
+      assert.strictEqual(loads.count, 0);
+    },
+  );
+
+  it("loads it once for `kopf emulator --help`", async () => {
+    const { loads, loadEmulator } = counting();
+    let stdout = "";
+    const result = await Cli.main(["emulator", "--help"], {
+      stdout: (text) => {
+        stdout += text;
+      },
+      stderr: () => undefined,
+      loadEmulator,
+    });
+    assert.strictEqual(result.exitCode, 0);
+    assert.strictEqual(loads.count, 1);
+    assert.include(stdout, "--state");
+  });
+
+  it("exits 1 naming the package when it cannot be loaded", async () => {
+    let stderr = "";
+    const result = await Cli.main(["emulator", "--port", "0"], {
+      stdout: () => undefined,
+      stderr: (text) => {
+        stderr += text;
+      },
+      loadEmulator: () => Promise.reject(new Error("Cannot find package '@kopf/emulator'")),
+    });
+    assert.strictEqual(result.exitCode, 1);
+    assert.include(stderr, "kopf emulator needs the package @kopf/emulator");
+    assert.include(stderr, "npm install");
+  });
+
+  it("runs `kopf run --help` in a process where @kopf/emulator cannot even be resolved", async () => {
+    // A resolve hook refuses @kopf/emulator: a static import of it anywhere under @kopf/cli would
+    // fail the import of the CLI itself.
+    const script = `
+      import { registerHooks } from "node:module";
+      registerHooks({
+        resolve(specifier, context, next) {
+          if (specifier === "@kopf/emulator") throw new Error("refused to resolve @kopf/emulator");
+          return next(specifier, context);
+        },
+      });
+      const { Cli } = await import("@kopf/cli");
+      const quiet = { stdout: () => undefined, stderr: () => undefined };
+      const run = await Cli.main(["run", "--help"], quiet);
+      let stderr = "";
+      const emulator = await Cli.main(["emulator"], { ...quiet, stderr: (text) => { stderr += text; } });
+      process.stdout.write(JSON.stringify({ run: run.exitCode, emulator: emulator.exitCode, stderr }));
+    `;
+    const { stdout } = await execFileAsync(
+      process.execPath,
+      ["--conditions=@kopf/source", "--input-type=module", "-e", script],
+      { cwd: join(fixtures, ".."), encoding: "utf8" },
+    );
+    const outcome = JSON.parse(stdout) as { run: number; emulator: number; stderr: string };
+    assert.strictEqual(outcome.run, 0);
+    assert.strictEqual(outcome.emulator, 1);
+    assert.include(outcome.stderr, "refused to resolve @kopf/emulator");
   });
 });

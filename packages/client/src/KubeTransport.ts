@@ -4,7 +4,7 @@
  * it; implementations only move bytes.
  *
  * Implementations: the live one over undici connection pools (`live/UndiciTransport.ts`) and
- * the emulator's in-process one in `@kopf/testing` (no sockets). Tests can script their own
+ * the emulator's in-process one in `@kopf/emulator` (no sockets). Tests can script their own
  * with {@link KubeTransport.of}.
  */
 import { Context, type Effect, type Scope, type Stream } from "effect";

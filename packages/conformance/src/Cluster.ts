@@ -10,13 +10,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  EmulatorServer,
-  FaultInjector,
-  KubeEmulator,
-  ClusterTarget as Target,
-  WebhookAdmission,
-} from "@kopf/testing";
+import { EmulatorServer, FaultInjector, KubeEmulator, WebhookAdmission } from "@kopf/emulator";
+import { ClusterTarget as Target } from "@kopf/testing";
 import { Cause, Context, Data, Effect, Exit, Layer, Result, Scope } from "effect";
 
 /** An acquired cluster. */

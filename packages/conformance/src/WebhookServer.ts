@@ -7,7 +7,7 @@
  */
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
-import { CertificateAuthority } from "@kopf/testing";
+import { CertificateAuthority } from "@kopf/emulator";
 import { Data, Effect, type Scope } from "effect";
 import * as Echo from "./sequences/internal/echo.ts";
 

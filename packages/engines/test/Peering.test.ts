@@ -11,10 +11,10 @@
  */
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
+import { KubeEmulator } from "@kopf/emulator";
 import { type DaemonContext, Registry } from "@kopf/registry";
 import type { OperatorSettings, Settings } from "@kopf/settings";
 import { Resource } from "@kopf/structs";
-import { KubeEmulator } from "@kopf/testing";
 import { Effect, Fiber } from "effect";
 import * as Operating from "../src/Operating.ts";
 import * as Peering from "../src/Peering.ts";

@@ -7,8 +7,8 @@
  */
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
+import { KubeEmulator } from "@kopf/emulator";
 import { Resource } from "@kopf/structs";
-import { KubeEmulator } from "@kopf/testing";
 import { Effect, Fiber } from "effect";
 import * as PeeringCrds from "../src/PeeringCrds.ts";
 import * as Presence from "../src/Presence.ts";

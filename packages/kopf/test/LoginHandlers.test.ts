@@ -3,7 +3,8 @@
  * Kopf: against an emulator that requires a token no kubeconfig has, the operator can only
  * reach the cluster through the credentials its login handler returns.
  */
-import { EmulatorServer, FaultInjector, KopfRunner, KubeEmulator } from "@kopf/testing";
+import { EmulatorServer, FaultInjector, KubeEmulator } from "@kopf/emulator";
+import { KopfRunner } from "@kopf/testing";
 import { type Context, Effect, Exit, Layer, Scope } from "effect";
 import { describe, expect, it } from "vitest";
 import * as kopf from "../src/index.ts";

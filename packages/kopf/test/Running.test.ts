@@ -5,7 +5,8 @@
  * server fail with Kopf's message.
  */
 import { KubeApi } from "@kopf/client";
-import { Clusters, KopfRunner, KubeEmulator } from "@kopf/testing";
+import { KubeEmulator } from "@kopf/emulator";
+import { Clusters, KopfRunner } from "@kopf/testing";
 import { type Context, Effect, Layer } from "effect";
 import { afterEach, describe, expect, it } from "vitest";
 import * as kopf from "../src/index.ts";

@@ -3,8 +3,8 @@
 // 404 outcomes; other errors escalate; and the inconsistency warning (§16 U) after merging.
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi, KubeApiError } from "@kopf/client";
+import { FaultInjector } from "@kopf/emulator";
 import { Finalizers, Patch, type RawBody } from "@kopf/structs";
-import { FaultInjector } from "@kopf/testing";
 import { Effect, Layer, Logger } from "effect";
 import * as PatchApplier from "../src/PatchApplier.ts";
 import * as Cluster from "./fixtures/Cluster.ts";

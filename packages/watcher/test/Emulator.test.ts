@@ -8,8 +8,8 @@
 
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
+import { KubeEmulator } from "@kopf/emulator";
 import { type JsonObject, type RawBody, Resource, Selector } from "@kopf/structs";
-import { KubeEmulator } from "@kopf/testing";
 import { Effect, Result, Stream, SubscriptionRef } from "effect";
 import { TestClock } from "effect/testing";
 import * as Discovery from "../src/Discovery.ts";

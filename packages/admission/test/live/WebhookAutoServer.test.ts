@@ -5,8 +5,8 @@
 import { createServer } from "node:https";
 import { assert, describe, it } from "@effect/vitest";
 import { ConnectionInfo } from "@kopf/client";
+import { EmulatorTransport, FaultInjector, KubeEmulator } from "@kopf/emulator";
 import { Registry } from "@kopf/registry";
-import { EmulatorTransport, FaultInjector, KubeEmulator } from "@kopf/testing";
 import { Deferred, Effect, Layer, Result, Stream } from "effect";
 import { Certificates, type ClientConfig, Serving, WebhookAutoServer } from "../../src/index.ts";
 import { RESOURCE } from "../fixtures/reviews.ts";

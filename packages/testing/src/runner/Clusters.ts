@@ -10,11 +10,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CredentialsVault, KfcBridge, type KubeApi, KubeClient, type KubeTransport } from "@kopf/client";
+import { EmulatorServer, EmulatorTransport, FaultInjector, KubeEmulator } from "@kopf/emulator";
 import { type Context, Effect, Exit, Layer, Result, Scope } from "effect";
-import { KubeEmulator } from "../emulator/api/Emulator.ts";
-import { FaultInjector } from "../emulator/control/FaultInjector.ts";
-import { EmulatorServer } from "../emulator/server/EmulatorServer.ts";
-import * as EmulatorTransport from "../kubeapi/EmulatorTransport.ts";
 import * as ClusterTarget from "./ClusterTarget.ts";
 
 /** A cluster: at least a `KubeApi`; the emulator's clusters also give the `KubeEmulator`. */

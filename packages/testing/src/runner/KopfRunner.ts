@@ -27,10 +27,9 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { CredentialsVault, type KubeApi, KubeTransport, type Method } from "@kopf/client";
+import { EmulatorCommand, type KubeEmulator } from "@kopf/emulator";
 import { Resource } from "@kopf/structs";
 import { Context, Effect, Option, type Scope } from "effect";
-import type { KubeEmulator } from "../emulator/api/Emulator.ts";
-import * as EmulatorCommand from "../emulator/cli/EmulatorCommand.ts";
 import * as Applying from "./Applying.ts";
 import * as Clusters from "./Clusters.ts";
 import * as Access from "./internal/access.ts";

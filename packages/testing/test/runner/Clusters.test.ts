@@ -8,10 +8,11 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { KubeApi } from "@kopf/client";
+import { EmulatorServer, FaultInjector, KubeEmulator } from "@kopf/emulator";
 import { Registry } from "@kopf/registry";
 import { Cause, Context, Effect, Exit, Layer } from "effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Clusters, EmulatorServer, FaultInjector, KopfRunner, KubeEmulator } from "../../src/index.ts";
+import { Clusters, KopfRunner } from "../../src/index.ts";
 
 const { namespaces } = KopfRunner;
 

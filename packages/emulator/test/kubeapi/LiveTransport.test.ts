@@ -1,0 +1,168 @@
+// Covers the live undici transport against a local node:https server on 127.0.0.1 with a CA from
+// the emulator's TLS kit: one TLS connection for many requests (keep-alive), TLS material read
+// from files (certificate-authority, client certificate and key paths) and from data, client
+// certificates presented when asked, verification on by default (an unknown CA fails), and
+// tls-server-name deciding the name that is verified.
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type Server } from "node:https";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TLSSocket } from "node:tls";
+import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest";
+import {
+  type ConnectionInfo,
+  CredentialsVault,
+  KubeApi,
+  KubeApiError,
+  KubeTransport,
+  UndiciTransport,
+} from "@kopf/client";
+import { Resource } from "@kopf/structs";
+import { Effect, Layer } from "effect";
+import * as CertificateAuthority from "../../src/tls/CertificateAuthority.ts";
+
+const dir = mkdtempSync(join(tmpdir(), "kopf-live-tls-"));
+let server: Server;
+let base = "";
+let connections = 0;
+const peers: Array<string | undefined> = [];
+let ca: CertificateAuthority.CertificateAuthority;
+let client: CertificateAuthority.KeyPair;
+
+beforeAll(async () => {
+  ca = await Effect.runPromise(CertificateAuthority.make());
+  const serving = await Effect.runPromise(ca.issueServing());
+  client = await Effect.runPromise(ca.issueClient({ username: "robot" }));
+  server = createServer(
+    {
+      cert: serving.certPem,
+      key: serving.keyPem,
+      ca: ca.certPem,
+      requestCert: true,
+      rejectUnauthorized: false,
+      keepAlive: true,
+    },
+    (request: IncomingMessage, response: ServerResponse) => {
+      const socket = request.socket as TLSSocket;
+      peers.push(
+        socket.authorized ? (socket.getPeerCertificate().subject?.CN as string | undefined) : undefined,
+      );
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ kind: "Namespace", metadata: { name: "x" } }));
+    },
+  );
+  server.on("secureConnection", () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}, 60_000);
+
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const file = (name: string, text: string) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+const request = (connection: ConnectionInfo.ConnectionInfo) =>
+  Effect.flatMap(KubeTransport, (transport) =>
+    transport.request({ method: "GET", path: "/api/v1/namespaces/x", headers: {}, connection }),
+  );
+
+const info = (fields: Partial<ConnectionInfo.ConnectionInfo>): ConnectionInfo.ConnectionInfo => ({
+  server: base,
+  priority: 0,
+  trustEnv: false,
+  ...fields,
+});
+
+describe("the live transport over HTTPS", () => {
+  it.live("verifies with a CA file and reuses one TLS connection for many requests", () =>
+    Effect.gen(function* () {
+      const before = connections;
+      const connection = info({ caPath: file("ca.pem", ca.certPem) });
+      for (let i = 0; i < 30; i++) assert.strictEqual((yield* request(connection)).status, 200);
+      assert.strictEqual(connections - before, 1);
+    }).pipe(Effect.provide(UndiciTransport.layer())),
+  );
+
+  it.live("presents a client certificate from files or from base64 data", () =>
+    Effect.gen(function* () {
+      peers.length = 0;
+      const ca64 = Buffer.from(ca.certPem).toString("base64");
+      yield* request(
+        info({
+          caData: ca64,
+          certificatePath: file("c.pem", client.certPem),
+          privateKeyPath: file("k.pem", client.keyPem),
+        }),
+      );
+      yield* request(
+        info({
+          caData: ca.certPem,
+          certificateData: Buffer.from(client.certPem).toString("base64"),
+          privateKeyData: client.keyPem,
+        }),
+      );
+      yield* request(info({ caData: ca.certPem }));
+      assert.deepStrictEqual(peers, ["robot", "robot", undefined]);
+    }).pipe(Effect.provide(UndiciTransport.layer())),
+  );
+
+  it.live("refuses a server that the configured CA did not sign, unless insecure", () =>
+    Effect.gen(function* () {
+      const other = yield* CertificateAuthority.make();
+      const error = yield* Effect.flip(request(info({ caData: other.certPem })));
+      assert.instanceOf(error, KubeApiError);
+      assert.strictEqual(error.reason, "TransportError");
+      const systemRoots = yield* Effect.flip(request(info({})));
+      assert.strictEqual(systemRoots.reason, "TransportError");
+      assert.strictEqual((yield* request(info({ insecure: true }))).status, 200);
+    }).pipe(Effect.provide(UndiciTransport.layer())),
+  );
+
+  it.live("tls-server-name decides the verified name", () =>
+    Effect.gen(function* () {
+      assert.strictEqual(
+        (yield* request(info({ caData: ca.certPem, tlsServerName: "localhost" }))).status,
+        200,
+      );
+      const error = yield* Effect.flip(request(info({ caData: ca.certPem, tlsServerName: "other.example" })));
+      assert.include(error.message, "other.example");
+    }).pipe(Effect.provide(UndiciTransport.layer())),
+  );
+
+  it.live("an unreadable CA file is a clear TransportError naming the file", () =>
+    Effect.gen(function* () {
+      const missing = join(dir, "nope.pem");
+      const error = yield* Effect.flip(request(info({ caPath: missing })));
+      assert.include(error.message, missing);
+    }).pipe(Effect.provide(UndiciTransport.layer())),
+  );
+
+  it.live("through KubeApi: the same pool serves the whole client", () =>
+    Effect.suspend(() => {
+      const namespaces = Resource.make({ group: "", version: "v1", plural: "namespaces", namespaced: false });
+      const live = KubeApi.layer().pipe(
+        Layer.provide(
+          Layer.mergeAll(
+            UndiciTransport.layer(),
+            CredentialsVault.layerStatic({ main: info({ caData: ca.certPem, token: "t" }) }),
+          ),
+        ),
+      );
+      return Effect.gen(function* () {
+        const before = connections;
+        const api = yield* KubeApi;
+        for (let i = 0; i < 10; i++) yield* api.get(namespaces, { name: "x" });
+        assert.strictEqual(connections - before, 1);
+      }).pipe(Effect.provide(live));
+    }),
+  );
+});
