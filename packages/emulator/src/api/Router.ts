@@ -115,7 +115,7 @@ const watchOptions = (
   resolved: Resolved,
   query: URLSearchParams,
 ): Result.Result<Watch.WatchOptions, Status.ApiError> => {
-  const selection = Reads.parseSelection(resolved, query);
+  const selection = Reads.parseSelection(resolved, query, core.shardedListAndWatch);
   if (Result.isFailure(selection)) return Result.fail(selection.failure);
   const rvRaw = query.get("resourceVersion") ?? "";
   const sendInitial = query.get("sendInitialEvents") === "true";
@@ -180,7 +180,9 @@ const resource = Effect.fnUntraced(function* (
         const options = yield* Effect.fromResult(watchOptions(core, resolved, request.query));
         return Watch.open(core, resolved, options);
       }
-      const list = yield* Effect.fromResult(Reads.list(core.store, resolved, request));
+      const list = yield* Effect.fromResult(
+        Reads.list(core.store, resolved, request, core.shardedListAndWatch),
+      );
       if (!Tables.wantsTable(request.headers.accept)) return json(200, list);
       return json(
         200,
@@ -190,7 +192,7 @@ const resource = Effect.fnUntraced(function* (
     if (method === "POST" && !deny("create")) return yield* Writes.create(core, resolved, request);
     if (method === "DELETE")
       return yield* Deletion.removeCollection(core, resolved, request, () =>
-        Reads.list(core.store, resolved, request),
+        Reads.list(core.store, resolved, request, core.shardedListAndWatch),
       );
     return yield* Effect.fail(Status.methodNotAllowed());
   }
