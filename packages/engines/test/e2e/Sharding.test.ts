@@ -9,12 +9,23 @@
  */
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
-import { ShardRange } from "@kopf/structs";
+import { KubeEmulator } from "@kopf/emulator";
+import { Resource, ShardRange } from "@kopf/structs";
 import { Clock, Effect, Result } from "effect";
 import * as LeaseRecord from "../../src/LeaseRecord.ts";
+import * as PeeringCrds from "../../src/PeeringCrds.ts";
 import * as Sharding from "../../src/Sharding.ts";
 import * as H from "../fixtures/Harness.ts";
 import * as Replicas from "../fixtures/Replicas.ts";
+
+const PEERINGS = Resource.make({
+  group: "kopf.dev",
+  version: "v1",
+  plural: "kopfpeerings",
+  kind: "KopfPeering",
+  namespaced: true,
+  subresources: ["status"],
+});
 
 const members = Effect.flatMap(KubeApi, (api) =>
   api.list(LeaseRecord.LEASES, { namespace: "ns1", labelSelector: `${Sharding.RING_LABEL}=kopf` }),
@@ -118,6 +129,32 @@ describe("sharding", () => {
         assert.deepStrictEqual((yield* members).length, 1);
         yield* Replicas.stopAll(running.filter((replica) => replica.name === "s3"));
         assert.deepStrictEqual((yield* members).length, 0);
+      }),
+    ),
+  );
+
+  it.effect("replicas peer as one operator: one shared presence record, no pause between them", () =>
+    H.run((lines) =>
+      Effect.gen(function* () {
+        yield* PeeringCrds.apply;
+        const emulator = yield* KubeEmulator;
+        yield* emulator.apply([PeeringCrds.peeringObject("default", "ns1")]);
+        const log: Array<Replicas.Invocation> = [];
+        const replicas = [];
+        for (const name of ["p1", "p2"])
+          replicas.push(
+            yield* Replicas.start(name, log, { sharding: true, standalone: false, peeringName: "default" }),
+          );
+        yield* H.settle(6);
+        for (const name of ["q0", "q1", "q2", "q3", "q4", "q5"]) yield* H.create(name);
+        yield* Replicas.until(() => handledBy(log).size === 6, 20);
+        assert.strictEqual(handledBy(log).size, 6);
+        assert.isFalse(H.logged(lines, "Pausing operations"));
+        const peering = yield* Effect.flatMap(KubeApi, (api) =>
+          api.get(PEERINGS, { namespace: "ns1", name: "default" }),
+        );
+        assert.deepStrictEqual(Object.keys((peering.status ?? {}) as object), ["ns1/kopf"]);
+        yield* Replicas.stopAll(replicas);
       }),
     ),
   );
