@@ -241,6 +241,10 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
     standalone: plan.standalone,
     priority: plan.priority,
     peeringName: plan.peeringName,
+    leaderElection: plan.leaderElection,
+    sharding: plan.sharding,
+    leaseName: plan.leaseName,
+    leaseNamespace: plan.leaseNamespace,
     livenessEndpoint: plan.liveness,
     kubeApi: cluster.value,
     logging: {

@@ -43,6 +43,10 @@ export interface RunPlan {
   readonly standalone: boolean | undefined;
   readonly priority: number | undefined;
   readonly peeringName: string | undefined;
+  readonly leaderElection: boolean | undefined;
+  readonly sharding: boolean | undefined;
+  readonly leaseName: string | undefined;
+  readonly leaseNamespace: string | undefined;
   readonly liveness: string | undefined;
   readonly kubeconfig: string | undefined;
   readonly context: string | undefined;
@@ -61,6 +65,10 @@ export interface ParsedRunArgs {
   readonly dev?: boolean | undefined;
   readonly priority?: number | undefined;
   readonly peering?: string | undefined;
+  readonly "leader-election"?: boolean | undefined;
+  readonly sharding?: boolean | undefined;
+  readonly "lease-name"?: string | undefined;
+  readonly "lease-namespace"?: string | undefined;
   readonly liveness?: string | undefined;
   readonly verbose?: boolean | undefined;
   readonly debug?: boolean | undefined;
@@ -114,6 +122,22 @@ export const configure = <T>(argv: Argv<T>) =>
       alias: "P",
       type: "string",
       describe: "peering object's name; makes peering mandatory",
+    })
+    .option("leader-election", {
+      type: "boolean",
+      describe: "run as one of several replicas: the holder of a Lease handles, the others stand by",
+    })
+    .option("sharding", {
+      type: "boolean",
+      describe: "run as one of several replicas, each handling its share of the objects",
+    })
+    .option("lease-name", {
+      type: "string",
+      describe: "the Lease of --leader-election, or the ring name of --sharding (default: kopf)",
+    })
+    .option("lease-namespace", {
+      type: "string",
+      describe: "the namespace of the Leases (default: the served namespace, else default)",
     })
     .option("liveness", {
       alias: "L",
@@ -271,6 +295,18 @@ export const plan = (args: ParsedRunArgs, env: Env = {}): Result.Result<RunPlan,
         }),
       );
     }
+    const leaderElection = yield* bool("leader-election", args["leader-election"]);
+    const sharding = yield* bool("sharding", args.sharding);
+    if (leaderElection === true && sharding === true) {
+      return yield* Result.fail(
+        new RunArgsError({
+          reason: "MutuallyExclusive",
+          message: "Either --leader-election or --sharding can be used, not both.",
+        }),
+      );
+    }
+    const leaseName = args["lease-name"] ?? envString(env, "lease-name");
+    const leaseNamespace = args["lease-namespace"] ?? envString(env, "lease-namespace");
     return {
       paths,
       modules,
@@ -283,10 +319,18 @@ export const plan = (args: ParsedRunArgs, env: Env = {}): Result.Result<RunPlan,
         standalone,
         priority,
         dev,
+        leaderElection,
+        sharding,
+        leaseName,
+        leaseNamespace,
       }),
       standalone,
       priority: effectivePriority,
       peeringName,
+      leaderElection,
+      sharding,
+      leaseName,
+      leaseNamespace,
       liveness,
       kubeconfig: args.kubeconfig ?? envString(env, "kubeconfig"),
       context,

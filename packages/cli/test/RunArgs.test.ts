@@ -58,6 +58,22 @@ describe("RunArgs.plan", () => {
     assert.include(error.message, "--all-namespaces");
   });
 
+  it.each([
+    [{ "leader-election": true }, {}, "leader-election"],
+    [{ sharding: true, "lease-name": "ring", "lease-namespace": "ops" }, {}, "sharding"],
+    [{}, { KOPF_RUN_SHARDING: "true", KOPF_RUN_LEASE_NAME: "ring" }, "sharding"],
+  ] as const)("scales out with %j / %j as %s", (args, env, mode) => {
+    const plan = ok({ paths: ["h.ts"], ...args }, env);
+    assert.strictEqual(plan.overrides.scaling?.mode, mode);
+    if (mode === "sharding") assert.strictEqual(plan.leaseName, "ring");
+  });
+
+  it("refuses --leader-election with --sharding", () => {
+    const error = failure({ paths: ["h.ts"], "leader-election": true, sharding: true });
+    assert.strictEqual(error.reason, "MutuallyExclusive");
+    assert.include(error.message, "--sharding");
+  });
+
   it("serves the cluster explicitly with -A", () => {
     const plan = ok({ paths: ["h.ts"], "all-namespaces": true });
     assert.isTrue(plan.clusterwide);

@@ -41,6 +41,13 @@ export interface ListOptions {
   readonly namespace?: string | null | undefined;
   readonly labelSelector?: string | undefined;
   readonly fieldSelector?: string | undefined;
+  /**
+   * Only objects in these hash ranges (`shardRange(object.metadata.uid, '0x…', '0x…') || …`,
+   * see `ShardRange.selector`), where the server has sharded list and watch (Kubernetes v1.36+
+   * with the `ShardedListAndWatch` gate); others ignore it and send everything, which a list
+   * tells by the absence of `metadata.shardInfo`.
+   */
+  readonly shardSelector?: string | undefined;
   readonly limit?: number | undefined;
   readonly continue?: string | undefined;
   readonly resourceVersion?: string | undefined;
@@ -57,6 +64,8 @@ export interface WatchOptions {
   readonly timeoutSeconds?: number | undefined;
   readonly labelSelector?: string | undefined;
   readonly fieldSelector?: string | undefined;
+  /** As in {@link ListOptions.shardSelector}; a server without the feature sends every event. */
+  readonly shardSelector?: string | undefined;
 }
 
 /** A list response (one page). @category models */
@@ -67,6 +76,8 @@ export interface ListBody {
     readonly resourceVersion?: string;
     readonly continue?: string;
     readonly remainingItemCount?: number;
+    /** The shard selector the server applied (absent: the list is not filtered by one). */
+    readonly shardInfo?: { readonly selector: string };
   };
   readonly items: ReadonlyArray<RawBody>;
 }

@@ -47,6 +47,11 @@ export interface DaemonsEngine {
   /** Stops every runner with `operator-pausing`; new events spawn nothing until {@link resume}. */
   readonly pause: Effect.Effect<void>;
   readonly resume: Effect.Effect<void>;
+  /**
+   * Stops (single-shot, waiting for them to exit) the runners of the objects whose memory key
+   * `kept` rejects: scaled out, daemons and timers run only where their object is handled.
+   */
+  readonly disown: (kept: (key: string) => boolean, reason: DaemonStoppingReason) => Effect.Effect<void>;
   /** The running runners by object key (for tests and diagnostics). */
   readonly running: () => ReadonlyMap<string, ReadonlyArray<string>>;
 }
@@ -288,6 +293,14 @@ export const make: Effect.Effect<DaemonsEngine, never, Scope.Scope> = Effect.gen
     resume: Effect.sync(() => {
       paused = false;
     }),
+    disown: (kept, reason) =>
+      Effect.forEach(
+        [...objects.entries()]
+          .filter(([key]) => !kept(key))
+          .flatMap(([, object]) => [...object.runners.values()]),
+        (runner) => stopOnce(runner, reason),
+        { concurrency: "unbounded", discard: true },
+      ),
     running: () =>
       new Map(
         [...objects.entries()]

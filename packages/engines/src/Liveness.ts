@@ -59,6 +59,8 @@ export const parseEndpoint = (url: string): Result.Result<Endpoint, LivenessErro
 export interface Response {
   readonly status: number;
   readonly body: string;
+  /** Extra headers: `x-kopf-role` (`leader`/`standby`/`member`) when the operator is scaled out. */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -67,7 +69,7 @@ export interface Response {
  * @example
  * ```ts
  * const response = yield* Liveness.respond({ endpoint, results: prober.results, method: "GET", path: "/healthz" })
- * // { status: 200, body: '{"check":"ok"}' }
+ * // { status: 200, body: '{"check":"ok"}' }; with `role: "leader"`, also headers { "x-kopf-role": "leader" }
  * ```
  */
 export const respond = (input: {
@@ -75,15 +77,22 @@ export const respond = (input: {
   readonly results: Effect.Effect<Readonly<Record<string, unknown>>, { readonly message: string }>;
   readonly method: string;
   readonly path: string;
+  /** The replica's role when scaled out (leader election, sharding), reported in a header. */
+  readonly role?: string | undefined;
 }): Effect.Effect<Response> => {
   const path = input.path.split("?")[0] ?? "";
   if (path !== input.endpoint.path) return Effect.succeed({ status: 404, body: "Not Found" });
   if (input.method !== "GET" && input.method !== "HEAD")
     return Effect.succeed({ status: 405, body: "Method Not Allowed" });
+  const headers = input.role === undefined ? {} : { headers: { "x-kopf-role": input.role } };
   return input.results.pipe(
-    Effect.map((results): Response => ({ status: 200, body: JSON.stringify(results) })),
+    Effect.map((results): Response => ({ status: 200, body: JSON.stringify(results), ...headers })),
     Effect.catch((error) =>
-      Effect.as(Effect.logError(`Probes failed: ${error.message}`), { status: 500, body: error.message }),
+      Effect.as(Effect.logError(`Probes failed: ${error.message}`), {
+        status: 500,
+        body: error.message,
+        ...headers,
+      }),
     ),
   );
 };

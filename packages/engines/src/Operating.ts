@@ -20,6 +20,7 @@ import * as Liveness from "./Liveness.ts";
 import * as Environment from "./node/Environment.ts";
 import * as LivenessServer from "./node/LivenessServer.ts";
 import * as Peering from "./Peering.ts";
+import * as Scaling from "./Scaling.ts";
 
 /** The engines of one operator, for embedding them into a custom composition. */
 export interface OperatorEngines {
@@ -76,11 +77,15 @@ export const run = (options: Operator.OperatorOptions): Effect.Effect<void, Oper
       }
       const made = yield* makeEngines(options.registry);
       const engines = made.engines;
+      // One identity for the Leases and the peering records (`POD_ID` when set).
+      const identity = options.identity ?? (yield* Environment.identity(false));
+      const scaling = yield* Scaling.prepare(options);
       // Peering starts once the startup handlers are done, with the settings they left (Kopf's
       // `settings.peering.*` in startup handlers); until it has its own pause of the watching,
       // nothing is watched.
       const starting = yield* SubscriptionRef.make(true);
-      const peering: RootTasks.RootTask = (context) => peer(options, context, made.daemons, starting);
+      const peering: RootTasks.RootTask = (context) =>
+        peer({ ...options, identity }, context, made.daemons, starting);
       // The endpoint is a root task: it answers only once the startup handlers are done, with
       // every index; failing to serve it stops the operator.
       const liveness: ReadonlyArray<RootTasks.RootTask> =
@@ -93,14 +98,19 @@ export const run = (options: Operator.OperatorOptions): Effect.Effect<void, Oper
                     memo: context.memo,
                     indices: context.indices(),
                   });
-                  yield* LivenessServer.serve(endpoint.success, prober.results);
+                  yield* LivenessServer.serve(endpoint.success, prober.results, scaling.role);
                   return yield* Effect.never;
                 }).pipe(Effect.scoped),
             ];
       return yield* Operator.run({
         ...options,
-        engines: { ...engines, paused: SubscriptionRef.changes(starting), ...options.engines },
-        tasks: [peering, ...liveness, ...(options.tasks ?? [])],
+        engines: {
+          ...engines,
+          paused: SubscriptionRef.changes(starting),
+          ownership: scaling.ownership,
+          ...options.engines,
+        },
+        tasks: [peering, ...liveness, ...scaling.tasks(identity, made.daemons), ...(options.tasks ?? [])],
       });
     }),
   );
@@ -120,7 +130,13 @@ const peer = (
   Effect.gen(function* () {
     const settings = context.settings.peering;
     if (settings.standalone) return yield* SubscriptionRef.set(starting, false);
-    const identity = options.identity ?? (yield* Environment.identity(false));
+    // Scaled-out replicas are one operator to their peers: they share one presence record
+    // (named after their Lease), so they never see each other as conflicting same-priority peers.
+    const scaling = context.settings.scaling;
+    const identity =
+      scaling.mode === "single"
+        ? (options.identity ?? (yield* Environment.identity(false)))
+        : `${Scaling.leaseNamespace(scaling, options.namespaces)}/${scaling.leaseName}`;
     const pause = yield* context.watching.pause(settings.mandatory);
     yield* SubscriptionRef.set(starting, false);
     const onPause = (paused: boolean) =>

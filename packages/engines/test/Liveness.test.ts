@@ -46,6 +46,19 @@ describe("respond", () => {
       assert.deepStrictEqual(response, expected),
     ),
   );
+
+  it.effect.each([
+    ["leader", Effect.succeed({}), { status: 200, body: "{}", headers: { "x-kopf-role": "leader" } }],
+    [
+      "standby",
+      Effect.fail({ message: "x" }),
+      { status: 500, body: "x", headers: { "x-kopf-role": "standby" } },
+    ],
+  ] as const)("reports the role %s of a scaled-out replica", ([role, results, expected]) =>
+    Effect.map(Liveness.respond({ endpoint, results, method: "GET", path: "/healthz", role }), (response) =>
+      assert.deepStrictEqual(response, expected),
+    ),
+  );
 });
 
 const freePort = () =>

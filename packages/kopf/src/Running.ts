@@ -63,6 +63,14 @@ export interface OperatorOptions {
   readonly standalone?: boolean | undefined;
   readonly priority?: number | undefined;
   readonly peeringName?: string | undefined;
+  /** One of several replicas: the holder of the Lease handles, the others stand by warm. */
+  readonly leaderElection?: boolean | undefined;
+  /** One of several replicas, each handling its share of the objects (by uid hash). */
+  readonly sharding?: boolean | undefined;
+  /** The election's Lease name, or the sharding ring's name (default `kopf`). */
+  readonly leaseName?: string | undefined;
+  /** The Leases' namespace (default: the served namespace, else `default`). */
+  readonly leaseNamespace?: string | undefined;
   readonly livenessEndpoint?: string | undefined;
   /** The cluster: a layer providing `KubeApi`; default: the live client. */
   readonly kubeApi?: Layer.Layer<KubeApi, unknown> | undefined;
@@ -139,6 +147,10 @@ export const program = (
     standalone: options.standalone,
     priority: options.priority,
     peeringName: options.peeringName,
+    leaderElection: options.leaderElection,
+    sharding: options.sharding,
+    leaseName: options.leaseName,
+    leaseNamespace: options.leaseNamespace,
     livenessEndpoint: options.livenessEndpoint,
     lifecycle: getDefaultLifecycle(),
     tasks: [Admission.task],

@@ -12,7 +12,7 @@
 import type { SpawningCause } from "@kopf/causes";
 import type { HandlerId, SpawningHandler } from "@kopf/registry";
 import type { RawEvent, Resource } from "@kopf/structs";
-import type { Effect, Stream } from "effect";
+import type { Effect, Scope, Stream } from "effect";
 
 /** What the indexing engine gets for every event, before anything else runs. */
 export interface IndexingInput {
@@ -46,6 +46,28 @@ export interface WatchCell {
   readonly namespace: string | null;
 }
 
+/**
+ * Which objects this replica handles, for operators scaled out over several replicas (leader
+ * election, sharding). Objects are named by their memory key (`IndexingInput.key`, the uid).
+ * Indexing runs for every object whatever the ownership, so indices stay filled on standbys.
+ */
+export interface Ownership {
+  /**
+   * Starts a processing cycle of the object if this replica may start new work on it now:
+   * `true`, and the object is busy until {@link release}; `false`, and nothing else runs.
+   */
+  readonly claim: (key: string) => Effect.Effect<boolean>;
+  /** Whether a claimed object may still be patched (fencing: a lost lease stops patching). */
+  readonly holds: (key: string) => Effect.Effect<boolean>;
+  /** Ends the cycle {@link claim} started. */
+  readonly release: (key: string) => Effect.Effect<void>;
+  /**
+   * Every gain of ownership from now on, as a predicate of the gained keys: the runtime
+   * processes its last seen state of those objects again, without relisting (takeover).
+   */
+  readonly gains: Effect.Effect<Stream.Stream<(key: string) => boolean>, never, Scope.Scope>;
+}
+
 /** The pluggable engines. Every member is optional; without them the steps do nothing. */
 export interface Engines {
   /** Indexes the object (§10); runs first for every event. */
@@ -60,6 +82,8 @@ export interface Engines {
   readonly listed?: ((cell: WatchCell, keys: ReadonlyArray<string>) => Effect.Effect<void>) | undefined;
   /** While the latest value is `true`, no resource is watched (peering's pause, §8.4). */
   readonly paused?: Stream.Stream<boolean> | undefined;
+  /** Which objects this replica handles; all of them when absent. */
+  readonly ownership?: Ownership | undefined;
   /** Spawns, keeps or stops daemons and timers (§6). */
   readonly spawning?: ((input: SpawningInput) => Effect.Effect<SpawningResult>) | undefined;
 }

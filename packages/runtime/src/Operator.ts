@@ -63,6 +63,15 @@ export interface OperatorOptions {
   readonly standalone?: boolean | undefined;
   readonly priority?: number | undefined;
   readonly peeringName?: string | undefined;
+  /**
+   * Scaling out (run by @kopf/engines' `Operating.run`; see `settings.scaling`): one leader
+   * with warm standbys, or every replica handling its share (sharding); the Leases' name and
+   * namespace.
+   */
+  readonly leaderElection?: boolean | undefined;
+  readonly sharding?: boolean | undefined;
+  readonly leaseName?: string | undefined;
+  readonly leaseNamespace?: string | undefined;
   /** The health endpoint URL (served by @kopf/engines' `Operating.run`). */
   readonly livenessEndpoint?: string | undefined;
   /** How changing handlers are chosen per cycle (Kopf's default lifecycle); default `asap`. */
@@ -116,9 +125,23 @@ export const run = (options: OperatorOptions): Effect.Effect<void, OperatorError
         peeringName: options.peeringName,
         standalone: options.standalone,
         priority: options.priority,
+        leaderElection: options.leaderElection,
+        sharding: options.sharding,
+        leaseName: options.leaseName,
+        leaseNamespace: options.leaseNamespace,
       });
+      if (options.leaderElection === true && options.sharding === true) {
+        return yield* new OperatorError({
+          reason: "InvalidOptions",
+          message: "Either leader election or sharding can be used, not both.",
+        });
+      }
       const made = yield* Settings.makeEffect(
-        { ...options.settings, peering: { ...options.settings?.peering, ...forRun.peering } },
+        {
+          ...options.settings,
+          peering: { ...options.settings?.peering, ...forRun.peering },
+          scaling: { ...options.settings?.scaling, ...forRun.scaling },
+        },
         base,
       ).pipe(
         Effect.mapError(

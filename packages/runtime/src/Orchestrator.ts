@@ -17,7 +17,7 @@ import { ResourceMemory } from "@kopf/causes";
 import { KubeApi } from "@kopf/client";
 import type { Lifecycle, Memo, Registry } from "@kopf/registry";
 import { OperatorSettings } from "@kopf/settings";
-import { Resource, Selector } from "@kopf/structs";
+import { type RawBody, Resource, Selector } from "@kopf/structs";
 import {
   Insights,
   ListWatch,
@@ -127,6 +127,21 @@ export const run = (options: OrchestratorOptions): Effect.Effect<void, never, Ku
             const engines = options.engines ?? {};
             if (engines.listing !== undefined) yield* engines.listing(cell);
             let listed: Array<string> = []; // the keys of the objects listed since the last listing
+            // Scaled out, the last seen state of every object is kept: on a takeover, the objects
+            // gained are processed again from it, without relisting.
+            const latest = engines.ownership === undefined ? undefined : new Map<string, RawBody>();
+            if (engines.ownership !== undefined && latest !== undefined) {
+              const gains = yield* engines.ownership.gains;
+              yield* Effect.forkScoped(
+                Stream.runForEach(gains, (gained) =>
+                  Effect.forEach(
+                    [...latest].filter(([key]) => gained(key)),
+                    ([, object]) => queues.offer({ type: "MODIFIED", object }),
+                    { discard: true },
+                  ),
+                ),
+              );
+            }
             yield* Stream.runForEach(Watcher.stream(cell.resource, cell.namespace), (item) => {
               if (item._tag === "Listed") {
                 const keys = listed;
@@ -134,7 +149,12 @@ export const run = (options: OrchestratorOptions): Effect.Effect<void, never, Ku
                 return engines.listed === undefined ? Effect.void : engines.listed(cell, keys);
               }
               if (item._tag !== "Event") return Effect.void;
-              if (item.type === null) listed.push(ResourceMemory.keyOf(item.object));
+              const key = ResourceMemory.keyOf(item.object);
+              if (item.type === null) listed.push(key);
+              if (latest !== undefined) {
+                if (item.type === "DELETED") latest.delete(key);
+                else latest.set(key, item.object);
+              }
               return queues.offer({ type: item.type, object: item.object });
             });
           }),

@@ -134,15 +134,28 @@ interface CycleInput {
 /** One cycle: causes, handlers, finalizers, then the patch (§5.1 steps 5–7, §5.2). */
 const processCauses = (input: CycleInput) =>
   Effect.gen(function* () {
+    const { options, event, key } = input;
+    const { resource } = options;
+    const engines = options.engines ?? {};
+    if (engines.indexing !== undefined) yield* engines.indexing({ resource, event, key });
+    if (engines.indexed !== undefined) yield* engines.indexed;
+
+    // Scaled out: another replica handles objects this one does not own (indexed above anyway).
+    const ownership = engines.ownership;
+    if (ownership === undefined) return yield* handleCauses(input);
+    if (!(yield* ownership.claim(key))) return undefined;
+    return yield* handleCauses(input).pipe(Effect.ensuring(ownership.release(key)));
+  });
+
+/** The cycle of an object this replica handles: everything after indexing. */
+const handleCauses = (input: CycleInput) =>
+  Effect.gen(function* () {
     const { options, event, key, memory, context } = input;
     const { registry, resource } = options;
     const engines = options.engines ?? {};
     const settings = yield* OperatorSettings;
     const { finalizer, diffbaseStorage, progressStorage } = settings.persistence;
     const body = event.object;
-
-    if (engines.indexing !== undefined) yield* engines.indexing({ resource, event, key });
-    if (engines.indexed !== undefined) yield* engines.indexed;
 
     const carried = memory.remaining;
     const patch = new Patch.Patch(body, { fns: carried?.fns ?? [] });
@@ -254,6 +267,11 @@ const processCauses = (input: CycleInput) =>
     }
 
     if (!conclusion.apply) return undefined;
+    if (engines.ownership !== undefined && !(yield* engines.ownership.holds(key))) {
+      // Fenced: the lease was not renewed in time, another replica may own the object by now.
+      yield* Effect.logWarning("Ownership lost during the handling; the outcome is not stored.");
+      return undefined;
+    }
     const applied = yield* Applying.apply({
       resource,
       body,

@@ -20,6 +20,14 @@ export interface RunOptions {
   readonly priority?: number | undefined;
   /** `--dev`: priority 666. */
   readonly dev?: boolean | undefined;
+  /** `--leader-election`: one replica handles everything, the others stand by. */
+  readonly leaderElection?: boolean | undefined;
+  /** `--sharding`: every replica handles its share of the objects. */
+  readonly sharding?: boolean | undefined;
+  /** `--lease-name`: the election's Lease, or the members' prefix and ring name. */
+  readonly leaseName?: string | undefined;
+  /** `--lease-namespace`: where the Leases are. */
+  readonly leaseNamespace?: string | undefined;
 }
 
 /** The settings-related options of `kopf freeze`. */
@@ -50,6 +58,12 @@ export const forRun = (options: RunOptions): Overrides => {
       ...(options.peeringName !== undefined ? { mandatory: true, name: options.peeringName } : {}),
       ...(options.standalone !== undefined ? { standalone: options.standalone } : {}),
       ...(priority !== undefined ? { priority } : {}),
+    },
+    scaling: {
+      ...(options.leaderElection === true ? { mode: "leader-election" as const } : {}),
+      ...(options.sharding === true ? { mode: "sharding" as const } : {}),
+      ...(options.leaseName !== undefined ? { leaseName: options.leaseName } : {}),
+      ...(options.leaseNamespace !== undefined ? { leaseNamespace: options.leaseNamespace } : {}),
     },
   };
 };

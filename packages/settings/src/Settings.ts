@@ -24,6 +24,7 @@ export type {
   PostingSettings,
   ProcessSettings,
   QueueingSettings,
+  ScalingSettings,
   ScanningSettings,
   WatchingSettings,
 } from "./SettingsTree.ts";
@@ -44,6 +45,7 @@ export interface Overrides {
   readonly peering?:
     | (Loose<Tree.PeeringSettings> & { readonly namespaced?: boolean | undefined })
     | undefined;
+  readonly scaling?: Loose<Tree.ScalingSettings> | undefined;
   readonly watching?: Loose<Tree.WatchingSettings> | undefined;
   readonly queueing?: Loose<Tree.QueueingSettings> | undefined;
   /** @deprecated Batching settings are now queueing settings: use `queueing`. */
@@ -103,6 +105,14 @@ export const defaults: OperatorSettings = frozen({
     mandatory: false,
     standalone: false,
     clusterwide: false,
+  },
+  scaling: {
+    mode: "single",
+    leaseName: "kopf",
+    leaseNamespace: null,
+    leaseDuration: 15,
+    renewDeadline: 10,
+    retryPeriod: 2,
   },
   watching: {
     serverTimeout: null,

@@ -49,6 +49,26 @@ export interface PeeringSettings {
   readonly clusterwide: boolean;
 }
 
+/** How replicas of one operator share the work (see the operations guide). */
+export interface ScalingSettings {
+  /**
+   * `"single"`: this replica handles everything (the default); `"leader-election"`: one replica
+   * (the Lease's holder) handles everything, the others stand by warm; `"sharding"`: every
+   * replica handles the objects in its share of the hash space.
+   */
+  readonly mode: "single" | "leader-election" | "sharding";
+  /** The Lease of the election, or the prefix and ring label of the members' Leases. Default `"kopf"`. */
+  readonly leaseName: string;
+  /** The Leases' namespace; `null`: the served namespace if exactly one, else `"default"`. Default `null`. */
+  readonly leaseNamespace: string | null;
+  /** Seconds a lease is valid after it was last seen renewed (client-go's default). Default `15`. */
+  readonly leaseDuration: number;
+  /** Seconds a holder may go without renewing before it stops acting. Default `10`. */
+  readonly renewDeadline: number;
+  /** Seconds between attempts to acquire or renew. Default `2`. */
+  readonly retryPeriod: number;
+}
+
 /** List-and-watch requests. */
 export interface WatchingSettings {
   /** Seconds sent as the watch request's `timeoutSeconds`; `null` obeys the server. Default `null`. */
@@ -162,6 +182,7 @@ export interface OperatorSettings {
   readonly process: ProcessSettings;
   readonly posting: PostingSettings;
   readonly peering: PeeringSettings;
+  readonly scaling: ScalingSettings;
   readonly watching: WatchingSettings;
   readonly queueing: QueueingSettings;
   readonly scanning: ScanningSettings;

@@ -6,7 +6,7 @@
 import { assert, describe, it } from "@effect/vitest";
 import { Effect, Logger, Result } from "effect";
 import * as fc from "fast-check";
-import { OperatorSettings, Settings } from "../src/index.ts";
+import { OperatorSettings, RunOptions, Settings } from "../src/index.ts";
 
 const pick = (tree: unknown, path: string): unknown =>
   path.split(".").reduce<unknown>((node, key) => (node as Record<string, unknown>)[key], tree);
@@ -81,7 +81,7 @@ describe("defaults (§11)", () => {
     assert.deepStrictEqual(made(undefined), Settings.defaults);
   });
 
-  it("has exactly Kopf's groups", () => {
+  it("has exactly Kopf's groups, plus scaling", () => {
     assert.deepStrictEqual(Object.keys(Settings.defaults).sort(), [
       "admission",
       "background",
@@ -92,6 +92,7 @@ describe("defaults (§11)", () => {
       "posting",
       "process",
       "queueing",
+      "scaling",
       "scanning",
       "watching",
     ]);
@@ -378,4 +379,44 @@ describe("OperatorSettings reference and layer", () => {
       assert.match(logged[0] ?? "", /^Warn: batching: Batching settings are now queueing settings/);
     }),
   );
+});
+
+describe("scaling", () => {
+  it("defaults to one replica, with client-go's lease timings", () => {
+    assert.deepStrictEqual(Settings.defaults.scaling, {
+      mode: "single",
+      leaseName: "kopf",
+      leaseNamespace: null,
+      leaseDuration: 15,
+      renewDeadline: 10,
+      retryPeriod: 2,
+    });
+  });
+
+  it("takes the run options' modes and lease names", () => {
+    const made = Settings.make(
+      RunOptions.forRun({ sharding: true, leaseName: "ring", leaseNamespace: "ops" }),
+    );
+    assert.isTrue(Result.isSuccess(made));
+    if (Result.isSuccess(made)) {
+      assert.deepStrictEqual(
+        {
+          mode: made.success.scaling.mode,
+          name: made.success.scaling.leaseName,
+          ns: made.success.scaling.leaseNamespace,
+        },
+        { mode: "sharding", name: "ring", ns: "ops" },
+      );
+    }
+  });
+
+  it.each([
+    [{ mode: "cluster" }, 'scaling.mode: expected one of "single", "leader-election", "sharding"'],
+    [{ leaseDuration: 1.5 }, "scaling.leaseDuration: expected a whole number of seconds of at least 1"],
+    [{ leaseName: "" }, "scaling.leaseName: expected a non-empty string"],
+  ])("rejects %j", (scaling, message) => {
+    const made = Settings.make({ scaling } as Settings.Overrides);
+    assert.isTrue(Result.isFailure(made));
+    if (Result.isFailure(made)) assert.include(made.failure.message, message);
+  });
 });

@@ -78,6 +78,15 @@ export const format = (micros: Micros): string => {
   return `${pad(year, 4)}-${pad(month, 2)}-${pad(day, 2)}T${pad(hour, 2)}:${pad(minute, 2)}:${pad(second, 2)}.${pad(fraction, 6)}+00:00`;
 };
 
+/**
+ * The timestamp as Kubernetes writes a `MicroTime` (e.g. a Lease's `renewTime`): UTC, always six
+ * fractional digits, `Z`.
+ *
+ * @example
+ * formatMicroTime(1609459199123456) // "2020-12-31T23:59:59.123456Z"
+ */
+export const formatMicroTime = (micros: Micros): string => format(micros).replace(/\+00:00$/, "Z");
+
 // Date (extended or basic), then optionally a T/space, hours, minutes, seconds with a fraction
 // of any length, and a zone: Z, ±HH, ±HHMM or ±HH:MM. No zone means UTC.
 const ISO =

@@ -27,3 +27,6 @@ export * as Patch from "./Patch.ts";
 export * as Resource from "./Resource.ts";
 export * as Selector from "./Selector.ts";
 export { EVERYTHING } from "./Selector.ts";
+export type { ShardRange as ShardRangeValue } from "./ShardRange.ts";
+export * as ShardRange from "./ShardRange.ts";
+export { ShardSelectorError } from "./ShardRange.ts";

@@ -8,6 +8,7 @@ export * as NamespaceObserver from "./NamespaceObserver.ts";
 export * as NamespaceRevision from "./NamespaceRevision.ts";
 export * as ObjectKey from "./ObjectKey.ts";
 export * as ResourceObserver from "./ResourceObserver.ts";
+export * as ShardedListing from "./ShardedListing.ts";
 export * as Watcher from "./Watcher.ts";
 export * as WatchMatrix from "./WatchMatrix.ts";
 export * as WatchState from "./WatchState.ts";

@@ -37,6 +37,7 @@ const events = Resource.make({ group: "", version: "v1", plural: "events", kind:
 const listQuery = (options: ListOptions): Query => ({
   labelSelector: options.labelSelector,
   fieldSelector: options.fieldSelector,
+  shardSelector: options.shardSelector,
   limit: options.limit,
   continue: options.continue,
   resourceVersion: options.resourceVersion,

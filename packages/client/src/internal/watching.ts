@@ -50,6 +50,7 @@ export const watch = (
           timeoutSeconds: options.timeoutSeconds ?? watching.serverTimeout ?? undefined,
           labelSelector: options.labelSelector,
           fieldSelector: options.fieldSelector,
+          shardSelector: options.shardSelector,
         },
       );
       const connect =

@@ -231,6 +231,27 @@ const kubeFinalizerErrors = (obj: JsonObject, errors: Errors): void => {
   });
 };
 
+/** ValidateLeaseSpec: a positive duration, non-negative transitions, no preferred holder without a strategy. */
+const leaseErrors = (spec: JsonObject, errors: Errors): void => {
+  const duration = spec.leaseDurationSeconds;
+  if (typeof duration === "number" && duration <= 0)
+    errors.push(FieldError.invalid("spec.leaseDurationSeconds", duration, "must be greater than 0"));
+  const transitions = spec.leaseTransitions;
+  if (typeof transitions === "number" && transitions < 0)
+    errors.push(
+      FieldError.invalid("spec.leaseTransitions", transitions, "must be greater than or equal to 0"),
+    );
+  const preferred = spec.preferredHolder;
+  if (
+    typeof preferred === "string" &&
+    preferred !== "" &&
+    (typeof spec.strategy !== "string" || spec.strategy === "")
+  )
+    errors.push(
+      FieldError.forbidden("spec.preferredHolder", "may only be specified if `strategy` is defined"),
+    );
+};
+
 /**
  * Field errors of a built-in object (beyond metadata) for a create (`old` undefined) or update.
  *
@@ -280,6 +301,9 @@ export const validate = (type: ResourceType, obj: JsonObject, old: JsonObject | 
     }
     case "/services":
       serviceErrors(obj, errors);
+      break;
+    case "coordination.k8s.io/leases":
+      leaseErrors(asObject(obj.spec), errors);
       break;
     case "admissionregistration.k8s.io/validatingwebhookconfigurations":
       webhookErrors(obj, false, errors);

@@ -67,6 +67,12 @@ export interface EmulatorOptions {
    */
   readonly namespaceControllers?: boolean;
   readonly namespaceControllerDelay?: Duration.Input;
+  /**
+   * Feature gates as kube-apiserver's `--feature-gates`: `ShardedListAndWatch` (v1.36, alpha,
+   * off by default) serves `shardSelector` on lists and watches and echoes `shardInfo`; off,
+   * the parameter is ignored, as by servers without the feature.
+   */
+  readonly featureGates?: { readonly ShardedListAndWatch?: boolean | undefined } | undefined;
 }
 
 export interface KubeEmulatorShape {
@@ -141,6 +147,7 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
     random: () => random.nextDoubleUnsafe(),
     admission,
     reader,
+    shardedListAndWatch: options.featureGates?.ShardedListAndWatch === true,
     bookmarkIntervalMillis: Duration.toMillis(
       Duration.fromInputUnsafe(options.bookmarkInterval ?? "1 minute"),
     ),

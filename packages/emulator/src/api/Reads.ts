@@ -13,19 +13,28 @@ import { isObject, type JsonObject, metaOf } from "./internal/Json.ts";
 import * as ObjectMeta from "./ObjectMeta.ts";
 import { apiVersionOf } from "./ResourceType.ts";
 import * as Selectors from "./Selectors.ts";
+import * as ShardSelection from "./ShardSelection.ts";
 import * as Status from "./Status.ts";
 import { nameOf, namespaceOf, type Store, type Table } from "./Store.ts";
 
 export interface Selection {
   readonly labels: Selectors.LabelSelector;
   readonly fields: Selectors.FieldSelector;
+  /** The `shardSelector` (only with the `ShardedListAndWatch` gate on). */
+  readonly shard?: ShardSelection.ShardSelection | undefined;
 }
 
-/** Parses and checks the selectors of a list or watch (unknown field labels are a 400). */
+/**
+ * Parses and checks the selectors of a list or watch (unknown field labels are a 400); the
+ * shard selector only when `sharded` (the `ShardedListAndWatch` gate) is on.
+ */
 export const parseSelection = (
   resolved: Resolved,
   query: URLSearchParams,
+  sharded = false,
 ): Result.Result<Selection, Status.ApiError> => {
+  const shard = ShardSelection.fromQuery(query, sharded);
+  if (Result.isFailure(shard)) return Result.fail(shard.failure);
   const labels = Selectors.parseLabelSelector(query.get("labelSelector") ?? "");
   if (Result.isFailure(labels)) return Result.fail(Status.badRequest(labels.failure));
   const fields = Selectors.parseFieldSelector(query.get("fieldSelector") ?? "");
@@ -48,6 +57,7 @@ export const parseSelection = (
       );
   return Result.succeed({
     labels: labels.success,
+    shard: shard.success,
     fields:
       t.storedAs === undefined
         ? fieldsWanted
@@ -56,6 +66,7 @@ export const parseSelection = (
 };
 
 export const matches = (selection: Selection, obj: JsonObject): boolean =>
+  (selection.shard === undefined || ShardSelection.matches(selection.shard, obj)) &&
   (selection.labels.length === 0 ||
     Selectors.matchesLabels(selection.labels, (metaOf(obj).labels ?? {}) as Record<string, unknown>)) &&
   (selection.fields.length === 0 || Selectors.matchesFields(selection.fields, obj));
@@ -136,9 +147,10 @@ export const list = (
   store: Store,
   resolved: Resolved,
   request: ApiRequest,
+  sharded = false,
 ): Result.Result<JsonObject, Status.ApiError> => {
   const q = request.query;
-  const selection = parseSelection(resolved, q);
+  const selection = parseSelection(resolved, q, sharded);
   if (Result.isFailure(selection)) return Result.fail(selection.failure);
   const limitRaw = q.get("limit");
   // A negative limit is no limit, as kube-apiserver reads it.
@@ -233,16 +245,24 @@ export const list = (
           .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
           .map(([, o]) => o)
       : snapshot;
+  // The shard selector is no label or field filter to the storage: past a full page, the
+  // remaining count is of the whole collection (as etcd counts keys), not only of the shard.
+  const shard = selection.success.shard;
+  const unsharded: Selection = { ...selection.success, shard: undefined };
+  let past = 0;
   for (const obj of ordered) {
     if (start !== "" && keyOf(obj) < start) continue;
+    const full = limit > 0 && items.length >= limit;
+    if (full && matches(unsharded, obj)) past++;
     if (!matches(selection.success, obj)) continue;
-    if (limit > 0 && items.length >= limit) {
+    if (full) {
       if (next === undefined) next = `${keyOf(items[items.length - 1] as JsonObject)}\u0000`;
       remaining++;
       continue;
     }
     items.push(listItem(resolved, obj));
   }
+  if (shard !== undefined) remaining = past;
   const filtered = selection.success.labels.length > 0 || selection.success.fields.length > 0;
   return Result.succeed({
     kind: resolved.type.listKind,
@@ -253,6 +273,7 @@ export const list = (
       resourceVersion: String(atRv),
       ...(next === undefined ? {} : { continue: encodeContinue({ rv: atRv, start: next }) }),
       ...(next !== undefined && !filtered ? { remainingItemCount: remaining } : {}),
+      ...(shard === undefined ? {} : { shardInfo: { selector: shard.echo } }),
     },
     items,
   });

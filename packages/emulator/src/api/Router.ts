@@ -140,7 +140,9 @@ const resource = Effect.fnUntraced(function* (
         );
         return Watch.open(core, resolved, options);
       }
-      const list = yield* Effect.fromResult(Reads.list(core.store, resolved, request));
+      const list = yield* Effect.fromResult(
+        Reads.list(core.store, resolved, request, core.shardedListAndWatch),
+      );
       if (!Tables.wantsTable(request.headers.accept)) return json(200, list);
       return json(
         200,
@@ -150,7 +152,7 @@ const resource = Effect.fnUntraced(function* (
     if (method === "POST" && !deny("create")) return yield* Writes.create(core, resolved, request);
     if (method === "DELETE")
       return yield* Deletion.removeCollection(core, resolved, request, () =>
-        Reads.list(core.store, resolved, request),
+        Reads.list(core.store, resolved, request, core.shardedListAndWatch),
       );
     return yield* Effect.fail(Status.methodNotAllowed());
   }

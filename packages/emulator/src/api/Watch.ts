@@ -163,7 +163,7 @@ export const options = (
   query: URLSearchParams,
   accept: string | undefined,
 ): Result.Result<WatchOptions, StatusErrors.ApiError> => {
-  const selection = Reads.parseSelection(resolved, query);
+  const selection = Reads.parseSelection(resolved, query, core.shardedListAndWatch);
   if (Result.isFailure(selection)) return Result.fail(selection.failure);
   const rvRaw = query.get("resourceVersion") ?? "";
   const sendInitial = query.get("sendInitialEvents") === "true";

@@ -17,14 +17,26 @@ import * as Liveness from "../Liveness.ts";
 export const serve = (
   endpoint: Liveness.Endpoint,
   results: Effect.Effect<Readonly<Record<string, unknown>>, { readonly message: string }>,
+  role: Effect.Effect<string | undefined> = Effect.succeed(undefined),
 ): Effect.Effect<number, Liveness.LivenessError, Scope.Scope> =>
   Effect.gen(function* () {
     const run = Effect.runPromiseWith(yield* Effect.context<never>());
     const server = createServer((request, response) => {
       void run(
-        Liveness.respond({ endpoint, results, method: request.method ?? "GET", path: request.url ?? "/" }),
-      ).then(({ status, body }) => {
-        response.writeHead(status, { "content-type": status === 200 ? "application/json" : "text/plain" });
+        Effect.flatMap(role, (current) =>
+          Liveness.respond({
+            endpoint,
+            results,
+            method: request.method ?? "GET",
+            path: request.url ?? "/",
+            role: current,
+          }),
+        ),
+      ).then(({ status, body, headers }) => {
+        response.writeHead(status, {
+          "content-type": status === 200 ? "application/json" : "text/plain",
+          ...headers,
+        });
         response.end(request.method === "HEAD" ? undefined : body);
       });
     });

@@ -74,6 +74,16 @@ export const OperatorSettingsSchema = Schema.Struct({
     standalone: boolean,
     clusterwide: boolean,
   }),
+  scaling: group("scaling", {
+    mode: Schema.Literals(["single", "leader-election", "sharding"]).annotate(
+      expecting('one of "single", "leader-election", "sharding"'),
+    ),
+    leaseName: nonEmptyString(),
+    leaseNamespace: orNull(nonEmptyString, "a non-empty string"),
+    leaseDuration: atLeast(1, "a whole number of seconds of at least 1"),
+    renewDeadline: positive(),
+    retryPeriod: positive(),
+  }),
   watching: group("watching", {
     serverTimeout: orNull(nonNegative, "a non-negative number"),
     clientTimeout: orNull(nonNegative, "a non-negative number"),

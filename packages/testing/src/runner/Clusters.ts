@@ -10,7 +10,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type CredentialsVault, KfcBridge, type KubeApi, KubeClient, type KubeTransport } from "@kopf/client";
-import { EmulatorServer, EmulatorTransport, FaultInjector, KubeEmulator } from "@kopf/emulator";
+import {
+  type EmulatorOptions,
+  EmulatorServer,
+  EmulatorTransport,
+  FaultInjector,
+  KubeEmulator,
+} from "@kopf/emulator";
 import { type Context, Effect, Exit, Layer, Result, Scope } from "effect";
 import * as ClusterTarget from "./ClusterTarget.ts";
 
@@ -21,16 +27,17 @@ export type Cluster = Layer.Layer<KubeApi, unknown>;
 export type EmulatorServices = KubeApi | CredentialsVault | KubeTransport | KubeEmulator | FaultInjector;
 
 /**
- * A fresh in-process emulator with a client over it.
+ * A fresh in-process emulator with a client over it (with the emulator's options, e.g.
+ * `{ featureGates: { ShardedListAndWatch: true } }`).
  *
  * @example
  * ```ts
  * await using runner = await KopfRunner.start({ registry, cluster: Clusters.inProcess() })
  * ```
  */
-export const inProcess = (): Layer.Layer<EmulatorServices> =>
+export const inProcess = (options: EmulatorOptions = {}): Layer.Layer<EmulatorServices> =>
   EmulatorTransport.client().pipe(
-    Layer.provideMerge(Layer.mergeAll(KubeEmulator.layer(), FaultInjector.layer)),
+    Layer.provideMerge(Layer.mergeAll(KubeEmulator.layer(options), FaultInjector.layer)),
   );
 
 const kubeconfigFile = Effect.acquireRelease(

@@ -19,6 +19,8 @@ export interface Core {
   readonly reader: StoreReader;
   readonly bookmarkIntervalMillis: number;
   readonly defaultWatchTimeoutSeconds: number;
+  /** kube-apiserver's `ShardedListAndWatch` feature gate: `shardSelector` on lists and watches. */
+  readonly shardedListAndWatch: boolean;
   /** Runs after a stored change, e.g. to register a CRD's resource. */
   readonly afterChange: (table: Table, object: JsonObject, deleted: boolean) => void;
 }

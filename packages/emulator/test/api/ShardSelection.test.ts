@@ -1,0 +1,165 @@
+/**
+ * Sharded list and watch with the `ShardedListAndWatch` gate on, as k8s.io/apiserver v0.36.3
+ * defines them: the shardSelector keeps objects whose uid (or namespace) FNV-1a hash is in a
+ * range, the shards partition the collection, lists echo the canonical selector in
+ * `metadata.shardInfo`, watches filter events, invalid selectors are a 500 "invalid shard
+ * selector"; with the gate off the parameter is ignored. Leases are validated as the server does.
+ */
+import { ShardRange } from "@kopf/structs";
+import { Effect, Fiber } from "effect";
+import { describe, expect, it } from "vitest";
+import * as ShardSelection from "../../src/api/ShardSelection.ts";
+import { cm, run, send, watch } from "./Harness.ts";
+
+const NS = "/api/v1/namespaces/default/configmaps";
+const HALVES = [
+  "shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')",
+  "shardRange(object.metadata.uid, '0x8000000000000000', '0x10000000000000000')",
+];
+const q = (selector: string) => `shardSelector=${encodeURIComponent(selector)}`;
+const seed = Effect.forEach(["a", "b", "c", "d", "e", "f", "g", "h"], (name) => send("POST", NS, cm(name)));
+const gateOn = { featureGates: { ShardedListAndWatch: true } };
+
+describe("sharded list", () => {
+  it("the halves partition the collection by the uid's hash, and echo the selector", async () => {
+    const [all, low, high] = await run(
+      seed.pipe(
+        Effect.andThen(
+          Effect.all([
+            send("GET", NS),
+            send("GET", `${NS}?${q(HALVES[0] ?? "")}`),
+            send("GET", `${NS}?${q(HALVES[1] ?? "")}`),
+          ]),
+        ),
+      ),
+      gateOn,
+    );
+    const uids = (body: any): Array<string> => body.items.map((i: any) => i.metadata.uid);
+    expect(all.body.metadata.shardInfo).toBeUndefined();
+    expect(low.body.metadata.shardInfo).toEqual({ selector: HALVES[0] });
+    expect(high.body.metadata.shardInfo).toEqual({ selector: HALVES[1] });
+    expect([...uids(low.body), ...uids(high.body)].sort()).toEqual(uids(all.body).sort());
+    for (const uid of uids(low.body)) expect(ShardRange.fnv1a64(uid) < 1n << 63n).toBe(true);
+    for (const uid of uids(high.body)) expect(ShardRange.fnv1a64(uid) >= 1n << 63n).toBe(true);
+  });
+
+  it("echoes terms joined by || in the canonical spacing", async () => {
+    const r = await run(
+      send(
+        "GET",
+        `${NS}?${q("shardRange( object.metadata.uid ,'0x0000000000000000','0x4000000000000000')||shardRange(object.metadata.uid, '0x8000000000000000', '0xc000000000000000')")}`,
+      ),
+      gateOn,
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.metadata.shardInfo.selector).toBe(
+      "shardRange(object.metadata.uid, '0x0000000000000000', '0x4000000000000000') || shardRange(object.metadata.uid, '0x8000000000000000', '0xc000000000000000')",
+    );
+  });
+
+  it("is ignored with the gate off, as by servers without the feature", async () => {
+    const r = await run(seed.pipe(Effect.andThen(send("GET", `${NS}?${q(HALVES[0] ?? "")}`))));
+    expect(r.body.items.length).toBe(8);
+    expect(r.body.metadata.shardInfo).toBeUndefined();
+  });
+
+  it.each([
+    [
+      "shardRange(object.metadata.uid, '0x0', '0x8000000000000000')",
+      'hexStart must be a 0x-prefixed 16-digit hex value, got "0x0" (did you mean "0x0000000000000000"?)',
+    ],
+    [
+      "shardRange(object.metadata.name, '0x0000000000000000', '0x8000000000000000')",
+      'shardRange() first argument: unsupported field path "object.metadata.name"; supported: object.metadata.uid, object.metadata.namespace',
+    ],
+    [
+      "shardRange(object.metadata.uid, '0x8000000000000000', '0x0000000000000000')",
+      "shard range start 0x8000000000000000 must be less than end 0x0000000000000000",
+    ],
+    [
+      "shardRange(object.metadata.uid, '0x0000000000000000', '0xC000000000000000')",
+      'hexEnd: invalid hex character "C" in "0xC000000000000000"',
+    ],
+    [
+      "shardRange(object.metadata.uid, '0x0000000000000000', '0x10000000000000001')",
+      "hexEnd: 17-digit hex value must be '0x10000000000000000' (2^64), got \"0x10000000000000001\"",
+    ],
+    ["labels(object)", 'unsupported function "labels"; only shardRange() and || are allowed'],
+  ])("rejects %s with a 500", async (selector, detail) => {
+    const r = await run(send("GET", `${NS}?${q(selector)}`), gateOn);
+    expect(r.status).toBe(500);
+    expect(r.body.message).toBe(`invalid shard selector: ${detail}`);
+    expect(r.body.reason).toBeUndefined();
+  });
+});
+
+describe("sharded watch", () => {
+  it("sends only the events of objects in the range", async () => {
+    const { events, all } = await run(
+      Effect.gen(function* () {
+        const listed = yield* send("GET", NS);
+        const rv = listed.body.metadata.resourceVersion;
+        const opened = yield* Effect.forkChild(
+          watch(`${NS}?watch=true&resourceVersion=${rv}&${q(HALVES[0] ?? "")}`, 2),
+        );
+        yield* seed;
+        const after = yield* send("GET", NS);
+        const result = yield* Fiber.join(opened);
+        return { events: result.events, all: after.body.items };
+      }),
+      gateOn,
+    );
+    const low = all
+      .filter((i: any) => ShardRange.fnv1a64(i.metadata.uid) < 1n << 63n)
+      .map((i: any) => i.metadata.name);
+    expect(events.map((e: any) => e.object.metadata.name)).toEqual(low.slice(0, 2));
+  });
+});
+
+describe("ShardSelection.parse", () => {
+  it("keeps the field, the ranges and the canonical text", () => {
+    const parsed = ShardSelection.parse(HALVES.join(" || "));
+    expect(parsed._tag === "Success" && parsed.success.ranges).toEqual([
+      { start: 0n, end: 1n << 63n },
+      { start: 1n << 63n, end: ShardRange.SPACE },
+    ]);
+  });
+});
+
+describe("leases", () => {
+  const LEASES = "/apis/coordination.k8s.io/v1/namespaces/default/leases";
+  const lease = (spec: Record<string, unknown>) => ({
+    apiVersion: "coordination.k8s.io/v1",
+    kind: "Lease",
+    metadata: { name: "l" },
+    spec,
+  });
+  it.each([
+    [{ leaseDurationSeconds: 0 }, "spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0"],
+    [
+      { leaseTransitions: -1 },
+      "spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0",
+    ],
+    [
+      { preferredHolder: "x" },
+      "spec.preferredHolder: Forbidden: may only be specified if `strategy` is defined",
+    ],
+  ])("rejects %j", async (spec, detail) => {
+    const r = await run(send("POST", LEASES, lease(spec)));
+    expect(r.status).toBe(422);
+    expect(r.body.message).toContain(detail);
+  });
+
+  it("stores client-go's record with MicroTime timestamps", async () => {
+    const spec = {
+      holderIdentity: "a",
+      leaseDurationSeconds: 15,
+      acquireTime: "2026-12-01T10:00:00.123456Z",
+      renewTime: "2026-12-01T10:00:02.654321Z",
+      leaseTransitions: 2,
+    };
+    const r = await run(send("POST", LEASES, lease(spec)));
+    expect(r.status).toBe(201);
+    expect(r.body.spec).toEqual(spec);
+  });
+});

@@ -1,0 +1,161 @@
+/**
+ * Sharding, replicas in one process on the in-process emulator in virtual time: each replica
+ * keeps its member Lease (labelled with the ring, holding its ranges as a shardSelector); every
+ * object is handled by exactly one replica; a replica cut off from the API (as a SIGKILLed
+ * process) stops at its renew deadline and its ranges are taken over after its lease expired
+ * (≤ lease duration + retry period); replicas joining and leaving gracefully hand ranges over
+ * without any object's handlers running on two replicas at once, and without re-running
+ * finished handlers.
+ */
+import { assert, describe, it } from "@effect/vitest";
+import { KubeApi } from "@kopf/client";
+import { KubeEmulator } from "@kopf/emulator";
+import { Resource, ShardRange } from "@kopf/structs";
+import { Clock, Effect, Result } from "effect";
+import * as LeaseRecord from "../../src/LeaseRecord.ts";
+import * as PeeringCrds from "../../src/PeeringCrds.ts";
+import * as Sharding from "../../src/Sharding.ts";
+import * as H from "../fixtures/Harness.ts";
+import * as Replicas from "../fixtures/Replicas.ts";
+
+const PEERINGS = Resource.make({
+  group: "kopf.dev",
+  version: "v1",
+  plural: "kopfpeerings",
+  kind: "KopfPeering",
+  namespaced: true,
+  subresources: ["status"],
+});
+
+const members = Effect.flatMap(KubeApi, (api) =>
+  api.list(LeaseRecord.LEASES, { namespace: "ns1", labelSelector: `${Sharding.RING_LABEL}=kopf` }),
+).pipe(Effect.map((list) => list.items));
+
+const handledBy = (log: ReadonlyArray<Replicas.Invocation>) => {
+  const by = new Map<string, Array<string>>();
+  for (const entry of log) by.set(entry.name, [...(by.get(entry.name) ?? []), entry.replica]);
+  return by;
+};
+
+describe("sharding", () => {
+  it.effect("every object handled once, by one replica; a cut-off replica's ranges are taken over", () =>
+    H.run(() =>
+      Effect.gen(function* () {
+        const log: Array<Replicas.Invocation> = [];
+        const replicas = [];
+        for (const name of ["r1", "r2", "r3"])
+          replicas.push(yield* Replicas.start(name, log, { sharding: true }));
+        yield* H.settle(5);
+
+        const leases = yield* members;
+        assert.strictEqual(leases.length, 3);
+        const covered = ShardRange.normalize(
+          leases.flatMap((lease) => {
+            const text =
+              ((lease.metadata?.annotations ?? {}) as Record<string, string>)[Sharding.SHARDS_ANNOTATION] ??
+              "";
+            const parsed = ShardRange.parse(text);
+            return Result.isSuccess(parsed) ? parsed.success.ranges : [];
+          }),
+        );
+        assert.deepStrictEqual(covered, [ShardRange.WHOLE]);
+        for (const lease of leases) assert.strictEqual(LeaseRecord.fromLease(lease).leaseDurationSeconds, 15);
+
+        const names = Array.from({ length: 30 }, (_, i) => `o${i}`);
+        for (const name of names.slice(0, 15)) yield* H.create(name);
+        yield* Replicas.until(() => handledBy(log).size >= 15);
+        const before = handledBy(log);
+        assert.strictEqual(before.size, 15);
+        for (const who of before.values()) assert.strictEqual(who.length, 1);
+        assert.isAbove(new Set([...before.values()].flat()).size, 1); // the work is shared
+
+        // r1 loses the API; objects created now in its ranges wait until its lease expired.
+        const [r1, r2, r3] = replicas as [Replicas.Replica, Replicas.Replica, Replicas.Replica];
+        r1.cut.value = true;
+        const cutAt = yield* Clock.currentTimeMillis;
+        for (const name of names.slice(15)) yield* H.create(name);
+        yield* Replicas.until(() => handledBy(log).size === 30, 30);
+        const took = ((yield* Clock.currentTimeMillis) - cutAt) / 1000;
+        assert.isAtMost(took, 15 + 2 + 1);
+        const after = handledBy(log);
+        assert.strictEqual(after.size, 30);
+        for (const [name, who] of after) {
+          assert.strictEqual(who.length, 1, `${name} handled by ${who.join(", ")}`);
+          if (names.indexOf(name) >= 15) assert.notStrictEqual(who[0], "r1");
+        }
+        assert.strictEqual(Replicas.overlaps(log, yield* Clock.currentTimeMillis), 0);
+        yield* Replicas.stopAll([r1, r2, r3]);
+      }),
+    ),
+  );
+
+  it.effect("scaling 2 → 4 → 1 with slow handlers: no object's handlers overlap, none re-run", () =>
+    H.run(() =>
+      Effect.gen(function* () {
+        const log: Array<Replicas.Invocation> = [];
+        const running: Array<Replicas.Replica> = [];
+        const start = (name: string) =>
+          Effect.map(Replicas.start(name, log, { sharding: true, seconds: 3 }), (replica) => {
+            running.push(replica);
+            return replica;
+          });
+        yield* start("s1");
+        yield* start("s2");
+        yield* H.settle(5);
+        let created = 0;
+        const createSome = (count: number) =>
+          Effect.gen(function* () {
+            for (let i = 0; i < count; i++) yield* H.create(`x${created++}`);
+          });
+        yield* createSome(10);
+        yield* H.settle(1);
+        yield* start("s3");
+        yield* createSome(10);
+        yield* start("s4");
+        yield* H.settle(2);
+        yield* createSome(10);
+        yield* H.settle(3);
+        // Scale down to one, gracefully, while handlers run.
+        const leaving = running.filter((replica) => replica.name !== "s3");
+        yield* createSome(10);
+        yield* Replicas.stopAll(leaving);
+        yield* createSome(5);
+        yield* Replicas.until(() => handledBy(log).size === created, 60);
+        const by = handledBy(log);
+        assert.strictEqual(by.size, created);
+        for (const [name, who] of by)
+          assert.strictEqual(who.length, 1, `${name} handled by ${who.join(", ")}`);
+        assert.strictEqual(Replicas.overlaps(log, yield* Clock.currentTimeMillis), 0);
+        assert.deepStrictEqual((yield* members).length, 1);
+        yield* Replicas.stopAll(running.filter((replica) => replica.name === "s3"));
+        assert.deepStrictEqual((yield* members).length, 0);
+      }),
+    ),
+  );
+
+  it.effect("replicas peer as one operator: one shared presence record, no pause between them", () =>
+    H.run((lines) =>
+      Effect.gen(function* () {
+        yield* PeeringCrds.apply;
+        const emulator = yield* KubeEmulator;
+        yield* emulator.apply([PeeringCrds.peeringObject("default", "ns1")]);
+        const log: Array<Replicas.Invocation> = [];
+        const replicas = [];
+        for (const name of ["p1", "p2"])
+          replicas.push(
+            yield* Replicas.start(name, log, { sharding: true, standalone: false, peeringName: "default" }),
+          );
+        yield* H.settle(6);
+        for (const name of ["q0", "q1", "q2", "q3", "q4", "q5"]) yield* H.create(name);
+        yield* Replicas.until(() => handledBy(log).size === 6, 20);
+        assert.strictEqual(handledBy(log).size, 6);
+        assert.isFalse(H.logged(lines, "Pausing operations"));
+        const peering = yield* Effect.flatMap(KubeApi, (api) =>
+          api.get(PEERINGS, { namespace: "ns1", name: "default" }),
+        );
+        assert.deepStrictEqual(Object.keys((peering.status ?? {}) as object), ["ns1/kopf"]);
+        yield* Replicas.stopAll(replicas);
+      }),
+    ),
+  );
+});
