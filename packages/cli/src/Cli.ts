@@ -161,6 +161,7 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
     priority: plan.priority,
     peeringName: plan.peeringName,
     livenessEndpoint: plan.liveness,
+    metricsEndpoint: plan.metrics,
     kubeApi: clusterOf(io, registry, plan.kubeconfig, plan.context),
     logging: {
       format: plan.logging.format,

@@ -1,5 +1,6 @@
 /** Public API of @kopf/client: the Kubernetes API client of the operator. */
 
+export * as ApiMetrics from "./ApiMetrics.ts";
 export type { APIGroup, APIResource, GroupVersionResources } from "./ApiResources.ts";
 export * as ApiResources from "./ApiResources.ts";
 export * as ConnectionInfo from "./ConnectionInfo.ts";

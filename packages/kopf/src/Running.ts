@@ -64,6 +64,11 @@ export interface OperatorOptions {
   readonly priority?: number | undefined;
   readonly peeringName?: string | undefined;
   readonly livenessEndpoint?: string | undefined;
+  /**
+   * Serve Prometheus metrics (text format, or OpenMetrics on request) at this URL, e.g.
+   * `http://0.0.0.0:9090/metrics`; none by default.
+   */
+  readonly metricsEndpoint?: string | undefined;
   /** The cluster: a layer providing `KubeApi`; default: the live client. */
   readonly kubeApi?: Layer.Layer<KubeApi, unknown> | undefined;
   /** Logging for this operator; default: what {@link configure} set. */
@@ -140,6 +145,7 @@ export const program = (
     priority: options.priority,
     peeringName: options.peeringName,
     livenessEndpoint: options.livenessEndpoint,
+    metricsEndpoint: options.metricsEndpoint,
     lifecycle: getDefaultLifecycle(),
     tasks: [Admission.task],
     ready,

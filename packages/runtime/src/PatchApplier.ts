@@ -19,6 +19,7 @@ import { KubeApi } from "@kopf/client";
 import { Body, type JsonObject, type JsonPatchOp, Patch, type RawBody, Resource } from "@kopf/structs";
 import { Effect, Result } from "effect";
 import { inconsistencies } from "./internal/patchConsistency.ts";
+import * as Metrics from "./Metrics.ts";
 
 /** The suffix Kopf appends to a version that will never come as an event (last finalizer removed while deleting). */
 export const NEVER_ARRIVES = "~which~never~arrives";
@@ -152,6 +153,7 @@ export const apply = (request: PatchRequest): Effect.Effect<Applied, ApiError | 
     });
 
     return yield* steps.pipe(
+      Effect.tap(() => Metrics.patchApplied),
       Effect.map(
         (remaining): Applied => ({
           body: freshest,

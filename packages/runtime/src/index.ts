@@ -15,6 +15,7 @@ export * as Probes from "./execution/Probes.ts";
 export * as Subhandling from "./execution/Subhandling.ts";
 export { SubhandlingError } from "./execution/Subhandling.ts";
 export * as Logging from "./Logging.ts";
+export * as Metrics from "./Metrics.ts";
 export * as Signals from "./node/Signals.ts";
 export * as ObjectQueues from "./ObjectQueues.ts";
 export * as Operator from "./Operator.ts";
