@@ -78,9 +78,10 @@ interface Family {
   readonly type: "COUNTER" | "GAUGE" | "HISTOGRAM" | "SUMMARY" | "UNTYPED";
   readonly samples: ReadonlyArray<{
     readonly labels: Readonly<Record<string, string>>;
-    readonly value?: number;
+    /** As Go formats them (`NaN`, `+Inf`). */
+    readonly value?: string;
     readonly count?: number;
-    readonly sum?: number;
+    readonly sum?: string;
     readonly buckets?: Readonly<Record<string, number>>;
   }>;
 }
@@ -135,7 +136,10 @@ const matching = (families: Families, name: string, labels: Readonly<Record<stri
   );
 
 const total = (families: Families, name: string, labels: Readonly<Record<string, string>> = {}) =>
-  matching(families, name, labels).reduce((sum, sample) => sum + (sample.value ?? sample.count ?? 0), 0);
+  matching(families, name, labels).reduce(
+    (sum, sample) => sum + (sample.value === undefined ? (sample.count ?? 0) : Number(sample.value)),
+    0,
+  );
 
 const events = Resource.make({
   group: "",
@@ -245,14 +249,14 @@ describe("the endpoint of a running operator", () => {
           for (const name of Object.keys(families).filter((n) => families[n]?.type === "HISTOGRAM")) {
             for (const sample of families[name]?.samples ?? []) {
               const bounds = Object.entries(sample.buckets ?? {})
-                .map(([le, count]) => [Number(le), count] as const)
+                .map(([le, count]) => [le === "+Inf" ? Number.POSITIVE_INFINITY : Number(le), count] as const)
                 .sort(([a], [b]) => a - b);
               for (let i = 1; i < bounds.length; i++) {
                 assert.isAtLeast(bounds[i]?.[1] ?? 0, bounds[i - 1]?.[1] ?? 0, `${name} buckets`);
               }
               assert.strictEqual(bounds.at(-1)?.[0], Number.POSITIVE_INFINITY, `${name} has +Inf`);
               assert.strictEqual(bounds.at(-1)?.[1], sample.count, `${name}: +Inf = count`);
-              assert.isAtLeast(sample.sum ?? -1, 0);
+              assert.isAtLeast(Number(sample.sum ?? -1), 0);
             }
           }
 

@@ -63,48 +63,36 @@ interface Latest {
   current: ReadonlyMap<string, ReadonlyArray<Snapshot>>;
 }
 
-/** How a bridged metric finds its samples at rendering time. */
-type Source = () => Array<Sample>;
-
-/** A prom-client counter whose samples are the Effect counter's series. */
-class EffectCounter extends Prom.Counter<string> {
-  readonly source: Source;
-  constructor(name: string, help: string, registry: Prom.Registry<Prom.RegistryContentType>, source: Source) {
-    super({ name, help, registers: [registry] });
-    this.source = source;
-  }
-  override async get() {
-    return { ...(await super.get()), values: this.source() };
-  }
+/** What prom-client's registry renders of one metric: its HELP, TYPE and samples. */
+interface Rendered {
+  readonly name: string;
+  readonly help: string;
+  readonly type: "counter" | "gauge" | "histogram";
+  readonly aggregator: "sum";
+  readonly values: Array<Sample>;
 }
 
-/** A prom-client gauge whose samples are the Effect gauge's series. */
-class EffectGauge extends Prom.Gauge<string> {
-  readonly source: Source;
-  constructor(name: string, help: string, registry: Prom.Registry<Prom.RegistryContentType>, source: Source) {
-    super({ name, help, registers: [registry] });
-    this.source = source;
-  }
-  override async get() {
-    return { ...(await super.get()), values: this.source() };
-  }
-}
+/**
+ * A prom-client metric class whose rendering comes from the Effect metrics instead of its own
+ * recording: prom-client still writes the HELP and TYPE lines and the samples.
+ */
+const bridged = <B extends new (...args: any[]) => object>(Base: B) =>
+  class extends Base {
+    render: () => Rendered = () => ({ name: "", help: "", type: "gauge", aggregator: "sum", values: [] });
+    async get() {
+      return this.render();
+    }
+    /** What prom-client's registry renders histograms from. */
+    async getForPromString() {
+      return this.render();
+    }
+  };
 
-/** A prom-client histogram whose buckets, sum and count are the Effect histogram's series. */
-class EffectHistogram extends Prom.Histogram<string> {
-  readonly source: Source;
-  constructor(name: string, help: string, registry: Prom.Registry<Prom.RegistryContentType>, source: Source) {
-    super({ name, help, registers: [registry] });
-    this.source = source;
-  }
-  override async get() {
-    return { ...(await super.get()), values: this.source() };
-  }
-  /** What prom-client's registry renders histograms from. */
-  async getForPromString() {
-    return this.get();
-  }
-}
+const Bridged = {
+  Counter: bridged(Prom.Counter),
+  Gauge: bridged(Prom.Gauge),
+  Histogram: bridged(Prom.Histogram),
+} as const;
 
 /** Renders the metrics of an Effect context in either format. */
 export interface Exposition {
@@ -142,11 +130,19 @@ export const make: Effect.Effect<Exposition> = Effect.sync(() => {
       const first = snapshots[0];
       // Names prom-client's own process metrics use are left to them.
       if (known.has(id) || first === undefined || registry.getSingleMetric(id) !== undefined) continue;
+      if (first.type !== "Counter" && first.type !== "Gauge" && first.type !== "Histogram") continue;
       const help = first.description ?? id;
-      const source: Source = () => samplesOf(id, latest.current.get(id) ?? []);
-      if (first.type === "Counter") new EffectCounter(id, help, registry, source);
-      else if (first.type === "Gauge") new EffectGauge(id, help, registry, source);
-      else if (first.type === "Histogram") new EffectHistogram(id, help, registry, source);
+      const type = first.type === "Counter" ? "counter" : first.type === "Gauge" ? "gauge" : "histogram";
+      // OpenMetrics names a counter's family without `_total` (prom-client renames it so, too).
+      const name = format === "openmetrics" && type === "counter" ? id.replace(/_total$/, "") : id;
+      const metric = new Bridged[first.type]({ name: id, help, registers: [registry] });
+      metric.render = () => ({
+        name,
+        help,
+        type,
+        aggregator: "sum",
+        values: samplesOf(id, latest.current.get(id) ?? []),
+      });
       known.add(id);
     }
   };

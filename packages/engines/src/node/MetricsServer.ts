@@ -33,10 +33,17 @@ export const serve = (
           path: request.url ?? "/",
           accept: request.headers.accept,
         }),
-      ).then(({ status, contentType, body }) => {
-        response.writeHead(status, { "content-type": contentType });
-        response.end(request.method === "HEAD" ? undefined : body);
-      });
+      ).then(
+        ({ status, contentType, body }) => {
+          response.writeHead(status, { "content-type": contentType });
+          response.end(request.method === "HEAD" ? undefined : body);
+        },
+        (error: unknown) => {
+          // A rendering that broke (a bug): the scraper sees it as a failed scrape.
+          response.writeHead(500, { "content-type": "text/plain; charset=utf-8" });
+          response.end(`Cannot render the metrics: ${String(error)}`);
+        },
+      );
     });
     const port = yield* listen(
       server,
