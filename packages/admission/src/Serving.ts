@@ -20,6 +20,7 @@ import { OperatorSettings } from "@kopf/settings";
 import { State } from "@kopf/storage";
 import { Diff, IsoTime, Patch, type RawBody, Resource } from "@kopf/structs";
 import { Data, Effect } from "effect";
+import * as AdmissionMetrics from "./AdmissionMetrics.ts";
 import * as Response from "./Response.ts";
 import type * as Review from "./Review.ts";
 
@@ -109,7 +110,11 @@ const shallowCopy = (memo: Memo): Memo => Object.assign(Object.create(Object.get
 export const make = (options: ServingOptions): Effect.Effect<WebhookFn> =>
   Effect.gen(function* () {
     const services = yield* Effect.context<never>();
-    return (call) => serve(options, call).pipe(Effect.provideContext(services));
+    return (call) =>
+      AdmissionMetrics.measured(
+        { webhook: call.webhook ?? "", kind: call.reason ?? "" },
+        serve(options, call),
+      ).pipe(Effect.provideContext(services));
   });
 
 /**
