@@ -1,7 +1,8 @@
 /**
  * The admission webhooks' Effect metrics: reviews served by webhook (the handler id of the URL,
  * `""` for all) and kind (`validating`, `mutating`, `""` for both), by outcome (`allowed`,
- * `denied`, `error` when the review could not be served), and their latency. The handlers'
+ * `denied`, `error` when the review could not be served), and their latency; each review is
+ * traced in a span of its own. The handlers'
  * own invocations are counted by the runtime's handler metrics (reason `webhook`).
  */
 import { Clock, Effect, Exit, Metric } from "effect";
@@ -19,7 +20,8 @@ export const latency = Metric.histogram("kopf_admission_review_duration_seconds"
 });
 
 /**
- * Measures the serving of one review.
+ * Measures the serving of one review, in its span (`admission review`, with the webhook, the
+ * kind and the outcome as `kopf.admission.*` attributes).
  *
  * @example
  * ```ts
@@ -38,5 +40,10 @@ export const measured = <E, R>(
     const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000;
     yield* Metric.update(Metric.withAttributes(reviews, { ...labels, outcome }), 1);
     yield* Metric.update(Metric.withAttributes(latency, { ...labels }), seconds);
+    yield* Effect.annotateCurrentSpan("kopf.admission.outcome", outcome);
     return yield* exit;
-  });
+  }).pipe(
+    Effect.withSpan("admission review", {
+      attributes: { "kopf.admission.webhook": labels.webhook, "kopf.admission.kind": labels.kind },
+    }),
+  );

@@ -6,7 +6,8 @@
  * appears is watched only after its peering has started — paused first, if mandatory), the health endpoint
  * (`livenessEndpoint`, a root task) served once the startup handlers are done, and the Prometheus
  * metrics endpoint (`metricsEndpoint`, a root task); the options' own
- * root `tasks` (e.g. admission) run too. The `kopf` facade, `kopf run` and `KopfRunner` run this
+ * root `tasks` (e.g. admission) run too. Traces are exported when the `OTEL_*` environment
+ * configures it (`node/Tracing.ts`). The `kopf` facade, `kopf run` and `KopfRunner` run this
  * with admission among the tasks; `Operator.run` alone is the bare runtime.
  *
  * On exit, the operator stops first (watches, running handlers, cleanup), then the daemons and
@@ -23,6 +24,7 @@ import * as MetricsEndpoint from "./MetricsEndpoint.ts";
 import * as Environment from "./node/Environment.ts";
 import * as LivenessServer from "./node/LivenessServer.ts";
 import * as MetricsServer from "./node/MetricsServer.ts";
+import * as Tracing from "./node/Tracing.ts";
 import * as Peering from "./Peering.ts";
 
 /** The engines of one operator, for embedding them into a custom composition. */
@@ -71,6 +73,9 @@ export const makeEngines = (
  * ```
  */
 export const run = (options: Operator.OperatorOptions): Effect.Effect<void, OperatorError, KubeApi> =>
+  runWithEngines(options).pipe(Effect.provide(Tracing.layer()));
+
+const runWithEngines = (options: Operator.OperatorOptions): Effect.Effect<void, OperatorError, KubeApi> =>
   Effect.scoped(
     Effect.gen(function* () {
       const endpoint =

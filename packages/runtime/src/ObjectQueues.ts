@@ -23,6 +23,7 @@ import { ObjectKey } from "@kopf/watcher";
 import { Cause, Clock, Duration, Effect, FiberSet, Option, Queue, type Scope, Semaphore } from "effect";
 import * as Metrics from "./Metrics.ts";
 import * as Pressure from "./Pressure.ts";
+import * as Tracing from "./Tracing.ts";
 
 /** What processing gets besides the event. */
 export interface WorkerContext {
@@ -140,7 +141,7 @@ export const make = <R>(
           const processing = process(event, { pressure: stream.pressure, consistencyTime });
           const version = yield* resource === undefined
             ? processing
-            : Metrics.cycle(resource, item.arrived, processing);
+            : Metrics.cycle(resource, item.arrived, Tracing.cycle(resource, event, processing));
           if (version !== undefined && options.consistencyTimeout > 0) {
             expected = version;
             consistencyTime = (yield* Clock.currentTimeMillis) + options.consistencyTimeout * 1000;

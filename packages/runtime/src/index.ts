@@ -27,3 +27,4 @@ export * as Pressure from "./Pressure.ts";
 export * as Processing from "./Processing.ts";
 export * as RootTasks from "./RootTasks.ts";
 export * as Throttler from "./Throttler.ts";
+export * as Tracing from "./Tracing.ts";

@@ -7,6 +7,7 @@
 import { OperatorSettings } from "@kopf/settings";
 import { Effect, type Scope, Stream } from "effect";
 import * as ApiMetrics from "../ApiMetrics.ts";
+import * as ApiTracing from "../ApiTracing.ts";
 import * as ConnectionInfo from "../ConnectionInfo.ts";
 import type { ApiError, ApiResource } from "../KubeApi.ts";
 import { KubeApiError } from "../KubeApiError.ts";
@@ -126,6 +127,7 @@ export const makeRequester = (
       const labels = ApiMetrics.labelsOf(outgoing.method, outgoing.path);
       return yield* vault.withCredentials((item) => {
         let failure: KubeApiError | undefined; // the last attempt's, named when it is retried
+        let resends = 0;
         const once = ApiMetrics.limited(limiter.acquire).pipe(
           Effect.andThen(
             Effect.suspend(() =>
@@ -133,13 +135,18 @@ export const makeRequester = (
             ),
           ),
           Effect.andThen(
-            ApiMetrics.measured(
-              labels,
-              Effect.suspend(() => transport.request(transportRequest(item, outgoing, connect))).pipe(
-                Effect.flatMap((response) => {
-                  const error = KubeApiError.fromResponse(response);
-                  return error === undefined ? Effect.succeed(response) : Effect.fail(error);
-                }),
+            Effect.suspend(() =>
+              ApiTracing.traced(
+                { ...outgoing, server: item.info.server, labels, resends: resends++ },
+                ApiMetrics.measured(
+                  labels,
+                  transport.request(transportRequest(item, outgoing, connect)).pipe(
+                    Effect.flatMap((response) => {
+                      const error = KubeApiError.fromResponse(response);
+                      return error === undefined ? Effect.succeed(response) : Effect.fail(error);
+                    }),
+                  ),
+                ),
               ),
             ),
           ),
@@ -164,23 +171,32 @@ export const makeRequester = (
       ApiMetrics.limited(limiter.acquire).pipe(
         Effect.andThen(
           // The opening of a watch is measured like a request (its latency: until the headers are in).
-          ApiMetrics.measured(
-            ApiMetrics.labelsOf("GET", path),
-            Effect.suspend(() =>
-              transport.stream(transportRequest(item, { method: "GET", path }, connectTimeout)),
-            ).pipe(
-              Effect.flatMap((response) =>
-                response.status < 400
-                  ? Effect.succeed(response)
-                  : Stream.mkUint8Array(response.body).pipe(
-                      Effect.orElseSucceed(() => new Uint8Array(0)),
-                      Effect.flatMap((body) =>
-                        Effect.fail(
-                          KubeApiError.fromResponse({ ...response, body }) ??
-                            KubeApiError.transport(`Unexpected status ${response.status}: GET ${path}`),
+          ApiTracing.traced(
+            {
+              method: "GET",
+              server: item.info.server,
+              path,
+              labels: ApiMetrics.labelsOf("GET", path),
+              resends: 0,
+            },
+            ApiMetrics.measured(
+              ApiMetrics.labelsOf("GET", path),
+              Effect.suspend(() =>
+                transport.stream(transportRequest(item, { method: "GET", path }, connectTimeout)),
+              ).pipe(
+                Effect.flatMap((response) =>
+                  response.status < 400
+                    ? Effect.succeed(response)
+                    : Stream.mkUint8Array(response.body).pipe(
+                        Effect.orElseSucceed(() => new Uint8Array(0)),
+                        Effect.flatMap((body) =>
+                          Effect.fail(
+                            KubeApiError.fromResponse({ ...response, body }) ??
+                              KubeApiError.transport(`Unexpected status ${response.status}: GET ${path}`),
+                          ),
                         ),
                       ),
-                    ),
+                ),
               ),
             ),
           ),

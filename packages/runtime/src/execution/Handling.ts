@@ -31,6 +31,7 @@ import { Cause, Clock, Effect, Random } from "effect";
 import * as Logging from "../Logging.ts";
 import * as Metrics from "../Metrics.ts";
 import * as Posting from "../Posting.ts";
+import * as Tracing from "../Tracing.ts";
 import * as ErrorModes from "./ErrorModes.ts";
 import { HandlerFailure, invoke } from "./Invocation.ts";
 
@@ -173,7 +174,19 @@ const unwrap = (failure: unknown): unknown => (failure instanceof HandlerFailure
  * @example
  * const outcome = yield* Handling.executeHandlerOnce({ handler, cause, state, settings, lifecycle: Lifecycles.asap })
  */
-export const executeHandlerOnce = (attempt: HandlerAttempt): Effect.Effect<Outcome_> =>
+export const executeHandlerOnce = (attempt: HandlerAttempt): Effect.Effect<Outcome_> => {
+  const labels = labelsOf(attempt.handler, attempt.cause);
+  const span = {
+    handler: labels.handler,
+    reason: labels.reason,
+    retry: attempt.state.retries,
+    // Daemons and timers run for long: each invocation is a trace of its own.
+    root: attempt.cause._tag === "SpawningCause",
+  };
+  return Tracing.handler(span, executeTraced(attempt, labels));
+};
+
+const executeTraced = (attempt: HandlerAttempt, labels: Metrics.HandlerLabels): Effect.Effect<Outcome_> =>
   Effect.gen(function* () {
     const { handler, state, settings, lifecycle } = attempt;
     const logger = loggerOf(attempt.cause);
@@ -191,12 +204,12 @@ export const executeHandlerOnce = (attempt: HandlerAttempt): Effect.Effect<Outco
     };
 
     yield* Effect.sync(() => logger.debug(`${title} is invoked.`));
-    const labels = labelsOf(handler, attempt.cause);
     const limit = ErrorModes.precheck(judged);
     if (limit !== undefined) {
       const verdict = ErrorModes.failed(judged, limit);
       yield* emit(logger, verdict.log, limit);
       const end = ErrorModes.endOf(verdict.outcome, { error: limit });
+      yield* Tracing.ended(end);
       yield* Metrics.handlerEnded(labels, end, undefined);
       yield* warnOfFailure(attempt.cause, settings, end, verdict.log.message);
       return verdict.outcome;
@@ -236,6 +249,7 @@ export const executeHandlerOnce = (attempt: HandlerAttempt): Effect.Effect<Outco
     yield* emit(logger, verdict.log, result.ok ? undefined : result.error);
     const end = ErrorModes.endOf(verdict.outcome, result.ok ? undefined : { error: result.error });
     const seconds = ((yield* Clock.currentTimeMillis) - calledAt) / 1000;
+    yield* Tracing.ended(end);
     yield* Metrics.handlerEnded(labels, end, seconds);
     yield* warnOfFailure(attempt.cause, settings, end, verdict.log.message);
     return verdict.outcome;
