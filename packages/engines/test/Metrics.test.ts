@@ -176,6 +176,9 @@ describe("the endpoint of a running operator", () => {
             calls.broken += 1;
             throw new PermanentError("never");
           });
+          registry.on.daemon(H.RES, function monitor({ stopped }) {
+            return stopped.wait(600);
+          });
           const fiber = yield* Effect.forkScoped(
             Operating.run({ registry, namespaces: ["ns1"], standalone: true, metricsEndpoint: url }),
           );
@@ -272,6 +275,18 @@ describe("the endpoint of a running operator", () => {
             OBJECTS,
           );
           assert.strictEqual(total(families, "kopf_objects_known", { resource: RES }), OBJECTS);
+
+          // Daemons: one per object, running; peering is off (standalone).
+          assert.strictEqual(
+            total(families, "kopf_daemons_running", { ...of("monitor"), kind: "daemon" }),
+            OBJECTS,
+          );
+          assert.strictEqual(
+            total(families, "kopf_handler_invocations_total", { ...of("monitor"), reason: "daemon" }),
+            OBJECTS,
+          );
+          assert.strictEqual(total(families, "kopf_peering_paused"), 0);
+          assert.strictEqual(total(families, "kopf_queue_events", { resource: RES }), 0);
 
           // The API: our own creates, the posted Warning events, one latency per attempt.
           assert.strictEqual(
