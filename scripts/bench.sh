@@ -2,13 +2,17 @@
 # `pnpm bench`: the benchmarks, against the emulator over HTTPS. Prints tables and writes JSON
 # under .reports/bench/. Not part of `npm test`.
 #
-#   pnpm bench                 the operator: 1,000 and 10,000 created objects (packages/runtime/bench)
+#   pnpm bench                 this port and Python Kopf side by side (packages/compat/bench), then
+#                              the operator's own figures: 1,000 and 10,000 created objects
+#                              (packages/runtime/bench)
 #   pnpm bench --emulator      also the emulator's own requests/s and memory (packages/testing/bench)
 #   pnpm bench --soak          also the watcher's soak test (packages/watcher/bench)
 #   pnpm bench --all           all three
-#   pnpm bench --quick         the operator with 1,000 objects only
+#   pnpm bench --quick         1,000 objects only, one round
+#   pnpm bench --no-peer       without the side-by-side run
 #
-# BENCH_OBJECTS (e.g. "1000,10000") and BENCH_CONCURRENCY tune the operator scenarios.
+# BENCH_OBJECTS (e.g. "1000,10000") and BENCH_CONCURRENCY tune the operator scenarios;
+# BENCH_SIZES, BENCH_ROUNDS, BENCH_SOAK_CYCLES and BENCH_SOAK_OBJECTS the side-by-side run.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -18,16 +22,26 @@ mkdir -p .reports/bench
 
 EMULATOR=0
 SOAK=0
+PEER=1
 for arg in "$@"; do
   case "$arg" in
     --emulator) EMULATOR=1 ;;
     --soak) SOAK=1 ;;
     --all) EMULATOR=1; SOAK=1 ;;
-    --quick) export BENCH_OBJECTS="${BENCH_OBJECTS:-1000}" ;;
-    -h|--help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --quick)
+      export BENCH_OBJECTS="${BENCH_OBJECTS:-1000}" BENCH_SIZES="${BENCH_SIZES:-1000}"
+      export BENCH_ROUNDS="${BENCH_ROUNDS:-1}" ;;
+    --no-peer) PEER=0 ;;
+    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench: unknown option $arg (try --help)" >&2; exit 2 ;;
   esac
 done
+
+if [ "$PEER" -eq 1 ]; then
+  echo "== this port and Python Kopf side by side (node $(node --version))"
+  node --conditions=@kopf/source packages/compat/bench/peer.bench.ts
+  echo
+fi
 
 echo "== operator (node $(node --version))"
 node --conditions=@kopf/source --expose-gc packages/runtime/bench/operator.bench.ts

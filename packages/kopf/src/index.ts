@@ -1,29 +1,19 @@
 /**
  * The public API users import: `import * as kopf from "kopf"`. Registration calls on the default
  * registry (`kopf.on.*`, `kopf.daemon`, `kopf.timer`, `kopf.index`), sub-handlers, errors,
- * filters, lifecycles, registries, and the public types and namespaces of the layers below.
+ * filters, lifecycles, registries, settings, storages, events, the hierarchies kit, admission
+ * servers, running operators, and the types handlers see. The machinery below (cause detection,
+ * matching, handler state) is not part of it: its packages are for the runtime.
  */
 
 // Admission webhook servers and tunnels for `settings.admission.server`: @kopf/admission.
 export { AdmissionRunError } from "@kopf/admission";
-// Causes: @kopf/causes.
-export {
-  CauseInputs,
-  ChangeCause,
-  ConsistencyGate,
-  FinalizerDecision,
-  ResourceCause,
-  ResourceMemory,
-  SpawningCause,
-  WatchingCause,
-} from "@kopf/causes";
 // Logging in from on.login handlers (Kopf's login_with_kubeconfig/login_with_service_account).
 export { ConnectionInfo, LoginError } from "@kopf/client";
 // The hierarchies kit: @kopf/hierarchies, the owner defaulting to the running handler's object.
 export {
   type AdoptOptions,
   HierarchyError,
-  Kit,
   type LabelOptions,
   type NamespaceOptions,
   type NamingOptions,
@@ -48,14 +38,8 @@ export {
   type DaemonStopped,
   type DaemonStoppingReason,
   type DelayContext,
-  Errors,
   ErrorsMode,
-  Filters,
-  Handler,
-  HandlerCause,
-  HandlerContext,
   type HandlerFn,
-  HandlerId,
   HandlerRetriesError,
   HandlerTimeoutError,
   type Index,
@@ -66,13 +50,11 @@ export {
   type LifecycleContext,
   Lifecycles as lifecycles,
   type Logger,
-  Matching,
   type Memo,
   type MetaFilter,
   none_,
   not_,
   type Operation,
-  Options,
   PermanentError,
   PRESENT,
   Reason,
@@ -83,7 +65,6 @@ export {
   type SpawningFilterContext,
   type SpawningHandler,
   type Store,
-  SubRegistry,
   TemporaryError,
   type TimerContext,
   type TimerHandler,
@@ -100,7 +81,6 @@ export {
 // Settings: @kopf/settings.
 export {
   OperatorSettings,
-  RunOptions,
   Settings,
   SettingsError,
   type SettingsErrorReason,
@@ -108,19 +88,14 @@ export {
 } from "@kopf/settings";
 // On-cluster state: @kopf/storage.
 export {
-  AnnotationKeys,
   AnnotationsDiffBaseStorage,
   AnnotationsProgressStorage,
   DiffBaseStorage,
-  Essence,
-  HandlerState,
   MultiDiffBaseStorage,
   MultiProgressStorage,
-  Outcome,
   ProgressRecord,
   ProgressStorage,
   SmartProgressStorage,
-  State,
   StatusDiffBaseStorage,
   StatusProgressStorage,
   StorageConfigError,
@@ -129,18 +104,13 @@ export {
 } from "@kopf/storage";
 // Kubernetes data: @kopf/structs.
 export {
-  Body,
   Diff,
   type DiffItem,
   type DiffOperation,
   type DiffScope,
   EVERYTHING,
-  FieldPath,
   type FieldSpec,
-  Finalizers,
-  Json,
   type JsonObject,
-  JsonPatch,
   type JsonPatchOp,
   type JsonValue,
   type MetaPatch,

@@ -1,10 +1,11 @@
 /**
  * Progress records: the per-handler state Kopf persists between processing cycles (spec §4.1),
  * with Kopf's field names and JSON encoding, so records written by Python Kopf and by this port
- * are interchangeable byte for byte.
+ * are interchangeable byte for byte. Reading checks the shape with an Effect `Schema`; writing
+ * stays hand-written (`encode`), because the text must match Python's `json.dumps` byte for byte.
  */
 import { Json } from "@kopf/structs";
-import { Result } from "effect";
+import { Result, Schema, SchemaIssue } from "effect";
 import { put } from "./internal/dicts.ts";
 import { parseJson } from "./internal/parseJson.ts";
 import { StorageDecodeError } from "./StorageError.ts";
@@ -45,23 +46,31 @@ export const FIELDS = [
   "subrefs",
 ] as const;
 
-type FieldCheck = (value: unknown) => boolean;
-const isString: FieldCheck = (value) => typeof value === "string";
-const CHECKS: Readonly<Record<(typeof FIELDS)[number], readonly [FieldCheck, string]>> = {
-  started: [isString, "a string"],
-  stopped: [isString, "a string"],
-  delayed: [isString, "a string"],
-  purpose: [isString, "a string"],
-  retries: [(value) => typeof value === "number" && Number.isInteger(value), "an integer"],
-  success: [(value) => typeof value === "boolean", "a boolean"],
-  failure: [(value) => typeof value === "boolean", "a boolean"],
-  message: [isString, "a string"],
-  subrefs: [(value) => Array.isArray(value) && value.every(isString), "a list of strings"],
-};
+const optionalNullable = <S extends Schema.Top>(schema: S) => Schema.optionalKey(Schema.NullOr(schema));
+
+/**
+ * The record's shape as an Effect `Schema`: each known field optional and nullable, of its type.
+ * Unknown fields are tolerated (and dropped), as Kopf does.
+ */
+export const RecordSchema = Schema.Struct({
+  started: optionalNullable(Schema.String),
+  stopped: optionalNullable(Schema.String),
+  delayed: optionalNullable(Schema.String),
+  purpose: optionalNullable(Schema.String),
+  retries: optionalNullable(Schema.Int),
+  success: optionalNullable(Schema.Boolean),
+  failure: optionalNullable(Schema.Boolean),
+  message: optionalNullable(Schema.String),
+  subrefs: optionalNullable(Schema.Array(Schema.String)),
+});
+
+const decodeRecord = Schema.decodeUnknownResult(RecordSchema);
+const formatter = SchemaIssue.makeFormatterStandardSchemaV1();
 
 /**
  * Check that a decoded JSON value is a progress record: an object whose known fields have the
- * right types (or are null). Unknown fields are tolerated, as in Kopf.
+ * right types (or are null). Unknown fields are tolerated, as in Kopf. The error names the
+ * record's key, the field and what was wrong with it.
  *
  * @example
  * ```ts
@@ -79,20 +88,20 @@ export const validate = (value: unknown, key: string): Result.Result<ProgressRec
       }),
     );
   }
-  for (const field of FIELDS) {
-    const fieldValue = value[field];
-    const [check, expected] = CHECKS[field];
-    if (fieldValue !== undefined && fieldValue !== null && !check(fieldValue)) {
-      return Result.fail(
-        new StorageDecodeError({
-          reason: "InvalidField",
-          key,
-          message: `The progress record in ${key} has ${field}=${JSON.stringify(fieldValue)}, expected ${expected}.`,
-        }),
-      );
-    }
-  }
-  return Result.succeed(value as ProgressRecord);
+  return Result.mapError(decodeRecord(value), (error) => {
+    const [first] = formatter(error.issue).issues;
+    const path = (first?.path ?? []).map((segment) => (typeof segment === "object" ? segment.key : segment));
+    const actual = path.reduce<unknown>(
+      (at, step) =>
+        Json.isObject(at) || Array.isArray(at) ? (at as Record<PropertyKey, unknown>)[step] : undefined,
+      value,
+    );
+    return new StorageDecodeError({
+      reason: "InvalidField",
+      key,
+      message: `The progress record in ${key} has ${path.map(String).join(".")}=${JSON.stringify(actual)}: ${first?.message ?? "invalid"}.`,
+    });
+  });
 };
 
 /**

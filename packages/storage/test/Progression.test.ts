@@ -1,6 +1,6 @@
 // Covers a changing cause's use of the handler states across cycles (spec §5.3 steps 2–5):
 // a fresh cause over two cycles with results and the final purge, a deletion superseding an
-// unfinished creation (issue 601: report, purge, start afresh), and resume handlers re-purposed
+// unfinished creation (Kopf issue #601: report, purge, start afresh), and resume handlers re-purposed
 // into an update without purging. Uses the default (smart) storage and the real Patch.
 import { describe, expect, it } from "@effect/vitest";
 import { IsoTime, Patch, type RawBody } from "@kopf/structs";
@@ -89,7 +89,7 @@ describe("Progression", () => {
     });
   });
 
-  it("lets a deletion supersede an unfinished creation (issue 601)", () => {
+  it("lets a deletion supersede an unfinished creation (Kopf issue #601)", () => {
     const body = withAnnotations({
       "kopf.zalando.org/fn1": '{"purpose":"create","failure":true}',
       "kopf.zalando.org/fn2": '{"purpose":"create","success":true}',

@@ -1,6 +1,6 @@
 // Covers handler states and the state of all handlers (spec §4.4, vectors §16 G, ported from
 // Kopf's tests/persistence/test_states.py): passive/active states, purposes, counts and extras,
-// issue 601, started/runtime/finished/sleeping/awakened/delayed/retries, outcomes, subrefs,
+// Kopf issue #601, started/runtime/finished/sleeping/awakened/delayed/retries, outcomes, subrefs,
 // results delivery, purging, and properties of the transitions.
 import { describe, expect, it } from "@effect/vitest";
 import { IsoTime, Patch, type RawBody } from "@kopf/structs";
@@ -243,7 +243,7 @@ describe("State counts and extras", () => {
     });
   });
 
-  it.each(["create", "update", "resume"])("issue 601: deletion supersedes %s", (reason) => {
+  it.each(["create", "update", "resume"])("Kopf issue #601: deletion supersedes %s", (reason) => {
     const body = {
       status: {
         kopf: {

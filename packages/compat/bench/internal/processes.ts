@@ -1,0 +1,122 @@
+// The processes a side-by-side run needs: an emulator (`kopf emulator`, HTTPS) and one operator,
+// either this port (`kopf run`) or Python Kopf (`python -m kopf run`), with their log lines
+// counted as they arrive ("Creation is processed", "Deletion is processed"), which both print at
+// the info level in the same words.
+import { type ChildProcess, spawn } from "node:child_process";
+import { join } from "node:path";
+
+/** A child process whose output is scanned for progress lines. */
+export interface Child {
+  readonly pid: number;
+  readonly child: ChildProcess;
+  /** How many times each watched phrase has appeared so far. */
+  readonly count: (phrase: Phrase) => number;
+  /** Everything printed so far (cut to the last 64 KiB). */
+  readonly tail: () => string;
+  /** Waits until `phrase` has appeared `n` times; fails after `timeoutMs` or if the process exits. */
+  readonly waitFor: (phrase: Phrase, n: number, timeoutMs: number) => Promise<void>;
+  /** Stops it (SIGTERM, then SIGKILL after 20 s). */
+  readonly stop: () => Promise<void>;
+}
+
+/** The phrases counted. */
+export type Phrase = "created" | "deleted" | "ready";
+
+const PHRASES: Record<Phrase, RegExp> = {
+  created: /Creation is processed/g,
+  deleted: /Deletion is processed/g,
+  ready: /kubeconfig written/g,
+};
+
+const watch = (child: ChildProcess, what: string): Child => {
+  const counts: Record<Phrase, number> = { created: 0, deleted: 0, ready: 0 };
+  let tail = "";
+  let carry = "";
+  const onData = (chunk: Buffer) => {
+    const text = carry + chunk.toString();
+    const cut = text.lastIndexOf("\n");
+    const complete = cut < 0 ? "" : text.slice(0, cut + 1);
+    carry = cut < 0 ? text : text.slice(cut + 1);
+    for (const phrase of Object.keys(PHRASES) as Phrase[]) {
+      counts[phrase] += complete.match(PHRASES[phrase])?.length ?? 0;
+    }
+    tail = (tail + complete).slice(-65536);
+  };
+  child.stdout?.on("data", onData);
+  child.stderr?.on("data", onData);
+  const exited = new Promise<void>((done) => child.once("exit", () => done()));
+  const waitFor = async (phrase: Phrase, n: number, timeoutMs: number) => {
+    const deadline = performance.now() + timeoutMs;
+    while (counts[phrase] < n) {
+      if (child.exitCode !== null || child.signalCode !== null) {
+        throw new Error(
+          `${what} exited (${child.exitCode ?? child.signalCode}); it said:\n${tail.slice(-4000)}`,
+        );
+      }
+      if (performance.now() > deadline) {
+        throw new Error(
+          `${what}: ${counts[phrase]} of ${n} "${phrase}" after ${timeoutMs} ms:\n${tail.slice(-4000)}`,
+        );
+      }
+      await new Promise((done) => setTimeout(done, 5));
+    }
+  };
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    await exited;
+    clearTimeout(timer);
+  };
+  if (child.pid === undefined) throw new Error(`${what} did not start`);
+  return { pid: child.pid, child, count: (p) => counts[p], tail: () => tail, waitFor, stop };
+};
+
+/** Starts `kopf emulator` with the examples' CRD; resolves once its kubeconfig is written. */
+export const startEmulator = async (root: string, kubeconfig: string): Promise<Child> => {
+  const child = spawn(
+    process.execPath,
+    [
+      join(root, "packages/cli/bin/kopf.js"),
+      "emulator",
+      "--kubeconfig",
+      kubeconfig,
+      "--crd",
+      join(root, "examples/crd.yaml"),
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  const emulator = watch(child, "the emulator");
+  await emulator.waitFor("ready", 1, 60_000);
+  return emulator;
+};
+
+/** Which operator. */
+export type Peer = "ours" | "kopf";
+
+/** Starts an operator serving one namespace, standalone, at the default (info) log level. */
+export const startOperator = (options: {
+  readonly peer: Peer;
+  readonly root: string;
+  readonly python: string | undefined;
+  readonly handlers: string;
+  readonly namespace: string;
+  readonly kubeconfig: string;
+}): Child => {
+  const env = { ...process.env, KUBECONFIG: options.kubeconfig, PYTHONUNBUFFERED: "1" };
+  const args = ["run", "--standalone", "-n", options.namespace];
+  const child =
+    options.peer === "ours"
+      ? spawn(
+          process.execPath,
+          [join(options.root, "packages/cli/bin/kopf.js"), ...args, `${options.handlers}.ts`],
+          {
+            env,
+            stdio: ["ignore", "pipe", "pipe"],
+          },
+        )
+      : spawn(options.python ?? "python3", ["-m", "kopf", ...args, `${options.handlers}.py`], {
+          env,
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+  return watch(child, options.peer === "ours" ? "our operator" : "Python Kopf");
+};

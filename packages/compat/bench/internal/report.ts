@@ -1,0 +1,90 @@
+// The side-by-side benchmark's figures: medians per operator, their ratio, and the target each
+// ratio is held to (the project's performance targets), as rows and as a printed table.
+import type { Peer } from "./processes.ts";
+
+/** Measured values by `${peer}\0${figure}`, one per round. */
+export type Samples = Map<string, ReadonlyArray<number>>;
+
+/** One line of the report. */
+export interface Row {
+  readonly figure: string;
+  readonly unit: string;
+  readonly ours: number;
+  readonly kopf: number | null;
+  /** ours / kopf. */
+  readonly ratio: number | null;
+  /** The ratio (or, for `ownLimit` rows, our own value) must not exceed this. */
+  readonly target: number | null;
+  /** The target applies to our value alone, not to the ratio. */
+  readonly ownLimit?: boolean;
+  readonly met: boolean | null;
+}
+
+const median = (values: ReadonlyArray<number> | undefined): number => {
+  const sorted = [...(values ?? [])].filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** The report's rows from the samples. */
+export const rows = (
+  samples: Samples,
+  sizes: ReadonlyArray<number>,
+  peers: ReadonlyArray<Peer>,
+): ReadonlyArray<Row> => {
+  const withKopf = peers.includes("kopf");
+  const row = (figure: string, unit: string, key: string, target: number | null, ownLimit = false): Row => {
+    const ours = median(samples.get(`ours\u0000${key}`));
+    const kopf = withKopf ? median(samples.get(`kopf\u0000${key}`)) : null;
+    const ratio = kopf === null || !(kopf > 0) ? null : ours / kopf;
+    const judged = ownLimit ? ours : ratio;
+    return {
+      figure,
+      unit,
+      ours: round(ours),
+      kopf: kopf === null ? null : round(kopf),
+      ratio: ratio === null ? null : round(ratio),
+      target,
+      ...(ownLimit ? { ownLimit } : {}),
+      met: target === null || judged === null || !Number.isFinite(judged) ? null : judged <= target,
+    };
+  };
+  const largest = Math.max(...sizes);
+  return [
+    row("start (spawn → first object handled)", "s", "start", 1),
+    row("RSS after start", "MiB", "rssAfterStart", 1.5),
+    ...sizes.flatMap((n) => [
+      row(`peak RSS, ${n} objects, create handler`, "MiB", `peakRss/create/${n}`, 1),
+      row(`peak RSS, ${n} objects, with delete handler`, "MiB", `peakRss/create-delete/${n}`, 1),
+    ]),
+    row("CPU per object, create handler, first 1,000", "ms", `firstThousandCpu/create/${largest}`, 0.25),
+    ...sizes.flatMap((n) => [
+      row(`CPU per object, create handler, ${n}`, "ms", `createCpu/create/${n}`, 0.25),
+      row(`CPU per object, create with finalizer, ${n}`, "ms", `createCpu/create-delete/${n}`, 0.25),
+      row(`CPU per object, deletion, ${n}`, "ms", `deleteCpu/${n}`, 0.25),
+    ]),
+    row("writes per object, create handler", "writes", `writes/create/${largest}`, 2, true),
+    row("writes per object, with finalizer (creation)", "writes", `writes/create-delete/${largest}`, 3, true),
+    row("soak: RSS after soak / RSS after start", "×", "soakRssRatio", 1.5, true),
+  ];
+};
+
+/** The rows as an aligned text table. */
+export const table = (report: ReadonlyArray<Row>): string => {
+  const cells = [
+    ["figure", "ours", "Kopf", "ours/Kopf", "target", "met"],
+    ...report.map((r) => [
+      `${r.figure} (${r.unit})`,
+      String(r.ours),
+      r.kopf === null ? "—" : String(r.kopf),
+      r.ratio === null ? "—" : `${r.ratio}×`,
+      r.target === null ? "" : r.ownLimit === true ? `ours ≤ ${r.target}` : `≤ ${r.target}×`,
+      r.met === null ? "" : r.met ? "yes" : "NO",
+    ]),
+  ];
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((c) => c[i]!.length)));
+  return cells.map((c) => c.map((cell, i) => cell.padEnd(widths[i]!)).join("  ")).join("\n");
+};
