@@ -8,8 +8,15 @@ export default defineConfig({
   ssr: { resolve: { conditions: ["@kopf/source"] } },
   test: {
     include: ["packages/*/test/**/*.test.ts", "examples/*/test/**/*.test.ts", "scripts/test/**/*.test.ts"],
-    // `*.real.test.ts` need the real kube-apiserver: `npm run test:real` runs them (vitest.real.config.ts).
-    exclude: ["**/node_modules/**", "**/*.integration.test.ts", "**/*.bench.test.ts", "**/*.real.test.ts"],
+    // `*.real.test.ts` need the real kube-apiserver: `npm run test:real` runs them (vitest.real.config.ts);
+    // `*.chaos.test.ts` are the chaos suite: `npm run chaos` (vitest.chaos.config.ts).
+    exclude: [
+      "**/node_modules/**",
+      "**/*.integration.test.ts",
+      "**/*.bench.test.ts",
+      "**/*.real.test.ts",
+      "**/*.chaos.test.ts",
+    ],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",

@@ -42,17 +42,15 @@ kopf.timer("kopfexamples", { idle: 600 }, function settled({ name, logger }) {
 });
 
 // block: index
-kopf.index("pods", function pods_by_node({ spec, name, namespace }) {
-  if (spec.nodeName === undefined) return null; // unscheduled pods are not indexed
-  return { [String(spec.nodeName)]: `${namespace}/${name}` };
-});
-
-interface Indices {
-  readonly pods_by_node: kopf.Index<string, string>;
-}
+const podsByNode = kopf.indexOf(
+  kopf.index("pods", function pods_by_node({ spec, name, namespace }) {
+    if (spec.nodeName === undefined) return null; // unscheduled pods are not indexed
+    return { [String(spec.nodeName)]: `${namespace}/${name}` };
+  }),
+); // typed from the function's result: an index of strings by string keys
 
 kopf.timer("kopfexamples", { interval: 30 }, function report(ctx) {
-  const { pods_by_node } = ctx as unknown as Indices;
+  const pods_by_node = podsByNode.in(ctx); // also ctx.pods_by_node, untyped
   for (const [node, pods] of pods_by_node) {
     ctx.logger.info(`${node}: ${[...pods].join(", ")}`);
   }

@@ -10,12 +10,18 @@ export interface Templates {
   readonly deleteTpl: string;
 }
 
-const render = (template: string, name: string | undefined) => template.replaceAll("{name}", name ?? "");
+/** A template from the memo, checked: the memo is whatever the application put into it. */
+const template = (memo: kopf.Memo, key: keyof Templates): string => {
+  const value = memo[key];
+  return typeof value === "string" ? value : `{name}: the memo has no ${key}`;
+};
+
+const render = (text: string, name: string | undefined) => text.replaceAll("{name}", name ?? "");
 
 kopf.on.create("kopfexamples", function create_fn({ memo, name, logger }) {
-  logger.info(render((memo as unknown as Templates).createTpl, name));
+  logger.info(render(template(memo, "createTpl"), name));
 });
 
 kopf.on.delete("kopfexamples", function delete_fn({ memo, name, logger }) {
-  logger.info(render((memo as unknown as Templates).deleteTpl, name));
+  logger.info(render(template(memo, "deleteTpl"), name));
 });

@@ -5,32 +5,33 @@
  * pods of `kube-system` and `default` into each KopfExample's status.
  *
  * Keys of several parts (Python's tuples) are arrays; the indices compare them by value.
+ * `kopf.indexOf` gives each index its types from what its function returns.
  */
 import * as kopf from "kopf";
 
-type Indices = {
-  readonly is_running: kopf.Index<readonly [string | undefined, string | undefined], boolean>;
-  readonly by_label: kopf.Index<readonly [string, string], string | undefined>;
-};
+const isRunning = kopf.indexOf(
+  kopf.index("pods", function is_running({ namespace, name, status }) {
+    return new Map([[[namespace, name] as const, status.phase === "Running"]]);
+  }),
+);
 
-kopf.index("pods", function is_running({ namespace, name, status }) {
-  return new Map([[[namespace, name], status.phase === "Running"]]);
-});
-
-kopf.index("pods", function by_label({ labels, name }) {
-  return new Map(Object.entries(labels).map(([label, value]) => [[label, value], name]));
-});
+const byLabel = kopf.indexOf(
+  kopf.index("pods", function by_label({ labels, name }) {
+    return new Map(Object.entries(labels).map(([label, value]) => [[label, value] as const, name]));
+  }),
+);
 
 kopf.on.probe(function pod_count(ctx) {
-  return (ctx as unknown as Indices).is_running.size;
+  return isRunning.in(ctx).size;
 });
 
 kopf.on.probe(function pod_names(ctx) {
-  return [...(ctx as unknown as Indices).is_running.keys()].map(([, name]) => name);
+  return [...isRunning.in(ctx).keys()].map(([, name]) => name);
 });
 
 kopf.timer("kex", { interval: 5 }, function intervalled(ctx) {
-  const { is_running, by_label } = ctx as unknown as Indices;
+  const is_running = isRunning.in(ctx);
+  const by_label = byLabel.in(ctx);
   ctx.logger.info(
     `Pods by label: ${JSON.stringify(Object.fromEntries([...by_label].map(([[k, v], names]) => [`${k}=${v}`, [...names].sort()])))}`,
   );

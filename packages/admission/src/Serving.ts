@@ -1,9 +1,11 @@
 /**
- * Serving one admission request (Kopf's `serve_admission_request`, spec §9.3): find the served
+ * Serving one admission request (Kopf's `serve_admission_request`): find the served
  * resource of the request, build the webhook cause (body, old/new/diff, memo, Kopf's admission
  * kwargs), select the handlers (reason hint, webhook id, DELETE vs mutating, subresource,
  * filters), run them all at once with permanent errors and no retries through the runtime's
- * execution engine, and answer the AdmissionReview response.
+ * execution engine, and answer the AdmissionReview response. The names of the request and the
+ * messages of its handlers' loggers are bounded (`Bounded`), so that what a request carries never
+ * makes a log line long.
  */
 
 import {
@@ -21,6 +23,7 @@ import { State } from "@kopf/storage";
 import { Diff, IsoTime, Patch, type RawBody, Resource } from "@kopf/structs";
 import { Data, Effect } from "effect";
 import * as AdmissionMetrics from "./AdmissionMetrics.ts";
+import * as Bounded from "./Bounded.ts";
 import * as Response from "./Response.ts";
 import type * as Review from "./Review.ts";
 
@@ -75,7 +78,7 @@ export const resourceOf = (
   const found = resources.filter(
     (r) => r.group === gvr.group && r.version === gvr.version && r.plural === gvr.resource,
   );
-  const text = JSON.stringify(gvr);
+  const text = `{group: ${Bounded.preview(gvr.group)}, version: ${Bounded.preview(gvr.version)}, resource: ${Bounded.preview(gvr.resource)}}`;
   if (found.length === 0) {
     return Effect.fail(
       new ServingError({
@@ -139,23 +142,28 @@ export const serve = (
     const patch = Patch.make(body);
     const warnings: Array<string> = [];
     const services = yield* Effect.context<never>();
+    // The request's names reach every log line of its handlers: bounded, whatever was sent.
     const ref = {
       apiVersion: Resource.apiVersion(resource),
       kind: resource.kind ?? "",
-      name: request.name ?? body.metadata?.name ?? "",
-      uid: body.metadata?.uid ?? "",
-      ...(request.namespace === undefined ? {} : { namespace: request.namespace }),
+      name: Bounded.text(String(request.name ?? body.metadata?.name ?? ""), Bounded.MAX_NAME),
+      uid: Bounded.text(String(body.metadata?.uid ?? ""), Bounded.MAX_NAME),
+      ...(request.namespace === undefined
+        ? {}
+        : { namespace: Bounded.text(request.namespace, Bounded.MAX_NAME) }),
     };
     const cause: HandlerCause.WebhookCause = {
       _tag: "WebhookCause",
       resource,
       body,
       patch,
-      logger: Logging.handlerLogger(services, {
-        [Logging.OBJECT]: ref,
-        [Logging.LOGGER]: "kopf.objects",
-        [Logging.LOCAL]: true,
-      }),
+      logger: Bounded.logger(
+        Logging.handlerLogger(services, {
+          [Logging.OBJECT]: ref,
+          [Logging.LOGGER]: "kopf.objects",
+          [Logging.LOCAL]: true,
+        }),
+      ),
       memo,
       indices: options.indices?.() ?? {},
       reason: call.reason,

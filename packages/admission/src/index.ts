@@ -3,11 +3,13 @@
 export * as Admission from "./Admission.ts";
 export { AdmissionRunError } from "./Admission.ts";
 export * as AdmissionMetrics from "./AdmissionMetrics.ts";
+export * as Bounded from "./Bounded.ts";
 export type { ClientConfig, ClientConfigService } from "./ClientConfig.ts";
 export * as ClusterDetection from "./ClusterDetection.ts";
 export * as ConfigManager from "./ConfigManager.ts";
 export { ConfigManagerError } from "./ConfigManager.ts";
 export * as Endpoint from "./Endpoint.ts";
+export * as JsonDepth from "./JsonDepth.ts";
 export * as Certificates from "./live/Certificates.ts";
 export { CertificateError } from "./live/Certificates.ts";
 export * as WebhookAutoServer from "./live/WebhookAutoServer.ts";

@@ -38,7 +38,7 @@ describe("Review.decode", () => {
     ["a string", "hello", "NotAnObject", "must be a JSON object; got a string"],
     ["null", null, "NotAnObject", "got null"],
     ["an array", [1], "NotAnObject", "got an array"],
-    ["another kind", review({}, { kind: "Pod" }), "NotAReview", 'Expected kind AdmissionReview; got "Pod"'],
+    ["another kind", review({}, { kind: "Pod" }), "NotAReview", 'kind: expected AdmissionReview; got "Pod"'],
     [
       "another version",
       review({}, { apiVersion: "admission.k8s.io/v2" }),
@@ -49,29 +49,71 @@ describe("Review.decode", () => {
       "no request",
       { apiVersion: "admission.k8s.io/v1", kind: "AdmissionReview" },
       "MissingRequest",
-      "no request",
+      "request is missing from the AdmissionReview",
     ],
-    ["no uid", review({ uid: undefined }), "InvalidField", "request.uid"],
+    ["no uid", review({ uid: undefined }), "InvalidField", "request.uid is missing"],
+    ["an empty uid", review({ uid: "" }), "InvalidField", 'request.uid: expected a non-empty string; got ""'],
     ["a numeric uid", review({ uid: 123 }), "InvalidField", "got 123"],
     ["a bad operation", review({ operation: "PATCH" }), "InvalidField", "request.operation"],
-    ["no userInfo", review({ userInfo: undefined }), "MissingUserInfo", "User info is missing"],
+    ["no userInfo", review({ userInfo: undefined }), "MissingUserInfo", "request.userInfo is missing"],
+    ["a list as userInfo", review({ userInfo: [] }), "MissingUserInfo", "got an array of 0 items"],
     ["no resource", review({ resource: undefined }), "InvalidField", "request.resource"],
-    ["a partial resource", review({ resource: { group: "" } }), "InvalidField", "request.resource"],
+    ["a partial resource", review({ resource: { group: "" } }), "InvalidField", "request.resource.version"],
     [
       "no bodies",
       review({ object: null, oldObject: null }),
       "MissingObject",
       "Either old or new object is missing",
     ],
-    ["a scalar object", review({ object: 5 }), "InvalidField", "request.object must be an object"],
+    ["a scalar object", review({ object: 5 }), "InvalidField", "request.object: expected an object; got 5"],
     ["a numeric subresource", review({ subResource: 1 }), "InvalidField", "request.subResource"],
-    ["a string dryRun", review({ dryRun: "yes" }), "InvalidField", "request.dryRun"],
+    [
+      "a string dryRun",
+      review({ dryRun: "yes" }),
+      "InvalidField",
+      'request.dryRun: expected a boolean; got "yes"',
+    ],
+    [
+      "a huge non-string name",
+      review({ name: ["x".repeat(1_000_000)] }),
+      "InvalidField",
+      "request.name: expected a string; got an array of 1 item.",
+    ],
+    [
+      "a huge wrong kind",
+      review({}, { kind: "K".repeat(1_000_000) }),
+      "NotAReview",
+      "…[truncated, 1000000 characters]",
+    ],
   ] as const)("rejects %s", (_name, document, reason, text) => {
-    const decoded = Review.decode(document);
+    const decoded = Review.decode(JSON.parse(JSON.stringify(document)));
     assert.isTrue(Result.isFailure(decoded));
     if (Result.isSuccess(decoded)) return;
     assert.strictEqual(decoded.failure.reason, reason);
     assert.include(decoded.failure.message, text);
+    assert.isBelow(decoded.failure.message.length, 300);
+  });
+
+  it("names the field at fault", () => {
+    const decoded = Review.decode(review({ resource: { group: "g", version: "v1", resource: 7 } }));
+    assert.isTrue(Result.isFailure(decoded));
+    if (Result.isSuccess(decoded)) return;
+    assert.strictEqual(decoded.failure.field, "request.resource.resource");
+    assert.strictEqual(
+      decoded.failure.message,
+      "request.resource.resource: expected a non-empty string; got 7.",
+    );
+  });
+
+  it("passes the objects on as they are, without interpreting their keys", () => {
+    const object = JSON.parse('{"__proto__": {"polluted": true}, "spec": {}}');
+    const decoded = Review.decode(review({ object, name: "", namespace: null }));
+    assert.isTrue(Result.isSuccess(decoded));
+    if (Result.isFailure(decoded)) return;
+    assert.strictEqual(decoded.success.request.object, object);
+    assert.strictEqual(decoded.success.request.name, undefined);
+    assert.strictEqual(decoded.success.request.namespace, undefined);
+    assert.isUndefined((decoded.success.request.object as any).polluted);
   });
 
   it("is total: any JSON value decodes or fails with a ReviewError", () => {

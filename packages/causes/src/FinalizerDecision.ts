@@ -56,7 +56,8 @@ export interface ReleaseInput {
   readonly delays: ReadonlyArray<number>;
 }
 
-const KEEP: FinalizerDecision = { _tag: "Keep", skipsChangingHandlers: false };
+/** Leave the finalizer as it is. */
+export const KEEP: FinalizerDecision = { _tag: "Keep", skipsChangingHandlers: false };
 
 /**
  * Step 5: add the finalizer when it is needed and absent (and no deletion is ongoing); remove it

@@ -8,7 +8,7 @@
  * Exit codes: 0 after a graceful stop or `--help`; 1 when the operator cannot start or its
  * handler files cannot be loaded; 2 for usage errors (unknown flags, `-n` with `-A`, ...).
  */
-import type { KubeApi } from "@kopf/client";
+import { type KubeApi, KubeClient, StartupCheck } from "@kopf/client";
 import { Environment, Peering } from "@kopf/engines";
 import { EmulatorCommand, FaultInjector, KubeEmulator, WebhookAdmission } from "@kopf/testing";
 import { Cause, Effect, Exit, Layer, Result } from "effect";
@@ -106,15 +106,38 @@ const clusterOf = (
   registry: kopf.Registry.Registry,
   path: string | undefined,
   context: string | undefined,
-): Layer.Layer<KubeApi, unknown> =>
-  io.kubeApi ??
-  kopf.liveCluster(registry, {
-    kubeconfig: {
-      ...(path !== undefined ? { paths: path } : {}),
-      ...(context !== undefined ? { context } : {}),
-      ...(io.env !== undefined ? { env: io.env } : {}),
-    },
-  });
+): Layer.Layer<KubeApi, unknown> => io.kubeApi ?? kopf.liveCluster(registry, liveOptions(io, path, context));
+
+const liveOptions = (
+  io: CliIo,
+  path: string | undefined,
+  context: string | undefined,
+): KubeClient.LiveOptions => ({
+  kubeconfig: {
+    ...(path !== undefined ? { paths: path } : {}),
+    ...(context !== undefined ? { context } : {}),
+    ...(io.env !== undefined ? { env: io.env } : {}),
+  },
+});
+
+/**
+ * The cluster of `kopf run`. With the built-in logins, credentials that can never work end the
+ * command with one line before the operator starts (see `StartupCheck`); what a retry may fix
+ * is left to the operator. The check and the operator share one login (and its plugin cache).
+ */
+const runCluster = async (
+  io: CliIo,
+  registry: kopf.Registry.Registry,
+  plan: RunArgs.RunPlan,
+): Promise<Exit.Exit<Layer.Layer<KubeApi, unknown>, StartupCheck.StartupError>> => {
+  if (io.kubeApi !== undefined || registry.activityHandlers("authentication").length > 0) {
+    return Exit.succeed(clusterOf(io, registry, plan.kubeconfig, plan.context));
+  }
+  const options = liveOptions(io, plan.kubeconfig, plan.context);
+  const live = { ...options, login: KubeClient.defaultLogin(options) };
+  const checked = await Effect.runPromiseExit(StartupCheck.run(live));
+  return Exit.map(checked, () => KubeClient.layer(live));
+};
 
 /** `kopf freeze`/`kopf resume`: write or remove the presence record, then exit. */
 const runPeering = async (command: "freeze" | "resume", plan: PeeringCommands.PeeringPlan, io: CliIo) => {
@@ -152,6 +175,12 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
     io.stderr(`Error: ${messageOf(error)}\n`);
     return { exitCode: 1, exception: error };
   }
+  const cluster = await runCluster(io, registry, plan);
+  if (Exit.isFailure(cluster)) {
+    const error = exceptionOf(cluster);
+    io.stderr(`Error: ${messageOf(error)}\n`);
+    return { exitCode: 1, exception: error };
+  }
   const operator = kopf.operator({
     registry,
     settings: io.settings,
@@ -162,7 +191,7 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
     peeringName: plan.peeringName,
     livenessEndpoint: plan.liveness,
     metricsEndpoint: plan.metrics,
-    kubeApi: clusterOf(io, registry, plan.kubeconfig, plan.context),
+    kubeApi: cluster.value,
     logging: {
       format: plan.logging.format,
       prefix: plan.logging.prefix,

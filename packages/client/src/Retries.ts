@@ -81,14 +81,19 @@ const describeError = (error: unknown): string =>
  * The retry schedule for one request described by `what` (e.g. `GET /api/v1/pods`). Each run of
  * the schedule iterates the backoffs afresh, so re-iterables are honoured on every request. It
  * logs Kopf's lines: "Request attempt #i/N failed; will retry: …", "…; escalating: …" and
- * "Overriding the backoff …s with the retry-after …s from the server: …".
+ * "Overriding the backoff …s with the retry-after …s from the server: …". The "will retry" lines go
+ * through `logRetry` (e.g. a `FailureDigest`), error-level lines by default.
  *
  * @example
  * ```ts
  * request.pipe(Effect.retry(Retries.schedule({ errorBackoffs: [1, 2], enforceRetryAfter: false }, "GET /api")))
  * ```
  */
-export const schedule = (options: RetryOptions, what: string): Schedule.Schedule<number, unknown> =>
+export const schedule = (
+  options: RetryOptions,
+  what: string,
+  logRetry: (line: string) => Effect.Effect<void> = Effect.logError,
+): Schedule.Schedule<number, unknown> =>
   Schedule.fromStepWithMetadata(
     Effect.sync(() => {
       const backoffs = toIterable(options.errorBackoffs)[Symbol.iterator]();
@@ -111,9 +116,7 @@ export const schedule = (options: RetryOptions, what: string): Schedule.Schedule
               `Overriding the backoff ${backoff}s with the retry-after ${delay}s from the server: ${what}`,
             );
           }
-          yield* Effect.logError(
-            `Request attempt ${index} failed; will retry: ${what} -> ${describeError(error)}`,
-          );
+          yield* logRetry(`Request attempt ${index} failed; will retry: ${what} -> ${describeError(error)}`);
           return [meta.attempt, Duration.seconds(Math.max(0, delay))] as [number, Duration.Duration];
         });
       };
@@ -129,6 +132,6 @@ export const schedule = (options: RetryOptions, what: string): Schedule.Schedule
  * ```
  */
 export const retrying =
-  (options: RetryOptions, what: string) =>
+  (options: RetryOptions, what: string, logRetry?: (line: string) => Effect.Effect<void>) =>
   <A, E, R>(effect: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> =>
-    Effect.retry(effect, schedule(options, what));
+    Effect.retry(effect, schedule(options, what, logRetry));

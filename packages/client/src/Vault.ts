@@ -151,18 +151,24 @@ export const make = Effect.fnUntraced(function* (options: VaultOptions) {
           lastFailure = undefined;
         }),
       ),
-      Effect.catchCause((cause) =>
-        Effect.sync(() => {
-          const failure = cause.reasons.find((reason) => reason._tag === "Fail")?.error;
-          lastFailure = failure instanceof LoginError ? failure : undefined;
-        }).pipe(Effect.andThen(Effect.logError(`${title} has failed.`, cause)), Effect.as({} as Credentials)),
-      ),
+      Effect.catchCause((cause) => {
+        const failure = cause.reasons.find((reason) => reason._tag === "Fail")?.error;
+        lastFailure = failure instanceof LoginError ? failure : undefined;
+        // An expected failure is one line naming the problem; only a defect carries its trace.
+        const logged =
+          lastFailure !== undefined
+            ? Effect.logError(`${title} has failed: ${lastFailure.message}`)
+            : Effect.logError(`${title} has failed.`, cause);
+        return logged.pipe(Effect.as(undefined));
+      }),
       Effect.flatMap((credentials) =>
         Effect.suspend(() =>
-          entriesOf(credentials).length === 0
-            ? Effect.logWarning(`${title} has failed: no credentials were retrieved.`)
-            : Effect.logInfo(`${title} has finished.`),
-        ).pipe(Effect.andThen(populate(credentials))),
+          credentials === undefined
+            ? Effect.void
+            : entriesOf(credentials).length === 0
+              ? Effect.logWarning(`${title} has failed: no credentials were retrieved.`)
+              : Effect.logInfo(`${title} has finished.`),
+        ).pipe(Effect.andThen(populate(credentials ?? {}))),
       ),
       Effect.onInterrupt(() => populate({})),
       Effect.forkIn(scope),

@@ -7,6 +7,7 @@ export * as ApiTracing from "./ApiTracing.ts";
 export * as ConnectionInfo from "./ConnectionInfo.ts";
 export type { EventSpec } from "./Events.ts";
 export * as Events from "./Events.ts";
+export * as FailureDigest from "./FailureDigest.ts";
 export {
   type ApiError,
   type ApiResource,
@@ -43,6 +44,7 @@ export * as KfcBridge from "./live/KfcBridge.ts";
 export * as KubeClient from "./live/KubeClient.ts";
 export * as KubeConfigLogin from "./live/KubeConfig.ts";
 export * as ServiceAccountLogin from "./live/ServiceAccount.ts";
+export * as StartupCheck from "./live/StartupCheck.ts";
 export * as UndiciTransport from "./live/UndiciTransport.ts";
 export type { RateLimit } from "./RateLimiter.ts";
 export * as RateLimiter from "./RateLimiter.ts";

@@ -118,7 +118,7 @@ export const make = (registry: Registry.Registry<any>): Effect.Effect<IndexingEn
           resource,
           body,
           patch: Patch.make(body),
-          logger: Logging.handlerLogger(services),
+          logger: Logging.handlerLogger(services, { [Logging.LOCAL]: true }),
           memo,
           indices: views,
         };
@@ -156,7 +156,11 @@ export const make = (registry: Registry.Registry<any>): Effect.Effect<IndexingEn
         }
         if (failed.size === 0) failures.delete(object);
         done(key);
-      });
+      }).pipe(
+        // Indexing logs locally, as Kopf does: neither the handlers' lines nor the framework's
+        // lines about them are ever posted as Kubernetes events.
+        Effect.annotateLogs(Logging.LOCAL, true),
+      );
 
     return {
       indexing,

@@ -5,7 +5,9 @@
  * values, temporary removes them until the delay passed, permanent excludes the object).
  */
 import { assert, describe, it } from "@effect/vitest";
+import { KubeApi } from "@kopf/client";
 import { type Index, PermanentError, Registry, TemporaryError } from "@kopf/registry";
+import { KopfRunner } from "@kopf/testing";
 import { Effect } from "effect";
 import * as H from "./fixtures/Harness.ts";
 
@@ -15,6 +17,43 @@ const entries = (index: Index<unknown, unknown> | undefined) =>
   Object.fromEntries([...(index ?? [])].map(([k, store]) => [String(k), [...store].sort()]));
 
 describe("indexing", () => {
+  it.effect("the lines of index handlers (and of their indexing) are logged but never posted as events", () =>
+    H.run(
+      (lines) =>
+        Effect.gen(function* () {
+          const registry = Registry.make();
+          registry.on.index(H.RES, function byApp({ labels, name, logger }) {
+            logger.info(`indexing ${String(name)}`);
+            logger.warning(`warning about ${String(name)}`);
+            if (name === "bad") throw new Error("index failure");
+            return { [labels.app ?? "none"]: name };
+          });
+          registry.on.create(H.RES, function created({ logger }) {
+            logger.info("created, posted");
+          });
+          yield* H.startWithEngines(registry);
+          yield* H.create("e1", { field: "x" }, { app: "web" });
+          yield* H.create("bad", { field: "x" }, { app: "web" });
+          yield* H.settle(3);
+          assert.isTrue(H.logged(lines, "indexing e1"));
+          assert.isTrue(H.logged(lines, "warning about e1"));
+          const api = yield* KubeApi;
+          const events = (yield* api.list(KopfRunner.events, { namespace: "ns1" })).items as ReadonlyArray<{
+            message?: string;
+          }>;
+          const messages = events.map((e) => e.message ?? "");
+          assert.include(messages, "created, posted");
+          assert.deepStrictEqual(
+            messages.filter(
+              (m) => m.includes("indexing") || m.includes("warning about") || m.includes("index failure"),
+            ),
+            [],
+          );
+        }),
+      { posting: { loggers: true } },
+    ),
+  );
+
   it.effect("objects listed at start are all indexed before any handler runs", () =>
     H.run(() =>
       Effect.gen(function* () {

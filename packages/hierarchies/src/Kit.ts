@@ -9,7 +9,7 @@
  *
  * `adopt` = owner reference + naming + namespace + the owner's labels, in that order.
  */
-import type { RawBody } from "@kopf/structs";
+import type { KubeObject } from "@kopf/structs";
 import { HierarchyError } from "./HierarchyError.ts";
 import * as Labels from "./Labels.ts";
 import * as Namespacing from "./Namespacing.ts";
@@ -17,7 +17,7 @@ import * as Naming from "./Naming.ts";
 import * as References from "./References.ts";
 
 /** Where the owner comes from when not given: the body of the current handler, if any. */
-export type OwnerSource = () => RawBody | undefined;
+export type OwnerSource = () => KubeObject | undefined;
 
 /** No current handler: the owner must always be given. */
 export const noOwner: OwnerSource = () => undefined;
@@ -30,17 +30,17 @@ export interface AdoptOptions extends Naming.NamingOptions {
 
 /** The kit's functions, with the owner defaulting to the current handler's body. */
 export interface Kit {
-  readonly buildObjectReference: (body?: RawBody) => References.Reference;
+  readonly buildObjectReference: (body?: KubeObject) => References.Reference;
   readonly buildOwnerReference: (
-    body?: RawBody,
+    body?: KubeObject,
     options?: References.OwnerReferenceOptions,
   ) => References.Reference;
   readonly appendOwnerReference: (
     objs: unknown,
-    owner?: RawBody,
+    owner?: KubeObject,
     options?: References.OwnerReferenceOptions,
   ) => void;
-  readonly removeOwnerReference: (objs: unknown, owner?: RawBody) => void;
+  readonly removeOwnerReference: (objs: unknown, owner?: KubeObject) => void;
   /** Labels default to the owner's labels. */
   readonly label: (
     objs: unknown,
@@ -55,7 +55,7 @@ export interface Kit {
     namespace?: string | null,
     options?: Namespacing.NamespaceOptions,
   ) => void;
-  readonly adopt: (objs: unknown, owner?: RawBody, options?: AdoptOptions) => void;
+  readonly adopt: (objs: unknown, owner?: KubeObject, options?: AdoptOptions) => void;
 }
 
 /**
@@ -68,7 +68,7 @@ export interface Kit {
  * ```
  */
 export const bind = (source: OwnerSource): Kit => {
-  const ownerOf = (owner: RawBody | undefined): RawBody => {
+  const ownerOf = (owner: KubeObject | undefined): KubeObject => {
     const found = owner ?? source();
     if (found === undefined) {
       throw new HierarchyError({
@@ -78,7 +78,7 @@ export const bind = (source: OwnerSource): Kit => {
     }
     return found;
   };
-  const adopt = (objs: unknown, owner?: RawBody, options: AdoptOptions = {}): void => {
+  const adopt = (objs: unknown, owner?: KubeObject, options: AdoptOptions = {}): void => {
     const real = ownerOf(owner);
     const forced = options.forced === true;
     References.appendOwnerReference(objs, real);

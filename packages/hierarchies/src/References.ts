@@ -3,7 +3,7 @@
  * `append_owner_reference`, `remove_owner_reference`, spec §14). The owner here is explicit;
  * see `Kit.bind` for the variants that default to the body of the handler being executed.
  */
-import type { RawBody } from "@kopf/structs";
+import type { KubeObject } from "@kopf/structs";
 import { metadataOf, walk } from "./internal/walk.ts";
 
 /** A reference as built by this module (fields may be absent, as for Nodes without apiVersion). */
@@ -17,7 +17,7 @@ export type Reference = { [key: string]: string | boolean };
  * References.buildObjectReference({ kind: "Node", metadata: { name: "n1" } }) // { kind: "Node", name: "n1" }
  * ```
  */
-export const buildObjectReference = (body: RawBody): Reference => {
+export const buildObjectReference = (body: KubeObject): Reference => {
   const ref: { [key: string]: unknown } = {
     apiVersion: body.apiVersion,
     kind: body.kind,
@@ -44,7 +44,7 @@ export interface OwnerReferenceOptions {
  * // { controller: true, blockOwnerDeletion: true, apiVersion: "kopf.dev/v1", kind: "KopfExample", name, uid }
  * ```
  */
-export const buildOwnerReference = (body: RawBody, options: OwnerReferenceOptions = {}): Reference => {
+export const buildOwnerReference = (body: KubeObject, options: OwnerReferenceOptions = {}): Reference => {
   const ref: { [key: string]: unknown } = {
     controller: options.controller === undefined ? true : options.controller,
     blockOwnerDeletion: options.blockOwnerDeletion === undefined ? true : options.blockOwnerDeletion,
@@ -75,7 +75,7 @@ const refsOf = (obj: { [key: string]: any }): Array<{ [key: string]: unknown }> 
  */
 export const appendOwnerReference = (
   objs: unknown,
-  owner: RawBody,
+  owner: KubeObject,
   options: OwnerReferenceOptions = {},
 ): void => {
   const ref = buildOwnerReference(owner, options);
@@ -93,7 +93,7 @@ export const appendOwnerReference = (
  * References.removeOwnerReference(pod, parent)
  * ```
  */
-export const removeOwnerReference = (objs: unknown, owner: RawBody): void => {
+export const removeOwnerReference = (objs: unknown, owner: KubeObject): void => {
   const uid = buildOwnerReference(owner).uid;
   for (const obj of walk(objs)) {
     const refs = refsOf(obj);

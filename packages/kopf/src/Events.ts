@@ -1,14 +1,14 @@
 /**
  * `kopf.event`, `kopf.info`, `kopf.warn` and `kopf.exception` (spec §5.12): Kubernetes events
  * about objects, posted in the background by the running operator, gated by its posting
- * settings. Handlers call them from plain code, so they find the operator by themselves: the
- * handler's own fiber while it runs synchronously (sync handlers, Effect handlers, async ones
- * before their first `await`), else the operator whose changing handler was invoked last (one
- * operator per process is the norm, as in Kopf). Outside any operator they throw an error
- * naming the problem.
+ * settings. Handlers call them from plain code, so they find the operator by themselves: the one
+ * running the handler, kept in the handler's fiber and (for plain and async code, across
+ * `await`s) in an `AsyncLocalStorage`, exact even with several operators in one process; outside
+ * handlers, the most recently started operator that still runs. Outside any operator they throw
+ * an error naming the problem.
  */
 import { type Ambient, AmbientHandlers, Posting } from "@kopf/runtime";
-import { Data, Fiber } from "effect";
+import { Data } from "effect";
 
 /** `kopf.event()` and friends were called where no operator runs. */
 export class EventsError extends Data.TaggedError("EventsError")<{
@@ -16,28 +16,14 @@ export class EventsError extends Data.TaggedError("EventsError")<{
   readonly message: string;
 }> {}
 
-let lastSeen: Posting.Events | undefined;
-
 /**
- * The handler runner the facade's operators use: the runtime's ambient binding, plus noting the
- * operator's event poster for handlers that post after an `await`.
+ * The handler runner the facade's operators use: the runtime's ambient binding, which also keeps
+ * the running operator's posting calls for handlers that post after an `await`.
  */
-export const runner: Ambient.AmbientRunner = {
-  run: (binding, call) => {
-    lastSeen = Fiber.getCurrent()?.getRef(Posting.CurrentEvents) ?? lastSeen;
-    return AmbientHandlers.runner.run(binding, call);
-  },
-  runObject: (body, call) => {
-    lastSeen = Fiber.getCurrent()?.getRef(Posting.CurrentEvents) ?? lastSeen;
-    return AmbientHandlers.runner.runObject!(body, call);
-  },
-};
+export const runner: Ambient.AmbientRunner = AmbientHandlers.runner;
 
 const current = (what: string): Posting.Events => {
-  // The handler's fiber; else the operator whose handler ran last through this runner, if it still
-  // runs; else the running operator (e.g. one started by KopfRunner, which binds handlers itself).
-  const remembered = lastSeen !== undefined && Posting.isRunning(lastSeen) ? lastSeen : undefined;
-  const events = Fiber.getCurrent()?.getRef(Posting.CurrentEvents) ?? remembered ?? Posting.ambient();
+  const events = AmbientHandlers.currentEvents() ?? Posting.ambient();
   if (events === undefined) {
     throw new EventsError({
       reason: "NoOperator",

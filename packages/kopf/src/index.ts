@@ -142,6 +142,7 @@ export {
   label,
   removeOwnerReference,
 } from "./Hierarchies.ts";
+export { IndexError, type IndexKey, type IndexRef, type IndexValue, indexOf } from "./Indices.ts";
 export {
   type KubeconfigOptions,
   loginWithKubeconfig,

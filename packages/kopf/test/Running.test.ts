@@ -37,6 +37,28 @@ const getFrom = (cluster: Clusters.Built, name: string) =>
     ),
   ) as Promise<any>;
 
+/** A standalone operator on `ns1` of the cluster. */
+const operatorOn = (
+  cluster: Clusters.Built,
+  registry: kopf.Registry.Registry,
+  logging: { readonly write: (line: string) => void } = quiet,
+) =>
+  kopf.operator({
+    registry,
+    namespaces: ["ns1"],
+    standalone: true,
+    kubeApi: Layer.succeedContext(cluster.context),
+    logging,
+  });
+
+const listEvents = (cluster: Clusters.Built) =>
+  Effect.runPromise(
+    Effect.provideContext(
+      Effect.flatMap(KubeApi, (api) => api.list(KopfRunner.events, { namespace: "ns1" })),
+      cluster.context,
+    ),
+  ).then((listed) => listed.items as ReadonlyArray<any>);
+
 afterEach(() => kopf.setDefaultLifecycle(undefined));
 
 describe("kopf.operator", () => {
@@ -58,13 +80,7 @@ describe("kopf.operator", () => {
         children.push(child);
         kopf.register(() => ({ sub: true }), { id: "sub" });
       });
-      const operator = kopf.operator({
-        registry,
-        namespaces: ["ns1"],
-        standalone: true,
-        kubeApi: Layer.succeedContext(cluster.context),
-        logging: { write: (line) => void lines.push(line) },
-      });
+      const operator = operatorOn(cluster, registry, { write: (line) => void lines.push(line) });
       await operator.ready;
       await applyTo(cluster, [example("owner-1")]);
       const deadline = performance.now() + 10_000;
@@ -104,13 +120,7 @@ describe("kopf.operator", () => {
         kopf.adopt(child);
         adopted.push(child);
       });
-      const operator = kopf.operator({
-        registry,
-        namespaces: ["ns1"],
-        standalone: true,
-        kubeApi: Layer.succeedContext(cluster.context),
-        logging: quiet,
-      });
+      const operator = operatorOn(cluster, registry);
       await operator.ready;
       await applyTo(cluster, [example("owner-2")]);
       const deadline = performance.now() + 10_000;
@@ -128,6 +138,64 @@ describe("kopf.operator", () => {
       });
     } finally {
       await cluster.close();
+    }
+  });
+
+  it("posts kopf.info() after an await through the operator running the handler, with two operators", async () => {
+    const clusters = [await Clusters.build(Clusters.inProcess()), await Clusters.build(Clusters.inProcess())];
+    const [first, second] = clusters as [Clusters.Built, Clusters.Built];
+    const stops: Array<() => Promise<void>> = [];
+    try {
+      let release: () => void = () => undefined;
+      const gate = new Promise<void>((done) => {
+        release = done;
+      });
+      const seen: Array<string> = [];
+      const awaiting = kopf.Registry.make();
+      awaiting.on.create("kopfexamples.kopf.dev", async function awaitFn({ body, name }) {
+        seen.push(`awaiting ${name}`);
+        await gate;
+        kopf.info(body, { reason: "Awaited", message: "Posted after an await." });
+        seen.push(`posted ${name}`);
+      });
+      const quick = kopf.Registry.make();
+      quick.on.create("kopfexamples.kopf.dev", function quickFn({ name }) {
+        seen.push(`quick ${name}`);
+      });
+      for (const [cluster, registry] of [
+        [first, awaiting],
+        [second, quick],
+      ] as const) {
+        await applyTo(cluster, [NS, CRD]);
+        const operator = operatorOn(cluster, registry);
+        stops.push(() => operator.stop());
+        await operator.ready;
+      }
+      const until = async (done: () => boolean) => {
+        const deadline = performance.now() + 10_000;
+        while (!done() && performance.now() < deadline) await new Promise((wake) => setTimeout(wake, 20));
+      };
+      await applyTo(first, [example("first-1")]);
+      await until(() => seen.includes("awaiting first-1"));
+      // The other operator runs a handler while the first one's handler awaits.
+      await applyTo(second, [example("second-1")]);
+      await until(() => seen.includes("quick second-1"));
+      release();
+      await until(() => seen.includes("posted first-1"));
+      const awaited = async (cluster: Clusters.Built) => {
+        let found: ReadonlyArray<any> = [];
+        const deadline = performance.now() + 3_000;
+        while (found.length === 0 && performance.now() < deadline) {
+          await new Promise((wake) => setTimeout(wake, 50));
+          found = (await listEvents(cluster)).filter((e: any) => e.reason === "Awaited");
+        }
+        return found.map((e: any) => e.involvedObject?.name);
+      };
+      expect(await awaited(first)).toEqual(["first-1"]);
+      expect(await awaited(second)).toEqual([]);
+    } finally {
+      for (const stop of stops) await stop();
+      for (const cluster of clusters) await cluster.close();
     }
   });
 

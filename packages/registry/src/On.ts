@@ -74,15 +74,15 @@ export interface ResourceRegistration<
   K extends keyof OptionsOf<unknown>,
   X extends keyof ContextsOf<unknown>,
 > {
-  <B extends object = Body.RawBody>(
+  <B extends object = Body.RawBody, F extends HandlerFn<ContextsOf<B>[X]> = HandlerFn<ContextsOf<B>[X]>>(
     resource: ResourceSpec<B>,
-    handler: HandlerFn<ContextsOf<B>[X]>,
-  ): HandlerFn<ContextsOf<B>[X]>;
-  <B extends object = Body.RawBody>(
+    handler: F & HandlerFn<ContextsOf<B>[X]>,
+  ): F;
+  <B extends object = Body.RawBody, F extends HandlerFn<ContextsOf<B>[X]> = HandlerFn<ContextsOf<B>[X]>>(
     resource: ResourceSpec<B>,
     options: OptionsOf<B>[K],
-    handler: HandlerFn<ContextsOf<B>[X]>,
-  ): HandlerFn<ContextsOf<B>[X]>;
+    handler: F & HandlerFn<ContextsOf<B>[X]>,
+  ): F;
 }
 
 /** `on.field`: the options (with `field`) are mandatory. */

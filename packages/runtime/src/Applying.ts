@@ -5,11 +5,13 @@
  * patch a dummy annotation with the current time — to provoke a new watch event and thus a new
  * cycle. When a patch was applied, its own watch event re-triggers processing: no sleep, no touch.
  */
-import type { ApiError, KubeApi } from "@kopf/client";
+import type { KubeApi } from "@kopf/client";
 import { OperatorSettings } from "@kopf/settings";
 import { IsoTime, Patch, type RawBody, type Resource } from "@kopf/structs";
 import { Effect } from "effect";
+import * as Logging from "./Logging.ts";
 import * as PatchApplier from "./PatchApplier.ts";
+import * as Posting from "./Posting.ts";
 import * as Pressure from "./Pressure.ts";
 
 /** Kopf's `WAITING_KEEPALIVE_INTERVAL`: the longest sleep before a re-evaluating touch. */
@@ -35,6 +37,25 @@ export interface Output {
   readonly remaining: Patch.Patch | undefined;
 }
 
+/** Reason of the Warning event posted about a patch the API server rejected as invalid. */
+export const INVALID_PATCH_REASON = "InvalidPatch";
+
+/**
+ * A patch the API server rejected as invalid (not a conflict): an error line (kept local, not
+ * bridged into an event) and one Warning event on the object; the patch is dropped, not retried
+ * blindly — a later cycle decides afresh what to patch.
+ */
+const reportInvalid = (body: RawBody, outcome: Extract<PatchApplier.Outcome, { _tag: "Invalid" }>) =>
+  Effect.gen(function* () {
+    const message = `The API server rejected the patch as invalid and it is dropped: ${outcome.error.message}; the patch was ${JSON.stringify(outcome.write.payload)}`;
+    yield* Effect.logError(message).pipe(Effect.annotateLogs(Logging.LOCAL, true));
+    const events = yield* Posting.CurrentEvents;
+    events?.warn(body, {
+      reason: INVALID_PATCH_REASON,
+      message: `The API server rejected a patch: ${outcome.error.message}`,
+    });
+  });
+
 const seconds = (value: number): string => String(Math.round(value * 1000) / 1000);
 
 /**
@@ -45,7 +66,9 @@ const seconds = (value: number): string => String(Math.round(value * 1000) / 100
  * const { resourceVersion, remaining } = yield* Applying.apply({ resource, body, patch, delays, pressure, handled: true })
  * ```
  */
-export const apply = (input: Input): Effect.Effect<Output, ApiError | Patch.PatchError, KubeApi> =>
+export const apply = (
+  input: Input,
+): Effect.Effect<Output, PatchApplier.PatchNotStored | Patch.PatchError, KubeApi> =>
   Effect.gen(function* () {
     const settings = yield* OperatorSettings;
     const storage = settings.persistence.progressStorage;
@@ -56,10 +79,26 @@ export const apply = (input: Input): Effect.Effect<Output, ApiError | Patch.Patc
     let remaining: Patch.Patch | undefined;
     if (applied) {
       storage.touch({ body, patch, value: null });
-      const result = yield* PatchApplier.apply({ resource, body, patch });
-      resourceVersion = result.resourceVersion;
-      remaining = result.remaining;
-      if (result.gone) return { resourceVersion: undefined, remaining: undefined };
+      const outcome = yield* PatchApplier.apply({ resource, body, patch });
+      switch (outcome._tag) {
+        case "Gone":
+          return { resourceVersion: undefined, remaining: undefined };
+        case "Applied":
+          resourceVersion = outcome.resourceVersion;
+          break;
+        case "Conflict":
+          // Retried on the next cycle, against the newer body its event brings.
+          yield* Effect.logDebug(
+            "Patching met a newer object; the patch functions are retried on its next cycle.",
+          );
+          resourceVersion = outcome.resourceVersion;
+          remaining = outcome.pending;
+          break;
+        case "Invalid":
+          yield* reportInvalid(body, outcome);
+          resourceVersion = outcome.resourceVersion;
+          break;
+      }
     }
 
     if (delay !== undefined && delay > 0 && applied) {
@@ -85,7 +124,8 @@ export const apply = (input: Input): Effect.Effect<Output, ApiError | Patch.Patc
         const touch = Patch.make(body);
         storage.touch({ body, patch: touch, value: IsoTime.format(yield* IsoTime.now) });
         const touched = yield* PatchApplier.apply({ resource, body, patch: touch });
-        if (touched.resourceVersion !== undefined) resourceVersion = touched.resourceVersion;
+        if (touched._tag === "Applied" && touched.resourceVersion !== undefined)
+          resourceVersion = touched.resourceVersion;
       }
     } else if (!applied && input.handled) {
       yield* Effect.logDebug("Handling cycle is finished, waiting for new changes.");

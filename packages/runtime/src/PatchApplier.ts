@@ -1,28 +1,48 @@
 /**
- * The application of one cycle's patch to an object (Kopf's `patch_obj` and `patch_and_check`,
- * spec §5.7): up to four API calls, in this order and each only when needed —
+ * The application of one cycle's patch to an object (Kopf's `patch_obj` and `patch_and_check`):
+ * the requests are typed values built by pure functions ({@link mergeRequests},
+ * {@link jsonRequests}), and {@link apply} performs them in order, each only when needed —
  *
- * 1. a merge patch of the object (without `status` when status is a subresource);
- * 2. a merge patch of the `/status` subresource;
+ * 1. a merge patch of the `/status` subresource (the handlers' results);
+ * 2. a merge patch of the object (without `status` when status is a subresource): the progress
+ *    records and the last-handled configuration, the marks saying which handlers are done;
  * 3. a JSON patch of the object: the merge patch and the patch functions applied to the freshest
  *    known body, diffed, guarded by a `test` of `metadata.resourceVersion`;
  * 4. a JSON patch of `/status`, guarded by the resource version of the previous response.
  *
- * A 422 on a JSON patch (the object changed under us) stops and hands back the patch functions
- * as the remaining patch, to be retried on the next cycle against a newer body; a 404 anywhere
- * means the object is gone (nothing to return); other API errors fail the effect (the
- * throttler's business). After merge-patching, the response is compared with what was asked
- * and unexpected differences are logged as a warning (§16 U).
+ * Results go before marks, unlike Kopf (object first): a crash or a failed status write between
+ * the two requests then leaves results without marks (the handlers run again), never marks
+ * without results (the handlers would never run again and their results would be lost). Without a
+ * status subresource, results and marks are one merge patch. See docs/deviations-from-kopf.md.
+ *
+ * The outcome is explicit ({@link Outcome}): `Applied`; `Conflict` when a guarded JSON patch met
+ * a newer object (its functions are pending, to retry against the newer body); `Invalid` when the
+ * API server rejected a JSON patch although the object had not changed (a real validation error,
+ * not to be retried blindly); `Gone` on a 404. Any other failure fails with {@link PatchNotStored}
+ * (nothing after the failed request is sent). After merge-patching, the response is compared with
+ * what was asked and unexpected differences are logged as a warning.
  */
-import type { ApiError } from "@kopf/client";
-import { KubeApi } from "@kopf/client";
+import { type ApiError, KubeApi, type KubeApiError } from "@kopf/client";
 import { Body, type JsonObject, type JsonPatchOp, Patch, type RawBody, Resource } from "@kopf/structs";
-import { Effect, Result } from "effect";
+import { Data, Effect, Result } from "effect";
 import { inconsistencies } from "./internal/patchConsistency.ts";
 import * as Metrics from "./Metrics.ts";
 
 /** The suffix Kopf appends to a version that will never come as an event (last finalizer removed while deleting). */
 export const NEVER_ARRIVES = "~which~never~arrives";
+
+/**
+ * A write of the patch failed (after the client's retries): nothing after it was sent, so what
+ * it and the later writes carried is not stored — in particular no mark of a handler whose
+ * result was not stored; the processing is retried after its throttling (whose error line
+ * carries this message).
+ */
+export class PatchNotStored extends Data.TaggedError("PatchNotStored")<{
+  /** Which request failed. */
+  readonly part: "status" | "object";
+  readonly message: string;
+  readonly cause: ApiError;
+}> {}
 
 /** What to patch. */
 export interface PatchRequest {
@@ -32,31 +52,46 @@ export interface PatchRequest {
   readonly patch: Patch.Patch;
 }
 
-/** What patching left. */
-export interface Applied {
-  /** The freshest body (the last response), `undefined` when nothing was patched or the object is gone. */
-  readonly body: RawBody | undefined;
-  /** The patch functions left after a 422 conflict (to retry next cycle), or `undefined`. */
-  readonly remaining: Patch.Patch | undefined;
-  /** Whether the object was found gone (404). */
-  readonly gone: boolean;
-  /** How many API calls were made. */
-  readonly calls: number;
-  /**
-   * The resource version to await as our own patch's echo (consistency, §7.3); `undefined` when
-   * nothing was patched. `"{rv}~which~never~arrives"` when the response shows a deletion with no
-   * finalizers left: the API server will not bump the version, so the wait must time out.
-   */
-  readonly resourceVersion: string | undefined;
+/** One request of a patch: its target, its content type and its payload. */
+export interface Write {
+  readonly part: "status" | "object";
+  readonly type: "merge" | "json";
+  readonly payload: JsonObject | ReadonlyArray<JsonPatchOp>;
 }
 
-const NOT_PATCHED: Applied = {
-  body: undefined,
-  remaining: undefined,
-  gone: false,
-  calls: 0,
-  resourceVersion: undefined,
-};
+/** What patching did. */
+export type Outcome =
+  | {
+      readonly _tag: "Applied";
+      /** The freshest body (the last response); `undefined` when nothing was sent. */
+      readonly body: RawBody | undefined;
+      /**
+       * The resource version to await as our own patch's echo; `undefined` when nothing was
+       * sent. `"{rv}~which~never~arrives"` when the response shows a deletion with no finalizers
+       * left: the API server will not bump the version, so the wait must time out.
+       */
+      readonly resourceVersion: string | undefined;
+      readonly calls: number;
+    }
+  | {
+      readonly _tag: "Conflict";
+      /** The patch functions still to apply, on the next cycle against a newer body. */
+      readonly pending: Patch.Patch;
+      /** The version to await for the merge patches stored before the conflict, if any. */
+      readonly resourceVersion: string | undefined;
+      readonly calls: number;
+    }
+  | {
+      readonly _tag: "Invalid";
+      /** The API server's rejection, naming what is invalid. */
+      readonly error: KubeApiError;
+      /** The rejected request. */
+      readonly write: Write;
+      /** The version to await for the merge patches stored before it, if any. */
+      readonly resourceVersion: string | undefined;
+      readonly calls: number;
+    }
+  | { readonly _tag: "Gone"; readonly calls: number };
 
 const isStatusOp = (op: JsonPatchOp): boolean => op.path === "/status" || op.path.startsWith("/status/");
 
@@ -78,113 +113,155 @@ const awaitedVersion = (body: RawBody | undefined): string | undefined => {
 const render = (value: unknown): string => JSON.stringify(value);
 
 /**
+ * The merge patches of a patch, results first (pure): the status part to `/status` when status
+ * is a subresource, then the rest to the object; empty parts are left out.
+ *
+ * @example
+ * const patch = Patch.make(body)
+ * patch.status.createFn = { message: "done" }
+ * patch.meta.annotations["kopf.zalando.org/last-handled-configuration"] = "{...}"
+ * mergeRequests(resource, patch) // [{ part: "status", ... }, { part: "object", ... }]
+ */
+export const mergeRequests = (resource: Resource.Resource, patch: Patch.Patch): ReadonlyArray<Write> => {
+  const merge = patch.toMergePatch() as Record<string, unknown>;
+  if (!Resource.hasStatusSubresource(resource))
+    return Object.keys(merge).length === 0
+      ? []
+      : [{ part: "object", type: "merge", payload: merge as JsonObject }];
+  const { status, ...rest } = merge;
+  return [
+    ...(status === undefined
+      ? []
+      : [{ part: "status", type: "merge", payload: { status } as JsonObject } satisfies Write]),
+    ...(Object.keys(rest).length === 0
+      ? []
+      : [{ part: "object", type: "merge", payload: rest as JsonObject } satisfies Write]),
+  ];
+};
+
+/**
+ * The guarded JSON patches of a patch's functions against a reference body (pure): the object's
+ * operations, then the status's when status is a subresource, each preceded by a `test` of the
+ * reference's resource version (the status one is re-guarded with the object response's version
+ * by {@link apply}). Fails when a function throws.
+ *
+ * @example
+ * const patch = Patch.make(body)
+ * patch.fns.push(Finalizers.blockDeletion("example.com/fin"))
+ * jsonRequests(resource, patch, body) // Result.succeed([{ part: "object", type: "json", payload: [test, add] }])
+ */
+export const jsonRequests = (
+  resource: Resource.Resource,
+  patch: Patch.Patch,
+  reference: RawBody,
+): Result.Result<ReadonlyArray<Write>, Patch.PatchError> => {
+  if (patch.fns.length === 0) return Result.succeed([]);
+  return Result.map(patch.asJsonPatch(reference), (ops) => {
+    const asSubresource = Resource.hasStatusSubresource(resource);
+    const objectOps = asSubresource ? ops.filter((op) => !isStatusOp(op)) : ops;
+    const statusOps = asSubresource ? ops.filter(isStatusOp) : [];
+    const guarded = (part: Write["part"], list: ReadonlyArray<JsonPatchOp>): ReadonlyArray<Write> =>
+      list.length === 0 ? [] : [{ part, type: "json", payload: [versionTest(reference), ...list] }];
+    return [...guarded("object", objectOps), ...guarded("status", statusOps)];
+  });
+};
+
+const isReason = (error: ApiError, reason: KubeApiError["reason"]): error is KubeApiError =>
+  error._tag === "KubeApiError" && error.reason === reason;
+
+/**
  * Applies the patch with at most four API calls (see the module comment). A patch function that
- * throws is a framework-level failure (it fails the effect as a defect-free `PatchError`).
+ * throws fails the effect with a `PatchError`.
  *
  * @example
  * ```ts
  * import { Patch } from "@kopf/structs"
  * const patch = Patch.make(body)
  * patch.status.phase = "Ready"
- * const applied = yield* PatchApplier.apply({ resource, body, patch })
- * applied.resourceVersion // the version to await before the next changing cycle
+ * const outcome = yield* PatchApplier.apply({ resource, body, patch })
+ * if (outcome._tag === "Applied") outcome.resourceVersion // the version to await before the next changing cycle
  * ```
  */
-export const apply = (request: PatchRequest): Effect.Effect<Applied, ApiError | Patch.PatchError, KubeApi> =>
+export const apply = (
+  request: PatchRequest,
+): Effect.Effect<Outcome, PatchNotStored | Patch.PatchError, KubeApi> =>
   Effect.gen(function* () {
     const { resource, body, patch } = request;
-    if (patch.isEmpty()) return NOT_PATCHED;
+    if (patch.isEmpty()) return { _tag: "Applied", body: undefined, resourceVersion: undefined, calls: 0 };
     const api = yield* KubeApi;
     const location = { namespace: Body.namespace(body) ?? null, name: Body.name(body) ?? "" };
-    const asSubresource = Resource.hasStatusSubresource(resource);
-    const merge = patch.toMergePatch() as Record<string, unknown>;
-    const { status: statusPatch, ...rest } = merge;
-    const objectPatch: JsonObject = (asSubresource ? rest : merge) as JsonObject;
-    const hasStatusPatch = asSubresource && statusPatch !== undefined;
-
     let calls = 0;
     let freshest: RawBody | undefined;
-    const call = (subresource: string | undefined, type: "merge" | "json", payload: unknown) =>
-      Effect.map(
-        api.patch(resource, subresource === undefined ? location : { ...location, subresource }, {
-          type,
-          body: payload,
-        }),
-        (response) => {
-          calls += 1;
-          freshest = response;
-          return response;
-        },
-      ).pipe(Effect.tapError(() => Effect.sync(() => (calls += 1))));
 
-    const steps = Effect.gen(function* () {
-      if (Object.keys(objectPatch).length > 0) {
-        yield* Effect.logDebug(`Merge-patching the resource with: ${render(objectPatch)}`);
-        yield* call(undefined, "merge", objectPatch);
-      }
-      if (hasStatusPatch) {
-        yield* Effect.logDebug(`Merge-patching the status with: ${render({ status: statusPatch })}`);
-        yield* call("status", "merge", { status: statusPatch });
-      }
-      if (freshest !== undefined) {
-        const found = inconsistencies(merge, freshest);
-        if (found.length > 0)
-          yield* Effect.logWarning(`Merge-patching finished with inconsistencies: ${render(found)}`);
-      }
-      if (patch.fns.length === 0) return undefined;
-      const reference = freshest ?? body;
-      const ops = patch.asJsonPatch(reference);
-      if (Result.isFailure(ops)) return yield* Effect.fail(ops.failure);
-      const objectOps = asSubresource ? ops.success.filter((op) => !isStatusOp(op)) : ops.success;
-      const statusOps = asSubresource ? ops.success.filter(isStatusOp) : [];
-      if (objectOps.length > 0) {
-        const payload = [versionTest(freshest ?? body), ...objectOps];
-        yield* Effect.logDebug(`JSON-patching the resource with: ${render(payload)}`);
-        const conflict = yield* call(undefined, "json", payload).pipe(conflictAsRemaining(patch));
-        if (conflict !== undefined) return conflict;
-      }
-      if (statusOps.length > 0) {
-        const payload = [versionTest(freshest ?? body), ...statusOps];
-        yield* Effect.logDebug(`JSON-patching the status with: ${render(payload)}`);
-        const conflict = yield* call("status", "json", payload).pipe(conflictAsRemaining(patch));
-        if (conflict !== undefined) return conflict;
-      }
-      return undefined;
+    /** Sends one write; `undefined` when it was stored, else the outcome it ends with. */
+    const send = (write: Write): Effect.Effect<Outcome | undefined, PatchNotStored, never> =>
+      Effect.gen(function* () {
+        const where = write.part === "status" ? { ...location, subresource: "status" } : location;
+        const label = write.part === "status" ? "the status" : "the resource";
+        yield* Effect.logDebug(
+          `${write.type === "merge" ? "Merge" : "JSON"}-patching ${label} with: ${render(write.payload)}`,
+        );
+        calls += 1;
+        const sent = yield* Effect.result(
+          api.patch(resource, where, { type: write.type, body: write.payload }),
+        );
+        if (Result.isSuccess(sent)) {
+          freshest = sent.success;
+          return undefined;
+        }
+        const error = sent.failure;
+        if (isReason(error, "NotFound")) {
+          yield* Effect.logDebug("Patching was skipped: the object does not exist anymore.");
+          return { _tag: "Gone", calls };
+        }
+        if (write.type === "json" && isReason(error, "Invalid")) return yield* rejected(write, error);
+        return yield* Effect.fail(
+          new PatchNotStored({
+            part: write.part,
+            message:
+              write.part === "status"
+                ? `Storing the status failed (${error.message}); nothing is marked as handled, the handlers stay pending and will run again.`
+                : `Patching the object failed (${error.message}); what this cycle did is not marked as handled, it will be processed again.`,
+            cause: error,
+          }),
+        );
+      });
+
+    /** A 422 on a guarded JSON patch: a conflict if the object changed since the tested version, else invalid. */
+    const rejected = (write: Write, error: KubeApiError) =>
+      Effect.gen(function* () {
+        const tested = ((write.payload as ReadonlyArray<JsonPatchOp>)[0] as { value?: unknown }).value;
+        const now = yield* Effect.result(api.get(resource, location));
+        if (Result.isFailure(now))
+          return isReason(now.failure, "NotFound") ? ({ _tag: "Gone", calls } as const) : conflict();
+        return Body.resourceVersion(now.success) === tested
+          ? ({ _tag: "Invalid", error, write, resourceVersion: awaitedVersion(freshest), calls } as const)
+          : conflict();
+      });
+    const conflict = (): Outcome => ({
+      _tag: "Conflict",
+      pending: new Patch.Patch(undefined, { fns: patch.fns }),
+      resourceVersion: awaitedVersion(freshest),
+      calls,
     });
 
-    return yield* steps.pipe(
-      Effect.tap(() => Metrics.patchApplied),
-      Effect.map(
-        (remaining): Applied => ({
-          body: freshest,
-          remaining,
-          gone: false,
-          calls,
-          resourceVersion: awaitedVersion(freshest),
-        }),
-      ),
-      Effect.catchIf(
-        (error): error is ApiError => error._tag === "KubeApiError" && error.reason === "NotFound",
-        () =>
-          Effect.as(Effect.logDebug("Patching was skipped: the object does not exist anymore."), {
-            body: undefined,
-            remaining: undefined,
-            gone: true,
-            calls,
-            resourceVersion: undefined,
-          } satisfies Applied),
-      ),
-    );
+    for (const write of mergeRequests(resource, patch)) {
+      const ended = yield* send(write);
+      if (ended !== undefined) return ended;
+    }
+    if (freshest !== undefined) {
+      const found = inconsistencies(patch.toMergePatch(), freshest);
+      if (found.length > 0)
+        yield* Effect.logWarning(`Merge-patching finished with inconsistencies: ${render(found)}`);
+    }
+    const json = jsonRequests(resource, patch, freshest ?? body);
+    if (Result.isFailure(json)) return yield* Effect.fail(json.failure);
+    for (const write of json.success) {
+      // Each JSON patch is guarded by the version of the response before it.
+      const [, ...ops] = write.payload as ReadonlyArray<JsonPatchOp>;
+      const ended = yield* send({ ...write, payload: [versionTest(freshest ?? body), ...ops] });
+      if (ended !== undefined) return ended;
+    }
+    yield* Metrics.patchApplied;
+    return { _tag: "Applied", body: freshest, resourceVersion: awaitedVersion(freshest), calls };
   });
-
-/** A 422 on a JSON patch: the patch functions become the remaining patch (no reference body). */
-const conflictAsRemaining =
-  (patch: Patch.Patch) =>
-  <A, R>(effect: Effect.Effect<A, ApiError, R>): Effect.Effect<Patch.Patch | undefined, ApiError, R> =>
-    effect.pipe(
-      Effect.as(undefined),
-      Effect.catchIf(
-        (error): error is ApiError => error._tag === "KubeApiError" && error.reason === "Invalid",
-        () => Effect.succeed(new Patch.Patch(undefined, { fns: patch.fns })),
-      ),
-    );

@@ -13,8 +13,7 @@
  */
 import { KubeApi } from "@kopf/client";
 import type { OperatorSettings } from "@kopf/settings";
-import type { ObjectReference, RawBody } from "@kopf/structs";
-import { Body } from "@kopf/structs";
+import type { KubeObject, ObjectReference } from "@kopf/structs";
 import { Context, Duration, Effect, Logger, Option, Queue, type Scope } from "effect";
 import * as Logging from "./Logging.ts";
 
@@ -75,21 +74,27 @@ export const make: Effect.Effect<Poster, never, KubeApi | Scope.Scope> = Effect.
  * referenceOf({ apiVersion: "v1", kind: "Pod", metadata: { name: "p", namespace: "ns", uid: "u" } })
  * // { apiVersion: "v1", kind: "Pod", name: "p", uid: "u", namespace: "ns" }
  */
-export const referenceOf = (body: RawBody): ObjectReference => {
+export const referenceOf = (body: KubeObject): ObjectReference => {
   const ref: { [key: string]: string } = {};
   if (typeof body.apiVersion === "string") ref.apiVersion = body.apiVersion;
   if (typeof body.kind === "string") ref.kind = body.kind;
-  const name = Body.name(body);
-  const uid = Body.uid(body);
-  const namespace = Body.namespace(body);
-  if (name !== undefined) ref.name = name;
-  if (uid !== undefined) ref.uid = uid;
-  if (namespace !== undefined) ref.namespace = namespace;
+  const meta: unknown = body.metadata;
+  const field = (key: "name" | "uid" | "namespace") => {
+    const value =
+      typeof meta === "object" && meta !== null ? (meta as Record<string, unknown>)[key] : undefined;
+    if (typeof value === "string") ref[key] = value;
+  };
+  field("name");
+  field("uid");
+  field("namespace");
   return ref;
 };
 
-/** One body or nested iterables of bodies (Kopf's `objs`). */
-export type Objects = RawBody | Iterable<Objects>;
+/**
+ * One object or nested iterables of objects (Kopf's `objs`): bodies, kubernetes-fluent-client
+ * model instances or one's own resource types, as they are.
+ */
+export type Objects = KubeObject | Iterable<Objects>;
 
 const isIterable = (value: unknown): value is Iterable<Objects> =>
   typeof value === "object" && value !== null && Symbol.iterator in value;
@@ -100,8 +105,8 @@ const isIterable = (value: unknown): value is Iterable<Objects> =>
  * @example
  * flatten([a, [b, [c]]]) // [a, b, c]
  */
-export const flatten = (objs: Objects): ReadonlyArray<RawBody> =>
-  isIterable(objs) ? [...objs].flatMap(flatten) : [objs as RawBody];
+export const flatten = (objs: Objects): ReadonlyArray<KubeObject> =>
+  isIterable(objs) ? [...objs].flatMap(flatten) : [objs];
 
 const level = (settings: OperatorSettings): number => Logging.levelNumber(settings.posting.level);
 

@@ -4,7 +4,10 @@
  * per-object error throttler — index it (engine seam), detect the causes, run the `on.event`
  * handlers, spawn daemons and timers (engine seam), decide on the finalizer, pass the
  * consistency gate, run the changing handlers through the execution engine, store the
- * diff-base once a cause is fully handled, and finally apply the patch, sleep and touch.
+ * diff-base once a cause is fully handled, and finally apply the patch, sleep and touch. The
+ * decisions between these effects (the finalizer, the gate, what the changing step does, the
+ * diff-base, the memory, the release, whether to apply) are the pure plan of `CyclePlan`
+ * (`@kopf/causes`); this module performs the effects in their order and follows the plan.
  *
  * Everything about one object runs with its reference as the log annotation, so every line
  * (including the handlers' own) is prefixed `[ns/name]` and can be posted as an event.
@@ -16,7 +19,7 @@
 import {
   CauseInputs,
   ChangeCause,
-  ConsistencyGate,
+  CyclePlan,
   FinalizerDecision,
   ResourceMemory,
   SpawningCause,
@@ -108,7 +111,12 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
         },
       };
       const result = yield* Throttler.throttled(
-        { cell, delays: settings.queueing.errorDelays, pressure: context.pressure },
+        {
+          cell,
+          delays: settings.queueing.errorDelays,
+          pressure: context.pressure,
+          retryIf: (error) => error._tag === "PatchNotStored",
+        },
         processCauses({ options, event, key, memory, context }),
       );
       return Option.getOrUndefined(result);
@@ -192,79 +200,69 @@ const processCauses = (input: CycleInput) =>
 
     // The changing cause, unless in stealth mode (no changing handler could be interested).
     const owned = registry.changingFor(resource);
-    let changing: ChangeCause.ChangeCause | undefined =
-      owned.length > 0 ? ChangeCause.make(inputs, ctx) : undefined;
-    if (changing !== undefined && !Matching.prematchAny(owned, changing)) changing = undefined;
+    const made = owned.length > 0 ? ChangeCause.make(inputs, ctx) : undefined;
+    const changing = made !== undefined && Matching.prematchAny(owned, made) ? made : undefined;
 
-    // The finalizer: added when needed (skipping the handlers), removed when not.
     const mustBlock = Matching.requiresFinalizer({
       ...(changing === undefined ? {} : { changing: { handlers: owned, cause: changing } }),
       ...(spawningCause === undefined
         ? {}
         : { spawning: { handlers: spawningHandlers, cause: spawningCause, excluded } }),
     });
-    const decision = FinalizerDecision.decide({ body, finalizer, mustBlock });
-    if (decision._tag !== "Keep") {
-      yield* Effect.logDebug(decision.message);
-      const fn = FinalizerDecision.toPatchFn(decision, finalizer);
-      if (fn !== undefined) patch.fns.push(fn);
-      changing = undefined;
-    }
-
-    // The consistency gate: no change-detecting handlers on a state older than our own patch.
-    let gate = ConsistencyGate.gate({
+    // The plan of the changing step: the finalizer, the consistency gate, what to run.
+    const facts: CyclePlan.Facts = {
+      type: event.type,
+      body,
+      finalizer,
+      mustBlock,
       reason: changing?.reason,
       consistencyTime: context.consistencyTime,
       patchEmpty: patch.isEmpty(),
       patchInitiallyEmpty,
-    });
-    if (gate._tag === "Wait") {
+    };
+    let plan = CyclePlan.plan(facts);
+    const blocking = FinalizerDecision.toPatchFn(plan.blocking, finalizer);
+    if (plan.blocking._tag !== "Keep") yield* Effect.logDebug(plan.blocking.message);
+    if (blocking !== undefined) patch.fns.push(blocking);
+    if (plan.gate._tag === "Wait") {
       const now = yield* Clock.currentTimeMillis;
-      const slept = yield* Pressure.sleep(context.pressure, (gate.until - now) / 1000);
-      gate = ConsistencyGate.afterWait({ sleptFully: slept.fully });
-    }
-    if (gate._tag === "Inconsistent") changing = undefined;
-    const consistent = gate._tag !== "Inconsistent";
-
-    let handled = false;
-    if (changing !== undefined) {
-      handled = true;
-      const message = ChangeCause.reactorMessage(changing.reason);
-      if (message !== undefined) {
-        yield* Effect.logDebug(message);
-      } else {
-        const handlers = Matching.changingHandlers(owned, changing);
-        const run = yield* Execution.runChanging({
-          cause: changing,
-          handlers,
-          owned,
-          settings,
-          lifecycle: options.lifecycle,
-        });
-        delays = [...delays, ...run.delays];
-        if (run.done || run.skipped) {
-          DiffBaseStorage.storeIfChanged(diffbaseStorage, { body, patch, old: inputs.old, new: inputs.new });
-          memory.causes = ResourceMemory.markFullyHandled(memory.causes);
-        }
-      }
+      const slept = yield* Pressure.sleep(context.pressure, (plan.gate.until - now) / 1000);
+      plan = CyclePlan.afterWait(plan, { sleptFully: slept.fully });
     }
 
-    // Release a deleted object once nothing is left to wait for (unless already decided above).
-    const release = FinalizerDecision.decideRelease({ type: event.type, body, finalizer, delays });
-    const releasing = FinalizerDecision.toPatchFn(release, finalizer);
-    if (releasing !== undefined && release._tag === "Remove" && consistent && decision._tag === "Keep") {
-      yield* Effect.logDebug(release.message);
+    const step = CyclePlan.changingStep(plan);
+    let handled: CyclePlan.Handled = "NotRun";
+    if (step._tag === "Log") yield* Effect.logDebug(step.message);
+    if (step._tag === "RunHandlers" && changing !== undefined) {
+      const run = yield* Execution.runChanging({
+        cause: changing,
+        handlers: Matching.changingHandlers(owned, changing),
+        owned,
+        settings,
+        lifecycle: options.lifecycle,
+      });
+      delays = [...delays, ...run.delays];
+      handled = run.done ? "Done" : run.skipped ? "Skipped" : "Pending";
+    }
+
+    const conclusion = CyclePlan.conclude(facts, plan, { handled, delays });
+    if (conclusion.storeDiffBase)
+      DiffBaseStorage.storeIfChanged(diffbaseStorage, { body, patch, old: inputs.old, new: inputs.new });
+    if (conclusion.markFullyHandled) memory.causes = ResourceMemory.markFullyHandled(memory.causes);
+    const releasing = FinalizerDecision.toPatchFn(conclusion.release, finalizer);
+    if (conclusion.release._tag === "Remove" && releasing !== undefined) {
+      yield* Effect.logDebug(conclusion.release.message);
       patch.fns.push(releasing);
     }
 
-    if (event.type === "DELETED") return undefined;
+    if (!conclusion.apply) return undefined;
     const applied = yield* Applying.apply({
       resource,
       body,
       patch,
       delays,
       pressure: context.pressure,
-      handled,
+      handled: step._tag !== "None",
     });
     memory.remaining = applied.remaining;
     return applied.resourceVersion;

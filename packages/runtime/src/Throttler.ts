@@ -6,6 +6,11 @@
  * run out; no delays: no throttling). Events arriving meanwhile are skipped until the time is up;
  * the first success resets the sequence. Cancellation (interruption) is never throttled.
  *
+ * Unlike Kopf, a failure can ask to be retried ({@link throttled}'s `retryIf`): once its delay
+ * has passed undisturbed, the same event is processed again instead of waiting for a new one.
+ * The runtime asks this for a patch write that failed, so that handlers whose results or marks
+ * were not stored run again even if the object never changes.
+ *
  * The decisions are pure ({@link onFailure}, {@link onSuccess}); {@link throttled} performs them
  * around an effect, sleeping interruptibly by the object's {@link Pressure} flag.
  */
@@ -89,11 +94,13 @@ export const throttled = <A, E, R>(
     readonly cell: Cell;
     readonly delays: ReadonlyArray<number>;
     readonly pressure?: Pressure.Pressure | undefined;
+    /** Whether a failure is worth processing the same event again once its delay has passed. */
+    readonly retryIf?: ((error: E) => boolean) | undefined;
   },
   body: Effect.Effect<A, E, R>,
 ): Effect.Effect<Option.Option<A>, never, R> =>
   Effect.gen(function* () {
-    const { cell, delays, pressure } = options;
+    const { cell, delays, pressure, retryIf } = options;
     yield* sleepOut(cell, pressure);
     if (cell.get().activeUntil !== undefined) return Option.none();
     const exit = yield* Effect.exit(body);
@@ -117,6 +124,11 @@ export const throttled = <A, E, R>(
       exit.cause,
     );
     yield* sleepOut(cell, pressure);
+    const retry = retryIf !== undefined && Option.exists(Cause.findErrorOption(exit.cause), retryIf);
+    if (retry && cell.get().activeUntil === undefined) {
+      yield* Effect.logDebug("Retrying the failed processing now that its throttling is over.");
+      return yield* throttled(options, body);
+    }
     return Option.none();
   });
 

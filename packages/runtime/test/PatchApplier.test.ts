@@ -36,6 +36,15 @@ const created = (status?: boolean) =>
   });
 
 const rv = (body: RawBody | undefined) => body?.metadata?.resourceVersion;
+
+/** The outcome, asserted to be of the given kind. */
+const expect = <T extends PatchApplier.Outcome["_tag"]>(
+  outcome: PatchApplier.Outcome,
+  tag: T,
+): Extract<PatchApplier.Outcome, { _tag: T }> => {
+  assert.strictEqual(outcome._tag, tag);
+  return outcome as Extract<PatchApplier.Outcome, { _tag: T }>;
+};
 const summary = (log: Cluster.RequestLog) =>
   log.patches().map((r) => `${r.path.endsWith("/status") ? "status" : "object"} ${r.contentType}`);
 
@@ -53,7 +62,10 @@ describe("PatchApplier.apply", () => {
         });
         const noop = Patch.make(body);
         noop.fns.push(() => {});
-        const idle = yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch: noop });
+        const idle = expect(
+          yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch: noop }),
+          "Applied",
+        );
         assert.strictEqual(empty.calls, 0);
         assert.strictEqual(idle.calls, 0);
         assert.strictEqual(idle.resourceVersion, undefined);
@@ -63,7 +75,7 @@ describe("PatchApplier.apply", () => {
     );
   });
 
-  it.effect("merge-patches the object without status, then the status subresource", () => {
+  it.effect("merge-patches the status subresource first, then the object without status", () => {
     const log = new Cluster.RequestLog();
     return run(
       Effect.gen(function* () {
@@ -72,10 +84,13 @@ describe("PatchApplier.apply", () => {
         const patch = Patch.make(body);
         patch.spec.x = 1;
         patch.status.phase = "Ready";
-        const applied = yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch });
-        assert.deepStrictEqual(summary(log), [`object ${MERGE}`, `status ${MERGE}`]);
-        assert.deepStrictEqual(log.patches()[0]?.body, { spec: { x: 1 } });
-        assert.deepStrictEqual(log.patches()[1]?.body, { status: { phase: "Ready" } });
+        const applied = expect(
+          yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch }),
+          "Applied",
+        );
+        assert.deepStrictEqual(summary(log), [`status ${MERGE}`, `object ${MERGE}`]);
+        assert.deepStrictEqual(log.patches()[0]?.body, { status: { phase: "Ready" } });
+        assert.deepStrictEqual(log.patches()[1]?.body, { spec: { x: 1 } });
         assert.deepStrictEqual(applied.body?.status, { phase: "Ready" });
         assert.strictEqual(applied.resourceVersion, rv(applied.body));
       }),
@@ -125,7 +140,10 @@ describe("PatchApplier.apply", () => {
         const both = Patch.make(fresh);
         both.spec.y = 2;
         both.fns.push(Finalizers.allowDeletion("fin"));
-        const applied = yield* PatchApplier.apply({ resource: Cluster.resource(), body: fresh, patch: both });
+        const applied = expect(
+          yield* PatchApplier.apply({ resource: Cluster.resource(), body: fresh, patch: both }),
+          "Applied",
+        );
         const merged = log.patches()[0];
         const guarded = log.patches()[1]?.body as ReadonlyArray<{ op: string; value?: unknown }>;
         assert.strictEqual(merged?.contentType, MERGE);
@@ -153,10 +171,13 @@ describe("PatchApplier.apply", () => {
           patch.fns.push((b) => {
             (b as { status: Record<string, unknown> }).status.fromFn = true;
           });
-          const applied = yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch });
+          const applied = expect(
+            yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch }),
+            "Applied",
+          );
           assert.deepStrictEqual(summary(log), [
-            `object ${MERGE}`,
             `status ${MERGE}`,
+            `object ${MERGE}`,
             `object ${JSON_PATCH}`,
             `status ${JSON_PATCH}`,
           ]);
@@ -206,11 +227,47 @@ describe("PatchApplier.apply", () => {
     );
   });
 
+  it.effect(
+    "a 422 from an object changed since its version was tested is a conflict: the functions are pending",
+    () => {
+      const log = new Cluster.RequestLog();
+      return run(
+        Effect.gen(function* () {
+          const stale = yield* created();
+          const api = yield* KubeApi;
+          yield* api.patch(
+            Cluster.resource(),
+            { namespace: "ns1", name: "e1" },
+            { type: "merge", body: { metadata: { labels: { changed: "yes" } } } },
+          );
+          log.clear();
+          const patch = Patch.make(stale);
+          const fin = Finalizers.blockDeletion("fin");
+          const statusFn = (b: { status?: Record<string, unknown> }) => {
+            b.status = { ...(b.status ?? {}), fromFn: true };
+          };
+          patch.fns.push(fin, statusFn as never);
+          const conflict = expect(
+            yield* PatchApplier.apply({ resource: Cluster.resource(), body: stale, patch }),
+            "Conflict",
+          );
+          assert.deepStrictEqual(summary(log), [`object ${JSON_PATCH}`]);
+          assert.strictEqual(conflict.calls, 1);
+          assert.deepStrictEqual(conflict.pending.toMergePatch(), {});
+          assert.strictEqual(conflict.pending.original, undefined);
+          assert.deepStrictEqual(conflict.pending.fns, [fin, statusFn]);
+          assert.strictEqual(conflict.resourceVersion, undefined);
+        }),
+        { log },
+      );
+    },
+  );
+
   it.effect.each([
     ["object", 2],
     ["status", 3],
   ] as const)(
-    "a 422 on the %s JSON patch leaves only the functions as the remaining patch",
+    "a 422 on the %s JSON patch of an unchanged object is invalid: nothing pending, the rejection returned",
     ([, failing]) => {
       const log = new Cluster.RequestLog();
       return run(
@@ -220,20 +277,20 @@ describe("PatchApplier.apply", () => {
           log.failPatch = (index) => (index === failing - 1 ? 422 : undefined);
           const patch = Patch.make(body);
           patch.spec.x = 1;
-          const fin = Finalizers.blockDeletion("fin");
           const statusFn = (b: { status?: Record<string, unknown> }) => {
             b.status = { ...(b.status ?? {}), fromFn: true };
           };
-          patch.fns.push(fin, statusFn as never);
-          const applied = yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch });
+          patch.fns.push(Finalizers.blockDeletion("fin"), statusFn as never);
+          const invalid = expect(
+            yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch }),
+            "Invalid",
+          );
           assert.strictEqual(log.patches().length, failing);
-          assert.strictEqual(log.patches()[failing - 1]?.contentType, JSON_PATCH);
-          assert.isDefined(applied.remaining);
-          assert.deepStrictEqual(applied.remaining?.toMergePatch(), {});
-          assert.strictEqual(applied.remaining?.original, undefined);
-          assert.deepStrictEqual(applied.remaining?.fns, [fin, statusFn]);
-          assert.isFalse(applied.gone);
-          assert.strictEqual(applied.body?.spec?.x, 1);
+          assert.strictEqual(invalid.calls, failing);
+          assert.strictEqual(invalid.write.type, "json");
+          assert.strictEqual(invalid.write.part, failing === 2 ? "object" : "status");
+          assert.strictEqual(invalid.error.reason, "Invalid");
+          assert.isDefined(invalid.resourceVersion);
         }),
         { log },
       );
@@ -256,11 +313,11 @@ describe("PatchApplier.apply", () => {
           patch.fns.push((b) => {
             (b as { status: Record<string, unknown> }).status.fromFn = true;
           });
-          const applied = yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch });
-          assert.isTrue(applied.gone);
-          assert.strictEqual(applied.body, undefined);
-          assert.strictEqual(applied.remaining, undefined);
-          assert.strictEqual(applied.resourceVersion, undefined);
+          const gone = expect(
+            yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch }),
+            "Gone",
+          );
+          assert.strictEqual(gone.calls, step);
           assert.strictEqual(log.patches().length, step);
         }),
         { log },
@@ -268,18 +325,49 @@ describe("PatchApplier.apply", () => {
     },
   );
 
-  it.effect.each([400, 403, 500])("HTTP %d escalates as a KubeApiError", (status) =>
-    run(
-      Effect.gen(function* () {
-        const body = yield* created();
-        const faults = yield* FaultInjector;
-        yield* faults.injectFailure({ verb: "patch", status, times: 1 }).pipe(Effect.orDie);
-        const patch = Patch.make(body);
-        patch.spec.x = 1;
-        const error = yield* Effect.flip(PatchApplier.apply({ resource: Cluster.resource(), body, patch }));
-        assert.instanceOf(error, KubeApiError);
-      }),
-    ),
+  it.effect.each([500, 503, 422])(
+    "a failed status write (HTTP %d) stores no mark: the object is not patched, the error says so",
+    (status) => {
+      const log = new Cluster.RequestLog();
+      return run(
+        Effect.gen(function* () {
+          const body = yield* created();
+          log.clear();
+          log.failPatch = (_, request) => (request.path.endsWith("/status") ? status : undefined);
+          const patch = Patch.make(body);
+          patch.status.createFn = { message: "result" };
+          patch.meta.annotations["kopf.zalando.org/last-handled-configuration"] = "{}";
+          const error = yield* Effect.flip(PatchApplier.apply({ resource: Cluster.resource(), body, patch }));
+          assert.instanceOf(error, PatchApplier.PatchNotStored);
+          assert.strictEqual((error as PatchApplier.PatchNotStored).part, "status");
+          assert.instanceOf((error as PatchApplier.PatchNotStored).cause, KubeApiError);
+          assert.deepStrictEqual(summary(log), [`status ${MERGE}`]);
+          const stored = yield* (yield* KubeApi).get(Cluster.resource(), { namespace: "ns1", name: "e1" });
+          assert.deepStrictEqual(stored.metadata?.annotations, undefined);
+          assert.include(error.message, "Storing the status failed");
+          assert.include(error.message, "the handlers stay pending and will run again");
+        }),
+        { log },
+      );
+    },
+  );
+
+  it.effect.each([400, 403, 500])(
+    "HTTP %d on the object fails as PatchNotStored carrying the KubeApiError",
+    (status) =>
+      run(
+        Effect.gen(function* () {
+          const body = yield* created();
+          const faults = yield* FaultInjector;
+          yield* faults.injectFailure({ verb: "patch", status, times: 1 }).pipe(Effect.orDie);
+          const patch = Patch.make(body);
+          patch.spec.x = 1;
+          const error = yield* Effect.flip(PatchApplier.apply({ resource: Cluster.resource(), body, patch }));
+          assert.instanceOf(error, PatchApplier.PatchNotStored);
+          assert.strictEqual((error as PatchApplier.PatchNotStored).part, "object");
+          assert.instanceOf((error as PatchApplier.PatchNotStored).cause, KubeApiError);
+        }),
+      ),
   );
 
   it.effect("marks the version of a released object as never arriving", () =>
@@ -298,8 +386,12 @@ describe("PatchApplier.apply", () => {
         const deleting = (yield* api.get(Cluster.resource(), { namespace: "ns1", name: "e1" })) as RawBody;
         const patch = Patch.make(deleting);
         patch.fns.push(Finalizers.allowDeletion("fin"));
-        const applied = yield* PatchApplier.apply({ resource: Cluster.resource(), body: deleting, patch });
-        assert.isTrue(applied.gone || applied.resourceVersion?.endsWith(PatchApplier.NEVER_ARRIVES) === true);
+        const outcome = yield* PatchApplier.apply({ resource: Cluster.resource(), body: deleting, patch });
+        assert.isTrue(
+          outcome._tag === "Gone" ||
+            (outcome._tag === "Applied" &&
+              outcome.resourceVersion?.endsWith(PatchApplier.NEVER_ARRIVES) === true),
+        );
       }),
     ),
   );

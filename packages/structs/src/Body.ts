@@ -57,6 +57,31 @@ export interface RawBody {
 }
 
 /**
+ * Any Kubernetes object as typed code holds it: a body from the API, a kubernetes-fluent-client
+ * model instance (`kind.Pod`), or an interface of one's own custom resource. Only the identity
+ * fields are described and no index signature is required, so each of these is accepted as it
+ * is, without a cast, wherever the framework only reads who an object is.
+ *
+ * @example
+ * ```ts
+ * const pod: KubeObject = new kind.Pod(); // kubernetes-fluent-client
+ * const mine: KubeObject = { apiVersion: "kopf.dev/v1", kind: "KopfExample", metadata: { name: "ex" } };
+ * ```
+ */
+export interface KubeObject {
+  readonly apiVersion?: string | undefined;
+  readonly kind?: string | undefined;
+  readonly metadata?:
+    | {
+        readonly name?: string | undefined;
+        readonly namespace?: string | null | undefined;
+        readonly uid?: string | undefined;
+        readonly labels?: Readonly<Record<string, string>> | undefined;
+      }
+    | undefined;
+}
+
+/**
  * A body being transformed in place, as patch functions receive it (a private deep copy, so
  * mutating it is safe).
  */

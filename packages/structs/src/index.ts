@@ -1,6 +1,7 @@
 /** Public API of @kopf/structs: Kubernetes data as plain values, one namespace per concept. */
 
 export type {
+  KubeObject,
   MutableBody,
   ObjectMeta,
   ObjectReference,

@@ -1,5 +1,5 @@
 /**
- * Kopf's `WebhookNgrokTunnel` (spec §9.2): an insecure local webhook server exposed through an
+ * Kopf's `WebhookNgrokTunnel`: an insecure local webhook server exposed through an
  * ngrok tunnel, for clusters that cannot reach the developer's machine. It runs an ngrok binary
  * that is already installed (the `binary` option, else `ngrok` on `PATH`) — it never downloads
  * one; without it, it fails with a clear error. The reported URL is the tunnel's public HTTPS
@@ -18,7 +18,10 @@ import * as WebhookServer from "./WebhookServer.ts";
 
 /** Options of the ngrok tunnel. */
 export interface NgrokOptions {
-  /** The local server's address and port (default: localhost, a free port). */
+  /**
+   * The local server's address and port (default: `127.0.0.1` and a free port). The local server
+   * speaks plain HTTP, so it listens on the loopback interface unless another address is given.
+   */
   readonly addr?: string | undefined;
   readonly port?: number | undefined;
   readonly path?: string | undefined;
@@ -71,14 +74,14 @@ export const findBinary = (binary: string): Effect.Effect<string, WebhookServerE
   });
 
 /** Starts ngrok for a local port and answers its public URL (the process lives in the scope). */
-const startTunnel = (binary: string, port: number, options: NgrokOptions) =>
+const startTunnel = (binary: string, upstream: string, options: NgrokOptions) =>
   Effect.acquireRelease(
     Effect.sync(() =>
       spawn(
         binary,
         [
           "http",
-          String(port),
+          upstream,
           "--log",
           "stdout",
           "--log-format",
@@ -168,8 +171,9 @@ export const WebhookNgrokTunnel = (options: NgrokOptions = {}): WebhookServer.Lo
     Stream.callback<ClientConfig, WebhookServerError>((queue) =>
       Effect.gen(function* () {
         const binary = yield* findBinary(options.binary ?? "ngrok");
+        // Plain HTTP, so only on this machine unless asked otherwise: ngrok's agent runs here.
         const local = WebhookServer.make({
-          addr: options.addr,
+          addr: options.addr ?? "127.0.0.1",
           port: options.port,
           path: options.path,
           insecure: true,
@@ -180,8 +184,9 @@ export const WebhookNgrokTunnel = (options: NgrokOptions = {}): WebhookServer.Lo
             Stream.scoped(
               Stream.fromEffect(
                 Effect.gen(function* () {
-                  const port = Number(new URL(config.url ?? "http://localhost").port || 80);
-                  const publicUrl = yield* startTunnel(binary, port, options);
+                  const local = new URL(config.url ?? "http://127.0.0.1");
+                  const upstream = `${local.hostname}:${local.port || "80"}`;
+                  const publicUrl = yield* startTunnel(binary, upstream, options);
                   yield* Effect.logInfo(`The ngrok tunnel is up: ${publicUrl} → ${config.url ?? ""}`);
                   yield* Queue.offer(queue, { url: `${publicUrl}${path}` });
                   return yield* Effect.never;

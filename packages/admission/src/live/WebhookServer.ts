@@ -1,28 +1,42 @@
 /**
- * The built-in webhook server (Kopf's `WebhookServer` and its local-development variants, spec
- * §9.2): an HTTPS server answering `POST {path}/{id}` with the operator's webhook function. It
- * uses the given certificate and key files, or generates a self-signed certificate for the host
- * names and IPs it is reached by; `insecure` serves plain HTTP (for tunnels that terminate TLS).
- * It reports `{url, caBundle}` (the CA bundle optionally dumped to `cadump`), re-reads the given
- * files every `fileCheckInterval` seconds — swapping the certificates in place and reporting
- * again when they change — and renews a self-signed certificate before it expires.
+ * The built-in webhook server (Kopf's `WebhookServer` and its local-development variants): an
+ * HTTPS server answering `POST {path}/{id}` with the operator's webhook function. It uses the
+ * given certificate and key files, or generates a self-signed certificate for the host names and
+ * IPs it is reached by; `insecure` serves plain HTTP (for tunnels that terminate TLS). It reports
+ * `{url, caBundle}` (the CA bundle optionally dumped to `cadump`), re-reads the given files every
+ * `fileCheckInterval` seconds — swapping the certificates in place and reporting again when they
+ * change — and renews a self-signed certificate before it expires.
+ *
+ * Untrusted clients are kept cheap (`internal/requests.ts`): bodies over `maxBodyBytes` are
+ * refused before they are read, bodies in flight share a byte budget, over-deep JSON is refused
+ * before parsing, a client slower than `requestTimeout` is answered 408 and disconnected, and
+ * what the HTTP parser refuses is answered 400/431 instead of a silent reset. Without `addr` it
+ * listens on all interfaces, as Kopf does: the API server calls it from elsewhere.
  *
  * `WebhookK3dServer`, `WebhookMinikubeServer` and `WebhookDockerDesktopServer` only change the
  * default host to the name the cluster's nodes use for the developer's machine.
+ *
+ * Why Node's `https` server and not `@effect/platform-node`'s HTTP server: that one can wrap a
+ * server made here (so TLS, client certificates, timeouts and certificate swaps would stay), but
+ * everything this server must do about untrusted input happens beneath the request it offers —
+ * refusing by the declared `content-length` before reading and closing the connection, charging
+ * the byte budget by that length, answering the parser's refusals, and reading the TLS peer
+ * certificate from the socket — so it would be bypassed at each of those points, and its own
+ * body limit only counts bytes as it reads them. It would replace a few lines of routing and
+ * answering at the cost of a new dependency of this package; the raw server stays.
  */
-import { readdir, readFile, writeFile } from "node:fs/promises";
-import { createServer as createHttpServer, type Server } from "node:http";
+import { writeFile } from "node:fs/promises";
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
-import { join } from "node:path";
-import type { SecureContextOptions } from "node:tls";
-import { Clock, Duration, Effect, type Exit, Fiber, Queue, Stream } from "effect";
+import { Clock, Duration, Effect, Fiber, Queue, Semaphore, Stream } from "effect";
 import { Base64 } from "effect/encoding";
 import type { ClientConfig } from "../ClientConfig.ts";
 import * as Endpoint from "../Endpoint.ts";
 import type { WebhookFn } from "../Serving.ts";
 import { WebhookServerError, type WebhookServerProtocol } from "../WebhookServerProtocol.ts";
-import * as Certificates from "./Certificates.ts";
+import { close, listen, refuseMalformed, serverTimeouts } from "./internal/listening.ts";
 import { handle } from "./internal/requests.ts";
+import { fingerprint, loadTls, secureContext } from "./internal/tls.ts";
 
 /** Options of the webhook servers (Kopf's `WebhookServer` arguments). */
 export interface WebhookServerOptions {
@@ -59,9 +73,34 @@ export interface WebhookServerOptions {
   readonly verifyCadata?: string | undefined;
   /** Seconds between re-reads of the given files (and expiry checks). Default 60. */
   readonly fileCheckInterval?: number | undefined;
-  /** The largest accepted request body, bytes. Default 8 MiB (a review holds two objects). */
+  /**
+   * The largest accepted request body, bytes: a larger one is refused with 413 before it is read
+   * (or as soon as it grows past the limit). Default 3 MiB, the API server's own limit on a
+   * request body.
+   */
   readonly maxBodyBytes?: number | undefined;
+  /** The deepest accepted nesting of arrays and objects in a request body (deeper: 400). Default 256. */
+  readonly maxJsonDepth?: number | undefined;
+  /**
+   * The bytes of request bodies read and served at once (each request counted at its declared
+   * length, at least 16 KiB, or at `maxBodyBytes` when undeclared); other requests wait their
+   * turn, for at most `requestTimeout` (then: 429). Default 16 MiB.
+   */
+  readonly maxBytesInFlight?: number | undefined;
+  /**
+   * Seconds a client has to send a whole request (headers and body); a slower one is answered
+   * 408 and disconnected. Default 30, the longest the API server waits for a webhook.
+   */
+  readonly requestTimeout?: number | undefined;
 }
+
+/** The default limits of the built-in servers. */
+export const DEFAULT_LIMITS = {
+  maxBodyBytes: 3 * 1024 * 1024,
+  maxJsonDepth: 256,
+  maxBytesInFlight: 16 * 1024 * 1024,
+  requestTimeout: 30,
+} as const;
 
 /** A built-in server: a webhook server that needs nothing from the context. */
 export interface LocalServer extends WebhookServerProtocol {
@@ -72,126 +111,6 @@ export interface LocalServer extends WebhookServerProtocol {
 export interface ServerClass {
   readonly defaultHost?: string | undefined;
 }
-
-interface Tls {
-  readonly cert: string;
-  readonly key: string;
-  readonly caBundle: string;
-  readonly verifyCa: string | undefined;
-  /** Renew (self-signed) after this instant, epoch ms. */
-  readonly renewAfter: number | undefined;
-}
-
-const DAY = 24 * 60 * 60 * 1000;
-
-const read = (path: string) =>
-  Effect.tryPromise({
-    try: () => readFile(path, "utf8"),
-    catch: (cause) =>
-      new WebhookServerError({ reason: "Files", message: `Cannot read ${path}: ${String(cause)}`, cause }),
-  });
-
-/** The PEM certificates among the files of a directory. */
-const readDirectory = (path: string) =>
-  Effect.tryPromise({
-    try: async () => {
-      const names = (await readdir(path, { withFileTypes: true }))
-        .filter((e) => e.isFile())
-        .map((e) => e.name);
-      const texts = await Promise.all(names.sort().map((name) => readFile(join(path, name), "utf8")));
-      return texts.filter((text) => text.includes("-----BEGIN CERTIFICATE-----"));
-    },
-    catch: (cause) =>
-      new WebhookServerError({ reason: "Files", message: `Cannot read ${path}: ${String(cause)}`, cause }),
-  });
-
-const loadTls = (
-  options: WebhookServerOptions,
-  host: string | undefined,
-): Effect.Effect<Tls, WebhookServerError> =>
-  Effect.gen(function* () {
-    const verifyParts = [
-      ...(options.verifyCafile === undefined ? [] : [yield* read(options.verifyCafile)]),
-      ...(options.verifyCapath === undefined ? [] : yield* readDirectory(options.verifyCapath)),
-      ...(options.verifyCadata === undefined ? [] : [options.verifyCadata]),
-    ];
-    const verifyCa = verifyParts.length === 0 ? undefined : verifyParts.join("\n");
-    if (options.certfile !== undefined || options.pkeyfile !== undefined) {
-      if (options.certfile === undefined || options.pkeyfile === undefined) {
-        return yield* new WebhookServerError({
-          reason: "Certificate",
-          message: "Both certfile and pkeyfile must be given, or neither (for a self-signed certificate).",
-        });
-      }
-      const cert = yield* read(options.certfile);
-      const key = yield* read(options.pkeyfile);
-      const cadata =
-        options.cadata ?? (options.cafile === undefined ? undefined : yield* read(options.cafile));
-      return { cert, key, caBundle: cadata ?? cert, verifyCa, renewAfter: undefined };
-    }
-    const names = Endpoint.certificateNames({ host, addr: options.addr, extraSans: options.extraSans });
-    const made = yield* Certificates.selfSigned(names).pipe(
-      Effect.mapError(
-        (error) => new WebhookServerError({ reason: "Certificate", message: error.message, cause: error }),
-      ),
-    );
-    // For a self-signed certificate, the CA bundle is the certificate itself (as in Kopf),
-    // whatever cafile/cadata say.
-    return {
-      cert: made.certPem,
-      key: made.keyPem,
-      caBundle: made.certPem,
-      verifyCa,
-      renewAfter: made.notAfter - 30 * DAY,
-    };
-  });
-
-const secureContext = (
-  tls: Tls,
-  options: WebhookServerOptions,
-): SecureContextOptions & {
-  requestCert: boolean;
-  rejectUnauthorized: boolean;
-} => {
-  const mode = options.verifyMode === "none" && tls.verifyCa !== undefined ? "optional" : options.verifyMode;
-  return {
-    cert: tls.cert,
-    key: tls.key,
-    ...(options.password === undefined ? {} : { passphrase: options.password }),
-    ...(tls.verifyCa === undefined ? {} : { ca: tls.verifyCa }),
-    requestCert: mode === "optional" || mode === "required",
-    rejectUnauthorized: mode === "required",
-  };
-};
-
-const listen = (server: Server | HttpsServer, port: number, addr: string | undefined) =>
-  Effect.callback<number, WebhookServerError>((resume) => {
-    const onError = (error: Error) =>
-      resume(
-        Effect.fail(
-          new WebhookServerError({
-            reason: "Listen",
-            message: `Cannot listen on ${addr ?? "*"}:${port}: ${error.message}`,
-            cause: error,
-          }),
-        ),
-      );
-    server.once("error", onError);
-    server.listen(port, addr, () => {
-      server.off("error", onError);
-      const address = server.address();
-      resume(Effect.succeed(typeof address === "object" && address !== null ? address.port : port));
-    });
-  });
-
-const close = (server: Server | HttpsServer) =>
-  Effect.callback<void>((resume) => {
-    server.close(() => resume(Effect.void));
-    server.closeAllConnections();
-  });
-
-const fingerprint = (tls: Tls | undefined): string =>
-  tls === undefined ? "" : `${tls.cert}\0${tls.key}\0${tls.caBundle}\0${tls.verifyCa ?? ""}`;
 
 /**
  * A webhook server of a class (a default host).
@@ -209,30 +128,35 @@ export const make = (options: WebhookServerOptions = {}, serverClass: ServerClas
         const insecure = options.insecure === true;
         const routing = {
           path: (options.path ?? "").replace(/\/+$/, "").replace(/^(?!\/)(?=.)/, "/"),
-          maxBodyBytes: options.maxBodyBytes ?? 8 * 1024 * 1024,
+          maxBodyBytes: options.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes,
+          maxJsonDepth: options.maxJsonDepth ?? DEFAULT_LIMITS.maxJsonDepth,
         };
-        const context = yield* Effect.context<never>();
-        const fork = Effect.runForkWith(context);
-        // Requests in flight are interrupted when the server stops.
-        const fibers = new Set<Fiber.Fiber<unknown, unknown>>();
-        const run = <A, E>(effect: Effect.Effect<A, E>) =>
-          new Promise<Exit.Exit<A, E>>((resolve) => {
-            const fiber = fork(effect);
-            fibers.add(fiber);
-            fiber.addObserver((exit) => {
-              fibers.delete(fiber);
-              resolve(exit);
-            });
-          });
+        const inFlight = options.maxBytesInFlight ?? DEFAULT_LIMITS.maxBytesInFlight;
+        const requestTimeout = options.requestTimeout ?? DEFAULT_LIMITS.requestTimeout;
+        const budget = {
+          semaphore: yield* Semaphore.make(inFlight),
+          bytes: inFlight,
+          wait: Duration.seconds(requestTimeout),
+        };
+        const fork = Effect.runForkWith(yield* Effect.context<never>());
+        // Requests in flight are interrupted when the server stops, or when their client leaves.
+        const fibers = new Set<Fiber.Fiber<void>>();
         yield* Effect.addFinalizer(() => Fiber.interruptAll([...fibers]));
+        const handler = (req: IncomingMessage, res: ServerResponse) => {
+          const fiber = fork(handle(routing, fn, budget, req, res));
+          fibers.add(fiber);
+          fiber.addObserver(() => fibers.delete(fiber));
+          res.once("close", () => {
+            if (!res.writableFinished) fiber.interruptUnsafe();
+          });
+        };
+        const timeouts = serverTimeouts(requestTimeout);
         let tls = insecure ? undefined : yield* loadTls(options, host);
-        const handler = (req: Parameters<typeof handle>[3], res: Parameters<typeof handle>[4]) =>
-          void handle(routing, fn, run, req, res);
         const server =
           tls === undefined
-            ? createHttpServer(handler)
-            : createHttpsServer(secureContext(tls, options), handler);
-        server.on("clientError", (_error, socket) => socket.destroy());
+            ? createHttpServer(timeouts, handler)
+            : createHttpsServer({ ...timeouts, ...secureContext(tls, options) }, handler);
+        server.on("clientError", refuseMalformed);
         const port = yield* listen(server, options.port ?? 0, options.addr);
         yield* Effect.addFinalizer(() => close(server));
 

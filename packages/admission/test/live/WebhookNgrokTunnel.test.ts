@@ -56,7 +56,7 @@ describe("WebhookNgrokTunnel", () => {
         assert.deepStrictEqual(config, { url: "https://abc.ngrok.example/hooks" });
         const argv = readFileSync(args, "utf8").trim().split(" ");
         assert.strictEqual(argv[0], "http");
-        assert.match(argv[1] ?? "", /^\d+$/);
+        assert.match(argv[1] ?? "", /^127\.0\.0\.1:\d+$/);
         assert.includeMembers(argv, ["--authtoken", "t0k"]);
       }),
     ),

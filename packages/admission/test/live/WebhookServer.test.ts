@@ -1,8 +1,9 @@
 /**
- * The HTTPS webhook server (spec §9.2): the self-signed certificate (self-issued CA, usages,
+ * The HTTPS webhook server: the self-signed certificate (self-issued CA, usages,
  * SANs, expiry), the reported client config and cadump, serving real requests over TLS verified
  * with the reported CA bundle, given certificate files, insecure mode, the HTTP errors of bad
- * requests, and a fuzz-style barrage of malformed requests after which the server still answers.
+ * requests, the depth limit of JSON, and a fuzz-style barrage of malformed requests after which
+ * the server still answers (the hostile barrage is `HostileRequests.test.ts`).
  */
 import { X509Certificate } from "node:crypto";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -211,7 +212,7 @@ describe("WebhookServer", () => {
         const origin = new URL(config.url ?? "").origin;
         const cases: ReadonlyArray<[string, string, Record<string, string>, number, string]> = [
           [`${config.url}/check`, "not json", {}, 400, "not JSON"],
-          [`${config.url}/check`, JSON.stringify({ kind: "Pod" }), {}, 400, "Expected kind AdmissionReview"],
+          [`${config.url}/check`, JSON.stringify({ kind: "Pod" }), {}, 400, "kind: expected AdmissionReview"],
           [`${config.url}/check`, JSON.stringify(review({}, { apiVersion: "v1" })), {}, 400, "apiVersion"],
           [`${origin}/elsewhere`, JSON.stringify(review()), {}, 404, "Not found"],
           [`${config.url}/check`, "x".repeat(5000), {}, 413, "larger than 4096"],
@@ -237,64 +238,91 @@ describe("WebhookServer", () => {
     ),
   );
 
-  it.live("keeps answering after a barrage of malformed requests", () =>
-    Effect.scoped(
-      Effect.gen(function* () {
-        const config = yield* started(WebhookServer.make({ addr: "127.0.0.1", maxBodyBytes: 64 * 1024 }));
-        const ca = caOf(config);
-        const bodies = fc.sample(
-          fc.oneof(
-            fc.string(),
-            fc.jsonValue().map((v) => JSON.stringify(v)),
-            fc.jsonValue().map((request) => JSON.stringify({ ...review(), request })),
-            fc
-              .dictionary(
-                fc.constantFrom(
-                  "uid",
-                  "operation",
-                  "resource",
-                  "userInfo",
-                  "object",
-                  "oldObject",
-                  "dryRun",
-                  "subResource",
-                ),
-                fc.jsonValue(),
-              )
-              .map((fields) => JSON.stringify(review(fields))),
-            fc.uint8Array({ maxLength: 2000 }).map((bytes) => Buffer.from(bytes).toString("latin1")),
-          ),
-          { numRuns: 300, seed: 42 },
-        );
-        const statuses = yield* Effect.forEach(
-          bodies,
-          (body) => Effect.promise(() => post(`${config.url}/check`, body, { ca }).then((r) => r.status)),
-          { concurrency: 16 },
-        );
-        for (const status of statuses) assert.include([200, 400, 404, 409, 413], status);
-        // Raw garbage on the socket (not even TLS) is dropped without harm.
-        const port = Number(new URL(config.url ?? "").port);
-        yield* Effect.forEach(
-          fc.sample(fc.uint8Array({ minLength: 1, maxLength: 512 }), { numRuns: 20, seed: 7 }),
-          (bytes) =>
-            Effect.promise(
-              () =>
-                new Promise<void>((resolve) => {
-                  const socket = connect(port, "127.0.0.1", () => socket.end(Buffer.from(bytes)));
-                  socket.on("error", () => resolve());
-                  socket.on("close", () => resolve());
-                  socket.setTimeout(2000, () => socket.destroy());
-                }),
+  it.live(
+    "serves JSON nested as deep as maxJsonDepth, and refuses deeper JSON with 400 before parsing it",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const config = yield* started(WebhookServer.make({ addr: "127.0.0.1" }));
+          const ca = caOf(config);
+          // The review, its request and the object are three levels; the spec fills the rest.
+          const nested = (levels: number) =>
+            JSON.stringify(review({ object: { spec: { field: "@" } } })).replace(
+              '"@"',
+              `${"[".repeat(levels)}${"]".repeat(levels)}`,
+            );
+          const limit = WebhookServer.DEFAULT_LIMITS.maxJsonDepth;
+          const deepest = yield* Effect.promise(() => post(`${config.url}/check`, nested(limit - 4), { ca }));
+          assert.strictEqual(deepest.status, 200, deepest.text);
+          assert.isTrue(JSON.parse(deepest.text).response.allowed);
+          const deeper = yield* Effect.promise(() => post(`${config.url}/check`, nested(limit - 3), { ca }));
+          assert.strictEqual(deeper.status, 400);
+          assert.include(deeper.text, `deeper than ${limit} levels`);
+        }),
+      ),
+  );
+
+  it.live(
+    "keeps answering after a barrage of malformed requests",
+    () =>
+      Effect.scoped(
+        Effect.gen(function* () {
+          const config = yield* started(WebhookServer.make({ addr: "127.0.0.1", maxBodyBytes: 64 * 1024 }));
+          const ca = caOf(config);
+          const bodies = fc.sample(
+            fc.oneof(
+              fc.string(),
+              fc.jsonValue().map((v) => JSON.stringify(v)),
+              fc.jsonValue().map((request) => JSON.stringify({ ...review(), request })),
+              fc
+                .dictionary(
+                  fc.constantFrom(
+                    "uid",
+                    "operation",
+                    "resource",
+                    "userInfo",
+                    "object",
+                    "oldObject",
+                    "dryRun",
+                    "subResource",
+                  ),
+                  fc.jsonValue(),
+                )
+                .map((fields) => JSON.stringify(review(fields))),
+              fc.uint8Array({ maxLength: 2000 }).map((bytes) => Buffer.from(bytes).toString("latin1")),
             ),
-          { concurrency: 5 },
-        );
-        const reply = yield* Effect.promise(() =>
-          post(`${config.url}/check`, JSON.stringify(review()), { ca }),
-        );
-        assert.strictEqual(reply.status, 200);
-        assert.isTrue(JSON.parse(reply.text).response.allowed);
-      }),
-    ),
+            { numRuns: 300, seed: 42 },
+          );
+          const statuses = yield* Effect.forEach(
+            bodies,
+            (body) => Effect.promise(() => post(`${config.url}/check`, body, { ca }).then((r) => r.status)),
+            { concurrency: 16 },
+          );
+          for (const status of statuses) assert.include([200, 400, 404, 409, 413], status);
+          // Raw garbage on the socket (not even TLS) is dropped without harm.
+          const port = Number(new URL(config.url ?? "").port);
+          yield* Effect.forEach(
+            fc.sample(fc.uint8Array({ minLength: 1, maxLength: 512 }), { numRuns: 20, seed: 7 }),
+            (bytes) =>
+              Effect.promise(
+                () =>
+                  new Promise<void>((resolve) => {
+                    const socket = connect(port, "127.0.0.1", () => socket.end(Buffer.from(bytes)));
+                    socket.on("error", () => resolve());
+                    socket.on("close", () => resolve());
+                    socket.setTimeout(2000, () => socket.destroy());
+                  }),
+              ),
+            { concurrency: 5 },
+          );
+          const reply = yield* Effect.promise(() =>
+            post(`${config.url}/check`, JSON.stringify(review()), { ca }),
+          );
+          assert.strictEqual(reply.status, 200);
+          assert.isTrue(JSON.parse(reply.text).response.allowed);
+        }),
+      ),
+    120_000,
   );
 
   it.live("re-reads the certificate files and reports the new CA bundle when they change", () =>

@@ -9,6 +9,7 @@ import { Effect, type Scope, Stream } from "effect";
 import * as ApiMetrics from "../ApiMetrics.ts";
 import * as ApiTracing from "../ApiTracing.ts";
 import * as ConnectionInfo from "../ConnectionInfo.ts";
+import * as FailureDigest from "../FailureDigest.ts";
 import type { ApiError, ApiResource } from "../KubeApi.ts";
 import { KubeApiError } from "../KubeApiError.ts";
 import type {
@@ -34,6 +35,11 @@ export interface ClientOptions {
   readonly rateLimit?: RateLimiter.RateLimit | undefined;
   /** The field manager of server-side apply patches that do not name one. Default `kopf`. */
   readonly fieldManager?: string | undefined;
+  /**
+   * Seconds between summary lines of repeated failed attempts of one request kind (see
+   * `FailureDigest`). Default 10.
+   */
+  readonly failureSummaryInterval?: number | undefined;
 }
 
 /** One request to send. */
@@ -94,6 +100,7 @@ export const makeRequester = (
 ): Requester => {
   const limiter = options.rateLimit ? RateLimiter.make(options.rateLimit) : RateLimiter.unlimited;
   const userAgent = options.userAgent ?? `kopf/${VERSION}`;
+  const digest = FailureDigest.make(options.failureSummaryInterval ?? 10);
 
   const transportRequest = (
     item: VaultItem,
@@ -118,6 +125,7 @@ export const makeRequester = (
     Effect.gen(function* () {
       const { networking } = yield* OperatorSettings;
       const what = `${outgoing.method} ${outgoing.path}`;
+      const kind = FailureDigest.requestKind(outgoing.method, outgoing.path);
       const total = millis(networking.requestTimeout);
       const connect = millis(networking.connectTimeout);
       const retryOptions: Retries.RetryOptions = {
@@ -125,45 +133,47 @@ export const makeRequester = (
         enforceRetryAfter: networking.enforceRetryAfter,
       };
       const labels = ApiMetrics.labelsOf(outgoing.method, outgoing.path);
-      return yield* vault.withCredentials((item) => {
-        let failure: KubeApiError | undefined; // the last attempt's, named when it is retried
-        let resends = 0;
-        const once = ApiMetrics.limited(limiter.acquire).pipe(
-          Effect.andThen(
-            Effect.suspend(() =>
-              failure === undefined ? Effect.void : ApiMetrics.retried(labels, failure.reason),
+      return yield* vault
+        .withCredentials((item) => {
+          let failure: KubeApiError | undefined; // the last attempt's, named when it is retried
+          let resends = 0;
+          const once = ApiMetrics.limited(limiter.acquire).pipe(
+            Effect.andThen(
+              Effect.suspend(() =>
+                failure === undefined ? Effect.void : ApiMetrics.retried(labels, failure.reason),
+              ),
             ),
-          ),
-          Effect.andThen(
-            Effect.suspend(() =>
-              ApiTracing.traced(
-                { ...outgoing, server: item.info.server, labels, resends: resends++ },
-                ApiMetrics.measured(
-                  labels,
-                  transport.request(transportRequest(item, outgoing, connect)).pipe(
-                    Effect.flatMap((response) => {
-                      const error = KubeApiError.fromResponse(response);
-                      return error === undefined ? Effect.succeed(response) : Effect.fail(error);
-                    }),
+            Effect.andThen(
+              Effect.suspend(() =>
+                ApiTracing.traced(
+                  { ...outgoing, server: item.info.server, labels, resends: resends++ },
+                  ApiMetrics.measured(
+                    labels,
+                    transport.request(transportRequest(item, outgoing, connect)).pipe(
+                      Effect.flatMap((response) => {
+                        const error = KubeApiError.fromResponse(response);
+                        return error === undefined ? Effect.succeed(response) : Effect.fail(error);
+                      }),
+                    ),
                   ),
                 ),
               ),
             ),
-          ),
-          Effect.tapError((error) => Effect.sync(() => (failure = error))),
-        );
-        const timed =
-          total === undefined
-            ? once
-            : once.pipe(
-                Effect.timeoutOrElse({
-                  duration: total,
-                  orElse: () =>
-                    Effect.fail(KubeApiError.timeout(`No response within ${total / 1000}s: ${what}`)),
-                }),
-              );
-        return Retries.retrying(retryOptions, what)(timed);
-      });
+            Effect.tapError((error) => Effect.sync(() => (failure = error))),
+          );
+          const timed =
+            total === undefined
+              ? once
+              : once.pipe(
+                  Effect.timeoutOrElse({
+                    duration: total,
+                    orElse: () =>
+                      Effect.fail(KubeApiError.timeout(`No response within ${total / 1000}s: ${what}`)),
+                  }),
+                );
+          return Retries.retrying(retryOptions, what, (line) => digest.failed(kind, line))(timed);
+        })
+        .pipe(Effect.tap(() => digest.succeeded(kind)));
     });
 
   const open = (path: string, connectTimeout: number | undefined) =>

@@ -1,21 +1,31 @@
 /**
  * Makes kubernetes-fluent-client's `K8s()` reach the same cluster with the same credentials as
- * the operator. KFC has no injectable configuration: it reads the kubeconfig named by
- * `$KUBECONFIG` on every call. So the bridge writes the operator's current credentials (the
- * vault's top-priority item) into a private kubeconfig file (mode 0600, certificates inlined),
- * points `$KUBECONFIG` at it, and rewrites it whenever the credentials change (re-login, token
- * rotation, expiry). On scope close the file is removed and `$KUBECONFIG` restored.
+ * the operator, without touching the process's environment or writing credentials to disk.
  *
- * Caveats (KFC's, see the toolchain notes): for https servers KFC ignores
- * `insecure-skip-tls-verify` and `tls-server-name`, and it drops basic auth; the bridge logs a
- * warning when the credentials need those. KFC cannot reach the in-process emulator (it opens
- * sockets): run the emulator's HTTPS server and log in with its kubeconfig instead.
+ * KFC has no injectable configuration: every call does `new KubeConfig().loadFromDefault()` of
+ * `@kubernetes/client-node`. The bridge hooks that one method (on the client-node that KFC
+ * itself imports): while a bridge is open, `loadFromDefault()` loads the vault's current
+ * credentials (its top-priority item, certificates inlined) instead of `$KUBECONFIG`. The
+ * rendered configuration is refreshed when the credentials change (re-login, token rotation,
+ * expiry). On scope close the hook is removed (the last bridge restores the original method).
+ * `$KUBECONFIG` is never changed, so the operator's own kubeconfig login keeps reading the
+ * user's files, exec plugins and contexts.
  *
- * Edge code: files and the process environment.
+ * The hook applies to everything in the process that calls client-node's `loadFromDefault()`
+ * while the bridge is open (the previous design, which pointed `$KUBECONFIG` at a private file,
+ * had the same reach and also leaked into child processes).
+ *
+ * Caveats (KFC's): for https servers KFC ignores `insecure-skip-tls-verify` and
+ * `tls-server-name`, and it drops basic auth; the bridge logs a warning when the credentials
+ * need those. KFC cannot reach the in-process emulator (it opens sockets): run the emulator's
+ * HTTPS server and log in with its kubeconfig instead.
+ *
+ * Edge code: files (certificates named by path), and the loaded client-node module.
  */
-import { chmod, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { chmod, readFile, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import type { KubeConfig } from "@kubernetes/client-node";
 import { Context, Duration, Effect, Layer, Result, Schedule } from "effect";
 import * as ConnectionInfo from "../ConnectionInfo.ts";
 import { KubeApiError } from "../KubeApiError.ts";
@@ -24,7 +34,10 @@ import { CredentialsVault } from "../Vault.ts";
 
 /** @category models */
 export interface KfcBridgeOptions {
-  /** Where to write the kubeconfig; default a new private temp directory. */
+  /**
+   * Also write the rendered kubeconfig to this file (mode 0600), e.g. for tools started by
+   * handlers; default: no file.
+   */
   readonly path?: string | undefined;
   /** How often to look for changed credentials. Default 5 seconds. */
   readonly interval?: Duration.Input | undefined;
@@ -114,7 +127,7 @@ export const unsupported = (info: ConnectionInfo.ConnectionInfo): ReadonlyArray<
 };
 
 /**
- * The bridge service: the kubeconfig path KFC uses, and a way to force a rewrite.
+ * The bridge service: the configuration KFC now gets, and a way to force a refresh.
  *
  * @example
  * ```ts
@@ -129,33 +142,68 @@ export const unsupported = (info: ConnectionInfo.ConnectionInfo): ReadonlyArray<
 export class KfcBridge extends Context.Service<
   KfcBridge,
   {
-    readonly path: string;
-    /** Write the current credentials now (done at start and whenever they change). */
+    /** The file written as well, when `options.path` was given. */
+    readonly path: string | undefined;
+    /** The kubeconfig (JSON) that `loadFromDefault()` loads now. */
+    readonly kubeconfig: Effect.Effect<string | undefined>;
+    /** Render the current credentials now (done at start and whenever they change). */
     readonly refresh: Effect.Effect<void, KubeApiError | LoginError>;
   }
 >()("@kopf/client/KfcBridge") {}
 
-/** Build the bridge; scoped: the file is removed and `$KUBECONFIG` restored on close. */
+/** The open bridges, latest last: the latest one's configuration is what KFC gets. */
+const bridges: Array<{ text: string | undefined }> = [];
+let restore: (() => void) | undefined;
+
+type LoadFromDefault = KubeConfig["loadFromDefault"];
+
+/** The `KubeConfig` class of the client-node that KFC imports (resolved from KFC's own location). */
+const kfcKubeConfig = Effect.promise(async () => {
+  const kfc = createRequire(import.meta.url).resolve("kubernetes-fluent-client");
+  const clientNode = createRequire(kfc).resolve("@kubernetes/client-node");
+  const module = (await import(pathToFileURL(clientNode).href)) as typeof import("@kubernetes/client-node");
+  return module.KubeConfig;
+});
+
+/** Install the hook once; it serves the latest open bridge and falls back to the original. */
+const install = (KubeConfigClass: { prototype: KubeConfig }) => {
+  if (restore !== undefined) return;
+  const prototype = KubeConfigClass.prototype;
+  const original = prototype.loadFromDefault;
+  const hooked: LoadFromDefault = function (this: KubeConfig, ...args: Parameters<LoadFromDefault>) {
+    const text = bridges.at(-1)?.text;
+    if (text === undefined) return original.apply(this, args);
+    this.loadFromString(text);
+  };
+  prototype.loadFromDefault = hooked;
+  restore = () => {
+    prototype.loadFromDefault = original;
+    restore = undefined;
+  };
+};
+
+/** Build the bridge; scoped: the hook is removed on close (and the file, if any). */
 export const make = Effect.fnUntraced(function* (options: KfcBridgeOptions = {}) {
   const vault = yield* CredentialsVault;
-  const path =
-    options.path ?? join(yield* Effect.promise(() => mkdtemp(join(tmpdir(), "kopf-kfc-"))), "kubeconfig");
-  const previous = process.env.KUBECONFIG;
-  let written: string | undefined;
+  const KubeConfigClass = yield* kfcKubeConfig;
+  const entry: { text: string | undefined } = { text: undefined };
+  const path = options.path;
 
   const refresh = Effect.gen(function* () {
     const item = yield* vault.select;
     const text = yield* render(item.info);
-    if (text === written) return;
-    yield* Effect.tryPromise({
-      try: async () => {
-        await writeFile(path, text, { mode: 0o600 });
-        await chmod(path, 0o600);
-      },
-      catch: (cause) =>
-        KubeApiError.transport(`Cannot write the kubeconfig for KFC to ${path}: ${String(cause)}`, cause),
-    });
-    if (written === undefined) {
+    if (text === entry.text) return;
+    if (path !== undefined) {
+      yield* Effect.tryPromise({
+        try: async () => {
+          await writeFile(path, text, { mode: 0o600 });
+          await chmod(path, 0o600);
+        },
+        catch: (cause) =>
+          KubeApiError.transport(`Cannot write the kubeconfig for KFC to ${path}: ${String(cause)}`, cause),
+      });
+    }
+    if (entry.text === undefined) {
       const missing = unsupported(item.info);
       if (missing.length > 0) {
         yield* Effect.logWarning(
@@ -163,27 +211,28 @@ export const make = Effect.fnUntraced(function* (options: KfcBridgeOptions = {})
         );
       }
     }
-    written = text;
-    process.env.KUBECONFIG = path;
+    entry.text = text;
   });
 
   yield* Effect.addFinalizer(() =>
     Effect.promise(async () => {
-      if (process.env.KUBECONFIG === path) {
-        if (previous === undefined) delete process.env.KUBECONFIG;
-        else process.env.KUBECONFIG = previous;
-      }
-      await rm(path, { force: true });
-      if (options.path === undefined) await rm(join(path, ".."), { recursive: true, force: true });
+      const index = bridges.indexOf(entry);
+      if (index >= 0) bridges.splice(index, 1);
+      if (bridges.length === 0) restore?.();
+      if (path !== undefined) await rm(path, { force: true });
     }),
   );
   yield* refresh;
+  install(KubeConfigClass);
+  bridges.push(entry);
   yield* refresh.pipe(
+    // Expected failures (a failing login, an unreadable certificate file) are one line each.
+    Effect.catch((error) => Effect.logWarning(`Could not refresh the kubeconfig for KFC: ${error.message}`)),
     Effect.catchCause((cause) => Effect.logWarning("Could not refresh the kubeconfig for KFC.", cause)),
     Effect.repeat(Schedule.spaced(options.interval ?? Duration.seconds(5))),
     Effect.forkScoped,
   );
-  return KfcBridge.of({ path, refresh });
+  return KfcBridge.of({ path, kubeconfig: Effect.sync(() => entry.text), refresh });
 });
 
 /** The bridge as a layer over the vault in context. */

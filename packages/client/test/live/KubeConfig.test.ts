@@ -22,6 +22,7 @@ const file = (text: string, name = `config-${++counter}.yaml`) => {
 };
 
 const PEM = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n";
+const KEY = "-----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----\n";
 const b64 = (text: string) => Buffer.from(text).toString("base64");
 
 const config = (parts: { clusters?: string; users?: string; contexts?: string; current?: string }) => `
@@ -35,6 +36,12 @@ contexts:
 ${parts.contexts ?? "- name: ctx1\n  context:\n    cluster: c1\n    user: u1\n    namespace: ns1"}
 ${parts.current === undefined ? "current-context: ctx1" : parts.current}
 `;
+
+const plugin = (name: string, body: string) => {
+  const path = file(`#!/bin/sh\n${body}\n`, name);
+  chmodSync(path, 0o755);
+  return path;
+};
 
 const login = (options: KubeConfigLogin.KubeConfigOptions) => KubeConfigLogin.make({ env: {}, ...options });
 
@@ -63,15 +70,15 @@ describe("credentials from one file", () => {
       const withData = yield* login({
         paths: file(
           config({
-            users: `- name: u1\n  user:\n    client-certificate-data: ${b64(PEM)}\n    client-key-data: ${b64("KEY")}`,
+            users: `- name: u1\n  user:\n    client-certificate-data: ${b64(PEM)}\n    client-key-data: ${b64(KEY)}`,
           }),
         ),
       });
       assert.strictEqual(withData.certificateData, b64(PEM));
-      assert.strictEqual(withData.privateKeyData, b64("KEY"));
+      assert.strictEqual(withData.privateKeyData, b64(KEY));
       assert.isUndefined(withData.token);
       file(PEM, "client.crt");
-      file("KEY", "client.key");
+      file(KEY, "client.key");
       const withPaths = yield* login({
         paths: file(
           config({
@@ -145,12 +152,6 @@ describe("credentials from one file", () => {
 });
 
 describe("exec credential plugins", () => {
-  const plugin = (name: string, body: string) => {
-    const path = file(`#!/bin/sh\n${body}\n`, name);
-    chmodSync(path, 0o755);
-    return path;
-  };
-
   it.effect("runs the plugin, uses its token, caches it while valid, and expires the credentials", () =>
     Effect.gen(function* () {
       const runs = join(dir, "exec-runs");
@@ -190,6 +191,92 @@ describe("exec credential plugins", () => {
       assert.strictEqual(error.reason, "PluginFailed");
       assert.include(error.message, "no cloud session");
       assert.include(error.message, script);
+    }),
+  );
+});
+
+describe("more forms of users", () => {
+  it.effect("a token file, re-read at each login, and the credentials expire", () =>
+    Effect.gen(function* () {
+      file("file-token-1\n", "token.txt");
+      const make = login({ paths: file(config({ users: "- name: u1\n  user:\n    tokenFile: token.txt" })) });
+      assert.strictEqual((yield* make).token, "file-token-1");
+      file("file-token-2\n", "token.txt");
+      const second = yield* make;
+      assert.strictEqual(second.token, "file-token-2");
+      assert.isDefined(second.expiration);
+    }),
+  );
+
+  it.effect("an exec plugin gets its env and KUBERNETES_EXEC_INFO, and may give a client certificate", () =>
+    Effect.gen(function* () {
+      const output = file(
+        JSON.stringify({
+          kind: "ExecCredential",
+          status: { clientCertificateData: PEM, clientKeyData: KEY },
+        }),
+        "exec-cert.json",
+      );
+      plugin(
+        "exec-cert.sh",
+        `test "$PLUGIN_MODE" = cert || exit 9\necho "$KUBERNETES_EXEC_INFO" | grep -q '"interactive":false' || exit 8\ncat ${output}`,
+      );
+      const path = file(
+        config({
+          users:
+            `- name: u1\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: ./exec-cert.sh\n` +
+            "      env:\n      - name: PLUGIN_MODE\n        value: cert",
+        }),
+      );
+      const exit = yield* Effect.exit(login({ paths: path }));
+      assert.strictEqual(exit._tag, "Success", JSON.stringify(exit));
+      if (exit._tag === "Success") {
+        assert.strictEqual(exit.value.certificateData, PEM);
+        assert.strictEqual(exit.value.privateKeyData, KEY);
+        assert.isUndefined(exit.value.token);
+      }
+    }),
+  );
+
+  it.effect("an exec plugin's expirationTimestamp shortens the refresh", () =>
+    Effect.gen(function* () {
+      const script = plugin(
+        "exec-soon.sh",
+        `echo '{"kind":"ExecCredential","status":{"token":"t","expirationTimestamp":"1970-01-01T00:00:20Z"}}'`,
+      );
+      yield* TestClock.setTime(10_000);
+      const info = yield* login({
+        paths: file(config({ users: `- name: u1\n  user:\n    exec:\n      command: ${script}` })),
+      });
+      assert.strictEqual(info.expiration, 20_000);
+    }),
+  );
+
+  it.effect("an exec plugin printing garbage fails without quoting it", () =>
+    Effect.gen(function* () {
+      const script = plugin("exec-garbage.sh", "echo 'not-json-s3cret'");
+      const error = yield* Effect.flip(
+        login({ paths: file(config({ users: `- name: u1\n  user:\n    exec:\n      command: ${script}` })) }),
+      );
+      assert.strictEqual(error.reason, "PluginFailed");
+      assert.include(error.message, "not JSON");
+      assert.notInclude(error.message, "s3cret");
+    }),
+  );
+
+  it.effect("a known auth provider (gcp) runs through client-node, loaded for it only", () =>
+    Effect.gen(function* () {
+      const info = yield* login({
+        paths: file(
+          config({
+            users:
+              "- name: u1\n  user:\n    auth-provider:\n      name: gcp\n      config:\n" +
+              "        access-token: gcp-token\n        expiry: 2999-01-01T00:00:00Z",
+          }),
+        ),
+      });
+      assert.strictEqual(info.token, "gcp-token");
+      assert.isDefined(info.expiration);
     }),
   );
 });

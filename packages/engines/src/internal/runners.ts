@@ -99,7 +99,11 @@ const invokeOnce = (
           ),
         ),
       );
-      carried.fns = applied?.remaining?.fns ?? [];
+      if (applied?._tag === "Invalid")
+        input.cause.logger.error(
+          `${Handler.describe(input.handler)} could not patch the object: ${applied.error.message}`,
+        );
+      carried.fns = applied?._tag === "Conflict" ? applied.pending.fns : [];
     }
     return outcome;
   });

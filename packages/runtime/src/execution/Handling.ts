@@ -14,6 +14,7 @@ import {
   type ChangingHandler,
   Handler,
   HandlerCause,
+  type HandlerId,
   type IndexingHandler,
   type Lifecycle,
   type Logger,
@@ -268,6 +269,35 @@ export interface HandlersRun {
 }
 
 /**
+ * The handlers to run now (pure): the awakened candidates (known to the state, neither finished
+ * nor sleeping) offered to the lifecycle, and of its choice only those offered, once each — so
+ * a handler whose progress says it is done never runs again, whatever a custom lifecycle returns.
+ *
+ * @example
+ * const chosen = Handling.selectHandlers({ handlers, state, now, lifecycle, random: () => 0.5 })
+ */
+export const selectHandlers = <H extends { readonly id: HandlerId.HandlerId }>(input: {
+  readonly handlers: ReadonlyArray<H>;
+  readonly state: State.State;
+  readonly now: IsoTime.Micros;
+  readonly lifecycle: Lifecycle;
+  readonly random: () => number;
+}): ReadonlyArray<H> => {
+  const { state, now } = input;
+  const todo = input.handlers.filter((h) => {
+    const handlerState = state.handlers.get(h.id);
+    return handlerState !== undefined && HandlerState.isAwakened(handlerState, now);
+  });
+  const offered = new Set(todo.map((h) => h.id));
+  const chosen = input.lifecycle(todo, {
+    retries: (id) => state.handlers.get(id)?.retries ?? 0,
+    random: input.random,
+  });
+  const seen = new Set<string>();
+  return chosen.filter((h) => offered.has(h.id) && !seen.has(h.id) && seen.add(h.id));
+};
+
+/**
  * Offers the awakened handlers (neither finished nor sleeping) to the lifecycle and executes
  * its plan sequentially, once each (Kopf §5.4). Completes with the outcomes by handler id.
  *
@@ -279,12 +309,11 @@ export const executeHandlersOnce = (run: HandlersRun): Effect.Effect<ReadonlyMap
   Effect.gen(function* () {
     const now = yield* IsoTime.now;
     const random = yield* Random.Random;
-    const todo = run.handlers.filter((h) => {
-      const handlerState = run.state.handlers.get(h.id);
-      return handlerState !== undefined && HandlerState.isAwakened(handlerState, now);
-    });
-    const plan = run.lifecycle(todo, {
-      retries: (id) => run.state.handlers.get(id)?.retries ?? 0,
+    const plan = selectHandlers({
+      handlers: run.handlers,
+      state: run.state,
+      now,
+      lifecycle: run.lifecycle,
       random: () => random.nextDoubleUnsafe(),
     });
     const outcomes = new Map<string, Outcome_>();

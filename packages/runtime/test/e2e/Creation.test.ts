@@ -32,10 +32,11 @@ describe("creation", () => {
           [LAST_HANDLED]: '{"spec":{"field":"value"}}\n',
         });
         assert.deepStrictEqual(body.metadata?.finalizers, undefined);
-        // The annotations and the status subresource: two merge patches, as in Kopf.
+        // The status subresource (results) first, then the annotations (marks): two merge
+        // patches, as many as Kopf's, in the opposite order.
         assert.deepStrictEqual(
           log.patches().map((w) => `${w.method} ${w.path.split("/").slice(-1)[0]} ${w.contentType}`),
-          ["PATCH e1 application/merge-patch+json", "PATCH status application/merge-patch+json"],
+          ["PATCH status application/merge-patch+json", "PATCH e1 application/merge-patch+json"],
         );
         assert.include(lines, `[${ns}/e1] hello from the handler`);
         assert.include(lines, `[${ns}/e1] Handler 'createFn' succeeded.`);

@@ -48,6 +48,38 @@ describe("finalizers", () => {
     ),
   );
 
+  it.effect("a finalizer the API server rejects is an invalid patch: an error line and a Warning event", () =>
+    Harness.scenario(
+      ({ lines, log, ns }) =>
+        Effect.gen(function* () {
+          const registry = Registry.make();
+          registry.on.create("kopfexamples.kopf.dev", function createFn() {});
+          registry.on.delete("kopfexamples.kopf.dev", function deleteFn() {});
+          yield* Harness.start(registry, { lines, log });
+          yield* Harness.create("e1");
+          yield* Harness.settle(3);
+          const rejected = lines.filter((line) => line.includes("rejected the patch as invalid"));
+          assert.lengthOf(rejected, 1);
+          assert.include(rejected[0], `[${ns}/e1]`);
+          assert.include(rejected[0], "metadata.finalizers");
+          const warnings = log
+            .events()
+            .map((r) => r.body as { type: string; reason: string; message: string })
+            .filter((e) => e.reason === "InvalidPatch");
+          assert.lengthOf(warnings, 1);
+          assert.strictEqual(warnings[0]?.type, "Warning");
+          // Not retried blindly: one rejected JSON patch, and no conflict taken for it.
+          assert.lengthOf(
+            log.patches().filter((r) => r.contentType === "application/json-patch+json"),
+            1,
+          );
+          assert.isEmpty(lines.filter((line) => line.includes("Patching met a newer object")));
+          assert.deepStrictEqual((yield* Harness.get("e1")).metadata?.finalizers, undefined);
+        }),
+      { persistence: { finalizer: "not a valid finalizer!" } },
+    ),
+  );
+
   it.effect("deletion runs the delete handler, then releases the object", () =>
     Harness.scenario(({ lines, log, ns }) =>
       Effect.gen(function* () {

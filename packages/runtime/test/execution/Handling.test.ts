@@ -4,13 +4,14 @@
 // invoking, Kopf's log lines, cancellation escalated, and the lifecycle offered only awakened
 // handlers.
 import { assert, describe, expect, it } from "@effect/vitest";
-import { type ChangingHandler, Lifecycles } from "@kopf/registry";
+import { type ChangingHandler, type Lifecycle, Lifecycles } from "@kopf/registry";
 import { Settings } from "@kopf/settings";
 import { HandlerState, State } from "@kopf/storage";
 import { Diff, IsoTime } from "@kopf/structs";
 import { Effect, Exit, Fiber } from "effect";
 import { TestClock } from "effect/testing";
-import { executeHandlerOnce, executeHandlersOnce } from "../../src/execution/Handling.ts";
+import * as fc from "fast-check";
+import { executeHandlerOnce, executeHandlersOnce, selectHandlers } from "../../src/execution/Handling.ts";
 import * as Subhandling from "../../src/execution/Subhandling.ts";
 import * as F from "./fixtures.ts";
 
@@ -270,4 +271,70 @@ describe("executeHandlersOnce", () => {
       expect(calls).toEqual(expected);
     }),
   );
+});
+
+describe("selectHandlers", () => {
+  const ids = ["a", "b", "c", "d"] as const;
+  const NOW = 1000 * S;
+  const drawnState = fc.record({
+    known: fc.boolean(),
+    success: fc.boolean(),
+    failure: fc.boolean(),
+    delayed: fc.option(
+      fc.integer({ min: 0, max: 2000 }).map((s) => s * S),
+      { nil: null },
+    ),
+    retries: fc.nat({ max: 5 }),
+  });
+  // The built-in lifecycles, and hostile ones returning handlers they were not offered, twice.
+  const lifecycles: ReadonlyArray<Lifecycle> = [
+    Lifecycles.all_at_once,
+    Lifecycles.one_by_one,
+    Lifecycles.randomized,
+    Lifecycles.shuffled,
+    Lifecycles.asap,
+    <H extends { readonly id: string }>(handlers: ReadonlyArray<H>) => [...handlers, ...handlers],
+  ];
+  const everyone = ids.map((id) => ({ id }));
+  const greedy: Lifecycle = <H extends { readonly id: string }>() => everyone as unknown as ReadonlyArray<H>;
+
+  it("property: never selects a handler whose progress says done (or that sleeps, or is unknown), nor twice", () => {
+    fc.assert(
+      fc.property(
+        fc.tuple(...ids.map(() => drawnState)),
+        fc.constantFrom(...lifecycles, greedy),
+        fc.double({ min: 0, max: 0.999, noNaN: true }),
+        (states, lifecycle, random) => {
+          const handlers = new Map<string, HandlerState.HandlerState>();
+          states.forEach((drawn, i) => {
+            if (!drawn.known) return;
+            handlers.set(ids[i] as string, {
+              ...HandlerState.fromScratch(0 as IsoTime.Micros),
+              success: drawn.success,
+              failure: drawn.failure,
+              delayed: drawn.delayed as IsoTime.Micros | null,
+              retries: drawn.retries,
+            });
+          });
+          const state: State.State = { purpose: null, handlers };
+          const chosen = selectHandlers({
+            handlers: everyone,
+            state,
+            now: NOW as IsoTime.Micros,
+            lifecycle,
+            random: () => random,
+          });
+          expect(new Set(chosen.map((h) => h.id)).size).toBe(chosen.length);
+          for (const h of chosen) {
+            const own = handlers.get(h.id);
+            expect(own).toBeDefined();
+            expect(HandlerState.isFinished(own as HandlerState.HandlerState)).toBe(false);
+            expect(HandlerState.isSleeping(own as HandlerState.HandlerState, NOW as IsoTime.Micros)).toBe(
+              false,
+            );
+          }
+        },
+      ),
+    );
+  });
 });

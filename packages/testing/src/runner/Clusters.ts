@@ -43,7 +43,7 @@ const kubeconfigFile = Effect.acquireRelease(
 
 /**
  * A fresh emulator served over HTTPS, the operator's client logging in with its kubeconfig as
- * with any cluster, and `$KUBECONFIG` pointed at the operator's credentials (through
+ * with any cluster, and kubernetes-fluent-client given the operator's credentials (through
  * `KfcBridge`) while it runs, so kubernetes-fluent-client reaches the same emulator.
  *
  * @example
@@ -67,8 +67,8 @@ export const https = (): Layer.Layer<EmulatorServices | EmulatorServer | KfcBrid
 
 /**
  * Any cluster a kubeconfig file reaches (kind, k3d, minikube, the real-cluster tier's API
- * server), logging in as `kopf run --kubeconfig` does, with `$KUBECONFIG` pointed at it (through
- * `KfcBridge`) while it runs, so kubernetes-fluent-client's `K8s()` reaches it too.
+ * server), logging in as `kopf run --kubeconfig` does, with kubernetes-fluent-client given the
+ * same credentials (through `KfcBridge`) while it runs, so its `K8s()` reaches it too.
  *
  * @example
  * ```ts

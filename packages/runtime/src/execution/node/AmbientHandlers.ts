@@ -7,11 +7,16 @@
  * Provide `layer` to the operator so handler calls are wrapped; the facade re-exports the
  * functions. Called outside a changing handler, they throw a `SubhandlingError` naming the
  * problem (as Kopf's decorators raise at once).
+ *
+ * The same storage keeps the posting calls of the operator running the handler (of any kind),
+ * so that `kopf.info()` and friends post through that operator after an `await` too, even with
+ * several operators in one process ({@link currentEvents}).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { HandlerFn, Options } from "@kopf/registry";
 import type { RawBody } from "@kopf/structs";
-import { Layer } from "effect";
+import { Fiber, Layer } from "effect";
+import * as Posting from "../../Posting.ts";
 import { AmbientRunner, type Binding, type ExecuteOptions, fiberBinding, fiberObject } from "../Ambient.ts";
 import { SubhandlingError } from "../Subhandling.ts";
 
@@ -29,11 +34,37 @@ const objects = (): AsyncLocalStorage<RawBody> => {
   return objectStorage;
 };
 
-/** Runs handler calls with their binding (or, for other kinds, their object) in an `AsyncLocalStorage`. */
-export const runner: AmbientRunner = {
-  run: (binding, call) => als().run(binding, call),
-  runObject: (body, call) => objects().run(body, call),
+let eventsStorage: AsyncLocalStorage<Posting.Events> | undefined;
+
+const postings = (): AsyncLocalStorage<Posting.Events> => {
+  eventsStorage ??= new AsyncLocalStorage<Posting.Events>();
+  return eventsStorage;
 };
+
+/** The call, run with the posting calls of the operator whose fiber makes it (if any) ambient. */
+const withEvents = <A>(call: () => A): A => {
+  const events = Fiber.getCurrent()?.getRef(Posting.CurrentEvents);
+  return events === undefined ? call() : postings().run(events, call);
+};
+
+/**
+ * Runs handler calls with their binding (or, for other kinds, their object) and their
+ * operator's posting calls in an `AsyncLocalStorage`.
+ */
+export const runner: AmbientRunner = {
+  run: (binding, call) => withEvents(() => als().run(binding, call)),
+  runObject: (body, call) => withEvents(() => objects().run(body, call)),
+};
+
+/**
+ * The posting calls of the operator running the handler this code belongs to (found across
+ * `await`s, or in an Effect handler's fiber); `undefined` outside handlers.
+ *
+ * @example
+ * const events = currentEvents() ?? Posting.ambient()
+ */
+export const currentEvents = (): Posting.Events | undefined =>
+  Fiber.getCurrent()?.getRef(Posting.CurrentEvents) ?? postings().getStore();
 
 /**
  * Makes the ambient functions work for plain and async handlers.
