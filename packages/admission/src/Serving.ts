@@ -22,6 +22,7 @@ import { OperatorSettings } from "@kopf/settings";
 import { State } from "@kopf/storage";
 import { Diff, IsoTime, Patch, type RawBody, Resource } from "@kopf/structs";
 import { Data, Effect } from "effect";
+import * as AdmissionMetrics from "./AdmissionMetrics.ts";
 import * as Bounded from "./Bounded.ts";
 import * as Conversion from "./Conversion.ts";
 import * as Response from "./Response.ts";
@@ -119,7 +120,11 @@ export const make = (options: ServingOptions): Effect.Effect<WebhookFn> =>
   Effect.gen(function* () {
     const services = yield* Effect.context<never>();
     const fn: WebhookFn = Object.assign(
-      (call: Call) => serve(options, call).pipe(Effect.provideContext(services)),
+      (call: Call) =>
+        AdmissionMetrics.measured(
+          { webhook: call.webhook ?? "", kind: call.reason ?? "" },
+          serve(options, call),
+        ).pipe(Effect.provideContext(services)),
       {
         convert: (webhook: string, review: unknown) =>
           Conversion.answer(options.registry.resources, webhook, review),

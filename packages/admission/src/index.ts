@@ -2,6 +2,7 @@
 
 export * as Admission from "./Admission.ts";
 export { AdmissionRunError } from "./Admission.ts";
+export * as AdmissionMetrics from "./AdmissionMetrics.ts";
 export * as Bounded from "./Bounded.ts";
 export type { ClientConfig, ClientConfigService } from "./ClientConfig.ts";
 export * as ClusterDetection from "./ClusterDetection.ts";

@@ -246,6 +246,7 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
     leaseName: plan.leaseName,
     leaseNamespace: plan.leaseNamespace,
     livenessEndpoint: plan.liveness,
+    metricsEndpoint: plan.metrics,
     kubeApi: cluster.value,
     logging: {
       format: plan.logging.format,

@@ -48,6 +48,8 @@ export interface RunPlan {
   readonly leaseName: string | undefined;
   readonly leaseNamespace: string | undefined;
   readonly liveness: string | undefined;
+  /** The Prometheus metrics endpoint (`--metrics`), e.g. `http://0.0.0.0:9090/metrics`. */
+  readonly metrics: string | undefined;
   readonly kubeconfig: string | undefined;
   readonly context: string | undefined;
   /** `--emulator FILE...`: run against an embedded emulator with these files applied (development). */
@@ -70,6 +72,7 @@ export interface ParsedRunArgs {
   readonly "lease-name"?: string | undefined;
   readonly "lease-namespace"?: string | undefined;
   readonly liveness?: string | undefined;
+  readonly metrics?: string | undefined;
   readonly verbose?: boolean | undefined;
   readonly debug?: boolean | undefined;
   readonly quiet?: boolean | undefined;
@@ -143,6 +146,10 @@ export const configure = <T>(argv: Argv<T>) =>
       alias: "L",
       type: "string",
       describe: "liveness endpoint, e.g. http://0.0.0.0:8080/healthz",
+    })
+    .option("metrics", {
+      type: "string",
+      describe: "Prometheus metrics endpoint, e.g. http://0.0.0.0:9090/metrics",
     })
     .option("verbose", { alias: "v", type: "boolean", describe: "log debug messages" })
     .option("debug", {
@@ -270,15 +277,17 @@ export const plan = (args: ParsedRunArgs, env: Env = {}): Result.Result<RunPlan,
         }),
       );
     }
-    const liveness = args.liveness ?? envString(env, "liveness");
-    if (liveness !== undefined && !liveness.startsWith("http://")) {
-      return yield* Result.fail(
-        new RunArgsError({
-          reason: "BadValue",
-          message: `Unsupported scheme of --liveness ${liveness}: only http:// endpoints are served.`,
-        }),
-      );
-    }
+    const endpoint = (flag: "liveness" | "metrics", value: string | undefined) =>
+      value !== undefined && !value.startsWith("http://")
+        ? Result.fail(
+            new RunArgsError({
+              reason: "BadValue",
+              message: `Unsupported scheme of --${flag} ${value}: only http:// endpoints are served.`,
+            }),
+          )
+        : Result.succeed(value);
+    const liveness = yield* endpoint("liveness", args.liveness ?? envString(env, "liveness"));
+    const metrics = yield* endpoint("metrics", args.metrics ?? envString(env, "metrics"));
     const standalone = yield* bool("standalone", args.standalone);
     const dev = (yield* bool("dev", args.dev)) ?? false;
     const peeringName = args.peering ?? envString(env, "peering");
@@ -332,6 +341,7 @@ export const plan = (args: ParsedRunArgs, env: Env = {}): Result.Result<RunPlan,
       leaseName,
       leaseNamespace,
       liveness,
+      metrics,
       kubeconfig: args.kubeconfig ?? envString(env, "kubeconfig"),
       context,
       emulator: args.emulator,

@@ -49,7 +49,15 @@ describe("kopf --help", () => {
     ],
     [
       ["run", "--help"],
-      ["--namespace", "--all-namespaces", "--standalone", "--liveness", "--log-format", "KOPF_RUN_"],
+      [
+        "--namespace",
+        "--all-namespaces",
+        "--standalone",
+        "--liveness",
+        "--metrics",
+        "--log-format",
+        "KOPF_RUN_",
+      ],
     ],
     [
       ["emulator", "--help"],

@@ -125,6 +125,15 @@ describe("RunArgs.plan", () => {
     });
   });
 
+  it("takes the metrics endpoint from --metrics or KOPF_RUN_METRICS", () => {
+    assert.strictEqual(
+      ok({ paths: ["h.ts"], metrics: "http://0.0.0.0:9090/metrics" }).metrics,
+      "http://0.0.0.0:9090/metrics",
+    );
+    assert.strictEqual(ok({ paths: ["h.ts"] }, { KOPF_RUN_METRICS: "http://:9/m" }).metrics, "http://:9/m");
+    assert.isUndefined(ok({ paths: ["h.ts"] }).metrics);
+  });
+
   it("takes the kubeconfig and context", () => {
     const plan = ok({ paths: ["h.ts"], kubeconfig: "/tmp/kc", context: "kind" });
     assert.strictEqual(plan.kubeconfig, "/tmp/kc");
@@ -138,7 +147,9 @@ describe("RunArgs.plan", () => {
     [{ paths: ["h.ts"] }, { KOPF_RUN_PRIORITY: "high" }, "--priority"],
     [{ paths: ["h.ts"], priority: 1.5 }, {}, "--priority"],
     [{ paths: ["h.ts"] }, { KOPF_RUN_STANDALONE: "maybe" }, "KOPF_RUN_STANDALONE=maybe"],
-    [{ paths: ["h.ts"], liveness: "https://0.0.0.0:8080/healthz" }, {}, "Unsupported scheme"],
+    [{ paths: ["h.ts"], liveness: "https://0.0.0.0:8080/healthz" }, {}, "Unsupported scheme of --liveness"],
+    [{ paths: ["h.ts"], metrics: "https://0.0.0.0:9090/metrics" }, {}, "Unsupported scheme of --metrics"],
+    [{ paths: ["h.ts"] }, { KOPF_RUN_METRICS: "ftp://x/metrics" }, "Unsupported scheme of --metrics"],
     [{}, {}, "Nothing to run"],
   ] as const)("rejects %j / %j naming %s", (args, env, named) => {
     assert.include(failure(args, env).message, named);

@@ -1,7 +1,9 @@
 /** Public API of @kopf/client: the Kubernetes API client of the operator. */
 
+export * as ApiMetrics from "./ApiMetrics.ts";
 export type { APIGroup, APIResource, GroupVersionResources } from "./ApiResources.ts";
 export * as ApiResources from "./ApiResources.ts";
+export * as ApiTracing from "./ApiTracing.ts";
 export * as ConnectionInfo from "./ConnectionInfo.ts";
 export type { EventSpec } from "./Events.ts";
 export * as Events from "./Events.ts";

@@ -18,8 +18,9 @@ import type { DaemonStoppingReason, SpawningHandler } from "@kopf/registry";
 import { Handler, Matching } from "@kopf/registry";
 import type { Engines } from "@kopf/runtime";
 import { OperatorSettings } from "@kopf/settings";
-import { Body } from "@kopf/structs";
+import { Body, Resource } from "@kopf/structs";
 import { Clock, type Context, Deferred, Effect, Fiber, Scope } from "effect";
+import * as EngineMetrics from "./EngineMetrics.ts";
 import * as LiveBody from "./internal/LiveBody.ts";
 import * as Runners from "./internal/runners.ts";
 import * as Stopper from "./internal/Stopper.ts";
@@ -213,9 +214,16 @@ export const make: Effect.Effect<DaemonsEngine, never, Scope.Scope> = Effect.gen
           ? Runners.timer({ ...runnerInput, handler })
           : Runners.daemon(runnerInput);
       const title = Handler.describe(handler);
-      const body = loop.pipe(
+      const labels = {
+        resource: Resource.toString(input.cause.resource),
+        handler: handler.id,
+        kind: handler._tag === "TimerHandler" ? ("timer" as const) : ("daemon" as const),
+      };
+      const body = EngineMetrics.runner(labels, 1).pipe(
+        Effect.andThen(loop),
         Effect.ensuring(
           Effect.gen(function* () {
+            yield* EngineMetrics.runner(labels, -1);
             if (runner.stopper.isSet()) {
               yield* Effect.logDebug(`${title} has exited on request and will not be retried or restarted.`);
             } else {

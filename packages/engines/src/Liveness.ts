@@ -8,6 +8,7 @@
  * within a request; a failure is not cached); other paths get `404`.
  */
 import { Data, Effect, Result } from "effect";
+import * as Endpoints from "./internal/endpoints.ts";
 
 /** Why the liveness endpoint cannot be served. */
 export class LivenessError extends Data.TaggedError("LivenessError")<{
@@ -17,11 +18,7 @@ export class LivenessError extends Data.TaggedError("LivenessError")<{
 }> {}
 
 /** Where to serve the endpoint. */
-export interface Endpoint {
-  readonly host: string;
-  readonly port: number;
-  readonly path: string;
-}
+export type Endpoint = Endpoints.Endpoint;
 
 /**
  * Parses the liveness URL.
@@ -32,28 +29,8 @@ export interface Endpoint {
  * Liveness.parseEndpoint("https://x/healthz")           // Failure(LivenessError UnsupportedScheme)
  * ```
  */
-export const parseEndpoint = (url: string): Result.Result<Endpoint, LivenessError> => {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return Result.fail(new LivenessError({ reason: "InvalidUrl", message: `Invalid liveness URL: ${url}` }));
-  }
-  if (parsed.protocol !== "http:") {
-    return Result.fail(
-      new LivenessError({
-        reason: "UnsupportedScheme",
-        message: `Unsupported scheme: ${url} (only http:// URLs are served for liveness)`,
-      }),
-    );
-  }
-  const host = parsed.hostname.replace(/^\[(.*)\]$/, "$1") || "localhost";
-  return Result.succeed({
-    host,
-    port: parsed.port === "" ? 80 : Number(parsed.port),
-    path: parsed.pathname || "/",
-  });
-};
+export const parseEndpoint = (url: string): Result.Result<Endpoint, LivenessError> =>
+  Result.mapError(Endpoints.parse(url, "liveness"), (problem) => new LivenessError(problem));
 
 /** A response of the endpoint. */
 export interface Response {

@@ -3,9 +3,11 @@
  * the daemons-and-timers and indexing engines plugged into its seams, peering (a root task, so
  * with the peering settings the startup handlers left; unless standalone: a pause stops the
  * watches and the daemons, nothing is watched before it has started, and a namespace that
- * appears is watched only after its peering has started — paused first, if mandatory), and the health endpoint
- * (`livenessEndpoint`, a root task) served once the startup handlers are done; the options' own
- * root `tasks` (e.g. admission) run too. The `kopf` facade, `kopf run` and `KopfRunner` run this
+ * appears is watched only after its peering has started — paused first, if mandatory), the health endpoint
+ * (`livenessEndpoint`, a root task) served once the startup handlers are done, and the Prometheus
+ * metrics endpoint (`metricsEndpoint`, a root task); the options' own
+ * root `tasks` (e.g. admission) run too. Traces are exported when the `OTEL_*` environment
+ * configures it (`node/Tracing.ts`). The `kopf` facade, `kopf run` and `KopfRunner` run this
  * with admission among the tasks; `Operator.run` alone is the bare runtime.
  *
  * On exit, the operator stops first (watches, running handlers, cleanup), then the daemons and
@@ -15,10 +17,14 @@ import type { KubeApi } from "@kopf/client";
 import { type Engines, Operator, OperatorError, Probes, type RootTasks } from "@kopf/runtime";
 import { Effect, Result, type Scope, SubscriptionRef } from "effect";
 import * as Daemons from "./Daemons.ts";
+import * as EngineMetrics from "./EngineMetrics.ts";
 import * as Indexing from "./Indexing.ts";
 import * as Liveness from "./Liveness.ts";
+import * as MetricsEndpoint from "./MetricsEndpoint.ts";
 import * as Environment from "./node/Environment.ts";
 import * as LivenessServer from "./node/LivenessServer.ts";
+import * as MetricsServer from "./node/MetricsServer.ts";
+import * as Tracing from "./node/Tracing.ts";
 import * as Peering from "./Peering.ts";
 import * as Scaling from "./Scaling.ts";
 
@@ -68,12 +74,22 @@ export const makeEngines = (
  * ```
  */
 export const run = (options: Operator.OperatorOptions): Effect.Effect<void, OperatorError, KubeApi> =>
+  runWithEngines(options).pipe(Effect.provide(Tracing.layer()));
+
+const runWithEngines = (options: Operator.OperatorOptions): Effect.Effect<void, OperatorError, KubeApi> =>
   Effect.scoped(
     Effect.gen(function* () {
       const endpoint =
         options.livenessEndpoint === undefined ? undefined : Liveness.parseEndpoint(options.livenessEndpoint);
       if (endpoint !== undefined && Result.isFailure(endpoint)) {
         return yield* new OperatorError({ reason: "InvalidOptions", message: endpoint.failure.message });
+      }
+      const metricsAt =
+        options.metricsEndpoint === undefined
+          ? undefined
+          : MetricsEndpoint.parseEndpoint(options.metricsEndpoint);
+      if (metricsAt !== undefined && Result.isFailure(metricsAt)) {
+        return yield* new OperatorError({ reason: "InvalidOptions", message: metricsAt.failure.message });
       }
       const made = yield* makeEngines(options.registry);
       const engines = made.engines;
@@ -102,6 +118,12 @@ export const run = (options: Operator.OperatorOptions): Effect.Effect<void, Oper
                   return yield* Effect.never;
                 }).pipe(Effect.scoped),
             ];
+      // The metrics endpoint is a root task too (served once the startup handlers are done, with
+      // what they recorded); failing to serve it stops the operator.
+      const metrics: ReadonlyArray<RootTasks.RootTask> =
+        metricsAt === undefined
+          ? []
+          : [() => Effect.scoped(Effect.andThen(MetricsServer.serve(metricsAt.success), Effect.never))];
       return yield* Operator.run({
         ...options,
         engines: {
@@ -110,7 +132,13 @@ export const run = (options: Operator.OperatorOptions): Effect.Effect<void, Oper
           ownership: scaling.ownership,
           ...options.engines,
         },
-        tasks: [peering, ...liveness, ...scaling.tasks(identity, made.daemons), ...(options.tasks ?? [])],
+        tasks: [
+          peering,
+          ...liveness,
+          ...metrics,
+          ...scaling.tasks(identity, made.daemons),
+          ...(options.tasks ?? []),
+        ],
       });
     }),
   );
@@ -129,7 +157,10 @@ const peer = (
 ) =>
   Effect.gen(function* () {
     const settings = context.settings.peering;
-    if (settings.standalone) return yield* SubscriptionRef.set(starting, false);
+    if (settings.standalone) {
+      yield* EngineMetrics.peering(false);
+      return yield* SubscriptionRef.set(starting, false);
+    }
     // Scaled-out replicas are one operator to their peers: they share one presence record
     // (named after their Lease), so they never see each other as conflicting same-priority peers.
     const scaling = context.settings.scaling;
@@ -140,7 +171,10 @@ const peer = (
     const pause = yield* context.watching.pause(settings.mandatory);
     yield* SubscriptionRef.set(starting, false);
     const onPause = (paused: boolean) =>
-      Effect.andThen(pause.set(paused), paused ? daemons.pause : daemons.resume);
+      Effect.andThen(
+        Effect.andThen(EngineMetrics.peering(paused), pause.set(paused)),
+        paused ? daemons.pause : daemons.resume,
+      );
     yield* Peering.run(
       {
         identity,

@@ -72,6 +72,11 @@ export interface OperatorOptions {
   /** The Leases' namespace (default: the served namespace, else `default`). */
   readonly leaseNamespace?: string | undefined;
   readonly livenessEndpoint?: string | undefined;
+  /**
+   * Serve Prometheus metrics (text format, or OpenMetrics on request) at this URL, e.g.
+   * `http://0.0.0.0:9090/metrics`; none by default.
+   */
+  readonly metricsEndpoint?: string | undefined;
   /** The cluster: a layer providing `KubeApi`; default: the live client. */
   readonly kubeApi?: Layer.Layer<KubeApi, unknown> | undefined;
   /** Logging for this operator; default: what {@link configure} set. */
@@ -152,6 +157,7 @@ export const program = (
     leaseName: options.leaseName,
     leaseNamespace: options.leaseNamespace,
     livenessEndpoint: options.livenessEndpoint,
+    metricsEndpoint: options.metricsEndpoint,
     lifecycle: getDefaultLifecycle(),
     tasks: [Admission.task],
     ready,

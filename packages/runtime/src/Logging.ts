@@ -13,7 +13,7 @@
  */
 import type { Logger as HandlerLogger } from "@kopf/registry";
 import { IsoTime, type ObjectReference } from "@kopf/structs";
-import { Cause, type Context, Effect, Layer, Logger, type LogLevel, References } from "effect";
+import { Cause, Context, Effect, Layer, Logger, type LogLevel, Option, References, Tracer } from "effect";
 
 /** The output formats of `--log-format`. */
 export type Format = "plain" | "full" | "json";
@@ -106,6 +106,8 @@ export interface Record {
   readonly ref: Partial<ObjectReference> | undefined;
   /** The failure's rendering (a traceback), if any. */
   readonly failure: string | undefined;
+  /** The span the line was logged in (its trace and span ids), if any. */
+  readonly trace?: { readonly traceId: string; readonly spanId: string } | undefined;
 }
 
 const pad = (text: string, width: number): string => text.slice(0, width).padEnd(width);
@@ -133,6 +135,11 @@ export const formatRecord = (options: FormatOptions, record: Record): string => 
     // python-json-logger puts the traceback under `exc_info`.
     if (record.failure !== undefined) line.exc_info = record.failure;
     if (record.ref !== undefined) line[options.refkey ?? "object"] = record.ref;
+    // The trace context, as OpenTelemetry's log data model names it.
+    if (record.trace !== undefined) {
+      line.trace_id = record.trace.traceId;
+      line.span_id = record.trace.spanId;
+    }
     return JSON.stringify(line);
   }
   const withFailure = record.failure === undefined ? text : `${text}\n${record.failure}`;
@@ -165,6 +172,10 @@ export const recordOf = (options: Logger.Options<unknown>): Record => {
     name: typeof name === "string" ? name : ref !== undefined ? "kopf.objects" : "kopf",
     ref,
     failure: options.cause.reasons.length > 0 ? Cause.pretty(options.cause) : undefined,
+    trace: Option.match(Context.getOption(options.fiber.context, Tracer.ParentSpan), {
+      onNone: () => undefined,
+      onSome: (span) => ({ traceId: span.traceId, spanId: span.spanId }),
+    }),
   };
 };
 

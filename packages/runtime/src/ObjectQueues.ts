@@ -21,7 +21,9 @@
 import type { RawEvent } from "@kopf/structs";
 import { ObjectKey } from "@kopf/watcher";
 import { Cause, Clock, Duration, Effect, FiberSet, Option, Queue, type Scope, Semaphore } from "effect";
+import * as Metrics from "./Metrics.ts";
 import * as Pressure from "./Pressure.ts";
+import * as Tracing from "./Tracing.ts";
 
 /** What processing gets besides the event. */
 export interface WorkerContext {
@@ -46,6 +48,8 @@ export interface Options {
   readonly consistencyTimeout: number;
   /** For log lines: the resource (and namespace) these queues serve. */
   readonly name?: string | undefined;
+  /** For metrics: the resource these queues serve (`plural.version.group`); none: not measured. */
+  readonly resource?: string | undefined;
 }
 
 /** The queues of one watch stream. */
@@ -63,7 +67,8 @@ export interface ObjectQueues {
 }
 
 const END = Symbol("end-of-stream");
-type Item = RawEvent | typeof END;
+/** A queued event with its arrival (Clock milliseconds), or the end of the stream. */
+type Item = { readonly event: RawEvent; readonly arrived: number } | typeof END;
 
 interface Stream {
   readonly queue: Queue.Queue<Item>;
@@ -89,6 +94,19 @@ export const make = <R>(
     const limit = options.workerLimit === null ? undefined : yield* Semaphore.make(options.workerLimit);
     const runFork = yield* FiberSet.runtime(fibers)<R>();
     let closing = false;
+    // The per-resource gauges of these queues: objects with a worker and events waiting.
+    const resource = options.resource;
+    const measure =
+      resource === undefined
+        ? Effect.void
+        : Effect.suspend(() => {
+            let events = 0;
+            for (const stream of streams.values()) events += Queue.sizeUnsafe(stream.queue);
+            return Effect.andThen(
+              Metrics.gauge(Metrics.objectsQueued, resource, streams.size),
+              Metrics.gauge(Metrics.eventsQueued, resource, events),
+            );
+          });
 
     const worker = (key: string, stream: Stream): Effect.Effect<void, never, R> =>
       Effect.gen(function* () {
@@ -113,12 +131,17 @@ export const make = <R>(
           }
           const item = next.value;
           if (item === END) return;
-          if (expected !== undefined && ObjectKey.versionOf(item.object) === expected) {
+          const event = item.event;
+          if (expected !== undefined && ObjectKey.versionOf(event.object) === expected) {
             expected = undefined;
             consistencyTime = undefined;
           }
           if (Queue.sizeUnsafe(stream.queue) === 0) yield* Pressure.clear(stream.pressure);
-          const version = yield* process(item, { pressure: stream.pressure, consistencyTime });
+          yield* measure;
+          const processing = process(event, { pressure: stream.pressure, consistencyTime });
+          const version = yield* resource === undefined
+            ? processing
+            : Metrics.cycle(resource, item.arrived, Tracing.cycle(resource, event, processing));
           if (version !== undefined && options.consistencyTimeout > 0) {
             expected = version;
             consistencyTime = (yield* Clock.currentTimeMillis) + options.consistencyTimeout * 1000;
@@ -133,7 +156,12 @@ export const make = <R>(
                 cause,
               ),
         ),
-        Effect.ensuring(Effect.sync(() => streams.get(key) === stream && streams.delete(key))),
+        Effect.ensuring(
+          Effect.andThen(
+            Effect.sync(() => streams.get(key) === stream && streams.delete(key)),
+            measure,
+          ),
+        ),
       );
 
     const offer = (event: RawEvent): Effect.Effect<void> =>
@@ -141,14 +169,17 @@ export const make = <R>(
         if (closing) return Effect.void;
         const key = ObjectKey.of(event.object);
         const existing = streams.get(key);
-        if (existing !== undefined) {
-          Queue.offerUnsafe(existing.queue, event);
-          return Pressure.raise(existing.pressure);
-        }
         return Effect.gen(function* () {
+          const item = { event, arrived: yield* Clock.currentTimeMillis };
+          if (existing !== undefined) {
+            Queue.offerUnsafe(existing.queue, item);
+            yield* measure;
+            return yield* Pressure.raise(existing.pressure);
+          }
           const stream: Stream = { queue: yield* Queue.unbounded<Item>(), pressure: yield* Pressure.make };
           streams.set(key, stream);
-          Queue.offerUnsafe(stream.queue, event);
+          Queue.offerUnsafe(stream.queue, item);
+          yield* measure;
           yield* Pressure.raise(stream.pressure);
           const body = worker(key, stream);
           runFork(limit === undefined ? body : limit.withPermits(1)(body));

@@ -74,6 +74,8 @@ export interface OperatorOptions {
   readonly leaseNamespace?: string | undefined;
   /** The health endpoint URL (served by @kopf/engines' `Operating.run`). */
   readonly livenessEndpoint?: string | undefined;
+  /** The Prometheus metrics endpoint URL, e.g. `http://0.0.0.0:9090/metrics` (served by @kopf/engines' `Operating.run`). */
+  readonly metricsEndpoint?: string | undefined;
   /** How changing handlers are chosen per cycle (Kopf's default lifecycle); default `asap`. */
   readonly lifecycle?: Lifecycle | undefined;
   /** Engines plugged into processing (indexing, daemons and timers); none by default. */

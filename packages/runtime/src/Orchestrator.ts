@@ -122,6 +122,7 @@ export const run = (options: OrchestratorOptions): Effect.Effect<void, never, Ku
               workerLimit: current.queueing.workerLimit,
               consistencyTimeout: current.persistence.consistencyTimeout,
               name,
+              resource: Resource.toString(cell.resource),
             });
             yield* Effect.addFinalizer(() => queues.shutdown);
             const engines = options.engines ?? {};

@@ -26,6 +26,7 @@ import { type ApiError, KubeApi, type KubeApiError } from "@kopf/client";
 import { Body, type JsonObject, type JsonPatchOp, Patch, type RawBody, Resource } from "@kopf/structs";
 import { Data, Effect, Result } from "effect";
 import { inconsistencies } from "./internal/patchConsistency.ts";
+import * as Metrics from "./Metrics.ts";
 
 /** The suffix Kopf appends to a version that will never come as an event (last finalizer removed while deleting). */
 export const NEVER_ARRIVES = "~which~never~arrives";
@@ -261,5 +262,6 @@ export const apply = (
       const ended = yield* send({ ...write, payload: [versionTest(freshest ?? body), ...ops] });
       if (ended !== undefined) return ended;
     }
+    yield* Metrics.patchApplied;
     return { _tag: "Applied", body: freshest, resourceVersion: awaitedVersion(freshest), calls };
   });

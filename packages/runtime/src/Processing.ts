@@ -29,12 +29,13 @@ import type { KubeApi } from "@kopf/client";
 import { type Lifecycle, Matching, type Memo, type Registry } from "@kopf/registry";
 import { OperatorSettings } from "@kopf/settings";
 import { DiffBaseStorage } from "@kopf/storage";
-import { Patch, type RawEvent, type Resource } from "@kopf/structs";
+import { Patch, type RawEvent, Resource } from "@kopf/structs";
 import { Clock, Effect, Option } from "effect";
 import * as Applying from "./Applying.ts";
 import type * as Engines from "./Engines.ts";
 import * as Execution from "./execution/Execution.ts";
 import * as Logging from "./Logging.ts";
+import * as Metrics from "./Metrics.ts";
 import type * as ObjectQueues from "./ObjectQueues.ts";
 import * as Posting from "./Posting.ts";
 import * as Pressure from "./Pressure.ts";
@@ -102,6 +103,7 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
     Effect.gen(function* () {
       const settings = yield* OperatorSettings;
       const { key, memory } = recall(event);
+      yield* Metrics.gauge(Metrics.objectsKnown, Resource.toString(options.resource), memories.size);
       const cell: Throttler.Cell = {
         get: () => memory.throttler,
         set: (state) => {

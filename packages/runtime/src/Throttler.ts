@@ -15,6 +15,7 @@
  * around an effect, sleeping interruptibly by the object's {@link Pressure} flag.
  */
 import { Cause, Clock, Effect, Option } from "effect";
+import * as Metrics from "./Metrics.ts";
 import * as Pressure from "./Pressure.ts";
 
 /** The throttling state of one object. */
@@ -72,7 +73,10 @@ const sleepOut = (cell: Cell, pressure: Pressure.Pressure | undefined) =>
     if (until === undefined) return;
     const now = yield* Clock.currentTimeMillis;
     const slept = yield* Pressure.sleep(pressure, (until - now) / 1000);
-    if (slept.fully) cell.set({ ...cell.get(), activeUntil: undefined });
+    if (slept.fully) {
+      cell.set({ ...cell.get(), activeUntil: undefined });
+      yield* Metrics.throttling(false);
+    }
   });
 
 /**
@@ -110,6 +114,7 @@ export const throttled = <A, E, R>(
     if (Cause.hasInterrupts(exit.cause)) return yield* Effect.failCause(exit.cause as Cause.Cause<never>);
     const next = onFailure(cell.get(), delays, yield* Clock.currentTimeMillis);
     cell.set(next.state);
+    if (next.delay !== undefined) yield* Metrics.throttling(true);
     if (next.delay === undefined) {
       yield* Effect.logError("An unexpected error occurred; no throttling is configured.", exit.cause);
       return Option.none();

@@ -85,6 +85,29 @@ describe("Logging", () => {
     );
   });
 
+  it.effect("JSON lines logged in a span carry its trace_id and span_id; others do not", () => {
+    const lines: Array<Record<string, unknown>> = [];
+    return Effect.gen(function* () {
+      yield* Effect.logInfo("outside");
+      const ids = yield* Effect.gen(function* () {
+        yield* Effect.logInfo("inside");
+        const span = yield* Effect.currentSpan;
+        return { trace_id: span.traceId, span_id: span.spanId };
+      }).pipe(Effect.withSpan("a cycle"));
+      assert.deepStrictEqual(
+        lines.map((line) => [line.message, line.trace_id, line.span_id]),
+        [
+          ["outside", undefined, undefined],
+          ["inside", ids.trace_id, ids.span_id],
+        ],
+      );
+    }).pipe(
+      Effect.provide(
+        Logger.layer([Logging.logger({ format: "json" }, (line) => lines.push(JSON.parse(line)))]),
+      ),
+    );
+  });
+
   it.effect("the logger name comes from the kopf.logger (or logger) annotation", () => {
     const lines: Array<string> = [];
     return Effect.gen(function* () {

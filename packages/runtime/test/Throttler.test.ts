@@ -2,9 +2,10 @@
 // last reused), reset on success, no delays ⇒ no sleep, interrupted sleeps leave the deadline and
 // skip events, continuation sleeps the remaining time, and cancellation is never throttled.
 import { assert, describe, it } from "@effect/vitest";
-import { Effect, Fiber, Logger, Option } from "effect";
+import { Effect, Fiber, Logger, Metric, Option } from "effect";
 import { TestClock } from "effect/testing";
 import * as fc from "fast-check";
+import * as Metrics from "../src/Metrics.ts";
 import * as Pressure from "../src/Pressure.ts";
 import * as Throttler from "../src/Throttler.ts";
 
@@ -116,6 +117,29 @@ describe("Throttler.throttled", () => {
       ),
     );
   });
+
+  it.effect("counts the throttled objects of the current event's resource while they sleep", () =>
+    Effect.gen(function* () {
+      const cell = cellOf();
+      const labels = { resource: "kopfexamples.v1.kopf.dev" };
+      const gauge = Effect.map(
+        Metric.value(Metric.withAttributes(Metrics.objectsThrottled, labels)),
+        (state) => state.value,
+      );
+      const fiber = yield* Effect.forkChild(
+        Throttler.throttled({ cell, delays: [5] }, Effect.fail(new Error("boom"))).pipe(
+          Effect.provideService(Metrics.CurrentEvent, { ...labels, arrived: 0 }),
+        ),
+      );
+      yield* settle;
+      assert.strictEqual(yield* gauge, 1);
+      const started = yield* Metric.value(Metric.withAttributes(Metrics.throttlings, labels));
+      assert.strictEqual(started.count, 1);
+      yield* TestClock.adjust("5 seconds");
+      yield* Fiber.join(fiber);
+      assert.strictEqual(yield* gauge, 0);
+    }).pipe(Effect.provideService(Metric.MetricRegistry, new Map()), Effect.provide(Logger.layer([]))),
+  );
 
   it.effect("empty delays: no sleep, the next event runs", () =>
     Effect.gen(function* () {

@@ -3,6 +3,7 @@
 export * as CrdServing from "./CrdServing.ts";
 export * as Discovery from "./Discovery.ts";
 export * as Insights from "./Insights.ts";
+export * as WatchMetrics from "./internal/watchMetrics.ts";
 export * as ListWatch from "./ListWatch.ts";
 export * as NamespaceObserver from "./NamespaceObserver.ts";
 export * as NamespaceRevision from "./NamespaceRevision.ts";

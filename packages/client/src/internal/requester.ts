@@ -6,6 +6,8 @@
  */
 import { OperatorSettings } from "@kopf/settings";
 import { Effect, type Scope, Stream } from "effect";
+import * as ApiMetrics from "../ApiMetrics.ts";
+import * as ApiTracing from "../ApiTracing.ts";
 import * as ConnectionInfo from "../ConnectionInfo.ts";
 import * as FailureDigest from "../FailureDigest.ts";
 import type { ApiError, ApiResource } from "../KubeApi.ts";
@@ -130,16 +132,34 @@ export const makeRequester = (
         errorBackoffs: networking.errorBackoffs,
         enforceRetryAfter: networking.enforceRetryAfter,
       };
+      const labels = ApiMetrics.labelsOf(outgoing.method, outgoing.path);
       return yield* vault
         .withCredentials((item) => {
-          const once = limiter.acquire.pipe(
+          let failure: KubeApiError | undefined; // the last attempt's, named when it is retried
+          let resends = 0;
+          const once = ApiMetrics.limited(limiter.acquire).pipe(
             Effect.andThen(
-              Effect.suspend(() => transport.request(transportRequest(item, outgoing, connect))),
+              Effect.suspend(() =>
+                failure === undefined ? Effect.void : ApiMetrics.retried(labels, failure.reason),
+              ),
             ),
-            Effect.flatMap((response) => {
-              const error = KubeApiError.fromResponse(response);
-              return error === undefined ? Effect.succeed(response) : Effect.fail(error);
-            }),
+            Effect.andThen(
+              Effect.suspend(() =>
+                ApiTracing.traced(
+                  { ...outgoing, server: item.info.server, labels, resends: resends++ },
+                  ApiMetrics.measured(
+                    labels,
+                    transport.request(transportRequest(item, outgoing, connect)).pipe(
+                      Effect.flatMap((response) => {
+                        const error = KubeApiError.fromResponse(response);
+                        return error === undefined ? Effect.succeed(response) : Effect.fail(error);
+                      }),
+                    ),
+                  ),
+                ),
+              ),
+            ),
+            Effect.tapError((error) => Effect.sync(() => (failure = error))),
           );
           const timed =
             total === undefined
@@ -158,24 +178,38 @@ export const makeRequester = (
 
   const open = (path: string, connectTimeout: number | undefined) =>
     vault.withCredentials((item) =>
-      limiter.acquire.pipe(
+      ApiMetrics.limited(limiter.acquire).pipe(
         Effect.andThen(
-          Effect.suspend(() =>
-            transport.stream(transportRequest(item, { method: "GET", path }, connectTimeout)),
-          ),
-        ),
-        Effect.flatMap((response) =>
-          response.status < 400
-            ? Effect.succeed(response)
-            : Stream.mkUint8Array(response.body).pipe(
-                Effect.orElseSucceed(() => new Uint8Array(0)),
-                Effect.flatMap((body) =>
-                  Effect.fail(
-                    KubeApiError.fromResponse({ ...response, body }) ??
-                      KubeApiError.transport(`Unexpected status ${response.status}: GET ${path}`),
-                  ),
+          // The opening of a watch is measured like a request (its latency: until the headers are in).
+          ApiTracing.traced(
+            {
+              method: "GET",
+              server: item.info.server,
+              path,
+              labels: ApiMetrics.labelsOf("GET", path),
+              resends: 0,
+            },
+            ApiMetrics.measured(
+              ApiMetrics.labelsOf("GET", path),
+              Effect.suspend(() =>
+                transport.stream(transportRequest(item, { method: "GET", path }, connectTimeout)),
+              ).pipe(
+                Effect.flatMap((response) =>
+                  response.status < 400
+                    ? Effect.succeed(response)
+                    : Stream.mkUint8Array(response.body).pipe(
+                        Effect.orElseSucceed(() => new Uint8Array(0)),
+                        Effect.flatMap((body) =>
+                          Effect.fail(
+                            KubeApiError.fromResponse({ ...response, body }) ??
+                              KubeApiError.transport(`Unexpected status ${response.status}: GET ${path}`),
+                          ),
+                        ),
+                      ),
                 ),
               ),
+            ),
+          ),
         ),
       ),
     );

@@ -5,6 +5,7 @@
 import { createServer } from "node:http";
 import { Effect, type Scope } from "effect";
 import * as Liveness from "../Liveness.ts";
+import { listen } from "./internal/listen.ts";
 
 /**
  * Serves the endpoint in the current scope; completes with the bound port once listening.
@@ -40,30 +41,14 @@ export const serve = (
         response.end(request.method === "HEAD" ? undefined : body);
       });
     });
-    const port = yield* Effect.acquireRelease(
-      Effect.callback<number, Liveness.LivenessError>((resume) => {
-        server.once("error", (cause) =>
-          resume(
-            Effect.fail(
-              new Liveness.LivenessError({
-                reason: "Listen",
-                message: `Cannot serve liveness at ${endpoint.host}:${endpoint.port}: ${cause.message}`,
-                cause,
-              }),
-            ),
-          ),
-        );
-        server.listen(endpoint.port, endpoint.host, () => {
-          const address = server.address();
-          resume(
-            Effect.succeed(typeof address === "object" && address !== null ? address.port : endpoint.port),
-          );
-        });
-      }),
-      () =>
-        Effect.callback<void>((resume) => {
-          server.close(() => resume(Effect.void));
-          server.closeAllConnections();
+    const port = yield* listen(
+      server,
+      endpoint,
+      (cause) =>
+        new Liveness.LivenessError({
+          reason: "Listen",
+          message: `Cannot serve liveness at ${endpoint.host}:${endpoint.port}: ${cause.message}`,
+          cause,
         }),
     );
     yield* Effect.logDebug(`Serving health status at http://${endpoint.host}:${port}${endpoint.path}`);

@@ -218,3 +218,59 @@ const arbitrary = (
       };
   }
 };
+
+/** How an attempt ended, for metrics, events and traces (see {@link endOf}). */
+export type End =
+  | { readonly _tag: "Succeeded" }
+  | { readonly _tag: "Failed"; readonly kind: "temporary" | "permanent" | "timeout" | "retries" | "ignored" }
+  /** A parent whose sub-handlers are not finished yet: neither a success nor a failure. */
+  | { readonly _tag: "Pending" };
+
+/**
+ * How an attempt ended, from its judged outcome and what the call raised (`undefined` when it
+ * returned): a failure's kind says whether it will be retried (`temporary`), failed for good by
+ * itself (`permanent`) or by its limits (`timeout`, `retries`), or was `ignored`.
+ *
+ * @example
+ * endOf({ final: true }, undefined) // { _tag: "Succeeded" }
+ * endOf({ final: false, delay: 60 }, { error: new Error("boom") }) // { _tag: "Failed", kind: "temporary" }
+ * endOf({ final: true, error: new HandlerRetriesError("…") }, { error: new Error("boom") }) // { _tag: "Failed", kind: "retries" }
+ */
+export const endOf = (outcome: Outcomes.Outcome, raised: { readonly error: unknown } | undefined): End => {
+  if (raised === undefined) return { _tag: "Succeeded" };
+  if (raised.error instanceof HandlerChildrenRetry) return { _tag: "Pending" };
+  if (!outcome.final) return { _tag: "Failed", kind: "temporary" };
+  const error = outcome.error;
+  if (error === undefined || error === null) return { _tag: "Failed", kind: "ignored" };
+  if (error instanceof HandlerTimeoutError) return { _tag: "Failed", kind: "timeout" };
+  if (error instanceof HandlerRetriesError) return { _tag: "Failed", kind: "retries" };
+  return { _tag: "Failed", kind: "permanent" };
+};
+
+/**
+ * The Warning event of an attempt's end, if it deserves one: a handler that failed for good
+ * (`HandlerFailed`), ran out of retries (`HandlerRetriesExhausted`) or of time
+ * (`HandlerTimedOut`); the message is the failure's log line.
+ *
+ * @example
+ * failureEvent({ _tag: "Failed", kind: "permanent" }, "Handler 'f' failed permanently: boom")
+ * // { type: "Warning", reason: "HandlerFailed", message: "Handler 'f' failed permanently: boom" }
+ * failureEvent({ _tag: "Failed", kind: "temporary" }, "…") // undefined
+ */
+export const failureEvent = (
+  end: End,
+  message: string,
+): { readonly type: "Warning"; readonly reason: string; readonly message: string } | undefined => {
+  if (end._tag !== "Failed") return undefined;
+  switch (end.kind) {
+    case "permanent":
+      return { type: "Warning", reason: "HandlerFailed", message };
+    case "retries":
+      return { type: "Warning", reason: "HandlerRetriesExhausted", message };
+    case "timeout":
+      return { type: "Warning", reason: "HandlerTimedOut", message };
+    case "temporary":
+    case "ignored":
+      return undefined;
+  }
+};

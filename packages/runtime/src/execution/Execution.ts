@@ -22,6 +22,7 @@ import { OperatorSettings } from "@kopf/settings";
 import { Outcome, State, type StorageDecodeError } from "@kopf/storage";
 import { IsoTime } from "@kopf/structs";
 import { Effect, LogLevel } from "effect";
+import * as Tracing from "../Tracing.ts";
 import { executeHandlersOnce } from "./Handling.ts";
 import * as Subhandling from "./Subhandling.ts";
 
@@ -89,6 +90,7 @@ export const runChanging = (
       return { ...nothing, done: false, skipped: false };
 
     const title = ChangeCause.title(cause.reason);
+    yield* Tracing.cause(cause.reason);
     const loadedAt = yield* IsoTime.now;
     const loaded =
       run.state ??

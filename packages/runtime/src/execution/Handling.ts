@@ -27,8 +27,12 @@ import { HandlerState, type Outcome, type State } from "@kopf/storage";
 
 type Outcome_ = Outcome.Outcome;
 
-import { IsoTime } from "@kopf/structs";
-import { Cause, Effect, Random } from "effect";
+import { IsoTime, Resource } from "@kopf/structs";
+import { Cause, Clock, Effect, Random } from "effect";
+import * as Logging from "../Logging.ts";
+import * as Metrics from "../Metrics.ts";
+import * as Posting from "../Posting.ts";
+import * as Tracing from "../Tracing.ts";
 import * as ErrorModes from "./ErrorModes.ts";
 import { HandlerFailure, invoke } from "./Invocation.ts";
 
@@ -121,6 +125,47 @@ const contextOf = (cause: ExecutableCause, invocation: Readonly<Record<string, u
   }
 };
 
+/** The bounded labels of a handler's metrics: its resource, id and the kind of cause. */
+const labelsOf = (handler: ExecutableHandler, cause: ExecutableCause): Metrics.HandlerLabels => {
+  const resource = cause._tag === "ActivityCause" ? "" : Resource.toString(cause.resource);
+  const reason =
+    cause._tag === "ChangingCause"
+      ? cause.reason
+      : cause._tag === "WatchingCause"
+        ? "event"
+        : cause._tag === "IndexingCause"
+          ? "index"
+          : cause._tag === "SpawningCause"
+            ? handler._tag === "TimerHandler"
+              ? "timer"
+              : "daemon"
+            : cause._tag === "WebhookCause"
+              ? "webhook"
+              : cause.activity;
+  return { resource, handler: handler.id, reason };
+};
+
+/**
+ * Posts the Warning event of a handler that failed for good on its object (changing handlers,
+ * daemons and timers): unless posting is off, or the failure's own log line is posted already
+ * (`posting.loggers` with `posting.level` at `Error` or below).
+ */
+const warnOfFailure = (
+  cause: ExecutableCause,
+  settings: OperatorSettings,
+  end: ErrorModes.End,
+  message: string,
+): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    if (cause._tag !== "ChangingCause" && cause._tag !== "SpawningCause") return;
+    const event = ErrorModes.failureEvent(end, message);
+    if (event === undefined) return;
+    const { posting } = settings;
+    if (posting.loggers && Logging.levelNumber(posting.level) <= 40) return;
+    const events = yield* Posting.CurrentEvents;
+    events?.event(cause.body, event);
+  });
+
 const unwrap = (failure: unknown): unknown => (failure instanceof HandlerFailure ? failure.error : failure);
 
 /**
@@ -130,7 +175,19 @@ const unwrap = (failure: unknown): unknown => (failure instanceof HandlerFailure
  * @example
  * const outcome = yield* Handling.executeHandlerOnce({ handler, cause, state, settings, lifecycle: Lifecycles.asap })
  */
-export const executeHandlerOnce = (attempt: HandlerAttempt): Effect.Effect<Outcome_> =>
+export const executeHandlerOnce = (attempt: HandlerAttempt): Effect.Effect<Outcome_> => {
+  const labels = labelsOf(attempt.handler, attempt.cause);
+  const span = {
+    handler: labels.handler,
+    reason: labels.reason,
+    retry: attempt.state.retries,
+    // Daemons and timers run for long: each invocation is a trace of its own.
+    root: attempt.cause._tag === "SpawningCause",
+  };
+  return Tracing.handler(span, executeTraced(attempt, labels));
+};
+
+const executeTraced = (attempt: HandlerAttempt, labels: Metrics.HandlerLabels): Effect.Effect<Outcome_> =>
   Effect.gen(function* () {
     const { handler, state, settings, lifecycle } = attempt;
     const logger = loggerOf(attempt.cause);
@@ -152,6 +209,10 @@ export const executeHandlerOnce = (attempt: HandlerAttempt): Effect.Effect<Outco
     if (limit !== undefined) {
       const verdict = ErrorModes.failed(judged, limit);
       yield* emit(logger, verdict.log, limit);
+      const end = ErrorModes.endOf(verdict.outcome, { error: limit });
+      yield* Tracing.ended(end);
+      yield* Metrics.handlerEnded(labels, end, undefined);
+      yield* warnOfFailure(attempt.cause, settings, end, verdict.log.message);
       return verdict.outcome;
     }
 
@@ -169,6 +230,8 @@ export const executeHandlerOnce = (attempt: HandlerAttempt): Effect.Effect<Outco
       runtime: runtime / 1000,
     });
     const call = invoke(handler.fn as (ctx: unknown) => unknown, context);
+    yield* Metrics.handlerCalled(labels, state.retries);
+    const calledAt = yield* Clock.currentTimeMillis;
     const result = yield* (sub === undefined ? call : sub.around(call)).pipe(
       Effect.map((value) => ({ ok: true as const, value })),
       // Whatever else went wrong around the call (e.g. a custom storage throwing while the
@@ -185,6 +248,11 @@ export const executeHandlerOnce = (attempt: HandlerAttempt): Effect.Effect<Outco
       ? ErrorModes.succeeded(judged, result.value, subrefs)
       : ErrorModes.failed(judged, result.error, subrefs);
     yield* emit(logger, verdict.log, result.ok ? undefined : result.error);
+    const end = ErrorModes.endOf(verdict.outcome, result.ok ? undefined : { error: result.error });
+    const seconds = ((yield* Clock.currentTimeMillis) - calledAt) / 1000;
+    yield* Tracing.ended(end);
+    yield* Metrics.handlerEnded(labels, end, seconds);
+    yield* warnOfFailure(attempt.cause, settings, end, verdict.log.message);
     return verdict.outcome;
   });
 

@@ -60,6 +60,8 @@ export interface KopfRunnerOptions {
   readonly identity?: string | undefined;
   /** Without `args`: the liveness endpoint to serve (e.g. `http://127.0.0.1:8080/healthz`). */
   readonly livenessEndpoint?: string | undefined;
+  /** Without `args`: the Prometheus metrics endpoint to serve (e.g. `http://127.0.0.1:9090/metrics`). */
+  readonly metricsEndpoint?: string | undefined;
   /** Without `args`: how changing handlers are chosen per cycle (default `asap`). */
   readonly lifecycle?: Operator.OperatorOptions["lifecycle"];
   /** Without `args`: the log format (default `full`, with prefixes). */

@@ -85,6 +85,7 @@ const byRegistry = (
     priority: options.priority,
     identity: options.identity,
     livenessEndpoint: options.livenessEndpoint,
+    metricsEndpoint: options.metricsEndpoint,
     lifecycle: options.lifecycle,
     tasks: [Admission.task],
     ready,

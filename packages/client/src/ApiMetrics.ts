@@ -1,0 +1,162 @@
+/**
+ * The client's Effect metrics: API requests by verb, resource and status code, their latency,
+ * retries and rate limiting (the shapes of client-go's `rest_client_*` metrics under a `kopf_`
+ * prefix). Labels stay bounded: the resource as `plural.version.group` and the verb are taken
+ * from the request path, never object names. An exporter reads them from Effect's metric
+ * registry (see `@kopf/engines`' metrics endpoint).
+ */
+import { Clock, Effect, Exit, Metric } from "effect";
+import type { KubeApiError } from "./KubeApiError.ts";
+import type { Method } from "./KubeTransport.ts";
+
+/** Latency buckets in seconds, from 5 ms to a minute. */
+export const LATENCY_BUCKETS: ReadonlyArray<number> = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60,
+];
+
+/** Request attempts, by `verb`, `resource` and `code` (`<error>` when nothing was answered). */
+export const requests = Metric.counter("kopf_api_requests_total", {
+  description: "Kubernetes API request attempts, by verb, resource and HTTP status code",
+  incremental: true,
+});
+/** Seconds from sending an attempt to its complete response (or its failure). */
+export const latency = Metric.histogram("kopf_api_request_duration_seconds", {
+  description: "Kubernetes API request latency in seconds, by verb and resource",
+  boundaries: LATENCY_BUCKETS,
+});
+/** Attempts after the first one of a request, by `verb`, `resource` and the `reason` retried. */
+export const retries = Metric.counter("kopf_api_retries_total", {
+  description: "Kubernetes API request attempts retried after a failure, by verb, resource and reason",
+  incremental: true,
+});
+/** `429 Too Many Requests` answers, by `verb` and `resource`. */
+export const throttled = Metric.counter("kopf_api_rate_limited_total", {
+  description: "Kubernetes API requests answered 429 Too Many Requests, by verb and resource",
+  incremental: true,
+});
+/** Seconds spent waiting for the client-side rate limiter. */
+export const limiterWait = Metric.counter("kopf_api_rate_limiter_wait_seconds_total", {
+  description: "Seconds spent waiting for the client-side rate limiter",
+  incremental: true,
+});
+
+/** The bounded labels of one request. */
+export interface RequestLabels {
+  /** Kubernetes' verb: `get`, `list`, `watch`, `create`, `update`, `patch`, `delete`, `discover`, `other`. */
+  readonly verb: string;
+  /** `plural.version.group` (`pods.v1` for the core group), with `/subresource`; `""` for none. */
+  readonly resource: string;
+}
+
+/**
+ * The verb and resource of a request from its method and path.
+ *
+ * @example
+ * ```ts
+ * labelsOf("GET", "/apis/kopf.dev/v1/namespaces/ns1/kopfexamples/kex1") // { verb: "get", resource: "kopfexamples.v1.kopf.dev" }
+ * labelsOf("GET", "/api/v1/pods?watch=true") // { verb: "watch", resource: "pods.v1" }
+ * labelsOf("PATCH", "/api/v1/namespaces/ns1/pods/p1/status") // { verb: "patch", resource: "pods.v1/status" }
+ * labelsOf("GET", "/apis") // { verb: "discover", resource: "" }
+ * ```
+ */
+export const labelsOf = (method: Method, path: string): RequestLabels => {
+  const [route = "", query = ""] = path.split("?");
+  const parts = route.split("/").filter((part) => part !== "");
+  let group: string;
+  let version: string;
+  let rest: ReadonlyArray<string>;
+  if (parts[0] === "api" && parts.length >= 2) {
+    group = "";
+    version = parts[1] ?? "";
+    rest = parts.slice(2);
+  } else if (parts[0] === "apis" && parts.length >= 3) {
+    group = parts[1] ?? "";
+    version = parts[2] ?? "";
+    rest = parts.slice(3);
+  } else {
+    return { verb: method === "GET" ? "discover" : "other", resource: "" };
+  }
+  if (rest.length === 0) return { verb: method === "GET" ? "discover" : "other", resource: "" };
+  // `namespaces/NS/plural/...` is a namespaced resource; `namespaces[/NAME[/sub]]` is Namespace itself.
+  if (rest[0] === "namespaces" && rest.length >= 3) rest = rest.slice(2);
+  const [plural = "", name, ...subs] = rest;
+  const resource = [plural, version, group].filter((part) => part !== "").join(".");
+  const named = name !== undefined;
+  const watching = /(^|&)watch=(true|1)(&|$)/.test(query);
+  const verb =
+    method === "GET"
+      ? watching
+        ? "watch"
+        : named
+          ? "get"
+          : "list"
+      : method === "POST"
+        ? "create"
+        : method === "PUT"
+          ? "update"
+          : method === "PATCH"
+            ? "patch"
+            : "delete";
+  return { verb, resource: subs.length > 0 ? `${resource}/${subs.join("/")}` : resource };
+};
+
+/** The `code` label of an attempt's end: the status, or `<error>` without a response. */
+const codeOf = (exit: Exit.Exit<{ readonly status: number }, KubeApiError>): string => {
+  if (Exit.isSuccess(exit)) return String(exit.value.status);
+  const status = Exit.findErrorOption(exit);
+  return status._tag === "Some" && status.value.status !== undefined
+    ? String(status.value.status)
+    : "<error>";
+};
+
+/**
+ * Measures one attempt of a request: counts it by its status code and records its latency
+ * (on `Clock`); a `429` also counts as rate limiting. Interruptions are not counted.
+ *
+ * @example
+ * ```ts
+ * const attempt = ApiMetrics.measured(ApiMetrics.labelsOf("GET", path), transport.request(request))
+ * ```
+ */
+export const measured = <A extends { readonly status: number }, R>(
+  labels: RequestLabels,
+  attempt: Effect.Effect<A, KubeApiError, R>,
+): Effect.Effect<A, KubeApiError, R> =>
+  Effect.gen(function* () {
+    const started = yield* Clock.currentTimeMillis;
+    const exit = yield* Effect.exit(attempt);
+    if (Exit.isFailure(exit) && Exit.hasInterrupts(exit)) return yield* exit;
+    const code = codeOf(exit);
+    const ended = yield* Clock.currentTimeMillis;
+    yield* Metric.update(Metric.withAttributes(requests, { ...labels, code }), 1);
+    yield* Metric.update(Metric.withAttributes(latency, { ...labels }), (ended - started) / 1000);
+    if (code === "429") yield* Metric.update(Metric.withAttributes(throttled, { ...labels }), 1);
+    return yield* exit;
+  });
+
+/**
+ * Counts a retry of a request after a failure of the given reason.
+ *
+ * @example
+ * ```ts
+ * yield* ApiMetrics.retried({ verb: "get", resource: "pods.v1" }, "ServerError")
+ * ```
+ */
+export const retried = (labels: RequestLabels, reason: string): Effect.Effect<void> =>
+  Metric.update(Metric.withAttributes(retries, { ...labels, reason }), 1);
+
+/**
+ * Runs the rate limiter's `acquire`, adding the time it waited to the limiter's metric.
+ *
+ * @example
+ * ```ts
+ * yield* ApiMetrics.limited(limiter.acquire)
+ * ```
+ */
+export const limited = (acquire: Effect.Effect<void>): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    const started = yield* Clock.currentTimeMillis;
+    yield* acquire;
+    const waited = (yield* Clock.currentTimeMillis) - started;
+    if (waited > 0) yield* Metric.update(limiterWait, waited / 1000);
+  });

@@ -1,0 +1,72 @@
+/**
+ * The client's trace spans: one client span per attempt of an API request, named by its HTTP
+ * method and carrying OpenTelemetry's HTTP semantic conventions (`http.request.method`,
+ * `url.full`, `server.address`, `server.port`, `http.response.status_code`, `error.type`,
+ * `http.request.resend_count` for retries) plus the request's Kubernetes verb and resource.
+ */
+import { Effect, Exit } from "effect";
+import type { RequestLabels } from "./ApiMetrics.ts";
+import type { KubeApiError } from "./KubeApiError.ts";
+import type { Method } from "./KubeTransport.ts";
+
+/** One attempt of a request. */
+export interface Attempt {
+  readonly method: Method;
+  /** The server's URL, e.g. `https://10.0.0.1:6443`. */
+  readonly server: string;
+  /** The path and query. */
+  readonly path: string;
+  readonly labels: RequestLabels;
+  /** Attempts made before this one. */
+  readonly resends: number;
+}
+
+/**
+ * The span attributes of an attempt before it is sent.
+ *
+ * @example
+ * attributesOf({ method: "GET", server: "https://k8s:6443", path: "/api/v1/pods", labels: { verb: "list", resource: "pods.v1" }, resends: 0 })
+ * // { "http.request.method": "GET", "url.full": "https://k8s:6443/api/v1/pods", "server.address": "k8s", "server.port": 6443, ... }
+ */
+export const attributesOf = (attempt: Attempt): Record<string, string | number> => {
+  const full = `${attempt.server.replace(/\/+$/, "")}${attempt.path}`;
+  const attributes: Record<string, string | number> = {
+    "http.request.method": attempt.method,
+    "url.full": full,
+    "kopf.api.verb": attempt.labels.verb,
+    "kopf.resource": attempt.labels.resource,
+  };
+  try {
+    const url = new URL(attempt.server);
+    attributes["server.address"] = url.hostname.replace(/^\[(.*)\]$/, "$1");
+    attributes["server.port"] = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
+  } catch {
+    // A server that is not a URL has no address to tell.
+  }
+  if (attempt.resends > 0) attributes["http.request.resend_count"] = attempt.resends;
+  return attributes;
+};
+
+/**
+ * Runs one attempt in its client span; the status code (or the error's reason) is recorded
+ * when it ends.
+ *
+ * @example
+ * ```ts
+ * const response = yield* ApiTracing.traced(attempt, transport.request(request))
+ * ```
+ */
+export const traced = <A extends { readonly status: number }, R>(
+  attempt: Attempt,
+  effect: Effect.Effect<A, KubeApiError, R>,
+): Effect.Effect<A, KubeApiError, R> =>
+  Effect.onExit(effect, (exit) => {
+    if (Exit.isSuccess(exit))
+      return Effect.annotateCurrentSpan("http.response.status_code", exit.value.status);
+    const error = Exit.findErrorOption(exit);
+    if (error._tag === "None") return Effect.void;
+    return Effect.annotateCurrentSpan({
+      "error.type": error.value.status === undefined ? error.value.reason : String(error.value.status),
+      ...(error.value.status === undefined ? {} : { "http.response.status_code": error.value.status }),
+    });
+  }).pipe(Effect.withSpan(attempt.method, { kind: "client", attributes: attributesOf(attempt) }));

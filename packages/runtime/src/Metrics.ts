@@ -1,0 +1,199 @@
+/**
+ * The operator's Effect metrics: handler invocations and their ends (successes, failures by
+ * kind, retries, durations), processing cycles, the latency from an event's arrival to a
+ * handler's start and to the applied patch, the objects known and queued per resource, and the
+ * throttled objects. Labels stay bounded (resource, handler id, reason, kind; never object
+ * names). Recording is pure Effect: the values live in Effect's `Metric.MetricRegistry` of the
+ * context (tests provide a fresh `Map`), where the exporter of `@kopf/engines` reads them.
+ */
+import { Clock, Context, Effect, Metric } from "effect";
+import type * as ErrorModes from "./execution/ErrorModes.ts";
+
+/** Duration buckets in seconds, from 5 ms to 10 minutes (handlers may run long). */
+export const DURATION_BUCKETS: ReadonlyArray<number> = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600,
+];
+
+/** Handler calls, by `resource`, `handler` and `reason` (the cause: `create`, `event`, `daemon`, ...). */
+export const handlerInvocations = Metric.counter("kopf_handler_invocations_total", {
+  description: "Handler invocations, by resource, handler id and reason",
+  incremental: true,
+});
+/** Handler calls that returned (or whose errors are ignored by `errors: "ignored"`: see failures). */
+export const handlerSuccesses = Metric.counter("kopf_handler_successes_total", {
+  description: "Handler invocations that succeeded, by resource and handler id",
+  incremental: true,
+});
+/** Handler failures by `kind`: `temporary`, `permanent`, `timeout`, `retries`, `ignored`. */
+export const handlerFailures = Metric.counter("kopf_handler_failures_total", {
+  description:
+    "Handler failures, by resource, handler id and kind (temporary, permanent, timeout, retries, ignored)",
+  incremental: true,
+});
+/** Invocations that were retries (the handler had failed before). */
+export const handlerRetries = Metric.counter("kopf_handler_retries_total", {
+  description: "Handler invocations that retried an earlier failure, by resource and handler id",
+  incremental: true,
+});
+/** Seconds each handler call took. */
+export const handlerDuration = Metric.histogram("kopf_handler_duration_seconds", {
+  description: "Duration of handler invocations in seconds, by resource and handler id",
+  boundaries: DURATION_BUCKETS,
+});
+/** Events processed (one processing cycle each), by `resource`. */
+export const cycles = Metric.counter("kopf_processing_cycles_total", {
+  description: "Processing cycles (one per watch event of an object), by resource",
+  incremental: true,
+});
+/** Seconds from an event's arrival to a handler's start for it. */
+export const eventToHandler = Metric.histogram("kopf_processing_event_to_handler_seconds", {
+  description: "Seconds from the arrival of a watch event to the start of a handler for it, by resource",
+  boundaries: DURATION_BUCKETS,
+});
+/** Seconds from an event's arrival to the patch of its cycle being applied. */
+export const eventToPatch = Metric.histogram("kopf_processing_event_to_patch_seconds", {
+  description:
+    "Seconds from the arrival of a watch event to the patch of its cycle being applied, by resource",
+  boundaries: DURATION_BUCKETS,
+});
+/** Objects the operator keeps in memory, by `resource`. */
+export const objectsKnown = Metric.gauge("kopf_objects_known", {
+  description: "Objects the operator keeps in memory, by resource",
+});
+/** Objects with queued or in-process events (a running worker), by `resource`. */
+export const objectsQueued = Metric.gauge("kopf_queue_objects", {
+  description: "Objects with a running worker (queued or in-process events), by resource",
+});
+/** Events waiting in the per-object queues, by `resource`. */
+export const eventsQueued = Metric.gauge("kopf_queue_events", {
+  description: "Watch events waiting in the per-object queues, by resource",
+});
+/** Objects left alone for a while after an unexpected processing error, by `resource`. */
+export const objectsThrottled = Metric.gauge("kopf_objects_throttled", {
+  description: "Objects throttled after unexpected processing errors, by resource",
+});
+/** Throttlings started, by `resource`. */
+export const throttlings = Metric.counter("kopf_throttlings_total", {
+  description: "Throttlings of objects after unexpected processing errors, by resource",
+  incremental: true,
+});
+
+/** The event being processed: its resource and when it arrived (Clock milliseconds). */
+export interface CurrentEvent {
+  readonly resource: string;
+  readonly arrived: number;
+}
+
+/** The event the current fiber processes; `undefined` outside of processing. */
+export const CurrentEvent: Context.Reference<CurrentEvent | undefined> = Context.Reference<
+  CurrentEvent | undefined
+>("@kopf/runtime/Metrics/CurrentEvent", { defaultValue: () => undefined });
+
+const byResource = (resource: string) => ({ resource });
+
+const sinceArrival = <S>(metric: Metric.Metric<number, S>): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    const event = yield* CurrentEvent;
+    if (event === undefined) return;
+    const now = yield* Clock.currentTimeMillis;
+    yield* Metric.update(
+      Metric.withAttributes(metric, byResource(event.resource)),
+      (now - event.arrived) / 1000,
+    );
+  });
+
+/** The labels of one handler. */
+export interface HandlerLabels {
+  readonly resource: string;
+  readonly handler: string;
+  readonly reason: string;
+}
+
+/**
+ * Records one handler call: the invocation (a retry when `retry` > 0), its end and duration,
+ * and the latency since the event's arrival when processing an event.
+ *
+ * @example
+ * ```ts
+ * yield* Metrics.handlerCalled({ resource: "kopfexamples.v1.kopf.dev", handler: "create_fn", reason: "create" }, 0)
+ * yield* Metrics.handlerEnded(labels, { _tag: "Succeeded" }, 0.012)
+ * ```
+ */
+export const handlerCalled = (labels: HandlerLabels, retry: number): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    yield* Metric.update(Metric.withAttributes(handlerInvocations, { ...labels }), 1);
+    const short = { resource: labels.resource, handler: labels.handler };
+    if (retry > 0) yield* Metric.update(Metric.withAttributes(handlerRetries, short), 1);
+    yield* sinceArrival(eventToHandler);
+  });
+
+/** Records the end of a handler call (see {@link handlerCalled}); `seconds` is its duration. */
+export const handlerEnded = (
+  labels: HandlerLabels,
+  end: ErrorModes.End,
+  seconds: number | undefined,
+): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    const short = { resource: labels.resource, handler: labels.handler };
+    if (end._tag === "Succeeded") yield* Metric.update(Metric.withAttributes(handlerSuccesses, short), 1);
+    if (end._tag === "Failed")
+      yield* Metric.update(Metric.withAttributes(handlerFailures, { ...short, kind: end.kind }), 1);
+    if (seconds !== undefined) yield* Metric.update(Metric.withAttributes(handlerDuration, short), seconds);
+  });
+
+/**
+ * Records that the patch of the current event's cycle was applied.
+ *
+ * @example
+ * ```ts
+ * yield* Metrics.patchApplied
+ * ```
+ */
+export const patchApplied: Effect.Effect<void> = sinceArrival(eventToPatch);
+
+/**
+ * Records one processing cycle of an event that arrived at `arrived` and runs `cycle` with the
+ * event as {@link CurrentEvent}.
+ *
+ * @example
+ * ```ts
+ * yield* Metrics.cycle("kopfexamples.v1.kopf.dev", arrivedAt, process(event))
+ * ```
+ */
+export const cycle = <A, E, R>(
+  resource: string,
+  arrived: number,
+  effect: Effect.Effect<A, E, R>,
+): Effect.Effect<A, E, R> =>
+  Metric.update(Metric.withAttributes(cycles, byResource(resource)), 1).pipe(
+    Effect.andThen(Effect.provideService(effect, CurrentEvent, { resource, arrived })),
+  );
+
+/**
+ * Sets a per-resource gauge (objects known, objects and events queued).
+ *
+ * @example
+ * ```ts
+ * yield* Metrics.gauge(Metrics.objectsKnown, "kopfexamples.v1.kopf.dev", memories.size)
+ * ```
+ */
+export const gauge = (metric: Metric.Gauge<number>, resource: string, value: number): Effect.Effect<void> =>
+  Metric.update(Metric.withAttributes(metric, byResource(resource)), value);
+
+/**
+ * Records that the current event's object starts (`true`) or ends (`false`) being throttled;
+ * nothing outside of processing.
+ *
+ * @example
+ * ```ts
+ * yield* Metrics.throttling(true)
+ * ```
+ */
+export const throttling = (started: boolean): Effect.Effect<void> =>
+  Effect.gen(function* () {
+    const event = yield* CurrentEvent;
+    if (event === undefined) return;
+    const labels = byResource(event.resource);
+    yield* Metric.modify(Metric.withAttributes(objectsThrottled, labels), started ? 1 : -1);
+    if (started) yield* Metric.update(Metric.withAttributes(throttlings, labels), 1);
+  });
