@@ -59,7 +59,7 @@ const cleanComment = (lines: ReadonlyArray<string>): string => {
     .join(" ")
     .replace(/\s*Default `[^`]*`( \([^)]*\))?\.?/g, "")
     .replace(/\.\s*;\s*(\w)/g, (_, c: string) => `. ${c.toUpperCase()}`)
-    .replace(/\s*\(§[\d.]+\)/g, "")
+    .replace(/\s*\(docs\/behaviour\/[^)]*\)/g, "")
     .trim();
   return deprecated.length > 0 ? `${body} Deprecated: ${deprecated.join(" ")}` : body;
 };

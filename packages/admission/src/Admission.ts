@@ -1,5 +1,5 @@
 /**
- * Admission in a running operator (Kopf's admission root tasks, spec §9.1, §9.4, §7.8): after
+ * Admission in a running operator (Kopf's admission root tasks, docs/behaviour/admission.md#configuration, docs/behaviour/admission.md#managed-configurations, docs/behaviour/operator.md#tasks-start-up-and-shutdown): after
  * the initial scan of the resources served by webhooks, run `settings.admission.server` with the
  * operator's webhook function, and — when `settings.admission.managed` names them — keep the
  * Validating/MutatingWebhookConfigurations pointing at it while the served resources and the

@@ -1,6 +1,6 @@
 /**
  * Guessing the kind of a local development cluster (Kopf's `WebhookAutoServer` detection, spec
- * §9.2), so a webhook server can pick the host name the cluster's nodes use for the developer's
+ * docs/behaviour/admission.md#servers-and-tunnels), so a webhook server can pick the host name the cluster's nodes use for the developer's
  * machine: k3s/k3d from the API server certificate's subject (CN or O `k3s`) or issuer (CN
  * starting `k3s-`), minikube from the subject CN `minikube` or issuer CN `minikubeCA`, Docker
  * Desktop from the SAN `docker-for-desktop`; failing those, a `/version` gitVersion containing

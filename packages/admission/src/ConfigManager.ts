@@ -1,6 +1,6 @@
 /**
  * Managed webhook configurations on the cluster (Kopf's `validating_configuration_manager` and
- * `mutating_configuration_manager`, spec §9.4): create the named Validating/Mutating
+ * `mutating_configuration_manager`, docs/behaviour/admission.md#managed-configurations): create the named Validating/Mutating
  * WebhookConfiguration objects (an existing one is fine; no permission is an error), replace
  * their `webhooks` with one entry per handler whenever the server's client config or the served
  * resources change, and on exit keep only the webhooks of `persistent` handlers.

@@ -1,5 +1,5 @@
 /**
- * Where a webhook server is reached (spec §9.2): the accessible form of its listening address,
+ * Where a webhook server is reached (docs/behaviour/admission.md#servers-and-tunnels): the accessible form of its listening address,
  * the URL it reports to the API server (IPv6 in brackets, default ports omitted), and the names
  * its self-signed certificate must cover (host names and IPs, normalised, unspecified IPs
  * dropped; the common name). Pure.

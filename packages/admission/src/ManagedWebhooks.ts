@@ -1,6 +1,6 @@
 /**
  * The contents of managed Validating/MutatingWebhookConfigurations (Kopf's `build_webhooks`,
- * spec §9.4 and §16 Y): one webhook per handler of the kind, named after the handler id and
+ * docs/behaviour/admission.md#managed-configurations): one webhook per handler of the kind, named after the handler id and
  * the configuration's name, with rules from the served resources and the handler's operations
  * and subresource, an object selector from its label filters, and the server's client config
  * pointing at the handler's own URL. Pure.

@@ -1,5 +1,5 @@
 /**
- * AdmissionReview responses (Kopf's `build_response`, spec §9.3 step 5): the envelope and the
+ * AdmissionReview responses (Kopf's `build_response`, docs/behaviour/admission.md#requests): the envelope and the
  * request uid echoed, `allowed` when no handler failed, the warnings, the patch as base64 JSON
  * patch ops, and the status of the single reported error chosen by Kopf's priority. Pure.
  */

@@ -1,5 +1,5 @@
 /**
- * Admission end to end on the selected cluster (spec §9.1, §9.4): the emulator, which calls
+ * Admission end to end on the selected cluster (docs/behaviour/admission.md#configuration, docs/behaviour/admission.md#managed-configurations): the emulator, which calls
  * webhooks as a real API server does, or a real kube-apiserver (the real tier), calling the
  * operator's webhook server over TLS. The managed configurations are created and filled with the
  * server's URL and CA bundle, a validating handler rejects a real create request with its

@@ -1,4 +1,4 @@
-/** Guessing the local cluster kind for WebhookAutoServer (spec §9.2). */
+/** Guessing the local cluster kind for WebhookAutoServer (docs/behaviour/admission.md#servers-and-tunnels). */
 import { assert, describe, it } from "@effect/vitest";
 import { ClusterDetection } from "../src/index.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Managed configurations on the cluster (spec §9.4): creation tolerates an existing object and
+ * Managed configurations on the cluster (docs/behaviour/admission.md#managed-configurations): creation tolerates an existing object and
  * fails clearly without permission; every new target replaces the webhooks list; on exit only
  * the persistent handlers' webhooks remain.
  */

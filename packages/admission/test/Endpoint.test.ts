@@ -1,4 +1,4 @@
-/** Reported URLs and certificate names of the webhook servers (spec §9.2). */
+/** Reported URLs and certificate names of the webhook servers (docs/behaviour/admission.md#servers-and-tunnels). */
 import { assert, describe, it } from "@effect/vitest";
 import * as fc from "fast-check";
 import { Endpoint } from "../src/index.ts";

@@ -1,4 +1,4 @@
-/** Managed webhook configurations' contents (spec §9.4, §16 Y). */
+/** Managed webhook configurations' contents (docs/behaviour/admission.md#managed-configurations). */
 import { assert, describe, it } from "@effect/vitest";
 import { ABSENT, PRESENT, Registry } from "@kopf/registry";
 import { Resource } from "@kopf/structs";

@@ -1,4 +1,4 @@
-/** AdmissionReview responses (spec §16 Z): envelope and uid echo, allowed, warnings, patch, the reported error. */
+/** AdmissionReview responses (docs/behaviour/admission.md#requests): envelope and uid echo, allowed, warnings, patch, the reported error. */
 import { assert, describe, it } from "@effect/vitest";
 import { AdmissionError, PermanentError, TemporaryError } from "@kopf/registry";
 import * as fc from "fast-check";

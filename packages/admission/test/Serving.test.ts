@@ -1,5 +1,5 @@
 /**
- * Serving admission requests (spec §9.3, §16 Z): resource lookup, handler selection (reason
+ * Serving admission requests (docs/behaviour/admission.md#requests): resource lookup, handler selection (reason
  * hint, webhook id, DELETE vs mutating, the subresource matrix, filters), the kwargs handlers
  * get, ephemeral memos on CREATE, and the response (patch, warnings, errors).
  */

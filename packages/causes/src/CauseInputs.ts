@@ -1,5 +1,5 @@
 /**
- * The inputs of one processing cycle's causes (Kopf §3.1, `_detect_causes`): from the raw
+ * The inputs of one processing cycle's causes (docs/behaviour/causes.md#inputs, `_detect_causes`): from the raw
  * event, the registry's extra fields for the resource kind, the diff-base and progress storages, the finalizer name
  * and the object's memory, compute the essences `old` (last handled) and `new` (current), their
  * diff, and the `initial` flag. Pure: the storages only read the body.
@@ -30,7 +30,7 @@ export interface CauseInputs {
   readonly new: Json.JsonObject;
   /** `old` → `new`. */
   readonly diff: Diff.Diff;
-  /** First noticed by the listing and not yet fully handled once (§3.7). */
+  /** First noticed by the listing and not yet fully handled once (docs/behaviour/causes.md#resuming). */
   readonly initial: boolean;
 }
 

@@ -1,6 +1,6 @@
 /**
  * The changing cause: why the change-detecting handlers (`on.create/update/delete/resume/field`)
- * are or are not run for one event of one object (Kopf §3.2), and the value they are selected
+ * are or are not run for one event of one object (docs/behaviour/causes.md#reasons), and the value they are selected
  * and invoked with.
  *
  * Detection is a pure, total function of the event type, the body, the finalizer name, the
@@ -24,7 +24,7 @@ export interface DetectionInput {
   readonly old: unknown;
   /** The diff between `old` and the current essence. */
   readonly diff: Diff.Diff;
-  /** Whether the object was first noticed by the listing and never fully handled since (§3.7). */
+  /** Whether the object was first noticed by the listing and never fully handled since (docs/behaviour/causes.md#resuming). */
   readonly initial: boolean;
 }
 
@@ -72,7 +72,7 @@ export const detectReason = (input: DetectionInput): Detection => {
 
 /**
  * The changing cause as handlers are selected (the registry's matching input) and invoked with
- * it (Kopf's `ChangingCause`): `reason`, `initial`, `diff`, and the essences (§3.4) `old`/`new`,
+ * it (Kopf's `ChangingCause`): `reason`, `initial`, `diff`, and the essences (docs/behaviour/causes.md#essence) `old`/`new`,
  * plus `deleted` for convenience (the body has a `deletionTimestamp`).
  */
 export interface ChangeCause extends HandlerCause.ChangingCause {
@@ -80,7 +80,7 @@ export interface ChangeCause extends HandlerCause.ChangingCause {
 }
 
 /**
- * Detects the reason for prepared inputs (§3.1) and builds the cause with the object's context.
+ * Detects the reason for prepared inputs (docs/behaviour/causes.md#inputs) and builds the cause with the object's context.
  *
  * @example
  * ```ts

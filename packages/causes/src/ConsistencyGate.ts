@@ -1,5 +1,5 @@
 /**
- * The consistency gate of a processing cycle (Kopf §5.2 step 6, §7.3): change-detecting
+ * The consistency gate of a processing cycle (docs/behaviour/processing.md#cause-order, docs/behaviour/watching.md#consistency): change-detecting
  * handlers run only on a state that already includes our own last patch. After a PATCH, the
  * worker awaits the patched resource version until a deadline (`consistencyTime`, i.e. the
  * patch time plus `persistence.consistencyTimeout`); events arriving before it are stale.

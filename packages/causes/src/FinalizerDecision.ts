@@ -1,5 +1,5 @@
 /**
- * Whether to add or remove our finalizer in a processing cycle (Kopf §5.2 steps 5 and 8), as
+ * Whether to add or remove our finalizer in a processing cycle (docs/behaviour/processing.md#cause-order steps 5 and 8), as
  * data: the action, the debug line Kopf logs for it, and whether the change-detecting handlers
  * are skipped this cycle (a cycle that adds or removes the finalizer only patches it).
  *

@@ -1,6 +1,6 @@
 /**
  * What the operator remembers about each object between events, as far as cause detection is
- * concerned (Kopf §3.7): whether the object was first noticed by the initial listing, and
+ * concerned (docs/behaviour/causes.md#resuming): whether the object was first noticed by the initial listing, and
  * whether it has been fully handled once in this process. Together they give `initial`, which
  * turns on the resume handlers exactly once per object after an operator (re)start.
  *

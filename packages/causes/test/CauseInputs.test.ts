@@ -1,5 +1,5 @@
 /**
- * CauseInputs (§3.1) with Kopf's default storages and a real registry: extra fields of
+ * CauseInputs (docs/behaviour/causes.md#inputs) with Kopf's default storages and a real registry: extra fields of
  * watching/changing/spawning handlers (not index handlers) in the new essence, `old` from the last-handled-configuration annotation, `new`
  * built with the extra fields, both cleared of the progress storage's own data, the diff, the
  * `initial` flag from the memory, and a decoding failure for a corrupt annotation. Then the

@@ -1,7 +1,7 @@
 /**
- * ChangeCause.detectReason: the §16 C reason-detection matrix (Kopf's
+ * ChangeCause.detectReason: the docs/behaviour/causes.md#reasons reason-detection matrix (Kopf's
  * tests/causation/test_detection.py) as combinatorial tables over event types × finalizer sets ×
- * deletionTimestamp × stored essence × initial, the resume rows of §3.2, and properties:
+ * deletionTimestamp × stored essence × initial, the resume rows of docs/behaviour/causes.md#reasons, and properties:
  * deleting with our finalizer never creates, DELETED is always gone, detection is total.
  */
 import { describe, expect, it } from "@effect/vitest";
@@ -79,7 +79,7 @@ type Expect = (input: ChangeCause.DetectionInput) => ChangeCause.Detection;
 const BOTH = [false, true];
 const NOT_DELETING_AXES = { types: TYPES, finalizers: ALL_FINALIZERS, deletions: NOT_DELETING };
 
-/** The §16 C groups: the axes of each group and the detection every row of it expects. */
+/** The docs/behaviour/causes.md#reasons groups: the axes of each group and the detection every row of it expects. */
 const GROUPS: ReadonlyArray<readonly [string, Axes, Expect]> = [
   [
     "gone",
@@ -136,7 +136,7 @@ const GROUPS: ReadonlyArray<readonly [string, Axes, Expect]> = [
   ],
 ];
 
-describe("detectReason (§16 C)", () => {
+describe("detectReason (docs/behaviour/causes.md#reasons)", () => {
   it.each(
     GROUPS.flatMap(([group, axes, expected]) =>
       matrix(axes).map(([title, input]) => [`${group}: ${title}`, input, expected(input)] as const),

@@ -1,5 +1,5 @@
 /**
- * ConsistencyGate (§5.2 step 6, §7.3): a table over the changing cause's presence and reason ×
+ * ConsistencyGate (docs/behaviour/processing.md#cause-order, docs/behaviour/watching.md#consistency): a table over the changing cause's presence and reason ×
  * an awaited version × the patch accumulated in this cycle × the patch carried over, and the
  * outcome of a wait; plus the invariant that a carried-over patch never lets handlers run.
  */

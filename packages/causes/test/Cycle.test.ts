@@ -1,5 +1,5 @@
 /**
- * The causes of one processing cycle against a real registry (§5.2 steps 1, 4, 5, 8 and §3.3):
+ * The causes of one processing cycle against a real registry (docs/behaviour/processing.md#cause-order steps 1, 4, 5, 8 and docs/behaviour/causes.md#handler-selection):
  * the changing and spawning causes built here are accepted by the registry's matching as they
  * are; the finalizer is added, removed or kept depending on mandatory/optional on.delete
  * handlers, label filters, daemons and timers and forever-stopped ids; resume handlers join
@@ -86,7 +86,7 @@ const object = (finalizers: ReadonlyArray<string>, deleting = false): RawBody =>
   spec: { size: 1 },
 });
 
-describe("finalizer decision from the registry's handlers (§16 N)", () => {
+describe("finalizer decision from the registry's handlers (docs/behaviour/processing.md#cause-order)", () => {
   it.each<[string, ReadonlyArray<string>, "Add" | "Remove" | "Keep"]>([
     ["on.create only", [], "Keep"],
     ["on.create only", [FIN], "Remove"],
@@ -125,7 +125,7 @@ describe("finalizer decision from the registry's handlers (§16 N)", () => {
   });
 });
 
-describe("handler selection with the detected causes (§3.3, §16 O)", () => {
+describe("handler selection with the detected causes (docs/behaviour/causes.md#handler-selection)", () => {
   const setup: Setup = (r) => {
     r.on.create(KIND, { id: "create" }, noop);
     r.on.update(KIND, { id: "update" }, noop);

@@ -1,5 +1,5 @@
 /**
- * FinalizerDecision: the finalizer step of a processing cycle (§5.2 step 5) as a table over
+ * FinalizerDecision: the finalizer step of a processing cycle (docs/behaviour/processing.md#cause-order) as a table over
  * mustBlock × finalizer presence × deletion, with Kopf's log lines and the skipping of the
  * changing handlers; the release after handling (step 8) over event type × delays × deletion ×
  * finalizer presence; and totality for arbitrary bodies.

@@ -1,5 +1,5 @@
 /**
- * §16 D for the causes built here: the context keys handlers' filters receive from the
+ * docs/behaviour/handler-context.md#context-fields for the causes built here: the context keys handlers' filters receive from the
  * registry's `filterContext` for changing, watching and spawning causes are exactly Kopf's
  * kwargs sets (no `initial`, `deleted` or `reset` leak in), and indices override same-named keys.
  */
@@ -31,7 +31,7 @@ const inputs = {
   initial: ResourceMemory.isInitial(ResourceMemory.fresh(null)),
 } as const;
 
-describe("filter contexts of the built causes (§16 D)", () => {
+describe("filter contexts of the built causes (docs/behaviour/handler-context.md#context-fields)", () => {
   it.each([
     [
       "changing",

@@ -1,5 +1,5 @@
 /**
- * ResourceMemory (§3.7): creation with `noticedByListing` only for listing events, `initial`
+ * ResourceMemory (docs/behaviour/causes.md#resuming): creation with `noticedByListing` only for listing events, `initial`
  * until fully handled once, memories keyed by uid ("" without one), kept across re-listings,
  * forgotten on DELETED and never resurrected by a late `remember`.
  */

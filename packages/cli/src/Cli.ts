@@ -1,5 +1,5 @@
 /**
- * The `kopf` command (Kopf's Click group, spec §12.1) on yargs: `kopf run` starts an operator
+ * The `kopf` command (Kopf's Click group, docs/guide/cli.md) on yargs: `kopf run` starts an operator
  * with the handlers of the given files and modules, `kopf emulator` runs the Kubernetes API
  * emulator of `@kopf/emulator`, `kopf freeze`/`kopf resume` pause and resume peered operators.
  * Everything the command touches comes through {@link CliIo}, so the same code runs as the binary

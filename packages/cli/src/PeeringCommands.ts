@@ -1,5 +1,5 @@
 /**
- * `kopf freeze` and `kopf resume` (Kopf's CLI commands, spec §12.1): pausing the operators of a
+ * `kopf freeze` and `kopf resume` (Kopf's CLI commands, docs/guide/cli.md): pausing the operators of a
  * peering from the command line. `freeze` writes a presence record for a manual identity
  * (`user@host`, or `--id`) with a priority (default 100, 666 with `--dev`) and a lifetime into the
  * peering objects of the served namespaces (or cluster-wide), so operators with lower or equal

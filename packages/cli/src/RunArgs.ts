@@ -1,5 +1,5 @@
 /**
- * The options of `kopf run` (Kopf's `kopf run` command, spec §12.1): their yargs definitions, the
+ * The options of `kopf run` (Kopf's `kopf run` command, docs/guide/cli.md): their yargs definitions, the
  * `KOPF_RUN_*` environment fallbacks (Click's `auto_envvar_prefix`), and the pure translation of
  * parsed arguments into a {@link RunPlan}: what to load, what to serve, the settings overrides
  * (through `RunOptions.forRun`) and how to log.

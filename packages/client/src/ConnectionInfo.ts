@@ -1,6 +1,6 @@
 /**
  * Connection info: everything needed to reach one API server as one identity (Kopf's
- * `ConnectionInfo`, spec §12.3) — the server URL, how to verify it (CA, insecure flag, TLS
+ * `ConnectionInfo`, docs/behaviour/operator.md#logins) — the server URL, how to verify it (CA, insecure flag, TLS
  * server name), and who we are (bearer token or another scheme, basic auth, client certificate).
  *
  * Login handlers return these; the credentials vault holds them; the transport turns them into

@@ -1,5 +1,5 @@
 /**
- * Kubernetes events about objects (Kopf's `post_event`, spec §5.12): the body of a core v1
+ * Kubernetes events about objects (Kopf's `post_event`, docs/behaviour/events-and-logs.md#posting-events): the body of a core v1
  * `Event` for an object reference, with Kopf's fields and its 1024-character message limit.
  * Pure: "now" and the settings are arguments; `KubeApi.postEvent` sends it.
  */

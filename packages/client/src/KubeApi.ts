@@ -2,7 +2,7 @@
  * The Kubernetes API as the operator uses it: one `KubeApi` service with discovery, get, list
  * (one page, or all pages), watch (a `Stream` of raw events), create, patch (merge, JSON,
  * strategic, apply; objects and subresources), delete and events — every call authenticated
- * through the credentials vault (re-login on 401), retried per spec §7.4 on `Clock`, optionally
+ * through the credentials vault (re-login on 401), retried per docs/behaviour/watching.md#api-client on `Clock`, optionally
  * rate-limited, and failing only with `KubeApiError` or `LoginError`.
  *
  * It is built on a `KubeTransport` (live undici pools, or the emulator in-process) and reads

@@ -1,6 +1,6 @@
 /**
  * The one error type of the Kubernetes API client, and the one place where HTTP statuses and
- * Kubernetes `Status` bodies are turned into it (Kopf's `check_response`, spec §7.4 and §16 X).
+ * Kubernetes `Status` bodies are turned into it (Kopf's `check_response`, docs/behaviour/watching.md#api-client).
  *
  * Every failure of a request — an error status, a broken connection, a timeout — becomes a
  * `KubeApiError` whose `reason` says what kind of failure it is, so callers branch on

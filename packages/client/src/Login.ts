@@ -1,5 +1,5 @@
 /**
- * The results of login handlers (`on.login`, spec §12.3) as credentials for the vault: every
+ * The results of login handlers (`on.login`, docs/behaviour/operator.md#logins) as credentials for the vault: every
  * non-null result must be connection info (validated here), keyed by the handler's id; no
  * results at all is a `LoginError`. Expirations may be given as epoch milliseconds, a `Date`, or
  * an ISO-8601 text (naive times are UTC, as in Kopf).

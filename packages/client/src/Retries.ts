@@ -1,5 +1,5 @@
 /**
- * Retries of API requests as Kopf does them (spec §7.4, vectors §16 W), expressed as an Effect
+ * Retries of API requests as Kopf does them (docs/behaviour/watching.md#api-client, vectors docs/behaviour/watching.md#api-client), expressed as an Effect
  * `Schedule` so that the waits run on `Clock` (and tests run them in virtual time).
  *
  * Retried: connection errors, timeouts, 5xx, 403 (API servers answer it briefly during

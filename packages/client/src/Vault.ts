@@ -1,5 +1,5 @@
 /**
- * The credentials vault (Kopf's `Vault`, spec §12.4): the connection infos currently believed
+ * The credentials vault (Kopf's `Vault`, docs/behaviour/operator.md#the-credentials-vault): the connection infos currently believed
  * valid, keyed by the login handler that produced them, shared by every API call.
  *
  * - Each call takes one item of the highest priority, chosen at random among equals.

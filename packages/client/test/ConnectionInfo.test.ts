@@ -1,4 +1,4 @@
-// Covers ConnectionInfo (spec §12.3): the path/data exclusivity and server validation, the
+// Covers ConnectionInfo (docs/behaviour/operator.md#logins): the path/data exclusivity and server validation, the
 // Authorization header rules, PEM-or-base64 data decoding, equality, expiration and pool keys.
 import { assert, describe, it } from "@effect/vitest";
 import { Result } from "effect";

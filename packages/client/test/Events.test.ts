@@ -1,4 +1,4 @@
-// Covers the event body of spec §5.12 (vectors §16 V): message shortening to 1024 characters
+// Covers the event body of docs/behaviour/events-and-logs.md#posting-events (vectors docs/behaviour/events-and-logs.md#posting-events): message shortening to 1024 characters
 // keeping the start and the end, the involved object without falsy fields and with the target
 // namespace, the fallback namespace for cluster-scoped objects, Kopf's fixed fields and the
 // skipping of events about core v1 Events.

@@ -1,4 +1,4 @@
-// Covers the mapping of HTTP statuses and Status bodies to KubeApiError (spec §7.4, vectors §16 X):
+// Covers the mapping of HTTP statuses and Status bodies to KubeApiError (docs/behaviour/watching.md#api-client, vectors docs/behaviour/watching.md#api-client):
 // successes are no errors, the status → reason table, Status payloads, textual and non-Status
 // payloads, truncation of long texts, Retry-After, and watch ERROR Status objects.
 import { assert, describe, it } from "@effect/vitest";

@@ -1,4 +1,4 @@
-// Covers turning login handlers' results into vault credentials (spec §12.3): nulls skipped,
+// Covers turning login handlers' results into vault credentials (docs/behaviour/operator.md#logins): nulls skipped,
 // connection info validated, expirations as numbers, Dates or ISO texts (naive = UTC), bad
 // results named by handler id, and no results at all as a LoginError.
 import { assert, describe, it } from "@effect/vitest";

@@ -1,4 +1,4 @@
-// Covers the API retries of spec §7.4 with the vectors of §16 W, in virtual time: which errors
+// Covers the API retries of docs/behaviour/watching.md#api-client with the vectors of docs/behaviour/watching.md#api-client, in virtual time: which errors
 // are retried, how many calls each backoff setting gives and which sleeps happen between them,
 // re-iterable backoffs, Retry-After (header or details) enforced or not, and the log lines.
 import { assert, describe, it } from "@effect/vitest";

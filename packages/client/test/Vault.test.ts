@@ -1,4 +1,4 @@
-// Covers the credentials vault (spec §12.4): priority first, random among equals; invalidation
+// Covers the credentials vault (docs/behaviour/operator.md#the-credentials-vault): priority first, random among equals; invalidation
 // on 401 with a retry on the next item; "not ready" blocking while re-authenticating (one login
 // for many waiters); the last-3 rejection rule; expiration on Clock; running out of credentials.
 import { assert, describe, it } from "@effect/vitest";

@@ -1,5 +1,5 @@
 /**
- * What an operator leaves on an object (spec §3–§4): Kopf's annotations (progress records, the
+ * What an operator leaves on an object (docs/behaviour/causes.md, docs/behaviour/progress.md): Kopf's annotations (progress records, the
  * last-handled configuration), the finalizers and the status — and the comparison of two such
  * states, from Python Kopf and from this port. Timestamps in progress records differ between any
  * two runs, so they are checked for Kopf's format (`2020-01-01T00:00:00.000000+00:00`, or the

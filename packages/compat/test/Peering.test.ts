@@ -1,5 +1,5 @@
 /**
- * Python Kopf as the other peer (spec §8): in one namespace's `KopfPeering`, a Python Kopf
+ * Python Kopf as the other peer (docs/behaviour/peering.md): in one namespace's `KopfPeering`, a Python Kopf
  * 1.45.2 operator with a higher priority pauses ours (our handlers do not run while it is
  * there), and ours resumes when it exits (removing its record) and handles what was created
  * meanwhile. Its own test file: Python's startup and the peering keep-alives take a few seconds.

@@ -1,6 +1,6 @@
 /**
  * The daemons-and-timers engine (Kopf's `spawn_daemons`, `match_daemons`, `stop_daemons`,
- * `daemon_killer`, spec §6): plugged into the runtime's spawning seam, it keeps one runner per
+ * `daemon_killer`, docs/behaviour/daemons-timers.md): plugged into the runtime's spawning seam, it keeps one runner per
  * object × daemon/timer, spawned in the first cycle the handler matches the object, never twice,
  * and not again once it finished on its own ("forever stopped" for this object in this process).
  *
@@ -139,7 +139,7 @@ const stopAll = (runners: Iterable<Runner>, reason: DaemonStoppingReason) =>
   );
 
 /**
- * The single-shot stop (spec §6.6): on operator exit, and for objects already gone from the
+ * The single-shot stop (docs/behaviour/daemons-timers.md#operator-exit): on operator exit, and for objects already gone from the
  * cluster (a `DELETED` event: no later cycle would continue a multi-cycle stop).
  */
 const stopOnce = (runner: Runner, reason: DaemonStoppingReason) =>

@@ -1,5 +1,5 @@
 /**
- * Identities of peering operators (Kopf's `detect_own_id`, spec §8.3, §16 AC), as a pure
+ * Identities of peering operators (Kopf's `detect_own_id`, docs/behaviour/peering.md#presence-records, docs/behaviour/peering.md), as a pure
  * function of what the edge code gathers (`node/Environment.ts`): `POD_ID` wins; otherwise
  * `user@host/YYYYmmddHHMMSS/rnd` for operators (UTC time, 3 random characters) or `user@host`
  * for `freeze`/`resume` ("manual"). The host is the most descriptive hostname: a dotted name

@@ -1,5 +1,5 @@
 /**
- * The indexing engine (Kopf's `index_resource` and the operator's readiness, spec §10): plugged
+ * The indexing engine (Kopf's `index_resource` and the operator's readiness, docs/behaviour/indexing.md): plugged
  * into the runtime's indexing seam, it calls the `on.index` handlers of every event's object —
  * before anything else runs for it — and keeps their results in {@link Indices.MutableIndex}es
  * named after the handlers, which every handler gets in its context by name.

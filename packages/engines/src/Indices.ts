@@ -1,5 +1,5 @@
 /**
- * In-memory indices (Kopf's `kopf.Index` and `kopf.Store`, spec §10): an index maps keys to
+ * In-memory indices (Kopf's `kopf.Index` and `kopf.Store`, docs/behaviour/indexing.md): an index maps keys to
  * stores; a store collects the values all objects put under that key (unordered, duplicates
  * allowed). Handlers get read-only views; the indexing engine changes them per object: an
  * object's contribution is replaced as a whole on each indexing, and removed on deletion,

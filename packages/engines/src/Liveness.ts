@@ -1,5 +1,5 @@
 /**
- * The health endpoint's logic (Kopf's `health_reporter`, spec §12.2), independent of the HTTP
+ * The health endpoint's logic (Kopf's `health_reporter`, docs/behaviour/operator.md#liveness-endpoint), independent of the HTTP
  * server (which is edge code in `node/LivenessServer.ts`): parsing `--liveness URL` (only
  * `http://`; host `localhost` and port 80 by default), and answering a request — `GET` of the
  * configured path runs the `on.probe` handlers through the runtime's prober (results cached

@@ -1,5 +1,5 @@
 /**
- * Peering (Kopf's `peering` engine, spec §8): operators serving the same resources see each other
+ * Peering (Kopf's `peering` engine, docs/behaviour/peering.md): operators serving the same resources see each other
  * through `KopfPeering` (namespaced) or `ClusterKopfPeering` objects in Kopf's format, so Python
  * Kopf peers and ours interoperate. Each operator keeps its presence record alive in the
  * peering object's status and watches it: a live peer with a higher priority pauses this

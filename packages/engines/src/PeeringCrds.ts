@@ -1,5 +1,5 @@
 /**
- * The peering CRDs (spec §8.1), as shipped in `crds/peering.yaml` for `kubectl apply -f`, and
+ * The peering CRDs (docs/behaviour/peering.md#the-peering-resources), as shipped in `crds/peering.yaml` for `kubectl apply -f`, and
  * as values for applying them through the API (`apply`): `ClusterKopfPeering` (cluster-scoped)
  * and `KopfPeering` (namespaced) in `kopf.dev/v1`, with a status subresource-free schema whose
  * `status` preserves unknown fields (the presence records), exactly as Kopf ships them.

@@ -1,5 +1,5 @@
 /**
- * Presence records of peering operators in Kopf's format (spec §8.3–§8.4, §16 AC), as pure
+ * Presence records of peering operators in Kopf's format (docs/behaviour/peering.md#presence-records, docs/behaviour/peering.md#reactions, docs/behaviour/peering.md), as pure
  * values: parsing the peering object's `status` (`{identity: {priority, lifetime, lastseen}}`),
  * liveness of a peer (dead once `lastseen + lifetime <= now`; a missing `lastseen` means now, a
  * missing `lifetime` 60 s), the record this operator writes, and the judgement of a peering

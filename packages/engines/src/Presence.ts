@@ -1,5 +1,5 @@
 /**
- * One operator's presence in one peering object (spec §8.3–§8.4): the keep-alive that keeps its
+ * One operator's presence in one peering object (docs/behaviour/peering.md#presence-records, docs/behaviour/peering.md#reactions): the keep-alive that keeps its
  * record in Kopf's format alive in the object's `status` (and removes it on exit), and the
  * observation of the object that judges the other records — pausing in favour of a higher
  * priority, pausing everyone on a same-priority conflict, resuming once the blockers are gone or

@@ -1,5 +1,5 @@
 /**
- * Daemons end to end in virtual time (spec §6.1, §6.2, §6.4–§6.6): spawned once per object, the
+ * Daemons end to end in virtual time (docs/behaviour/daemons-timers.md#common-rules, docs/behaviour/daemons-timers.md#daemons, docs/behaviour/daemons-timers.md#stopping-on-deletion, docs/behaviour/daemons-timers.md#filter-mismatch-and-pausing, docs/behaviour/daemons-timers.md#operator-exit): spawned once per object, the
  * live body, their own patches and results applied after each run, a daemon finishing on its
  * own is never respawned, deletion stops it (flag first; cancellation after the backoff or
  * timeout) and the finalizer is released only after it exited; filter mismatch stops and a new

@@ -1,5 +1,5 @@
 /**
- * Identities (spec §8.3, §16 AC): POD_ID wins; operators get `user@host/YYYYmmddHHMMSS/rnd`,
+ * Identities (docs/behaviour/peering.md#presence-records, docs/behaviour/peering.md): POD_ID wins; operators get `user@host/YYYYmmddHHMMSS/rnd`,
  * freeze/resume `user@host`; the most descriptive hostname is preferred; `.local` and
  * `.localdomain` suffixes are stripped repeatedly.
  */

@@ -1,5 +1,5 @@
 /**
- * Indexing end to end (spec §10): handlers of every kind see the indices by name; objects that
+ * Indexing end to end (docs/behaviour/indexing.md): handlers of every kind see the indices by name; objects that
  * existed before the start are all listed and indexed before any handler runs; values follow
  * changes, deletions and filter mismatches; errors follow the errors mode (ignored keeps stale
  * values, temporary removes them until the delay passed, permanent excludes the object).

@@ -1,5 +1,5 @@
 /**
- * Index and Store semantics (spec §10): result interpretation (mappings, other values under
+ * Index and Store semantics (docs/behaviour/indexing.md): result interpretation (mappings, other values under
  * `null`, nothing keeps), replacing an object's contribution, empty stores disappearing,
  * structural comparison of keys and values, duplicates from several objects.
  */

@@ -1,5 +1,5 @@
 /**
- * The health endpoint (spec §12.2): URL parsing (http only, defaults), answering the configured
+ * The health endpoint (docs/behaviour/operator.md#liveness-endpoint): URL parsing (http only, defaults), answering the configured
  * path only, probe results as JSON, 500 at once on a probe failing in any way (not cached); end
  * to end over real HTTP with the operator on the emulator: nothing listens before the startup
  * handlers are done, results are cached for 10 s.

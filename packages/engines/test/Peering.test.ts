@@ -1,5 +1,5 @@
 /**
- * Peering end to end on one emulator in virtual time (spec §8): the CRDs applied from the
+ * Peering end to end on one emulator in virtual time (docs/behaviour/peering.md): the CRDs applied from the
  * package; two operators with different priorities — the lower one pauses (handles nothing),
  * and resumes when the higher one exits (its record removed on exit) or when a `kopf freeze`
  * record expires; equal priorities pause both; the presence records are in Kopf's format; a

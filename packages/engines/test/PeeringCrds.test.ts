@@ -1,5 +1,5 @@
 /**
- * The peering CRDs (spec §8.1): the shipped YAML and the values applied through the API describe
+ * The peering CRDs (docs/behaviour/peering.md#the-peering-resources): the shipped YAML and the values applied through the API describe
  * the same two CRDs; applying is idempotent; peering objects of both kinds can be created then.
  */
 import { readFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Presence records (spec §8.3–§8.4, §16 AC): defaults of a record, Kopf's representation,
+ * Presence records (docs/behaviour/peering.md#presence-records, docs/behaviour/peering.md#reactions, docs/behaviour/peering.md): defaults of a record, Kopf's representation,
  * the alive/dead boundary, the judgement for higher/same/lower priorities (and expiry), the
  * records written, and the keep-alive interval.
  */

@@ -1,5 +1,5 @@
 /**
- * One presence in one peering object (spec §8.3): `touch` merge-patches the own record in Kopf's
+ * One presence in one peering object (docs/behaviour/peering.md#presence-records): `touch` merge-patches the own record in Kopf's
  * format (`priority`, `lifetime`, `lastseen` with microseconds and `+00:00`), removes it with
  * lifetime 0, and answers `false` for a missing object; the keep-alive writes at once and
  * removes the record when interrupted; the observation reports the verdicts of the object's

@@ -1,5 +1,5 @@
 /**
- * Timers end to end in virtual time (spec §6.3): the interval counted from the end of the call,
+ * Timers end to end in virtual time (docs/behaviour/daemons-timers.md#timers): the interval counted from the end of the call,
  * sharp intervals on a fixed grid, idle timers waiting for the object to stay unchanged, the
  * initial delay, errors overriding the schedule (backoff, then a fresh round), a permanently
  * failed timer stopping for good (this port's documented choice), and no overlap with itself.

@@ -1,5 +1,5 @@
 /**
- * The hierarchies kit with Kopf's defaults (spec §14): every function takes the owner (or the
+ * The hierarchies kit with Kopf's defaults (docs/behaviour/hierarchies.md): every function takes the owner (or the
  * name, namespace or labels derived from it) optionally; when omitted, it is the body of the
  * handler currently being executed, as found by an {@link OwnerSource}. This package is pure and
  * knows no handler context: the `kopf` facade binds the kit to the runtime's ambient handler

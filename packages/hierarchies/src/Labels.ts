@@ -1,5 +1,5 @@
 /**
- * Labelling of children (Kopf's `kopf.label`, spec §14): the given labels are set on every
+ * Labelling of children (Kopf's `kopf.label`, docs/behaviour/hierarchies.md): the given labels are set on every
  * object's `metadata.labels` — only the missing keys, or all of them when `forced` — and on the
  * sub-objects at the `nested` paths (e.g. `spec.template` of a Deployment, `spec.jobTemplate` of
  * a CronJob), missing paths being ignored.

@@ -1,5 +1,5 @@
 /**
- * Placing children in their parent's namespace (Kopf's `adjust_namespace`, spec §14): objects
+ * Placing children in their parent's namespace (Kopf's `adjust_namespace`, docs/behaviour/hierarchies.md): objects
  * whose `metadata.namespace` is absent or null (or all, when `forced`) get the namespace.
  * As in Kopf, the namespace of a cluster-scoped owner is `null`, and that is what is set.
  */

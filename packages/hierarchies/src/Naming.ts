@@ -1,5 +1,5 @@
 /**
- * Naming of children after their parent (Kopf's `harmonize_naming`, spec §14): objects with
+ * Naming of children after their parent (Kopf's `harmonize_naming`, docs/behaviour/hierarchies.md): objects with
  * neither `name` nor `generateName` (or all, when `forced`) get `generateName: "<name>-"`, so
  * that the API server adds a unique suffix, or exactly `name` when `strict`.
  */

@@ -1,6 +1,6 @@
 /**
  * Object and owner references (Kopf's `build_object_reference`, `build_owner_reference`,
- * `append_owner_reference`, `remove_owner_reference`, spec §14). The owner here is explicit;
+ * `append_owner_reference`, `remove_owner_reference`, docs/behaviour/hierarchies.md). The owner here is explicit;
  * see `Kit.bind` for the variants that default to the body of the handler being executed.
  */
 import type { KubeObject } from "@kopf/structs";

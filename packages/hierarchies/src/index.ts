@@ -1,5 +1,5 @@
 /**
- * Public API of @kopf/hierarchies: Kopf's hierarchies kit (spec §14) for plain objects and
+ * Public API of @kopf/hierarchies: Kopf's hierarchies kit (docs/behaviour/hierarchies.md) for plain objects and
  * kubernetes-fluent-client models (plain objects too). The top-level functions need the owner
  * explicitly; `Kit.bind` gives the same functions defaulting to the current handler's body.
  */

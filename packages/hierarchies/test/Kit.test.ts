@@ -1,5 +1,5 @@
 /**
- * The kit with Kopf's defaults (spec §14): adopt's combination (reference, naming, namespace,
+ * The kit with Kopf's defaults (docs/behaviour/hierarchies.md): adopt's combination (reference, naming, namespace,
  * labels; forced/strict/nested), the owner taken from the current handler through a bound
  * source, and Kopf's errors outside a handler.
  */

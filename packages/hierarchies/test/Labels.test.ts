@@ -1,5 +1,5 @@
 /**
- * Labelling (spec §14): missing keys only unless forced (and the deprecated `force` alias),
+ * Labelling (docs/behaviour/hierarchies.md): missing keys only unless forced (and the deprecated `force` alias),
  * nested sub-objects by one path or several, missing paths ignored, multiple objects.
  */
 import { assert, describe, it } from "@effect/vitest";

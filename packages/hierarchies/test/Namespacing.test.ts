@@ -1,5 +1,5 @@
 /**
- * Namespaces (spec §14): set when absent or null, kept otherwise unless forced; a null
+ * Namespaces (docs/behaviour/hierarchies.md): set when absent or null, kept otherwise unless forced; a null
  * namespace (cluster-scoped owners) is set as null, as in Kopf.
  */
 import { assert, describe, it } from "@effect/vitest";

@@ -1,5 +1,5 @@
 /**
- * Naming (spec §14): objects with a name or generateName are kept unless forced; strict sets
+ * Naming (docs/behaviour/hierarchies.md): objects with a name or generateName are kept unless forced; strict sets
  * the exact name and drops generateName; non-strict sets `generateName: "<name>-"` and drops
  * name; a missing name is an error naming the problem.
  */

@@ -1,5 +1,5 @@
 /**
- * Object and owner references (spec §14): the fields kept and dropped, the controller and
+ * Object and owner references (docs/behaviour/hierarchies.md): the fields kept and dropped, the controller and
  * block-owner-deletion flags, appending once per owner uid and removing by uid, over single
  * objects, nested arrays, sets and generators, and for model-class instances.
  */

@@ -1,5 +1,5 @@
 /**
- * `kopf.event`, `kopf.info`, `kopf.warn` and `kopf.exception` (spec §5.12): Kubernetes events
+ * `kopf.event`, `kopf.info`, `kopf.warn` and `kopf.exception` (docs/behaviour/events-and-logs.md#posting-events): Kubernetes events
  * about objects, posted in the background by the running operator, gated by its posting
  * settings. Handlers call them from plain code, so they find the operator by themselves: the one
  * running the handler, kept in the handler's fiber and (for plain and async code, across

@@ -1,5 +1,5 @@
 /**
- * The hierarchies kit as Kopf offers it (spec §14): `kopf.adopt`, `kopf.label`,
+ * The hierarchies kit as Kopf offers it (docs/behaviour/hierarchies.md): `kopf.adopt`, `kopf.label`,
  * `kopf.harmonizeNaming`, `kopf.adjustNamespace` and the owner-reference functions, with the
  * owner defaulting to the body of the resource handler being executed (of any kind) (the runtime's
  * ambient binding, which follows the handler across `await`s). Outside a handler, omitting the

@@ -1,5 +1,5 @@
 /**
- * Kopf's login helpers for `on.login` handlers (spec §12.3): `kopf.loginWithKubeconfig()` and
+ * Kopf's login helpers for `on.login` handlers (docs/behaviour/operator.md#logins): `kopf.loginWithKubeconfig()` and
  * `kopf.loginWithServiceAccount()` answer the connection info of a kubeconfig or of the pod's
  * service account, or `null` when there is none (so a handler can try one, then the other, as
  * Kopf's example 13 does). Without login handlers, the operator logs in this way by itself.

@@ -1,6 +1,6 @@
 /**
  * Running the operator from plain (non-Effect) code (Kopf's `kopf.run` and `kopf.operator`,
- * spec §1.8): a Promise API over `@kopf/engines`' `Operating.run` (the runtime with every
+ * docs/behaviour/registration.md#running): a Promise API over `@kopf/engines`' `Operating.run` (the runtime with every
  * engine) with `@kopf/admission`'s webhooks as a root task (started when the registry has
  * validating or mutating handlers; without `settings.admission.server`, Kopf's error) and the
  * default lifecycle (`kopf.setDefaultLifecycle`). The handlers come from the default registry unless a registry is given; the cluster from the live client (kubeconfig or

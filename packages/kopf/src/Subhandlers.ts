@@ -1,6 +1,6 @@
 /**
  * `kopf.subhandler`, `kopf.register` and `kopf.execute`: declaring and running sub-handlers of
- * the running changing handler (Kopf §5.6). As in Kopf, they find the running handler by
+ * the running changing handler (docs/behaviour/processing.md#sub-handlers). As in Kopf, they find the running handler by
  * themselves (the runtime binds it around every handler call, across `await`s); a sub-registry
  * can also be named explicitly with `{ registry: ctx.subregistry }`. Outside a changing handler
  * and without a sub-registry they throw a `RegistrationError` naming the problem.

@@ -1,6 +1,6 @@
 /**
  * The admission webhook servers and tunnels of `@kopf/admission`, under Kopf's names, for
- * `settings.admission.server` (spec §9.3): `kopf.WebhookServer`, the k3d, minikube and Docker
+ * `settings.admission.server` (docs/behaviour/admission.md#requests): `kopf.WebhookServer`, the k3d, minikube and Docker
  * Desktop variants, `kopf.WebhookAutoServer`, `kopf.WebhookAutoTunnel` and
  * `kopf.WebhookNgrokTunnel`. The operator serves them when it has `on.validate`/`on.mutate`
  * handlers.

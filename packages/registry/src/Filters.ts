@@ -1,7 +1,7 @@
 /**
  * Object filters of handlers: the `PRESENT`/`ABSENT` markers, label/annotation/value/old/new
  * filter types, the `not_`/`all_`/`any_`/`none_` combinators for callbacks, and the pure checks
- * of one filter against one object (Kopf's §1.5 semantics). `Matching` chains these checks in
+ * of one filter against one object (docs/behaviour/registration.md#filters semantics). `Matching` chains these checks in
  * Kopf's order for a handler and a cause.
  *
  * Callbacks are user code: whatever they throw propagates to the caller of these checks (the

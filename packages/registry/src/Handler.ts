@@ -1,6 +1,6 @@
 /**
  * Handler values: what a registration stores for each kind of handler (Kopf's handler classes),
- * with every option of Kopf §1.2. Options not given are `undefined` ("null" in Kopf); the
+ * with every option of docs/behaviour/registration.md#options. Options not given are `undefined` ("null" in Kopf); the
  * effective defaults that depend on settings (backoff, cancellation polling) are applied by the
  * runtime, and those that depend only on the kind are given by `effectiveErrors`.
  *

@@ -1,6 +1,6 @@
 /**
  * The single argument every handler receives: Kopf's keyword arguments as one context object
- * with camelCase fields, typed per kind of handler (Kopf §2.1 and the kwargs sets of §16 D), and
+ * with camelCase fields, typed per kind of handler (docs/behaviour/handler-context.md#context-fields and the kwargs sets of docs/behaviour/handler-context.md#context-fields), and
  * generic over the body type so a typed kind (e.g. a kubernetes-fluent-client model) flows into
  * `body`, `spec`, `meta` and `status`. Filter callbacks (`when`, value callbacks) receive the
  * same contexts without the invocation fields (`param`, `retry`, `started`, `runtime`,

@@ -1,6 +1,6 @@
 /**
  * Lifecycles: which of the awakened handlers of a changing cause run in this processing cycle,
- * and in which order (Kopf §5.4). The runtime offers the handlers that are neither finished nor
+ * and in which order (docs/behaviour/processing.md#lifecycles). The runtime offers the handlers that are neither finished nor
  * sleeping, in registration order, and runs the returned plan sequentially.
  *
  * Pure functions: randomness comes in as `ctx.random` (a `() => number` in `[0, 1)`, which the

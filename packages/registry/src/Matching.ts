@@ -1,5 +1,5 @@
 /**
- * The pure selection of handlers for a cause (Kopf §1.5, §3.3): the filter chain in Kopf's order
+ * The pure selection of handlers for a cause (docs/behaviour/registration.md#filters, docs/behaviour/causes.md#handler-selection): the filter chain in Kopf's order
  * (resource → subresource → labels → annotations → field value → field change → `when`), the
  * changing-handler rules (reason relevance, resume mixing with `initial`/`deleted`), the
  * de-duplication by (function, id), `prematch` (the chain without the field-change step) and the

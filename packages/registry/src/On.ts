@@ -1,5 +1,5 @@
 /**
- * The registration calls for every kind of handler (Kopf's `kopf.on.*`, §1.1): each validates
+ * The registration calls for every kind of handler (Kopf's `kopf.on.*`, docs/behaviour/registration.md#handler-kinds): each validates
  * its options, builds a handler value, appends it to a registry and returns the handler function
  * unchanged. Two call shapes: `on.create(resource, handler)` and `on.create(resource, options,
  * handler)`; activities take no resource (`on.startup(handler)`, `on.startup(options, handler)`).

@@ -1,6 +1,6 @@
 /**
- * The options of every registration call (Kopf §1.2, camelCased) and their validation at
- * registration time (Kopf §1.3 with Kopf's messages, plus checks of numbers and modes that Kopf
+ * The options of every registration call (docs/behaviour/registration.md#options, camelCased) and their validation at
+ * registration time (docs/behaviour/registration.md#validation-at-registration with Kopf's messages, plus checks of numbers and modes that Kopf
  * leaves to fail later). Every option is optional; `undefined` means Kopf's `None`.
  */
 import { FieldPath } from "@kopf/structs";

@@ -1,5 +1,5 @@
 /**
- * The resource notations registration calls accept, turned into `Selector`s (Kopf §1.4):
+ * The resource notations registration calls accept, turned into `Selector`s (docs/behaviour/registration.md#resource-selectors):
  * a string (`"kopfexamples"`, `"kopfexamples.kopf.dev"`, `"kex.v1.kopf.dev"`), an array of two
  * or three strings (`["kopf.dev/v1", "kopfexamples"]`, `["kopf.dev", "v1", "kopfexamples"]`),
  * an object of names (`{ group, version, plural | kind | singular | shortcut | category }`),

@@ -1,5 +1,5 @@
 /**
- * Sub-handlers (Kopf §5.6): a changing handler may declare child handlers while it runs; the
+ * Sub-handlers (docs/behaviour/processing.md#sub-handlers): a changing handler may declare child handlers while it runs; the
  * runtime gives each invocation a fresh `SubRegistry`, then executes the collected children with
  * the parent's lifecycle and persists their states under `{parent}/{child}` ids. The parent is
  * re-invoked until all children are done, so it must declare the same children every time.

@@ -1,6 +1,6 @@
 /**
- * Filters: label/annotation matching per key spec (exact, PRESENT, ABSENT, callbacks; §1.5 and the
- * §16 M label/annotation rows), field value matching over new-then-old values, field change
+ * Filters: label/annotation matching per key spec (exact, PRESENT, ABSENT, callbacks; docs/behaviour/registration.md#filters and the
+ * docs/behaviour/causes.md#handler-selection label/annotation rows), field value matching over new-then-old values, field change
  * matching with old/new filters, the not_/all_/any_/none_ combinators (Kopf's
  * tests/test_filters.py), and properties relating them.
  */

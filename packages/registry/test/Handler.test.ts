@@ -1,6 +1,6 @@
 /**
- * Handler values: the effective errors mode per kind (§1.2 effective defaults) and the handler
- * names used in log lines (§1.6).
+ * Handler values: the effective errors mode per kind (docs/behaviour/registration.md#options effective defaults) and the handler
+ * names used in log lines (docs/behaviour/registration.md#handler-ids).
  */
 import { assert, describe, it } from "@effect/vitest";
 import { Handler, Registry } from "../src/index.ts";

@@ -1,7 +1,7 @@
 /**
- * Causes as filter contexts (§2.1 and the kwargs sets of §16 D): the exact field set per cause
+ * Causes as filter contexts (docs/behaviour/handler-context.md#context-fields and the kwargs sets of docs/behaviour/handler-context.md#context-fields): the exact field set per cause
  * kind (no param/retry/started/runtime/stopped, no internals), body views that are `{}` when
- * absent, indices overriding any same-named field, and the field re-basing of adjustCause (§3.6).
+ * absent, indices overriding any same-named field, and the field re-basing of adjustCause (docs/behaviour/causes.md#field-diffs).
  */
 import { assert, describe, it } from "@effect/vitest";
 import { Diff } from "@kopf/structs";

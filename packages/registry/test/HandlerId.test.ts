@@ -1,5 +1,5 @@
 /**
- * Handler ids (§1.6, §16 P adapted to JavaScript per §18): function names, bound functions,
+ * Handler ids (docs/behaviour/registration.md#handler-ids adapted to JavaScript per docs/deviations-from-kopf.md): function names, bound functions,
  * explicit ids, the field suffix (also with an explicit id), sub-handler prefixes, and the
  * RegistrationError for anonymous functions.
  */

@@ -1,5 +1,5 @@
 /**
- * Lifecycles (§5.4, §16 Q, Kopf's tests/lifecycles/test_handler_selection.py): empty input ⇒ empty
+ * Lifecycles (docs/behaviour/processing.md#lifecycles, Kopf's tests/lifecycles/test_handler_selection.py): empty input ⇒ empty
  * for all; all_at_once keeps order; one_by_one takes the first; randomized takes one of them;
  * shuffled keeps all; asap picks the fewest retries (first on ties). Randomness is injected.
  */

@@ -1,5 +1,5 @@
 /**
- * Matching (§3.3, §16 M/N/O, Kopf's tests/registries/test_matching_for_*.py,
+ * Matching (docs/behaviour/causes.md#handler-selection, docs/behaviour/processing.md#cause-order, Kopf's tests/registries/test_matching_for_*.py,
  * test_requires_finalizer.py, test_resumes_mixed_in.py): catch-all handlers with labels,
  * annotations and `when`; reason relevance per decorator; field handlers with same/shorter/longer
  * fields and struct/scalar/none/empty transitions; registration order; de-duplication by
@@ -440,7 +440,7 @@ describe("order and de-duplication", () => {
   });
 });
 
-describe("resumes mixed in (§16 O)", () => {
+describe("resumes mixed in (docs/behaviour/causes.md#handler-selection)", () => {
   const deletions = {
     "not deleted": undefined,
     "deletionTimestamp null": null,
@@ -485,7 +485,7 @@ describe("resumes mixed in (§16 O)", () => {
   });
 });
 
-describe("requiresFinalizer (§16 N)", () => {
+describe("requiresFinalizer (docs/behaviour/processing.md#cause-order)", () => {
   const labelled = { metadata: { labels: { key: "value" } } };
   const cases: ReadonlyArray<[string, (on: On) => void, boolean]> = [
     ["optional on.delete", (on) => on.delete(C.SPEC, { optional: true }, some_fn), false],

@@ -1,5 +1,5 @@
 /**
- * Registration calls (§1.1–§1.3, §16 P; Kopf's tests/registries/test_decorators.py and
+ * Registration calls (docs/behaviour/registration.md#handler-kinds, docs/behaviour/registration.md#options, docs/behaviour/registration.md#validation-at-registration, docs/behaviour/registration.md#handler-ids; Kopf's tests/registries/test_decorators.py and
  * test_id_detection.py): both call shapes, the handler returned unchanged, the bucket and fixed
  * fields of every decorator with their defaults, ids with field suffixes (not for index
  * handlers), the registration-time errors with Kopf's messages, and the typing of handler
@@ -281,7 +281,7 @@ describe("ids", () => {
   });
 });
 
-describe("registration-time errors (§1.3)", () => {
+describe("registration-time errors (docs/behaviour/registration.md#validation-at-registration)", () => {
   const on = () => Registry.make().on;
   it.each([
     [

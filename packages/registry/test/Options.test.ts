@@ -1,5 +1,5 @@
 /**
- * Option validation (§1.3 and the number/mode checks): field parsing, operations merging,
+ * Option validation (docs/behaviour/registration.md#validation-at-registration and the number/mode checks): field parsing, operations merging,
  * meta filter nulls, value/old/new combinations, and properties of the number checks.
  */
 import { assert, describe, it } from "@effect/vitest";

@@ -1,5 +1,5 @@
 /**
- * Resource notations (§1.4, §16 K through the registration calls): strings (plain, dotted group,
+ * Resource notations (docs/behaviour/registration.md#resource-selectors through the registration calls): strings (plain, dotted group,
  * dotted version), 2- and 3-part arrays, name objects, EVERYTHING, predicates (alone and with a
  * group), model classes (resolved by a resolver, rejected without one), bad notations; and the
  * de-duplication of selectors.

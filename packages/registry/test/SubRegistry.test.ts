@@ -1,5 +1,5 @@
 /**
- * Sub-handlers (§5.6, Kopf's tests/registries/test_subhandlers_ids.py and the on.py checks):
+ * Sub-handlers (docs/behaviour/processing.md#sub-handlers, Kopf's tests/registries/test_subhandlers_ids.py and the on.py checks):
  * ids prefixed with the parent's id (recursively, no field suffix), inherited fieldNeedsChange,
  * no selector/reason, old/new only under on.update/on.field parents, rejection under
  * non-changing parents, both declaration forms, and registration order.

@@ -1,5 +1,5 @@
 /**
- * The end of a processing cycle (Kopf's `apply`, spec §5.8): apply the cycle's patch (removing
+ * The end of a processing cycle (Kopf's `apply`, docs/behaviour/processing.md#delays-and-the-touch-dummy): apply the cycle's patch (removing
  * the touch-dummy with it), then, for delayed handlers, sleep until the earliest delay (at most
  * 10 minutes), interruptibly by new events of the object, and "touch" the object afterwards —
  * patch a dummy annotation with the current time — to provoke a new watch event and thus a new

@@ -1,9 +1,10 @@
 /**
- * The seams where the later engines plug into the processing of every event (spec §5.1 step 5,
- * §5.2 step 3, §6, §10): indexing and spawning (daemons and timers). This issue's runtime
- * registers no engine, so processing skips both steps — that is deliberate, not a stub: the
- * engines of the next issue implement these interfaces and are passed to `Operator` (and from
- * there to `Processing`), without changes to processing itself.
+ * The seams where engines plug into the processing of every event
+ * (docs/behaviour/processing.md#per-event, docs/behaviour/processing.md#cause-order,
+ * docs/behaviour/daemons-timers.md, docs/behaviour/indexing.md): indexing, spawning (daemons and
+ * timers), pausing and ownership. The runtime alone registers no engine and processing skips
+ * those steps; `@kopf/engines` implements these interfaces and passes them to `Operator` (and
+ * from there to `Processing`), without changes to processing itself.
  *
  * The finalizer decision already considers spawning handlers (a matching daemon or timer needs
  * the finalizer, like a mandatory `on.delete` handler): the spawning engine only reports which
@@ -70,23 +71,23 @@ export interface Ownership {
 
 /** The pluggable engines. Every member is optional; without them the steps do nothing. */
 export interface Engines {
-  /** Indexes the object (§10); runs first for every event. */
+  /** Indexes the object (docs/behaviour/indexing.md); runs first for every event. */
   readonly indexing?: ((input: IndexingInput) => Effect.Effect<void>) | undefined;
-  /** Completes when the whole operator is indexed (§7.7); processing waits for it after indexing. */
+  /** Completes when the whole operator is indexed (docs/behaviour/watching.md#orchestration); processing waits for it after indexing. */
   readonly indexed?: Effect.Effect<void> | undefined;
   /** The operator's indices by name, for handler contexts (indices override same-named fields). */
   readonly indices?: (() => Readonly<Record<string, unknown>>) | undefined;
-  /** A watch starts (before its listing), for the indexing readiness (§10). */
+  /** A watch starts (before its listing), for the indexing readiness (docs/behaviour/indexing.md). */
   readonly listing?: ((cell: WatchCell) => Effect.Effect<void>) | undefined;
   /** A watch finished a listing of these objects (their memory keys, as in `IndexingInput.key`). */
   readonly listed?: ((cell: WatchCell, keys: ReadonlyArray<string>) => Effect.Effect<void>) | undefined;
-  /** While the latest value is `true`, no resource is watched (peering's pause, §8.4). */
+  /** While the latest value is `true`, no resource is watched (peering's pause, docs/behaviour/peering.md#reactions). */
   readonly paused?: Stream.Stream<boolean> | undefined;
   /** Which objects this replica handles; all of them when absent. */
   readonly ownership?: Ownership | undefined;
-  /** Spawns, keeps or stops daemons and timers (§6). */
+  /** Spawns, keeps or stops daemons and timers (docs/behaviour/daemons-timers.md). */
   readonly spawning?: ((input: SpawningInput) => Effect.Effect<SpawningResult>) | undefined;
 }
 
-/** No engines: the runtime of this issue. */
+/** No engines: the runtime alone (indexing, spawning, pausing and ownership steps skipped). */
 export const none: Engines = {};

@@ -1,6 +1,6 @@
 /**
- * The operator's log output (Kopf's `kopf._core.engines.logging` and CLI options, spec §12.1,
- * §5.13, §16 AG) as Effect loggers: the `plain`, `full` and `json` formats, the `[ns/name] `
+ * The operator's log output (Kopf's `kopf._core.engines.logging` and CLI options, docs/guide/cli.md,
+ * docs/behaviour/events-and-logs.md#logs-as-events, docs/behaviour/events-and-logs.md#log-formats) as Effect loggers: the `plain`, `full` and `json` formats, the `[ns/name] `
  * object prefix, the JSON object reference under a configurable key, and the mapping of levels
  * to Kopf's names and JSON severities.
  *
@@ -60,7 +60,7 @@ export const levelName = (level: LogLevel.LogLevel): string => {
 };
 
 /**
- * The JSON severity of a Python level number (§16 AG): ≤10 debug, ≤20 info, ≤30 warn, ≤40 error,
+ * The JSON severity of a Python level number (docs/behaviour/events-and-logs.md#log-formats): ≤10 debug, ≤20 info, ≤30 warn, ≤40 error,
  * above fatal.
  *
  * @example

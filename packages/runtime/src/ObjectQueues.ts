@@ -1,5 +1,5 @@
 /**
- * Per-object queues and workers (Kopf's `queueing.watcher`/`worker`, spec §7.2–§7.3): events are
+ * Per-object queues and workers (Kopf's `queueing.watcher`/`worker`, docs/behaviour/watching.md#queues, docs/behaviour/watching.md#consistency): events are
  * demultiplexed by object key; one worker per object processes its events strictly in order,
  * one at a time, while different objects are processed concurrently (up to
  * `queueing.workerLimit` workers at once when set). A worker exits after `queueing.idleTimeout`

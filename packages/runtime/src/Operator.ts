@@ -1,5 +1,5 @@
 /**
- * The operator as an Effect program (Kopf's `operator()`/`spawn_tasks`, spec §7.8): validate the
+ * The operator as an Effect program (Kopf's `operator()`/`spawn_tasks`, docs/behaviour/operator.md#tasks-start-up-and-shutdown): validate the
  * options, run the startup activity (the operator handles nothing before it succeeds; a final
  * failure stops it before it touches the API), then orchestrate the watchers and process events
  * until interrupted; on interruption, stop the watches, let the running handlers finish within
@@ -167,7 +167,7 @@ const operate = (
   settings: OperatorSettings,
 ): Effect.Effect<void, OperatorError, KubeApi | Scope.Scope> =>
   Effect.gen(function* () {
-    // Every index reaches every handler (§10), the operator-level ones too (empty at startup).
+    // Every index reaches every handler (docs/behaviour/indexing.md), the operator-level ones too (empty at startup).
     const indices = options.engines?.indices ?? (() => ({}));
     yield* Activities.run(options.registry, "startup", { memo, settings, indices: indices() }).pipe(
       Effect.mapError(
@@ -240,7 +240,7 @@ const operate = (
   });
 
 /**
- * The login activity as the credentials vault's `login` (Kopf's authenticator, spec §12.3):
+ * The login activity as the credentials vault's `login` (Kopf's authenticator, docs/behaviour/operator.md#logins):
  * runs the registry's `on.login` handlers (or its fallback logins) and validates their results;
  * a failed activity is a `LoginError` ("no credentials"), so the vault logs it and callers wait
  * or fail as Kopf's do.

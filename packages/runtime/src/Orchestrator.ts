@@ -1,6 +1,6 @@
 /**
  * Orchestration of the watchers (Kopf's `orchestrator` and `watcher`/`worker` wiring, spec
- * §7.5–§7.7): the resources come from the resource observer's insights (kept current as CRDs
+ * docs/behaviour/watching.md#discovery, docs/behaviour/watching.md#namespaces, docs/behaviour/watching.md#orchestration): the resources come from the resource observer's insights (kept current as CRDs
  * come and go), the namespaces from the namespace observer (patterns, or cluster-wide); one
  * watch per resource × namespace feeds the per-object queues of its stream, whose workers run
  * {@link Processing} for each event. Obsolete watches are stopped first, missing ones started.

@@ -1,6 +1,6 @@
 /**
  * Kubernetes events about objects (Kopf's `kopf.event/info/warn/exception` and the
- * log-to-events bridge, spec §5.12–§5.13, §16 V, AD): events are queued synchronously (handlers
+ * log-to-events bridge, docs/behaviour/events-and-logs.md#posting-events, docs/behaviour/events-and-logs.md#logs-as-events): events are queued synchronously (handlers
  * call these from plain code) and posted in order by a background fiber through
  * `KubeApi.postEvent`, which builds Kopf's event body, shortens long messages, skips events
  * about `v1/Event` objects and logs API failures as warnings.
@@ -217,7 +217,7 @@ export const ambient = (): Events | undefined => running[running.length - 1];
 export const isRunning = (events: Events): boolean => running.includes(events);
 
 /**
- * The event type of a log level (§5.13).
+ * The event type of a log level (docs/behaviour/events-and-logs.md#logs-as-events).
  *
  * @example
  * eventType(30) // "Warning"

@@ -1,5 +1,5 @@
 /**
- * The per-object "pressure" flag (Kopf's `stream_pressure`, spec §7.2): raised whenever a new
+ * The per-object "pressure" flag (Kopf's `stream_pressure`, docs/behaviour/watching.md#queues): raised whenever a new
  * event of the object is queued, cleared by the worker before it processes the last queued
  * event. Every sleep inside processing (delays before touching, consistency waits, throttling)
  * is cut short by it, so a newer event is never kept waiting behind an older one's sleep.

@@ -1,6 +1,6 @@
 /**
  * The processing of one watch event of one object (Kopf's `process_resource_event` and
- * `process_resource_causes`, spec §5.1–§5.3): recall the object's memory, then — inside the
+ * `process_resource_causes`, docs/behaviour/processing.md#per-event, docs/behaviour/processing.md#cause-order, docs/behaviour/processing.md#changing-causes): recall the object's memory, then — inside the
  * per-object error throttler — index it (engine seam), detect the causes, run the `on.event`
  * handlers, spawn daemons and timers (engine seam), decide on the finalizer, pass the
  * consistency gate, run the changing handlers through the execution engine, store the
@@ -13,8 +13,8 @@
  * (including the handlers' own) is prefixed `[ns/name]` and can be posted as an event.
  *
  * The indexing and spawning steps are seams, not stubs: they call the engines given in
- * {@link ProcessorOptions.engines} (see `Engines`), and do nothing when none is registered, as
- * in this runtime until the indexing, daemon and timer engines of the next issue plug in.
+ * {@link ProcessorOptions.engines} (see `Engines`), and do nothing when none is registered (the
+ * runtime alone; `@kopf/engines` registers them).
  */
 import {
   CauseInputs,
@@ -43,11 +43,11 @@ import * as Throttler from "./Throttler.ts";
 
 /** What the runtime keeps about one object between its events. */
 export interface ObjectMemory {
-  /** Cause-detection memory: noticed by the listing, fully handled once (§3.7). */
+  /** Cause-detection memory: noticed by the listing, fully handled once (docs/behaviour/causes.md#resuming). */
   causes: ResourceMemory.ResourceMemory;
   /** The handlers' per-object memo: a shallow copy of the operator's memo at first sight. */
   readonly memo: Memo;
-  /** The error throttler's state (§5.11). */
+  /** The error throttler's state (docs/behaviour/processing.md#throttling). */
   throttler: Throttler.Throttler;
   /** Patch functions left over by a 422 conflict, retried on the next cycle. */
   remaining: Patch.Patch | undefined;
@@ -60,7 +60,7 @@ export interface ProcessorOptions {
   /** The operator's memo; each object gets a shallow copy. */
   readonly memo: Memo;
   readonly engines?: Engines.Engines | undefined;
-  /** How changing handlers are chosen per cycle (§5.4); default `asap`. */
+  /** How changing handlers are chosen per cycle (docs/behaviour/processing.md#lifecycles); default `asap`. */
   readonly lifecycle?: Lifecycle | undefined;
 }
 
@@ -133,7 +133,7 @@ interface CycleInput {
   readonly context: ObjectQueues.WorkerContext;
 }
 
-/** One cycle: causes, handlers, finalizers, then the patch (§5.1 steps 5–7, §5.2). */
+/** One cycle: causes, handlers, finalizers, then the patch (docs/behaviour/processing.md#per-event steps 5–7, docs/behaviour/processing.md#cause-order). */
 const processCauses = (input: CycleInput) =>
   Effect.gen(function* () {
     const { options, event, key } = input;

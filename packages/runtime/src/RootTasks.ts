@@ -1,6 +1,6 @@
 /**
  * Extra root tasks of the operator (Kopf's `spawn_tasks` list beyond the orchestrator, spec
- * §7.8): admission webhooks, the liveness endpoint and the like run beside the watchers. A task
+ * docs/behaviour/operator.md#tasks-start-up-and-shutdown): admission webhooks, the liveness endpoint and the like run beside the watchers. A task
  * starts once the startup handlers have succeeded — so it sees the settings as they left them —
  * runs concurrently with the orchestration, and is interrupted when the operator stops, before
  * the cleanup handlers run. A task that fails stops the operator with that failure; one that

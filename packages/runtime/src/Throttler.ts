@@ -1,5 +1,5 @@
 /**
- * Per-object throttling of framework errors (Kopf's `throttled`, spec §5.11, §16 AE): when the
+ * Per-object throttling of framework errors (Kopf's `throttled`, docs/behaviour/processing.md#throttling): when the
  * processing of an event fails unexpectedly (API errors while patching, a storage that cannot
  * be decoded — not handler errors, which the execution engine handles), the object is left
  * alone for the next delay of `settings.queueing.errorDelays` (the last one is reused when they

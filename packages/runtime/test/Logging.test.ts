@@ -1,4 +1,4 @@
-// Covers the log formats (spec §12.1, §16 AG): JSON severities by level number, object prefixes,
+// Covers the log formats (docs/guide/cli.md, docs/behaviour/events-and-logs.md#log-formats): JSON severities by level number, object prefixes,
 // the refkey, the full format's columns, and handler loggers writing through Effect's loggers
 // with the object's annotations.
 import { assert, describe, it } from "@effect/vitest";

@@ -1,4 +1,4 @@
-// Covers the per-object queues (spec §7.2–§7.3) in virtual time: strict order per object and
+// Covers the per-object queues (docs/behaviour/watching.md#queues, docs/behaviour/watching.md#consistency) in virtual time: strict order per object and
 // concurrency across objects, the pressure flag, idle workers exiting and restarting, the worker
 // limit, consistency tracking of our own patches' versions, crash isolation and shutdown.
 import { assert, describe, it } from "@effect/vitest";

@@ -1,6 +1,6 @@
-// Covers the four-step patch application (spec §5.7, §16 T) against the in-process emulator:
+// Covers the four-step patch application (docs/behaviour/processing.md#patching) against the in-process emulator:
 // which calls are made, in which order, with which content types and `test` guards; 422 and
-// 404 outcomes; other errors escalate; and the inconsistency warning (§16 U) after merging.
+// 404 outcomes; other errors escalate; and the inconsistency warning (docs/behaviour/processing.md#patching) after merging.
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi, KubeApiError } from "@kopf/client";
 import { FaultInjector } from "@kopf/emulator";

@@ -1,4 +1,4 @@
-// Covers event posting (spec §5.12–§5.13, §16 V, AD) against the in-process emulator: Kopf's
+// Covers event posting (docs/behaviour/events-and-logs.md#posting-events, docs/behaviour/events-and-logs.md#logs-as-events) against the in-process emulator: Kopf's
 // gating of event/info/warn/exception, nested object lists, message composition for exceptions,
 // no events about v1/Event, and the log-to-events bridge (types by level, reason Logging,
 // threshold, local loggers and disabled posting never post).

@@ -1,4 +1,4 @@
-// Covers the processing of single events (spec §5.1–§5.2) directly, against the emulator: the
+// Covers the processing of single events (docs/behaviour/processing.md#per-event, docs/behaviour/processing.md#cause-order) directly, against the emulator: the
 // consistency gate waits for our own patch's version (changing handlers run only after the
 // whole wait, not when a newer event cuts it short), stealth mode leaves unmatched objects
 // untouched, and memories follow Kopf (listing ⇒ resume once, DELETED ⇒ forgotten).

@@ -1,4 +1,4 @@
-// Covers the operator's extra root tasks (spec §7.8): they start after the startup handlers (and
+// Covers the operator's extra root tasks (docs/behaviour/operator.md#tasks-start-up-and-shutdown): they start after the startup handlers (and
 // see the settings those changed), get the memo, the scan signal, the objects' memos and the
 // indices, run beside the orchestration, are interrupted before the cleanup handlers, and a
 // failing task stops the operator with its message. Also: operator-level handlers get indices.

@@ -1,4 +1,4 @@
-// Covers framework-error throttling (spec §5.11, §16 AE): the delay sequence (123, 234, then the
+// Covers framework-error throttling (docs/behaviour/processing.md#throttling): the delay sequence (123, 234, then the
 // last reused), reset on success, no delays ⇒ no sleep, interrupted sleeps leave the deadline and
 // skip events, continuation sleeps the remaining time, and cancellation is never throttled.
 import { assert, describe, it } from "@effect/vitest";

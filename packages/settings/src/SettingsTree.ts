@@ -159,9 +159,9 @@ export interface NetworkingSettings {
 export interface PersistenceSettings {
   /** The finalizer that blocks deletion while handlers need it. Default `"kopf.zalando.org/KopfFinalizerMarker"`. */
   readonly finalizer: string;
-  /** Where handler progress is kept between cycles (§4.2). Default `SmartProgressStorage.makeDefault()`. */
+  /** Where handler progress is kept between cycles (docs/behaviour/progress.md#storages). Default `SmartProgressStorage.makeDefault()`. */
   readonly progressStorage: ProgressStorage.ProgressStorage;
-  /** Where the last handled essence is kept (§3.8). Default `AnnotationsDiffBaseStorage.makeDefault()`. */
+  /** Where the last handled essence is kept (docs/behaviour/causes.md#last-handled-configuration). Default `AnnotationsDiffBaseStorage.makeDefault()`. */
   readonly diffbaseStorage: DiffBaseStorage.DiffBaseStorage;
   /** Seconds to wait for the resource version of our own patch to arrive; `0` disables. Default `5`. */
   readonly consistencyTimeout: number;

@@ -1,5 +1,5 @@
 /**
- * RunOptions: the mapping of `kopf run`/`kopf freeze` options onto peering settings (§12.1,
+ * RunOptions: the mapping of `kopf run`/`kopf freeze` options onto peering settings (docs/guide/cli.md,
  * Kopf's `running.run` and `cli.freeze`), checked through `Settings.make`.
  */
 import { assert, describe, it } from "@effect/vitest";

@@ -1,5 +1,5 @@
 /**
- * Settings: the §11 defaults table row by row (Kopf's tests/settings/test_defaults.py), merging
+ * Settings: the docs/guide/settings.md defaults table row by row (Kopf's tests/settings/test_defaults.py), merging
  * of overrides, validation errors naming the field's full path, Kopf's deprecated and alias
  * spellings, and the `OperatorSettings` reference and layer.
  */
@@ -23,7 +23,7 @@ const rejected = (overrides: unknown) => {
   return result.failure;
 };
 
-describe("defaults (§11)", () => {
+describe("defaults (docs/guide/settings.md)", () => {
   it.each([
     ["process.ultimateExitingTimeout", 600],
     ["posting.enabled", true],

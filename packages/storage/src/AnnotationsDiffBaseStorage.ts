@@ -1,6 +1,6 @@
 /**
  * The last-handled configuration kept in an annotation, `kopf.zalando.org/last-handled-configuration`
- * by default (Kopf's `AnnotationsDiffBaseStorage`, spec §3.8): compact JSON plus a newline,
+ * by default (Kopf's `AnnotationsDiffBaseStorage`, docs/behaviour/causes.md#last-handled-configuration): compact JSON plus a newline,
  * byte-identical to what Python Kopf writes, so either can take over the other's objects.
  */
 import { Body, type FieldSpec, type Json, type RawBody } from "@kopf/structs";

@@ -1,6 +1,6 @@
 /**
  * Handler progress kept in the object's annotations, one compact-JSON record per handler under
- * `{prefix}/{handler id}` (Kopf's `AnnotationsProgressStorage`, spec §4.2). This is where Kopf
+ * `{prefix}/{handler id}` (Kopf's `AnnotationsProgressStorage`, docs/behaviour/progress.md#storages). This is where Kopf
  * writes progress by default, and the keys and values are byte-identical to Kopf's.
  */
 import { Body, type FieldPath, Json, type RawBody } from "@kopf/structs";

@@ -1,5 +1,5 @@
 /**
- * The diff-base storage interface (Kopf's `DiffBaseStorage`, spec §3.4 and §3.8): where the
+ * The diff-base storage interface (Kopf's `DiffBaseStorage`, docs/behaviour/causes.md#essence and docs/behaviour/causes.md#last-handled-configuration): where the
  * essence of the last handled state of an object (its "last-handled-configuration") is kept,
  * to compute what changed since. Built-in: `AnnotationsDiffBaseStorage` (the default),
  * `StatusDiffBaseStorage`, `MultiDiffBaseStorage`; custom storages implement the interface.
@@ -38,7 +38,7 @@ export interface DiffBaseStorage {
 }
 
 /**
- * Store the new essence only if there is one and it differs from the old one (spec §3.8), as
+ * Store the new essence only if there is one and it differs from the old one (docs/behaviour/causes.md#last-handled-configuration), as
  * Kopf does when a cause is fully handled. Returns whether it was stored.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * The essence of an object (spec §3.4): the part of its body that handlers care about and that
+ * The essence of an object (docs/behaviour/causes.md#essence): the part of its body that handlers care about and that
  * the diff-base storages persist as the last-handled configuration. System metadata, status and
  * other Kopf-based operators' annotations are left out, so their changes cause no handling.
  */

@@ -1,5 +1,5 @@
 /**
- * The state of one handler within a processing cycle (spec §4.4): loaded from its progress
+ * The state of one handler within a processing cycle (docs/behaviour/progress.md#handler-state): loaded from its progress
  * record or started from scratch, advanced by outcomes, and turned back into a record. Every
  * function is pure; "now" (epoch microseconds) is an argument, read from `Clock` by the runtime.
  */
@@ -235,7 +235,7 @@ export const withPurpose = (state: HandlerState, purpose: string | null): Handle
 });
 
 /**
- * Apply one attempt's outcome (spec §4.4): stopped is set once when final; delayed is now plus
+ * Apply one attempt's outcome (docs/behaviour/progress.md#handler-state): stopped is set once when final; delayed is now plus
  * the outcome's delay (or cleared); success/failure by the error; retries + 1; the message of
  * the error; subrefs merged and sorted.
  *

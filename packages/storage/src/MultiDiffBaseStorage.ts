@@ -1,5 +1,5 @@
 /**
- * Several diff-base storages used as one (Kopf's `MultiDiffBaseStorage`, spec §3.8): the
+ * Several diff-base storages used as one (Kopf's `MultiDiffBaseStorage`, docs/behaviour/causes.md#last-handled-configuration): the
  * essence is read from the first storage that has one and written to all; each storage
  * removes its own fields from the essence in turn.
  */

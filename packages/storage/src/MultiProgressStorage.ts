@@ -1,5 +1,5 @@
 /**
- * Several progress storages used as one (Kopf's `MultiProgressStorage`, spec §4.2): records are
+ * Several progress storages used as one (Kopf's `MultiProgressStorage`, docs/behaviour/progress.md#storages): records are
  * read from the first storage that has them, and written, purged and touched in all of them.
  */
 import { Result } from "effect";

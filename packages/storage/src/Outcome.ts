@@ -1,7 +1,7 @@
 /**
  * Outcomes: the in-memory result of one attempt of one handler (success, temporary or
  * permanent failure, the delay before the next attempt, the returned value), and the delivery
- * of handler results into the object's status (spec §2.2).
+ * of handler results into the object's status (docs/behaviour/handler-context.md#results).
  */
 import { Json } from "@kopf/structs";
 import { ensure, isMutableObject, lookup } from "./internal/dicts.ts";
@@ -55,7 +55,7 @@ export const failure = (error: OutcomeError, delay?: number | null): Outcome =>
   delay === undefined || delay === null ? { final: true, error } : { final: false, delay, error };
 
 /**
- * Write the handlers' results into the patch's `status` (spec §2.2): a mapping is merged one
+ * Write the handlers' results into the patch's `status` (docs/behaviour/handler-context.md#results): a mapping is merged one
  * level deep into `status[handlerId]`; any other non-null value replaces `status[handlerId]`
  * (deep-copied). Results of failed attempts and `null`/`undefined` results are skipped.
  *

@@ -1,5 +1,5 @@
 /**
- * Progress records: the per-handler state Kopf persists between processing cycles (spec §4.1),
+ * Progress records: the per-handler state Kopf persists between processing cycles (docs/behaviour/progress.md#records),
  * with Kopf's field names and JSON encoding, so records written by Python Kopf and by this port
  * are interchangeable byte for byte. Reading checks the shape with an Effect `Schema`; writing
  * stays hand-written (`encode`), because the text must match Python's `json.dumps` byte for byte.

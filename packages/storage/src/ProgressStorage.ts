@@ -1,5 +1,5 @@
 /**
- * The progress storage interface (Kopf's `ProgressStorage`, spec §4.2) that every progress
+ * The progress storage interface (Kopf's `ProgressStorage`, docs/behaviour/progress.md#storages) that every progress
  * storage implements, built-in or custom. The built-in ones are `AnnotationsProgressStorage`,
  * `StatusProgressStorage`, `MultiProgressStorage` and `SmartProgressStorage` (the default).
  *

@@ -1,5 +1,5 @@
 /**
- * How a processing cycle of a changing cause uses the handler states (spec §5.3, steps 2–5):
+ * How a processing cycle of a changing cause uses the handler states (docs/behaviour/processing.md#changing-causes, steps 2–5):
  * `begin` loads the owned handlers' progress, sets the cause's purpose, activates the cause's
  * handlers and deals with causes it supersedes; `finish` applies the attempts' outcomes, stores
  * the progress and the results, and purges everything once the cause is done. Pure except for
@@ -39,7 +39,7 @@ export interface Begun {
 }
 
 /**
- * Steps 2–3 of §5.3: load the owned handlers' states, set the purpose, activate the cause's
+ * Steps 2–3 of docs/behaviour/processing.md#changing-causes: load the owned handlers' states, set the purpose, activate the cause's
  * handlers; report every other purpose found (a superseded cause: "Creation is superseded by
  * deletion: …") and re-purpose the cause's handlers; if states of another purpose remain, purge
  * all owned records so that the new cause starts afresh (its own states are re-stored later).
@@ -99,7 +99,7 @@ export interface Finished {
 }
 
 /**
- * Step 5 of §5.3: apply the outcomes, store the changed records, deliver the results into the
+ * Step 5 of docs/behaviour/processing.md#changing-causes: apply the outcomes, store the changed records, deliver the results into the
  * status, and, when every handler of the cause is finished, purge all owned records.
  *
  * @example

@@ -1,5 +1,5 @@
 /**
- * Kopf's default progress storage (`SmartProgressStorage`, spec §4.2): progress is written to
+ * Kopf's default progress storage (`SmartProgressStorage`, docs/behaviour/progress.md#storages): progress is written to
  * annotations only, while legacy records in `status.{name}.progress` are still read and purged.
  */
 import type { FieldSpec } from "@kopf/structs";

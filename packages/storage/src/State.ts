@@ -1,6 +1,6 @@
 /**
  * The progress of all handlers of one object for one cause (Kopf's `progression.State`, spec
- * §4.4 and §5.3): loaded from storage as passive states, activated for the handlers of the
+ * docs/behaviour/progress.md#handler-state and docs/behaviour/processing.md#changing-causes): loaded from storage as passive states, activated for the handlers of the
  * cause, advanced by outcomes, summarised (`done`, `delays`, `counts`, `extras`), and stored
  * or purged. States are immutable values; every transition returns a new one.
  */

@@ -1,6 +1,6 @@
 /**
  * The last-handled configuration kept in the status, `status.{name}.last-handled-configuration`
- * (Kopf's `StatusDiffBaseStorage`, spec §3.8), as one compact-JSON string (not a nested object,
+ * (Kopf's `StatusDiffBaseStorage`, docs/behaviour/causes.md#last-handled-configuration), as one compact-JSON string (not a nested object,
  * to avoid merges). Needs a status that Kubernetes does not prune.
  */
 import { FieldPath, type FieldSpec, type Json } from "@kopf/structs";

@@ -1,6 +1,6 @@
 /**
  * Handler progress kept in the object's status as nested objects under
- * `status.{name}.progress.{handler id}` (Kopf's `StatusProgressStorage`, spec §4.2): the
+ * `status.{name}.progress.{handler id}` (Kopf's `StatusProgressStorage`, docs/behaviour/progress.md#storages): the
  * original, legacy place. Also the read-and-purge-only variant Kopf uses by default to clean up
  * legacy records without writing new ones.
  */

@@ -1,4 +1,4 @@
-// Covers annotation key forming (spec §4.3, vectors §16 E): safe names, blake2b hash suffixes,
+// Covers annotation key forming (docs/behaviour/progress.md#annotation-keys, vectors docs/behaviour/progress.md#annotation-keys): safe names, blake2b hash suffixes,
 // V1/V2 keys, key deduplication, the -ofDRS collision mark, prefix validation, and the
 // 63-character name limit as a property.
 import { describe, expect, it } from "@effect/vitest";
@@ -8,7 +8,7 @@ import * as AnnotationKeys from "../src/AnnotationKeys.ts";
 
 const P = "my-operator.example.com";
 
-// The §4.3 table, column by column ("–" cells are not listed).
+// The docs/behaviour/progress.md#annotation-keys table, column by column ("–" cells are not listed).
 const V1_VECTORS: ReadonlyArray<readonly [string, string, string]> = [
   ["a_b.c-d/e", "a_b.c-d/e", `${P}/a_b.c-d.e`],
   ["x", "x", `${P}/x`],

@@ -1,4 +1,4 @@
-// Covers the diff-base storages' fetch and store (spec §3.8, ported from Kopf's
+// Covers the diff-base storages' fetch and store (docs/behaviour/causes.md#last-handled-configuration, ported from Kopf's
 // tests/persistence/test_storing_of_diffbase.py): defaults and options, fetching with and
 // without surrounding newlines, compact JSON with a trailing newline in annotations and without
 // in the status, overwriting, V1/V2 keys, the multi storage, decoding errors, the
@@ -176,7 +176,7 @@ describe("decoding errors", () => {
   });
 });
 
-describe("storeIfChanged (§3.8)", () => {
+describe("storeIfChanged (docs/behaviour/causes.md#last-handled-configuration)", () => {
   it.each([
     ["no new essence", ESSENCE_1, null, false],
     ["an equal essence", ESSENCE_1, { spec: { ...ESSENCE_1.spec } }, false],

@@ -1,4 +1,4 @@
-// Covers the essence (spec §3.4, vectors §16 F, ported from Kopf's
+// Covers the essence (docs/behaviour/causes.md#essence, vectors docs/behaviour/causes.md#essence, ported from Kopf's
 // tests/persistence/test_essences.py) through every diff-base storage (annotations, status and
 // multi), plus properties: the essence never holds Kopf's or the storage's own annotations, and
 // building never mutates the body.

@@ -1,4 +1,4 @@
-// Covers one handler's state and its progress record (spec §4.1, §4.4, timestamps per §16 I):
+// Covers one handler's state and its progress record (docs/behaviour/progress.md#records, docs/behaviour/progress.md#handler-state, timestamps per docs/behaviour/progress.md#records):
 // record timestamps in every accepted ISO-8601 form, new timestamps always with six fractional
 // digits and +00:00, the full storable record in Kopf's field order, change detection against
 // the loaded record, and decoding errors.
@@ -12,7 +12,7 @@ const NOW = Result.getOrThrow(IsoTime.parse("2020-12-31T23:59:59.123456+00:00"))
 const loaded = (record: ProgressRecord.ProgressRecord) =>
   Result.getOrThrow(HandlerState.fromStorage(record, NOW, "fn"));
 
-describe("timestamps in records (§16 I)", () => {
+describe("timestamps in records (docs/behaviour/progress.md#records)", () => {
   it.each([
     ["2000-01-01T00:00:00.000000+00:00", 946_684_800_000_000],
     ["2000-01-01T00:00:00.000000", 946_684_800_000_000],

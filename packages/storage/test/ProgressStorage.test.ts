@@ -1,4 +1,4 @@
-// Covers the progress storages (spec §4.2, vectors §16 H and the storage part of §16 E, ported
+// Covers the progress storages (docs/behaviour/progress.md#storages, vectors docs/behaviour/progress.md#storages and the storage part of docs/behaviour/progress.md#annotation-keys, ported
 // from Kopf's tests/persistence/test_storing_of_progress.py and test_annotations_hashing.py):
 // construction and defaults, fetch/store/purge/touch/clear for the annotations, status,
 // no-write status, multi and smart storages, hashed keys, the kopf-managed marker, and
@@ -225,7 +225,7 @@ describe.each(ANNOTATION_STORAGES)("annotation storing: %s", (_, make) => {
   });
 });
 
-// §16 E: the storages use the hashed keys (prefix my-operator.example.com, default V1 on).
+// docs/behaviour/progress.md#annotation-keys: the storages use the hashed keys (prefix my-operator.example.com, default V1 on).
 const HASHED: ReadonlyArray<readonly [string, string]> = [
   ["a_b.c-d/e", `${P}/a_b.c-d.e`],
   ["x".repeat(40), `${P}/${"x".repeat(32)}-tEokcg`],

@@ -1,4 +1,4 @@
-// Covers a changing cause's use of the handler states across cycles (spec §5.3 steps 2–5):
+// Covers a changing cause's use of the handler states across cycles (docs/behaviour/processing.md#changing-causes steps 2–5):
 // a fresh cause over two cycles with results and the final purge, a deletion superseding an
 // unfinished creation (Kopf issue #601: report, purge, start afresh), and resume handlers re-purposed
 // into an update without purging. Uses the default (smart) storage and the real Patch.

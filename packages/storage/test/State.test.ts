@@ -1,4 +1,4 @@
-// Covers handler states and the state of all handlers (spec §4.4, vectors §16 G, ported from
+// Covers handler states and the state of all handlers (docs/behaviour/progress.md#handler-state, vectors docs/behaviour/progress.md#handler-state, ported from
 // Kopf's tests/persistence/test_states.py): passive/active states, purposes, counts and extras,
 // Kopf issue #601, started/runtime/finished/sleeping/awakened/delayed/retries, outcomes, subrefs,
 // results delivery, purging, and properties of the transitions.

@@ -1,6 +1,6 @@
 /**
- * Diffs between two versions of an object (Kopf §3.5) and their reduction to one field for
- * field handlers (§3.6). A diff lists what was added, changed or removed, field by field;
+ * Diffs between two versions of an object (docs/behaviour/causes.md#diffs) and their reduction to one field for
+ * field handlers (docs/behaviour/causes.md#field-diffs). A diff lists what was added, changed or removed, field by field;
  * lists are compared whole, never element by element.
  */
 import * as FieldPath from "./FieldPath.ts";

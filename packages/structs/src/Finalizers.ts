@@ -1,6 +1,6 @@
 /**
  * Finalizers: whether an object is being deleted, whether our finalizer blocks its deletion,
- * and the patch functions that add or remove the finalizer (Kopf's `finalizers.py`, §16 R).
+ * and the patch functions that add or remove the finalizer (Kopf's `finalizers.py`, docs/behaviour/processing.md#json-patches).
  * As patch functions they become index-precise JSON-patch operations
  * (`add /metadata/finalizers/2`, `remove /metadata/finalizers/1`) via `Patch.asJsonPatch`.
  */

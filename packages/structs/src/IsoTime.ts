@@ -1,5 +1,5 @@
 /**
- * Timestamps as Kopf stores them (§4.1): ISO-8601 text with microseconds and a UTC offset
+ * Timestamps as Kopf stores them (docs/behaviour/progress.md#records): ISO-8601 text with microseconds and a UTC offset
  * (`2020-12-31T23:59:59.123456+00:00`), held in memory as epoch microseconds (plain numbers,
  * exact for dates before the year 2255). Formatting and parsing are pure; `now` reads Effect's
  * `Clock`, so `TestClock` drives it.

@@ -1,5 +1,5 @@
 /**
- * Namespace patterns as operators are configured with them (`--namespace`, §7.6): globs with
+ * Namespace patterns as operators are configured with them (`--namespace`, docs/behaviour/watching.md#namespaces): globs with
  * `*`, `?`, `[seq]`, `[!seq]`, comma-separated lists with `!` exclusions, or regular
  * expressions; and the choice of the namespaces that can be served without observing them.
  */

@@ -1,5 +1,5 @@
 /**
- * The `Patch` accumulator handlers write into (Kopf's `Patch`, §1.7, §5.9): a JSON merge-patch
+ * The `Patch` accumulator handlers write into (Kopf's `Patch`, docs/behaviour/registration.md#public-api, docs/behaviour/processing.md#json-patches): a JSON merge-patch
  * dict (`null` deletes a field) plus `fns`, functions that transform the body in place. The
  * reactor applies it once per cycle, as a merge patch or as the JSON patch built by
  * `asJsonPatch`.
@@ -186,7 +186,7 @@ export class Patch {
   /**
    * The JSON-patch operations that this patch amounts to against `body` (or the original body):
    * the merge patch and then the functions are applied to a copy, and the copy is diffed with
-   * the reference (§5.9). Neither body is mutated. An empty patch gives `[]`, even without a
+   * the reference (docs/behaviour/processing.md#json-patches). Neither body is mutated. An empty patch gives `[]`, even without a
    * reference.
    *
    * @example

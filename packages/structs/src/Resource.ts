@@ -1,7 +1,7 @@
 /**
  * Resources: one specific kind of objects served by the API (group, version, plural and the
  * other names discovery reports), their identity, their `apiVersion`, and their API URLs
- * (Kopf's `Resource`, §1.7).
+ * (Kopf's `Resource`, docs/behaviour/registration.md#public-api).
  */
 import { Data, Result } from "effect";
 

@@ -1,7 +1,7 @@
 /**
  * Resource selectors: what handlers are registered for (`"kopfexamples.kopf.dev"`,
  * `["apps", "v1", "deployments"]`, `{ kind: "Pod" }`, `EVERYTHING`, a predicate), parsed with
- * Kopf's rules and messages (§1.4, §16 K) and matched against discovered resources (§16 L).
+ * Kopf's rules and messages (docs/behaviour/registration.md#resource-selectors) and matched against discovered resources (docs/behaviour/registration.md#resource-selectors).
  */
 import { Data, Result } from "effect";
 import { blank, interpretPositional } from "./internal/selectorArgs.ts";

@@ -1,4 +1,4 @@
-// Diff: calculation with scopes (§3.5, vectors §16 A) and reduction to a field (§3.6, vectors §16 B).
+// Diff: calculation with scopes (docs/behaviour/causes.md#diffs, vectors docs/behaviour/causes.md#diffs) and reduction to a field (docs/behaviour/causes.md#field-diffs, vectors docs/behaviour/causes.md#field-diffs).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as Diff from "../src/Diff.ts";

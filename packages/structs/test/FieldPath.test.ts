@@ -1,4 +1,4 @@
-// FieldPath: parsing/formatting field specs, lenient resolution, immutable set and cascading remove (§16 AH).
+// FieldPath: parsing/formatting field specs, lenient resolution, immutable set and cascading remove (docs/behaviour/registration.md).
 import { Result } from "effect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

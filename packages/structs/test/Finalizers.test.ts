@@ -1,4 +1,4 @@
-// Finalizers: deletion predicates and the finalizer patch functions as JSON-patch ops (§16 R).
+// Finalizers: deletion predicates and the finalizer patch functions as JSON-patch ops (docs/behaviour/processing.md#json-patches).
 import { Result } from "effect";
 import { describe, expect, it } from "vitest";
 import type { RawBody } from "../src/Body.ts";

@@ -1,4 +1,4 @@
-// IsoTime: Kopf's timestamp format (§4.1, §16 I) as epoch microseconds, parsing and formatting.
+// IsoTime: Kopf's timestamp format (docs/behaviour/progress.md#records) as epoch microseconds, parsing and formatting.
 import { Effect, Result } from "effect";
 import { TestClock } from "effect/testing";
 import fc from "fast-check";

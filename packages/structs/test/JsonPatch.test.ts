@@ -1,4 +1,4 @@
-// JsonPatch: pointer escaping, index-precise diffs (§16 R and S shapes), applying patches with clear errors.
+// JsonPatch: pointer escaping, index-precise diffs (docs/behaviour/processing.md#json-patches shapes), applying patches with clear errors.
 import { Result } from "effect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Namespaces: Kopf's namespace pattern matching and specific-namespace selection (§7.6, §16 J).
+// Namespaces: Kopf's namespace pattern matching and specific-namespace selection (docs/behaviour/watching.md#namespaces).
 import { describe, expect, it } from "vitest";
 import { matchNamespace, type NamespacePattern, selectSpecificNamespaces } from "../src/Namespaces.ts";
 

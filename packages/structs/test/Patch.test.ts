@@ -1,5 +1,5 @@
 // Patch: the merge-patch accumulator with auto-vivifying views, fns, merge semantics and
-// JSON-patch generation (§1.7, §5.9, vectors §16 S).
+// JSON-patch generation (docs/behaviour/registration.md#public-api, docs/behaviour/processing.md#json-patches, vectors docs/behaviour/processing.md#json-patches).
 import { Result } from "effect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

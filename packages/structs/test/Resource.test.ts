@@ -1,4 +1,4 @@
-// Resource: construction with defaults, identity, printing, apiVersion and URLs with Kopf's errors (§1.7).
+// Resource: construction with defaults, identity, printing, apiVersion and URLs with Kopf's errors (docs/behaviour/registration.md#public-api).
 import { Result } from "effect";
 import { describe, expect, it } from "vitest";
 import * as Resource from "../src/Resource.ts";

@@ -1,4 +1,4 @@
-// Selector: parsing with Kopf's rules and errors (§1.4, §16 K), matching and selecting resources (§16 L).
+// Selector: parsing with Kopf's rules and errors (docs/behaviour/registration.md#resource-selectors), matching and selecting resources (docs/behaviour/registration.md#resource-selectors).
 import { Result } from "effect";
 import { describe, expect, it } from "vitest";
 import * as Resource from "../src/Resource.ts";

@@ -1,5 +1,5 @@
 /**
- * Cluster discovery as `Resource` values (Kopf's `scan_resources`, spec §7.5). The client's
+ * Cluster discovery as `Resource` values (Kopf's `scan_resources`, docs/behaviour/watching.md#discovery). The client's
  * `KubeApi.discover` reads `/api` and `/apis` (only the groups asked for; a group-version that
  * vanished counts as empty); this module turns its group-versions into `Resource`s: group,
  * version, kind, plural, singular (the lowercased kind when the server leaves it empty, as K3s

@@ -1,6 +1,6 @@
 /**
  * Insights: which of the cluster's resources the operator serves, resolved from the registry's
- * selectors (Kopf's `revise_resources`, spec §7.5 and §16 AA). Pure: given the selectors of each
+ * selectors (Kopf's `revise_resources`, docs/behaviour/watching.md#discovery). Pure: given the selectors of each
  * purpose and a scan (of the whole cluster or of one API group), it computes the new sets and
  * Kopf's warnings.
  *

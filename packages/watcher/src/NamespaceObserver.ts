@@ -1,6 +1,6 @@
 /**
  * The namespaces an operator serves, kept current while it runs (Kopf's `namespace_observer`,
- * spec §7.6): cluster-wide (`{null}`), or the namespaces matching the patterns (plain names,
+ * docs/behaviour/watching.md#namespaces): cluster-wide (`{null}`), or the namespaces matching the patterns (plain names,
  * globs, negations, regexes), found by listing and then watching namespaces so that per-namespace
  * watches can start and stop as namespaces come and go. The decisions are in
  * {@link NamespaceRevision}; this module runs the namespace watcher and publishes the set.

@@ -1,6 +1,6 @@
 /**
  * Which namespaces an operator serves, decided purely from what the namespace watcher sees
- * (Kopf's `revise_namespaces`, spec §7.6 and §16 AB), folded over the watcher's items:
+ * (Kopf's `revise_namespaces`, docs/behaviour/watching.md#namespaces), folded over the watcher's items:
  *
  * - a namespace matching any pattern is added when it appears;
  * - a `DELETED` event removes it; so does a `deletionTimestamp` with non-empty

@@ -1,5 +1,5 @@
 /**
- * The keys that demultiplex a watch stream into per-object queues (spec §7.2): events of one
+ * The keys that demultiplex a watch stream into per-object queues (docs/behaviour/watching.md#queues): events of one
  * object are processed in order by one worker, different objects concurrently. An object is
  * identified by its `metadata.uid`; objects without one (e.g. `v1/ComponentStatus`) get a
  * synthetic key from kind, apiVersion, name, namespace and creationTimestamp, each `-` when
@@ -31,7 +31,7 @@ export const of = (body: RawBody): string => {
  */
 export const scoped = (resource: string, body: RawBody): string => `${resource}/${of(body)}`;
 
-/** The resourceVersion of a body, if any (what the worker compares for consistency, §7.3). */
+/** The resourceVersion of a body, if any (what the worker compares for consistency, docs/behaviour/watching.md#consistency). */
 export const versionOf = (body: RawBody): string | undefined => {
   const version = body.metadata?.resourceVersion;
   return typeof version === "string" ? version : undefined;

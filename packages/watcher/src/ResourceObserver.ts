@@ -1,6 +1,6 @@
 /**
  * The resources an operator serves, kept current while it runs (Kopf's `resource_observer`,
- * spec §7.5): an initial scan of the needed API groups resolved into {@link Insights}, then a
+ * docs/behaviour/watching.md#discovery): an initial scan of the needed API groups resolved into {@link Insights}, then a
  * watch on CustomResourceDefinitions; any change of a CRD (not the initial listing) rescans only
  * that CRD's `spec.group`, so resources appear and disappear as CRDs are created and deleted.
  * The latest scan per group is cached in what it publishes, so the framework's own resources

@@ -1,5 +1,5 @@
 /**
- * The matrix of watches an operator runs (spec §7.7): one per (watched resource × served
+ * The matrix of watches an operator runs (docs/behaviour/watching.md#orchestration): one per (watched resource × served
  * namespace), with the namespace collapsed to `null` (cluster-wide) for cluster-scoped
  * resources and when serving the whole cluster. `cells` and `plan` are pure; `run` keeps one
  * fiber per cell in sync with the resource and namespace observers: obsolete watches are stopped

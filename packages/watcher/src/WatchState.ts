@@ -5,7 +5,7 @@
  * downstream, which resourceVersion to remember, and what the watcher does next: keep reading,
  * open a new watch from a resourceVersion, or relist, each after a computed delay.
  *
- * Rules (Kopf §7.1 plus the stricter ones of issue 4):
+ * Rules (docs/behaviour/watching.md#list-and-watch, including where we are stricter than Kopf):
  * - list, then watch from the list's resourceVersion (bookmarks on);
  * - every event and bookmark advances the remembered resourceVersion;
  * - a watch request that ends, breaks, or goes quiet is resumed from the last resourceVersion,

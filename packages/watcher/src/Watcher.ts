@@ -252,7 +252,7 @@ export const stream = (
     Effect.gen(function* () {
       const api = yield* KubeApi;
       const settings = yield* OperatorSettings;
-      // Cluster-scoped resources are watched cluster-wide whatever the namespace (Kopf §7.1).
+      // Cluster-scoped resources are watched cluster-wide whatever the namespace (docs/behaviour/watching.md#list-and-watch).
       const where = resource.namespaced === false ? null : namespace;
       return fromListWatch(
         ListWatch.fromKubeApi(api, resource, where),

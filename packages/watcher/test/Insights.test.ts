@@ -1,4 +1,4 @@
-// Covers the insights revision (§7.5, §16 AA): which purpose populates which set (watched,
+// Covers the insights revision (docs/behaviour/watching.md#discovery): which purpose populates which set (watched,
 // indexed, webhooks); full rescans replace, group rescans replace only that group; ambiguous
 // specific selectors serve nothing (with core-v1 precedence, and EVERYTHING never ambiguous);
 // unresolved selectors, non-watchable and non-patchable resources with Kopf's warning texts;

@@ -1,4 +1,4 @@
-// Covers the pure namespace revision (§7.6, §16 AB): population from listed bodies and events,
+// Covers the pure namespace revision (docs/behaviour/watching.md#namespaces): population from listed bodies and events,
 // deletion via DELETED or via deletionTimestamp with False conditions, termination pending with
 // True conditions (logged), non-matching names ignored; and the observer fold over watcher items:
 // the first Listed makes the set ready, relistings replace the set (deleted-while-away names are

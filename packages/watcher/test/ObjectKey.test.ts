@@ -1,4 +1,4 @@
-// Covers the per-object demultiplexing keys (§7.2): uid when present, else Kopf's synthetic
+// Covers the per-object demultiplexing keys (docs/behaviour/watching.md#queues): uid when present, else Kopf's synthetic
 // kind//apiVersion//name//namespace//creationTimestamp key with "-" for missing parts; scoping by
 // resource; resourceVersion extraction.
 

@@ -1,4 +1,4 @@
-// Covers the watch matrix (§7.7): cells per resource × namespace with cluster-scoped resources
+// Covers the watch matrix (docs/behaviour/watching.md#orchestration): cells per resource × namespace with cluster-scoped resources
 // and cluster-wide serving collapsed to null; the plan (stop obsolete, start missing); and the
 // running matrix following resource and namespace changes, restarting watches that ended.
 

@@ -1,6 +1,6 @@
 /**
  * Self-signed serving certificates of the webhook servers (Kopf's `build_certificate`, spec
- * §9.2): an RSA 2048 key and one certificate that is its own CA (basic constraints CA=true; key
+ * docs/behaviour/admission.md#servers-and-tunnels): an RSA 2048 key and one certificate that is its own CA (basic constraints CA=true; key
  * usages digital signature, key encipherment, certificate and CRL signing; extended usages
  * server and client authentication) for the server's host names and IPs. The API server trusts
  * it through the client config's `caBundle` (the certificate itself).

@@ -1,5 +1,5 @@
 /**
- * Kopf's `WebhookAutoServer` (spec §9.2): a webhook server whose host is guessed from the
+ * Kopf's `WebhookAutoServer` (docs/behaviour/admission.md#servers-and-tunnels): a webhook server whose host is guessed from the
  * cluster — its API server certificate (fetched with a TLS handshake to the server URL of the
  * current credentials) and its `/version` — as k3d/k3s, minikube or Docker Desktop; otherwise a
  * plain local server (the accessible listening address). `WebhookAutoTunnel` tunnels through

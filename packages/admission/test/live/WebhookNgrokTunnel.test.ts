@@ -1,5 +1,5 @@
 /**
- * The ngrok tunnel (spec §9.2): a missing binary is a clear error (nothing is downloaded); an
+ * The ngrok tunnel (docs/behaviour/admission.md#servers-and-tunnels): a missing binary is a clear error (nothing is downloaded); an
  * installed one is started for the local insecure server's port and its public URL is reported
  * with the path. A stand-in `ngrok` script plays the binary; the auto server falls back to the
  * local address on an unknown cluster.

@@ -1,6 +1,6 @@
 /**
  * The request machinery under `KubeApi`: authenticated (vault, re-login on 401), rate-limited,
- * timed (on `Clock`) and retried (spec §7.4) requests over the `KubeTransport`, with the
+ * timed (on `Clock`) and retried (docs/behaviour/watching.md#api-client) requests over the `KubeTransport`, with the
  * client's headers and the error mapping of every response; plus the opening of streamed
  * requests (watches), which is authenticated but never retried.
  */

@@ -1,5 +1,5 @@
 /**
- * Login with the pod's service account (Kopf's `login_with_service_account`, spec §12.3): the
+ * Login with the pod's service account (Kopf's `login_with_service_account`, docs/behaviour/operator.md#logins): the
  * token, namespace and CA mounted under `/var/run/secrets/kubernetes.io/serviceaccount/`, and
  * the API server from `KUBERNETES_SERVICE_HOST`/`_PORT` (else `https://kubernetes.default.svc`).
  *

@@ -1,4 +1,4 @@
-// Covers the kubeconfig login matrix (spec §12.3) with temp files: bearer tokens, client
+// Covers the kubeconfig login matrix (docs/behaviour/operator.md#logins) with temp files: bearer tokens, client
 // certificates (data and relative paths), basic auth, exec credential plugins (a small script,
 // cached until expiry, failures reported), several files in KUBECONFIG (first wins), explicit
 // contexts, TLS flags, and broken or missing files named in the error.

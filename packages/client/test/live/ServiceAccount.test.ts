@@ -1,4 +1,4 @@
-// Covers the in-cluster login (spec §12.3) with temp files: token, namespace and CA; the server
+// Covers the in-cluster login (docs/behaviour/operator.md#logins) with temp files: token, namespace and CA; the server
 // from KUBERNETES_SERVICE_HOST/PORT (IPv6 bracketed) or kubernetes.default.svc; token rotation
 // picked up on expiry and on a 401 through the vault; the default login's choice and priorities.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";

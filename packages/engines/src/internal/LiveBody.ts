@@ -1,5 +1,5 @@
 /**
- * The live body of daemons and timers (spec §6.1): one object per watched object whose content
+ * The live body of daemons and timers (docs/behaviour/daemons-timers.md#common-rules): one object per watched object whose content
  * follows the latest watch event, so a long-running daemon reading `body.spec` (or its `spec`,
  * `meta`, `status`, `labels`, `annotations` fields) always sees the current state. Implemented
  * with read-only proxies over the current raw body; writing through them is not supported (use

@@ -1,5 +1,5 @@
 /**
- * The stop flag of one daemon or timer (Kopf's `DaemonStopper`, spec §6.1): the reasons it was
+ * The stop flag of one daemon or timer (Kopf's `DaemonStopper`, docs/behaviour/daemons-timers.md#common-rules): the reasons it was
  * stopped for (combinable), the clock time it was first stopped at (for the stopping procedure's
  * ages), and the `stopped` value handlers get — an `AbortSignal` (aborted on the first stop, so it
  * can be passed to `fetch` and friends) that also implements the registry's `DaemonStopped`:

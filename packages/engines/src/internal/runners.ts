@@ -1,6 +1,6 @@
 /**
  * The loops of one daemon or timer for one object (Kopf's `_runner`, `_daemon`, `_timer`, spec
- * §6.1–§6.3): the initial delay, then invocations through the runtime's execution engine (errors,
+ * docs/behaviour/daemons-timers.md#common-rules, docs/behaviour/daemons-timers.md#daemons, docs/behaviour/daemons-timers.md#timers): the initial delay, then invocations through the runtime's execution engine (errors,
  * retries, backoff and timeouts as for any handler; default errors mode temporary), the results
  * into `status.<id>` and the handler's own patch applied after every invocation (fns rejected
  * with 422 are carried to the next one), and sleeps that the stop flag interrupts. All waits run
@@ -134,7 +134,7 @@ export const daemon = (input: RunnerInput): Effect.Effect<void, never, KubeApi> 
   });
 
 /**
- * The timer loop (spec §6.3): idle waits, interval (sharp or from the end of the call), retries
+ * The timer loop (docs/behaviour/daemons-timers.md#timers): idle waits, interval (sharp or from the end of the call), retries
  * on errors with their delays, a fresh retry count each round.
  *
  * @example

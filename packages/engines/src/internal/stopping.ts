@@ -1,5 +1,5 @@
 /**
- * The pure steps of stopping a daemon or timer (spec §6.4 and §6.6), decided from its age since
+ * The pure steps of stopping a daemon or timer (docs/behaviour/daemons-timers.md#stopping-on-deletion and docs/behaviour/daemons-timers.md#operator-exit), decided from its age since
  * the first stop request and its cancellation options.
  *
  * On deletion or filter mismatch the procedure is multi-cycle: each processing cycle calls

@@ -1,5 +1,5 @@
 /**
- * The pure schedule of timers (spec §6.3): what a timer does after one invocation, and how long
+ * The pure schedule of timers (docs/behaviour/daemons-timers.md#timers): what a timer does after one invocation, and how long
  * an idling timer still has to wait.
  *
  * Permanently failed timers: Kopf's documentation says such a timer "stops forever", while its

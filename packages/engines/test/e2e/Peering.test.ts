@@ -1,5 +1,5 @@
 /**
- * Peering end to end (spec §8) on the cluster KOPF_TEST_CLUSTER names — the emulator in the
+ * Peering end to end (docs/behaviour/peering.md) on the cluster KOPF_TEST_CLUSTER names — the emulator in the
  * default suite, a real kube-apiserver in `npm run test:real` — with operators run by
  * KopfRunner's registry form, in real time: the peering CRDs as `kopf run` expects them; a lower
  * priority pauses while a higher one runs and resumes once the higher one exits (its record

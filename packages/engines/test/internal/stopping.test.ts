@@ -1,5 +1,5 @@
 /**
- * The stopping steps (spec §6.4, §6.6) as tables: exited ⇒ nothing; within the backoff ⇒ signal
+ * The stopping steps (docs/behaviour/daemons-timers.md#stopping-on-deletion, docs/behaviour/daemons-timers.md#operator-exit) as tables: exited ⇒ nothing; within the backoff ⇒ signal
  * with the rest of it; within backoff + timeout ⇒ cancel with the rest; after ⇒ abandon; no
  * timeout ⇒ poll. The exit plan's stages in order.
  */

@@ -1,5 +1,5 @@
 /**
- * The timer schedule (spec §6.3) as tables: temporary failures retry after their delay; a
+ * The timer schedule (docs/behaviour/daemons-timers.md#timers) as tables: temporary failures retry after their delay; a
  * permanent failure stops (this port's documented choice); sharp intervals keep the grid; plain
  * intervals count from the end; idle-only timers wait for a change; one-shot timers stop.
  */

@@ -1,5 +1,5 @@
 /**
- * Operator-level activities (Kopf §7.8, §12.2, §12.3): all handlers of `on.startup`,
+ * Operator-level activities (docs/behaviour/operator.md#tasks-start-up-and-shutdown, docs/behaviour/operator.md#liveness-endpoint, docs/behaviour/operator.md#logins): all handlers of `on.startup`,
  * `on.cleanup` or `on.login` run all at once and are retried (by their errors mode, backoff and
  * limits) until every one has finished; any final failure makes the whole activity fail with
  * `ActivityError` (a failed startup stops the operator before it touches the API). Handlers get

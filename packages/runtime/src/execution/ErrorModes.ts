@@ -1,5 +1,5 @@
 /**
- * What one attempt of one handler amounts to (Kopf §5.5): the strict limit checks made before
+ * What one attempt of one handler amounts to (docs/behaviour/processing.md#errors-and-retries): the strict limit checks made before
  * invoking it, and the pure judgement of how it ended — success, a temporary or permanent
  * failure, or an arbitrary failure treated by the handler's errors mode with the look-ahead
  * limit checks — as the storage `Outcome` plus the log line Kopf writes for it.
@@ -120,7 +120,7 @@ const lookahead = (attempt: Attempt, delay: number) => ({
 });
 
 /**
- * A failed attempt, by what it failed with (Kopf §5.5, row by row).
+ * A failed attempt, by what it failed with (docs/behaviour/processing.md#errors-and-retries, row by row).
  *
  * @example
  * failed(attempt, new TemporaryError("not yet", { delay: 10 })).outcome // { final: false, delay: 10, error }

@@ -1,7 +1,7 @@
 /**
  * The execution engine's entry points for the reactor: one processing cycle of a changing
- * cause (Kopf's `process_changing_cause` for handler reasons, §5.3 steps 2–5, with §5.4–§5.6
- * and §5.10) and of a watching cause (`on.event`, §5.2 step 2).
+ * cause (Kopf's `process_changing_cause` for handler reasons, docs/behaviour/processing.md#changing-causes steps 2–5, with docs/behaviour/processing.md#lifecycles, docs/behaviour/processing.md#errors-and-retries, docs/behaviour/processing.md#sub-handlers
+ * and docs/behaviour/handler-context.md#results) and of a watching cause (`on.event`, docs/behaviour/processing.md#cause-order).
  *
  * A changing cycle loads the progress of the resource's changing handlers, reports and purges
  * causes superseded by this one, runs the awakened handlers chosen by the lifecycle (with
@@ -162,7 +162,7 @@ export interface WatchingRun {
 
 /**
  * Runs the `on.event` handlers of an event: all at once, errors ignored by default, never
- * retried, no progress kept; results go into the patch (Kopf §5.2 step 2).
+ * retried, no progress kept; results go into the patch (docs/behaviour/processing.md#cause-order).
  *
  * @example
  * yield* Execution.runWatching({ cause, handlers: Matching.watchingHandlers(registry.watchingFor(resource), cause) })

@@ -1,6 +1,6 @@
 /**
- * Executing handlers once (Kopf's `execute_handlers_once` / `execute_handler_once`, §5.4 and
- * §5.5): the lifecycle picks among the awakened handlers, the picked ones run one after
+ * Executing handlers once (Kopf's `execute_handlers_once` / `execute_handler_once`, docs/behaviour/processing.md#lifecycles and
+ * docs/behaviour/processing.md#errors-and-retries): the lifecycle picks among the awakened handlers, the picked ones run one after
  * another, and each attempt becomes an `Outcome` judged by `ErrorModes`, with Kopf's log lines.
  * This never fails with a handler's error: handler failures are outcomes. Interruption of an
  * attempt is logged ("is cancelled. Will escalate.") and propagated.
@@ -169,7 +169,7 @@ const warnOfFailure = (
 const unwrap = (failure: unknown): unknown => (failure instanceof HandlerFailure ? failure.error : failure);
 
 /**
- * Executes one handler once and judges the attempt (Kopf §5.5). Completes with the outcome;
+ * Executes one handler once and judges the attempt (docs/behaviour/processing.md#errors-and-retries). Completes with the outcome;
  * fails only by interruption.
  *
  * @example
@@ -299,7 +299,7 @@ export const selectHandlers = <H extends { readonly id: HandlerId.HandlerId }>(i
 
 /**
  * Offers the awakened handlers (neither finished nor sleeping) to the lifecycle and executes
- * its plan sequentially, once each (Kopf §5.4). Completes with the outcomes by handler id.
+ * its plan sequentially, once each (docs/behaviour/processing.md#lifecycles). Completes with the outcomes by handler id.
  *
  * @example
  * const outcomes = yield* Handling.executeHandlersOnce({ lifecycle, settings, handlers, cause, state })

@@ -1,5 +1,5 @@
 /**
- * The probes' results as the health endpoint serves them (Kopf §12.2): all `on.probe` handlers
+ * The probes' results as the health endpoint serves them (docs/behaviour/operator.md#liveness-endpoint): all `on.probe` handlers
  * run at most once per `maxAge` (10 s by default, on the `Clock`); requests within that age get
  * the last results, concurrent requests share one run. A run tries each probe once: a probe
  * failing in any way fails the run at once, without retries (its waiters get the

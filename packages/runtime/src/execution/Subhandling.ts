@@ -1,5 +1,5 @@
 /**
- * Sub-handlers (Kopf §5.6): every invocation of a changing handler gets a fresh sub-registry
+ * Sub-handlers (docs/behaviour/processing.md#sub-handlers): every invocation of a changing handler gets a fresh sub-registry
  * (`ctx.subregistry`, and the ambient binding for `register`/`subhandler`/`execute` without a
  * context). The sub-handlers declared during the call run right after it returns (unless the
  * handler ran them itself with `execute`), with the parent's lifecycle and cause; their

@@ -1,6 +1,6 @@
 /**
  * Whether the API server's answer to a merge patch reflects the patch (Kopf's inconsistency
- * check after patching, spec §5.7 and §16 U): a left-scoped diff of the patch against the
+ * check after patching, docs/behaviour/processing.md#patching): a left-scoped diff of the patch against the
  * response, i.e. every field we asked for must be there with the value we asked for (fields set
  * to `null` must be gone). Empty `metadata.annotations`, `metadata.finalizers` and
  * `metadata.labels` are pruned by Kubernetes and do not count.

@@ -1,5 +1,5 @@
 /**
- * Running the operator as a process (Kopf's signal handling, spec §7.8): SIGINT/SIGTERM start a
+ * Running the operator as a process (Kopf's signal handling, docs/behaviour/operator.md#tasks-start-up-and-shutdown): SIGINT/SIGTERM start a
  * graceful stop ("Signal SIGTERM is received. Operator is stopping."): the operator fiber is
  * interrupted, running handlers finish within `queueing.exitTimeout`, cleanup handlers run, and
  * the exit code is 0. A second signal stops at once (exit code 1). If the graceful stop takes

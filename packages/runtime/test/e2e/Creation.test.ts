@@ -1,4 +1,4 @@
-// End to end (spec §5.1–§5.3, §5.7–§5.10, §3.8), like every file here on the emulator and on a
+// End to end (docs/behaviour/processing.md#per-event, docs/behaviour/processing.md#cause-order, docs/behaviour/processing.md#changing-causes, docs/behaviour/processing.md#patching, docs/behaviour/processing.md#delays-and-the-touch-dummy, docs/behaviour/processing.md#json-patches, docs/behaviour/handler-context.md#results, docs/behaviour/causes.md#last-handled-configuration), like every file here on the emulator and on a
 // real cluster (fixtures/Harness.ts, `Harness.scenario`): a created object is
 // handled once by its create handler, which leaves the results in status, the last-handled
 // configuration in Kopf's format, no progress annotations, and costs exactly one API write

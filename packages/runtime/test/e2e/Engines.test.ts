@@ -1,4 +1,4 @@
-// End to end (spec §5.2 steps 3, 5 and 8, §6.4): the spawning seam. A spawning engine is given
+// End to end (docs/behaviour/processing.md#cause-order steps 3, 5 and 8, docs/behaviour/daemons-timers.md#stopping-on-deletion): the spawning seam. A spawning engine is given
 // the daemons and timers of every event; while it keeps them running, they hold the finalizer
 // (added in a cycle of its own); once it reports them stopped forever and asks for no more
 // time, a deleted object is released. Without an engine, daemons are ignored (with a warning)

@@ -1,4 +1,4 @@
-// End to end in virtual time (spec §5.4–§5.6, §5.8, §4.1): temporary errors persist progress
+// End to end in virtual time (docs/behaviour/processing.md#lifecycles, docs/behaviour/processing.md#errors-and-retries, docs/behaviour/processing.md#sub-handlers, docs/behaviour/processing.md#delays-and-the-touch-dummy, docs/behaviour/progress.md#records): temporary errors persist progress
 // in Kopf's annotation format and are retried after their delay through the touch-dummy;
 // permanent errors, retry limits, timeouts with look-ahead, ignored errors and the asap
 // lifecycle; sub-handlers persisted under their own keys.

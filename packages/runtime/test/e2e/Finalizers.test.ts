@@ -1,4 +1,4 @@
-// End to end (spec §5.2 steps 5 and 8, §3.2): a mandatory on.delete handler makes the operator
+// End to end (docs/behaviour/processing.md#cause-order steps 5 and 8, docs/behaviour/causes.md#reasons): a mandatory on.delete handler makes the operator
 // add its finalizer first (one cycle, one JSON patch guarded by the resource version), then the
 // create handler runs; deleting the object runs the delete handler and releases the finalizer,
 // so the object really goes away. Optional delete handlers need no finalizer; a finalizer no

@@ -1,4 +1,4 @@
-// End to end (spec §7.8, §5.2 step 2, §5.7, §5.11): startup handlers run before any event is
+// End to end (docs/behaviour/operator.md#tasks-start-up-and-shutdown, docs/behaviour/processing.md#cause-order, docs/behaviour/processing.md#patching, docs/behaviour/processing.md#throttling): startup handlers run before any event is
 // handled and a failing startup stops the operator before it touches the objects; interruption
 // is a graceful stop — a running handler finishes and its progress is stored, then cleanup
 // runs; on.event handlers see every event; API failures while patching are throttled per object

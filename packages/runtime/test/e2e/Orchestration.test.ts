@@ -1,4 +1,4 @@
-// End to end (spec §7.5–§7.7): the operator serves namespaces matching its patterns as they
+// End to end (docs/behaviour/watching.md#discovery, docs/behaviour/watching.md#namespaces, docs/behaviour/watching.md#orchestration): the operator serves namespaces matching its patterns as they
 // appear (and not the others), and starts serving a resource whose CRD is created after it
 // started; cluster-wide operators serve every namespace.
 import { assert, describe, it } from "@effect/vitest";

@@ -1,4 +1,4 @@
-// End to end across operator restarts (spec §3.7, §4, §5.3): progress persisted in the middle of
+// End to end across operator restarts (docs/behaviour/causes.md#resuming, docs/behaviour/progress.md, docs/behaviour/processing.md#changing-causes): progress persisted in the middle of
 // a multi-handler cycle lets a new operator continue where the old one stopped without
 // re-running a succeeded handler; pre-existing objects get one resume cycle; objects created
 // during the downtime get create only; updates and field handlers see the diffs.

@@ -1,4 +1,4 @@
-// Covers operator activities (Kopf §7.8, §12.2, §12.3): all handlers at once, retried in
+// Covers operator activities (docs/behaviour/operator.md#tasks-start-up-and-shutdown, docs/behaviour/operator.md#liveness-endpoint, docs/behaviour/operator.md#logins): all handlers at once, retried in
 // virtual time until all are done, a final failure as ActivityError, the activity context
 // (memo shared, settings, activity, retry…), login results validated into credentials, and
 // probe results by handler id. Startup handlers change the settings, validated after them;

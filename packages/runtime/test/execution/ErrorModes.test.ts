@@ -1,4 +1,4 @@
-// Covers Kopf §5.5 as a table: the strict limit checks before an attempt, every outcome row
+// Covers docs/behaviour/processing.md#errors-and-retries as a table: the strict limit checks before an attempt, every outcome row
 // (success, TemporaryError incl. null/default delay and both look-aheads, HandlerTimeoutError/
 // HandlerRetriesError, PermanentError, arbitrary errors under IGNORED/TEMPORARY/PERMANENT with
 // both look-aheads, unfinished sub-handlers), Kopf's log lines, and the look-ahead invariants.

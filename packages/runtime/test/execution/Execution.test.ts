@@ -1,5 +1,5 @@
 // Covers one changing cycle end to end against the default (annotations) progress storage, in
-// virtual time (Kopf §5.3–§5.6, §5.10): results into status, progress records in Kopf's format,
+// virtual time (docs/behaviour/processing.md#changing-causes, docs/behaviour/processing.md#lifecycles, docs/behaviour/processing.md#errors-and-retries, docs/behaviour/processing.md#sub-handlers, docs/behaviour/handler-context.md#results): results into status, progress records in Kopf's format,
 // retries after TemporaryError/backoff across cycles, look-ahead and strict timeouts and retry
 // limits, lifecycles across cycles, progress surviving a restart (a succeeded handler never
 // re-runs), superseded causes reported and purged, and on.event handlers.

@@ -1,4 +1,4 @@
-// Covers executing handlers once (Kopf §5.4, §5.5): the context object each kind of handler
+// Covers executing handlers once (docs/behaviour/processing.md#lifecycles, docs/behaviour/processing.md#errors-and-retries): the context object each kind of handler
 // gets (Kopf's kwargs in camelCase, indices overriding same-named fields, field-adjusted
 // old/new/diff), the attempt's counters from the state, the strict limits checked before
 // invoking, Kopf's log lines, cancellation escalated, and the lifecycle offered only awakened

@@ -1,4 +1,4 @@
-// Covers the probes for the health endpoint (Kopf §12.2): results by id, at most one run per
+// Covers the probes for the health endpoint (docs/behaviour/operator.md#liveness-endpoint): results by id, at most one run per
 // 10 s on the clock, concurrent requests sharing one run, failures not remembered.
 import { describe, expect, it } from "@effect/vitest";
 import { PermanentError, Registry } from "@kopf/registry";

@@ -1,4 +1,4 @@
-// Property of the whole changing cycle across restarts (Kopf §5.3–§5.5): for any scripted
+// Property of the whole changing cycle across restarts (docs/behaviour/processing.md#changing-causes, docs/behaviour/processing.md#lifecycles, docs/behaviour/processing.md#errors-and-retries): for any scripted
 // handler outcomes, lifecycle and retry limits, cycles repeated as the reactor would (applying
 // each patch, sleeping the delays, a fresh operator every cycle) always end done, leave no
 // progress annotations, never invoke a handler after its final outcome, and respect the

@@ -1,4 +1,4 @@
-// Covers sub-handlers (Kopf §5.6): declared through ctx.subregistry, through the ambient
+// Covers sub-handlers (docs/behaviour/processing.md#sub-handlers): declared through ctx.subregistry, through the ambient
 // register/subhandler/execute (AsyncLocalStorage for async handlers, the fiber for Effect
 // handlers), explicit execute with fns; their own progress keys, results, the parent's subrefs
 // at any depth and Kopf's "None" message while children are pending, the parent retried until

@@ -1,4 +1,4 @@
-// Covers the inconsistency check after merge-patching (spec §16 U) as a table, plus the
+// Covers the inconsistency check after merge-patching (docs/behaviour/processing.md#patching) as a table, plus the
 // property that a response echoing the patch (with any extra fields) is always consistent.
 import { assert, describe, it } from "@effect/vitest";
 import * as fc from "fast-check";

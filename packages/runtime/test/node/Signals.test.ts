@@ -1,4 +1,4 @@
-// Covers signal handling (spec §7.8): the first signal stops the program gracefully (its
+// Covers signal handling (docs/behaviour/operator.md#tasks-start-up-and-shutdown): the first signal stops the program gracefully (its
 // finalizers run, exit code 0), a second one exits at once; failures give exit code 1.
 import { assert, describe, it } from "@effect/vitest";
 import { Effect, Fiber, Logger } from "effect";

@@ -1,5 +1,5 @@
 /**
- * Kopf's interpretation of the positional arguments of a resource selector (§1.4): which of
+ * Kopf's interpretation of the positional arguments of a resource selector (docs/behaviour/registration.md#resource-selectors): which of
  * them are the group, the version, the name or the predicate.
  */
 import { Result } from "effect";

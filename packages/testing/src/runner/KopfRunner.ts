@@ -1,5 +1,5 @@
 /**
- * `KopfRunner` (Kopf's `kopf.testing.KopfRunner`, spec §13): runs an operator in-process for a
+ * `KopfRunner` (Kopf's `kopf.testing.KopfRunner`, docs/guide/testing.md): runs an operator in-process for a
  * test — by command-line arguments like `kopf run` (given the CLI's `main`), or by a registry —
  * against the cluster `KOPF_TEST_CLUSTER` names (an in-process emulator by default; see
  * `Clusters.selected`), the emulator over HTTPS, or any cluster, and exposes its

@@ -1,5 +1,5 @@
 /**
- * The options and errors of `KopfRunner` (Kopf's `KopfRunner` arguments, spec §13): how the
+ * The options and errors of `KopfRunner` (Kopf's `KopfRunner` arguments, docs/guide/testing.md): how the
  * operator is started (command-line arguments through the CLI's `main`, or a registry), on which
  * cluster, and how long stopping may take.
  */
