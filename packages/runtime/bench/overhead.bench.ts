@@ -268,27 +268,21 @@ for (const [seam, us] of Object.entries(perObject)) {
     `    ${seam.padEnd(width)}  ${String(us).padStart(7)}${FRAMEWORK.has(seam) ? "" : "  (not framework)"}`,
   );
 }
+const report = {
+  date: new Date().toISOString(),
+  node: process.version,
+  loadavg: load,
+  objects: N,
+  handledPerSecond: round(plain.objectsPerSecond),
+  objectsPerCpuSecond: round(1e6 / plain.cpuUsPerObject),
+  frameworkObjectsPerCpuSecond: round(1e6 / frameworkUs),
+  cpuUsPerObject: round(plain.cpuUsPerObject),
+  frameworkCpuUsPerObject: frameworkUs,
+  cpuUsPerObjectBySeam: perObject,
+  requestsPerObject: plain.requestsPerObject,
+  profiledPass: { handledPerSecond: round(profiled.objectsPerSecond), seconds: round(profiled.seconds) },
+};
 const out = process.env.BENCH_OUT ?? join(root, ".reports/bench/overhead.json");
 mkdirSync(dirname(out), { recursive: true });
-writeFileSync(
-  out,
-  `${JSON.stringify(
-    {
-      date: new Date().toISOString(),
-      node: process.version,
-      loadavg: load,
-      objects: N,
-      handledPerSecond: round(plain.objectsPerSecond),
-      objectsPerCpuSecond: round(1e6 / plain.cpuUsPerObject),
-      frameworkObjectsPerCpuSecond: round(1e6 / frameworkUs),
-      cpuUsPerObject: round(plain.cpuUsPerObject),
-      frameworkCpuUsPerObject: frameworkUs,
-      cpuUsPerObjectBySeam: perObject,
-      requestsPerObject: plain.requestsPerObject,
-      profiledPass: { handledPerSecond: round(profiled.objectsPerSecond), seconds: round(profiled.seconds) },
-    },
-    null,
-    2,
-  )}\n`,
-);
+writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`written to ${out}`);
