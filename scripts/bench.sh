@@ -4,7 +4,10 @@
 #
 #   pnpm bench                 this port and Python Kopf side by side (packages/compat/bench), then
 #                              the operator's own figures: 1,000 and 10,000 created objects
-#                              (packages/runtime/bench)
+#                              (packages/runtime/bench), then the framework's own overhead on the
+#                              in-process emulator: 5,000 objects, CPU µs/object by seam
+#                              (packages/runtime/bench/overhead.bench.ts)
+#   pnpm bench --overhead      only the framework-overhead run
 #   pnpm bench --emulator      also the emulator's own requests/s and memory (packages/emulator/bench)
 #   pnpm bench --soak          also the watcher's soak test (packages/watcher/bench)
 #   pnpm bench --all           all three
@@ -12,6 +15,7 @@
 #   pnpm bench --no-peer       without the side-by-side run
 #
 # BENCH_OBJECTS (e.g. "1000,10000") and BENCH_CONCURRENCY tune the operator scenarios;
+# BENCH_OVERHEAD_OBJECTS (default 5000) the framework-overhead run;
 # BENCH_SIZES, BENCH_ROUNDS, BENCH_SOAK_CYCLES and BENCH_SOAK_OBJECTS the side-by-side run.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,6 +27,7 @@ mkdir -p .reports/bench
 EMULATOR=0
 SOAK=0
 PEER=1
+OVERHEAD_ONLY=0
 for arg in "$@"; do
   case "$arg" in
     --emulator) EMULATOR=1 ;;
@@ -30,12 +35,19 @@ for arg in "$@"; do
     --all) EMULATOR=1; SOAK=1 ;;
     --quick)
       export BENCH_OBJECTS="${BENCH_OBJECTS:-1000}" BENCH_SIZES="${BENCH_SIZES:-1000}"
-      export BENCH_ROUNDS="${BENCH_ROUNDS:-1}" ;;
+      export BENCH_ROUNDS="${BENCH_ROUNDS:-1}" BENCH_OVERHEAD_OBJECTS="${BENCH_OVERHEAD_OBJECTS:-1000}" ;;
     --no-peer) PEER=0 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --overhead) OVERHEAD_ONLY=1 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench: unknown option $arg (try --help)" >&2; exit 2 ;;
   esac
 done
+
+if [ "$OVERHEAD_ONLY" -eq 1 ]; then
+  echo "== framework overhead, in-process emulator (node $(node --version))"
+  node --conditions=@kopf/source packages/runtime/bench/overhead.bench.ts
+  exit 0
+fi
 
 if [ "$PEER" -eq 1 ]; then
   echo "== this port and Python Kopf side by side (node $(node --version))"
@@ -45,6 +57,9 @@ fi
 
 echo "== operator (node $(node --version))"
 node --conditions=@kopf/source --expose-gc packages/runtime/bench/operator.bench.ts
+echo
+echo "== framework overhead, in-process emulator"
+node --conditions=@kopf/source packages/runtime/bench/overhead.bench.ts
 
 if [ "$EMULATOR" -eq 1 ]; then
   echo

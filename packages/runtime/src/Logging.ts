@@ -13,7 +13,7 @@
  */
 import type { Logger as HandlerLogger } from "@kopf/registry";
 import { IsoTime, type ObjectReference } from "@kopf/structs";
-import { Cause, Context, Effect, Layer, Logger, type LogLevel, Option, References, Tracer } from "effect";
+import { Cause, Context, Effect, Layer, Logger, LogLevel, Option, References, Tracer } from "effect";
 
 /** The output formats of `--log-format`. */
 export type Format = "plain" | "full" | "json";
@@ -229,7 +229,10 @@ export const handlerLogger = (
   extra: { readonly [key: string]: unknown } = {},
 ): HandlerLogger => {
   const run = Effect.runSyncWith(context);
+  // Lines below the level are dropped before a fiber is run for them (handlers log per object).
+  const minimum = Context.get(context, References.MinimumLogLevel);
   const emit = (level: LogLevel.Severity, message: string, args: ReadonlyArray<unknown>) => {
+    if (LogLevel.isGreaterThan(minimum, level)) return;
     try {
       run(Effect.annotateLogs(Effect.logWithLevel(level)(message, ...args), extra));
     } catch {

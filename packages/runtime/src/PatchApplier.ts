@@ -24,7 +24,7 @@
  */
 import { type ApiError, KubeApi, type KubeApiError } from "@kopf/client";
 import { Body, type JsonObject, type JsonPatchOp, Patch, type RawBody, Resource } from "@kopf/structs";
-import { Data, Effect, Result } from "effect";
+import { Data, Effect, LogLevel, Result } from "effect";
 import { inconsistencies } from "./internal/patchConsistency.ts";
 import * as Metrics from "./Metrics.ts";
 
@@ -198,9 +198,12 @@ export const apply = (
       Effect.gen(function* () {
         const where = write.part === "status" ? { ...location, subresource: "status" } : location;
         const label = write.part === "status" ? "the status" : "the resource";
-        yield* Effect.logDebug(
-          `${write.type === "merge" ? "Merge" : "JSON"}-patching ${label} with: ${render(write.payload)}`,
-        );
+        // Rendering the payload costs a serialisation per write; only when debug lines are written.
+        if (yield* LogLevel.isEnabled("Debug")) {
+          yield* Effect.logDebug(
+            `${write.type === "merge" ? "Merge" : "JSON"}-patching ${label} with: ${render(write.payload)}`,
+          );
+        }
         calls += 1;
         const sent = yield* Effect.result(
           api.patch(resource, where, { type: write.type, body: write.payload }),

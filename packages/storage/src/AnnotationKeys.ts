@@ -134,10 +134,22 @@ export const markKey = (key: string, body: unknown): string => {
  */
 export const makeKeys = (forming: KeyForming, key: string, body?: unknown): ReadonlyArray<string> => {
   const marked = body === undefined ? key : markKey(key, body);
+  const cacheKey = `${forming.v1 ? "1" : "2"}\u0000${forming.prefix}\u0000${marked}`;
+  const known = formed.get(cacheKey);
+  if (known !== undefined) return known;
   const v2 = v2Key(forming.prefix, marked);
   const v1 = forming.v1 ? v1Key(forming.prefix, marked) : v2;
-  return v1 === v2 ? [v2] : [v2, v1];
+  const keys = v1 === v2 ? [v2] : [v2, v1];
+  if (formed.size >= FORMED_LIMIT) formed.clear();
+  formed.set(cacheKey, keys);
+  return keys;
 };
+
+// Keys are formed for every handler of every object on every cycle, from a handful of distinct
+// (prefix, handler id) pairs; forming them (code points, hashing) is remembered. The function is
+// pure, so the cache only saves time; it is bounded (cleared when full) for ids made per object.
+const FORMED_LIMIT = 4096;
+const formed = new Map<string, ReadonlyArray<string>>();
 
 /**
  * Validate a storage prefix as Kopf does on storage creation: an empty prefix is an error; a

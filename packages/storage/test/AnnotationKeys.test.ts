@@ -74,6 +74,23 @@ describe("AnnotationKeys", () => {
     expect(keys).toEqual([AnnotationKeys.v2Key("kopf.zalando.org", key)]);
   });
 
+  it("forms the same keys on repeated calls, whatever was formed before (the keys are remembered)", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("kopf.zalando.org", "kopf.dev", P),
+        fc.boolean(),
+        fc.string({ maxLength: 80 }),
+        (prefix, v1, key) => {
+          const expected = [AnnotationKeys.v2Key(prefix, key), AnnotationKeys.v1Key(prefix, key)];
+          const unique = v1 && expected[0] !== expected[1] ? expected : [expected[0]];
+          const first = AnnotationKeys.makeKeys({ prefix, v1 }, key);
+          expect(first).toEqual(unique);
+          expect(AnnotationKeys.makeKeys({ prefix, v1 }, key)).toEqual(first);
+        },
+      ),
+    );
+  });
+
   it.each([
     ["DRS", "ReplicaSet", [{ kind: "Deployment" }], "kopf.dev/xyz-ofDRS"],
     ["not-deployment", "ReplicaSet", [{ kind: "OtherOwner" }], "kopf.dev/xyz"],
