@@ -12,6 +12,7 @@ import { KubeApi } from "@kopf/client";
 import { IsoTime } from "@kopf/structs";
 import { Duration, Effect, SubscriptionRef } from "effect";
 import type * as Daemons from "./Daemons.ts";
+import * as EngineMetrics from "./EngineMetrics.ts";
 import * as LeaderElection from "./LeaderElection.ts";
 import * as LeaseRecord from "./LeaseRecord.ts";
 import * as Ownership from "./Ownership.ts";
@@ -63,7 +64,9 @@ export const make: Effect.Effect<Leadership> = Effect.gen(function* () {
     Effect.suspend(() => {
       const election = { config: options.config, state: LeaderElection.initial };
       elected = election;
-      return elect(options, election, fence, role, daemons);
+      return EngineMetrics.leading(false).pipe(
+        Effect.andThen(elect(options, election, fence, role, daemons)),
+      );
     });
   return { fence, role, run };
 });
@@ -146,6 +149,7 @@ const elect = (
       const previous = yield* SubscriptionRef.get(role);
       if (next === previous) return;
       yield* SubscriptionRef.set(role, next);
+      yield* EngineMetrics.leading(next === "leader");
       if (next === "leader") {
         yield* Effect.logInfo(`Leading: acquired the lease ${where} as ${config.identity}.`);
         yield* fence.assign(Ownership.EVERYTHING);
@@ -166,6 +170,7 @@ const elect = (
       const released = LeaderElection.release(config, election.state, now);
       election.state = released.state;
       yield* SubscriptionRef.set(role, "standby");
+      yield* EngineMetrics.leading(false);
       if (released.action._tag === "Update" && (yield* write(released.action, now))) {
         yield* Effect.logInfo(`Released the lease ${where}.`);
       }

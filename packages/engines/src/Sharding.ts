@@ -16,6 +16,7 @@ import { KubeApi } from "@kopf/client";
 import { IsoTime, type RawBody, ShardRange } from "@kopf/structs";
 import { Duration, Effect, Result, SubscriptionRef } from "effect";
 import type * as Daemons from "./Daemons.ts";
+import * as EngineMetrics from "./EngineMetrics.ts";
 import * as LeaseRecord from "./LeaseRecord.ts";
 import * as Ownership from "./Ownership.ts";
 import * as ShardHandoff from "./ShardHandoff.ts";
@@ -112,6 +113,7 @@ export const make: Effect.Effect<Sharding> = Effect.gen(function* () {
       const steer = (ranges: ReadonlyArray<ShardRange.ShardRange>) =>
         Effect.gen(function* () {
           yield* SubscriptionRef.set(running, ranges);
+          yield* EngineMetrics.shards(ranges);
           yield* fence.assign(within(ranges));
           yield* daemons.disown(within(ranges), "operator-pausing");
         });
