@@ -4,18 +4,18 @@
  * reactor applies it once per cycle, as a merge patch or as the JSON patch built by
  * `asJsonPatch`.
  */
-import { Data, Result } from "effect";
-import type { MutableBody, RawBody } from "./Body.ts";
-import * as FieldPath from "./FieldPath.ts";
+import { Result } from "effect";
+import type { RawBody } from "./Body.ts";
 import { getOwn, hasOwn, setOwn } from "./internal/ownKeys.ts";
 import { makeView, ownValue, type PatchDict, type PatchObject } from "./internal/patchViews.ts";
-import { deepCopy, isObject, type JsonObject, MAPPING } from "./Json.ts";
-import * as JsonPatch from "./JsonPatch.ts";
+import { deepCopy, type JsonObject, MAPPING } from "./Json.ts";
+import type * as JsonPatch from "./JsonPatch.ts";
+import type { PatchError, PatchFn } from "./PatchValue.ts";
+import * as PatchValue from "./PatchValue.ts";
 
 export type { PatchObject } from "./internal/patchViews.ts";
-
-/** A transformation of the body, applied in place to a private copy of it. */
-export type PatchFn = (body: MutableBody) => void;
+export type { PatchErrorReason, PatchFn } from "./PatchValue.ts";
+export { applyMergePatch, PatchError } from "./PatchValue.ts";
 
 /** The `metadata` view of a patch, with its own `labels` and `annotations` views. */
 export interface MetaPatch extends PatchObject {
@@ -24,16 +24,6 @@ export interface MetaPatch extends PatchObject {
   get annotations(): PatchObject;
   set annotations(value: Readonly<Record<string, string | null>> | null);
 }
-
-/** Why a JSON patch could not be built. */
-export type PatchErrorReason = "NoReference" | "FnFailed";
-
-/** A JSON patch could not be built from a `Patch`. */
-export class PatchError extends Data.TaggedError("PatchError")<{
-  readonly reason: PatchErrorReason;
-  readonly message: string;
-  readonly cause?: unknown;
-}> {}
 
 const STATE: unique symbol = Symbol.for("@kopf/structs/Patch.state");
 
@@ -52,27 +42,6 @@ const VIEW_FIELDS: Readonly<Record<string, string>> = {
   meta: "metadata",
   spec: "spec",
   status: "status",
-};
-
-/**
- * Applies a JSON merge patch the way Kopf applies its own patches to a body: `null` removes the
- * field and every parent emptied by that removal; objects merge key by key (an empty object
- * changes nothing); lists and scalars replace the value, creating missing parents. `body` is
- * never mutated; the result may share unchanged branches with it.
- *
- * @example
- * applyMergePatch({ spec: { a: 1, b: 2 } }, { spec: { a: null, c: 3 } }) // { spec: { b: 2, c: 3 } }
- */
-export const applyMergePatch = <A extends object>(body: A, mergePatch: JsonObject): A => {
-  const merge = (acc: A, path: FieldPath.FieldPath, value: unknown): A => {
-    if (value === null) return FieldPath.remove(acc, path);
-    if (isObject(value)) {
-      return Object.keys(value).reduce((inner, key) => merge(inner, [...path, key], getOwn(value, key)), acc);
-    }
-    if (value === undefined) return acc;
-    return FieldPath.set(acc, path, deepCopy(value));
-  };
-  return merge(body, [], mergePatch);
 };
 
 /**
@@ -178,6 +147,16 @@ export class Patch {
     return this.toMergePatch();
   }
 
+  /**
+   * The patch as an immutable value (a copy of the merge patch and of the list of functions).
+   *
+   * @example
+   * PatchValue.statusPart(patch.toValue()) // { status: { ... } } or undefined
+   */
+  toValue(): PatchValue.PatchValue {
+    return PatchValue.make(this[STATE].dict as JsonObject, this[STATE].fns);
+  }
+
   /** An independent patch with the same fields, functions and original body. */
   copy(): Patch {
     return new Patch(this[STATE].original, { mergePatch: this.toMergePatch(), fns: this[STATE].fns });
@@ -199,26 +178,13 @@ export class Patch {
     const reference = body ?? this[STATE].original;
     if (reference === undefined) {
       return Result.fail(
-        new PatchError({
+        new PatchValue.PatchError({
           reason: "NoReference",
           message: "Cannot build a JSON-patch without the original body as a reference.",
         }),
       );
     }
-    const target = deepCopy(applyMergePatch(reference, this[STATE].dict as JsonObject)) as MutableBody;
-    for (const [index, fn] of this[STATE].fns.entries()) {
-      const ran = Result.try({
-        try: () => fn(target),
-        catch: (cause) =>
-          new PatchError({
-            reason: "FnFailed",
-            message: `Patch function #${index} (${fn.name || "anonymous"}) failed: ${String(cause)}`,
-            cause,
-          }),
-      });
-      if (Result.isFailure(ran)) return Result.fail(ran.failure);
-    }
-    return Result.succeed(JsonPatch.diff(reference, target));
+    return PatchValue.asJsonPatch(this.toValue(), reference);
   }
 }
 

@@ -24,6 +24,8 @@ export * as JsonPatch from "./JsonPatch.ts";
 export * as Namespaces from "./Namespaces.ts";
 export type { MetaPatch, PatchFn, PatchObject } from "./Patch.ts";
 export * as Patch from "./Patch.ts";
+export type { PatchValue as PatchValueType } from "./PatchValue.ts";
+export * as PatchValue from "./PatchValue.ts";
 export * as Resource from "./Resource.ts";
 export * as Selector from "./Selector.ts";
 export { EVERYTHING } from "./Selector.ts";
