@@ -22,7 +22,7 @@ export * as Json from "./Json.ts";
 export type { JsonPatchOp } from "./JsonPatch.ts";
 export * as JsonPatch from "./JsonPatch.ts";
 export * as Namespaces from "./Namespaces.ts";
-export type { MetaPatch, PatchFn, PatchObject } from "./Patch.ts";
+export type { MetaMapPatch, MetaPatch, PatchFn, PatchObject } from "./Patch.ts";
 export * as Patch from "./Patch.ts";
 export type { PatchValue as PatchValueType } from "./PatchValue.ts";
 export * as PatchValue from "./PatchValue.ts";
