@@ -138,6 +138,24 @@ describe("writing into a patch", () => {
     expect(patch.toMergePatch()).toEqual({ metadata: { annotations: { c: "z" } }, status: { x: 1 } });
   });
 
+  it("types its status and spec sections with its type parameters", () => {
+    interface Status {
+      [key: string]: string | number | null | undefined;
+      phase?: string;
+      replicas?: number;
+    }
+    const patch = new Patch<Status>();
+    patch.status.phase = "Ready";
+    patch.status.replicas = 3;
+    // @ts-expect-error: a number is not a phase
+    patch.status.phase = 1;
+    patch.metadata.labels = { app: null };
+    expect(patch.toMergePatch()).toEqual({
+      metadata: { labels: { app: null } },
+      status: { phase: 1, replicas: 3 },
+    });
+  });
+
   it("refuses to overwrite its methods", () => {
     const patch = new Patch();
     expect(() => {
