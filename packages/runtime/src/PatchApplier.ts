@@ -23,7 +23,15 @@
  * what was asked and unexpected differences are logged as a warning.
  */
 import { type ApiError, KubeApi, type KubeApiError } from "@kopf/client";
-import { Body, type JsonObject, type JsonPatchOp, Patch, type RawBody, Resource } from "@kopf/structs";
+import {
+  Body,
+  type JsonObject,
+  type JsonPatchOp,
+  Patch,
+  PatchValue,
+  type RawBody,
+  Resource,
+} from "@kopf/structs";
 import { Data, Effect, LogLevel, Result } from "effect";
 import { inconsistencies } from "./internal/patchConsistency.ts";
 import * as Metrics from "./Metrics.ts";
@@ -93,15 +101,6 @@ export type Outcome =
     }
   | { readonly _tag: "Gone"; readonly calls: number };
 
-const isStatusOp = (op: JsonPatchOp): boolean => op.path === "/status" || op.path.startsWith("/status/");
-
-const versionTest = (body: RawBody): JsonPatchOp =>
-  ({
-    op: "test",
-    path: "/metadata/resourceVersion",
-    value: Body.resourceVersion(body) ?? null,
-  }) as JsonPatchOp;
-
 const awaitedVersion = (body: RawBody | undefined): string | undefined => {
   if (body === undefined) return undefined;
   const rv = Body.resourceVersion(body);
@@ -123,19 +122,14 @@ const render = (value: unknown): string => JSON.stringify(value);
  * mergeRequests(resource, patch) // [{ part: "status", ... }, { part: "object", ... }]
  */
 export const mergeRequests = (resource: Resource.Resource, patch: Patch.Patch): ReadonlyArray<Write> => {
-  const merge = patch.toMergePatch() as Record<string, unknown>;
+  const value = patch.toValue();
+  const toWrite = (part: Write["part"], payload: JsonObject | undefined): ReadonlyArray<Write> =>
+    payload === undefined ? [] : [{ part, type: "merge", payload }];
   if (!Resource.hasStatusSubresource(resource))
-    return Object.keys(merge).length === 0
-      ? []
-      : [{ part: "object", type: "merge", payload: merge as JsonObject }];
-  const { status, ...rest } = merge;
+    return PatchValue.isEmpty({ ...value, ops: [] }) ? [] : toWrite("object", value.mergePatch);
   return [
-    ...(status === undefined
-      ? []
-      : [{ part: "status", type: "merge", payload: { status } as JsonObject } satisfies Write]),
-    ...(Object.keys(rest).length === 0
-      ? []
-      : [{ part: "object", type: "merge", payload: rest as JsonObject } satisfies Write]),
+    ...toWrite("status", PatchValue.statusPart(value)),
+    ...toWrite("object", PatchValue.mainPart(value)),
   ];
 };
 
@@ -156,12 +150,12 @@ export const jsonRequests = (
   reference: RawBody,
 ): Result.Result<ReadonlyArray<Write>, Patch.PatchError> => {
   if (patch.fns.length === 0) return Result.succeed([]);
-  return Result.map(patch.asJsonPatch(reference), (ops) => {
+  return Result.map(PatchValue.asJsonPatch(patch.toValue(), reference), (ops) => {
     const asSubresource = Resource.hasStatusSubresource(resource);
-    const objectOps = asSubresource ? ops.filter((op) => !isStatusOp(op)) : ops;
-    const statusOps = asSubresource ? ops.filter(isStatusOp) : [];
+    const objectOps = asSubresource ? ops.filter((op) => !PatchValue.isStatusOp(op)) : ops;
+    const statusOps = asSubresource ? ops.filter(PatchValue.isStatusOp) : [];
     const guarded = (part: Write["part"], list: ReadonlyArray<JsonPatchOp>): ReadonlyArray<Write> =>
-      list.length === 0 ? [] : [{ part, type: "json", payload: [versionTest(reference), ...list] }];
+      list.length === 0 ? [] : [{ part, type: "json", payload: [PatchValue.guard(reference), ...list] }];
     return [...guarded("object", objectOps), ...guarded("status", statusOps)];
   });
 };
@@ -262,7 +256,7 @@ export const apply = (
     for (const write of json.success) {
       // Each JSON patch is guarded by the version of the response before it.
       const [, ...ops] = write.payload as ReadonlyArray<JsonPatchOp>;
-      const ended = yield* send({ ...write, payload: [versionTest(freshest ?? body), ...ops] });
+      const ended = yield* send({ ...write, payload: [PatchValue.guard(freshest ?? body), ...ops] });
       if (ended !== undefined) return ended;
     }
     yield* Metrics.patchApplied;

@@ -15,14 +15,8 @@ export interface JsonObject {
 }
 
 /**
- * Marks instances of a class as JSON mappings (as a `Patch` is): `isObject` accepts objects
- * whose `[MAPPING]` property is `true`, and then reads their own enumerable keys.
- */
-export const MAPPING: unique symbol = Symbol.for("@kopf/structs/Json.MAPPING");
-
-/**
  * Whether `x` is a JSON mapping: a plain object (not `null`, not an array, not a class
- * instance such as `Date`), or an object marked with `MAPPING` (a `Patch`).
+ * instance such as `Date` or a `Patch`; read a patch with `toMergePatch()`).
  *
  * @example
  * isObject({ a: 1 }) // true
@@ -32,9 +26,7 @@ export const MAPPING: unique symbol = Symbol.for("@kopf/structs/Json.MAPPING");
 export const isObject = (x: unknown): x is { readonly [key: string]: unknown } => {
   if (typeof x !== "object" || x === null || Array.isArray(x)) return false;
   const proto = Object.getPrototypeOf(x);
-  return (
-    proto === Object.prototype || proto === null || (x as { readonly [MAPPING]?: unknown })[MAPPING] === true
-  );
+  return proto === Object.prototype || proto === null;
 };
 
 /** Own keys of a plain object whose values are not `undefined` (JSON treats those as absent). */

@@ -1,121 +1,102 @@
 /**
- * The `Patch` accumulator handlers write into (Kopf's `Patch`, docs/behaviour/registration.md#public-api, docs/behaviour/processing.md#json-patches): a JSON merge-patch
- * dict (`null` deletes a field) plus `fns`, functions that transform the body in place. The
- * reactor applies it once per cycle, as a merge patch or as the JSON patch built by
- * `asJsonPatch`.
+ * The mutable `Patch` handlers write into (Kopf's `Patch`; docs/behaviour/processing.md#json-patches): plain objects for `metadata` (with
+ * `labels` and `annotations`), `spec` and `status`, created up front, plus `fns`, functions that
+ * transform the body in place. The framework reads it back as a `PatchValue` (a JSON merge patch
+ * where `null` deletes a field, and the functions); sections left empty are dropped.
  */
-import { Data, Result } from "effect";
-import type { MutableBody, RawBody } from "./Body.ts";
-import * as FieldPath from "./FieldPath.ts";
-import { getOwn, hasOwn, setOwn } from "./internal/ownKeys.ts";
-import { makeView, ownValue, type PatchDict, type PatchObject } from "./internal/patchViews.ts";
-import { deepCopy, isObject, type JsonObject, MAPPING } from "./Json.ts";
-import * as JsonPatch from "./JsonPatch.ts";
+import { Result } from "effect";
+import type { RawBody } from "./Body.ts";
+import { getOwn, setOwn } from "./internal/ownKeys.ts";
+import {
+  defineSlot,
+  empty,
+  newSlot,
+  type PatchObject,
+  readSlot,
+  readValue,
+  type Slot,
+  sectionAt,
+} from "./internal/patchSections.ts";
+import { deepCopy, type JsonObject, type JsonValue } from "./Json.ts";
+import type * as JsonPatch from "./JsonPatch.ts";
+import type { PatchError, PatchFn } from "./PatchValue.ts";
+import * as PatchValue from "./PatchValue.ts";
 
-export type { PatchObject } from "./internal/patchViews.ts";
+export type { PatchObject } from "./internal/patchSections.ts";
+export type { PatchErrorReason, PatchFn } from "./PatchValue.ts";
+export { applyMergePatch, PatchError } from "./PatchValue.ts";
 
-/** A transformation of the body, applied in place to a private copy of it. */
-export type PatchFn = (body: MutableBody) => void;
-
-/** The `metadata` view of a patch, with its own `labels` and `annotations` views. */
-export interface MetaPatch extends PatchObject {
-  get labels(): PatchObject;
-  set labels(value: Readonly<Record<string, string | null>> | null);
-  get annotations(): PatchObject;
-  set annotations(value: Readonly<Record<string, string | null>> | null);
+/** The labels or annotations of a patch: strings, or `null` to delete one. */
+export interface MetaMapPatch {
+  [key: string]: string | null | undefined;
 }
 
-/** Why a JSON patch could not be built. */
-export type PatchErrorReason = "NoReference" | "FnFailed";
-
-/** A JSON patch could not be built from a `Patch`. */
-export class PatchError extends Data.TaggedError("PatchError")<{
-  readonly reason: PatchErrorReason;
-  readonly message: string;
-  readonly cause?: unknown;
-}> {}
+/** The `metadata` section of a patch, with its own `labels` and `annotations` sections. */
+export interface MetaPatch extends PatchObject {
+  get labels(): MetaMapPatch;
+  set labels(value: Readonly<Record<string, string | null>> | null);
+  get annotations(): MetaMapPatch;
+  set annotations(value: Readonly<Record<string, string | null>> | null);
+}
 
 const STATE: unique symbol = Symbol.for("@kopf/structs/Patch.state");
 
 interface State {
-  dict: PatchDict;
   readonly fns: Array<PatchFn>;
   readonly original: RawBody | undefined;
-  readonly meta: MetaPatch;
-  readonly spec: PatchObject;
-  readonly status: PatchObject;
+  readonly slots: ReadonlyArray<readonly [string, Slot]>;
 }
 
-/** Top-level keys that are views: writing them replaces the whole field of the dict. */
-const VIEW_FIELDS: Readonly<Record<string, string>> = {
-  metadata: "metadata",
-  meta: "metadata",
-  spec: "spec",
-  status: "status",
-};
+const METHODS = ["isEmpty", "clear", "toMergePatch", "toJSON", "toValue", "copy", "asJsonPatch"] as const;
 
 /**
- * Applies a JSON merge patch the way Kopf applies its own patches to a body: `null` removes the
- * field and every parent emptied by that removal; objects merge key by key (an empty object
- * changes nothing); lists and scalars replace the value, creating missing parents. `body` is
- * never mutated; the result may share unchanged branches with it.
- *
- * @example
- * applyMergePatch({ spec: { a: 1, b: 2 } }, { spec: { a: null, c: 3 } }) // { spec: { b: 2, c: 3 } }
- */
-export const applyMergePatch = <A extends object>(body: A, mergePatch: JsonObject): A => {
-  const merge = (acc: A, path: FieldPath.FieldPath, value: unknown): A => {
-    if (value === null) return FieldPath.remove(acc, path);
-    if (isObject(value)) {
-      return Object.keys(value).reduce((inner, key) => merge(inner, [...path, key], getOwn(value, key)), acc);
-    }
-    if (value === undefined) return acc;
-    return FieldPath.set(acc, path, deepCopy(value));
-  };
-  return merge(body, [], mergePatch);
-};
-
-/**
- * A mutable patch. Write into it as into a plain object; `spec`, `status`, `metadata`/`meta`
- * and `meta.labels`/`meta.annotations` are views that create their parents only when written
- * (merely reading `patch.status` leaves the patch empty). Values written are copied. Every
- * other top-level key (`patch["data"]`) is a plain field of the merge patch.
+ * A mutable patch. `metadata` (alias `meta`) with `labels` and `annotations`, `spec` and
+ * `status` are plain objects to write into; assigning a whole object replaces the field (and is
+ * sent even if empty), assigning `null` deletes it. Every other top-level key (`patch["data"]`)
+ * is a plain field of the merge patch. Values are copied when the patch is read back. The type
+ * parameters type the `status` and `spec` sections.
  *
  * @example
  * const patch = new Patch(body)
  * patch.status.phase = "Ready"
  * patch.meta.annotations["example.com/note"] = null // deletes the annotation
  * patch.fns.push((b) => { b.metadata.finalizers.push("example.com/fin") })
- * patch.toMergePatch() // { status: { phase: "Ready" }, metadata: { annotations: { "example.com/note": null } } }
+ * patch.toMergePatch() // { metadata: { annotations: { "example.com/note": null } }, status: { phase: "Ready" } }
  */
-export class Patch {
+// biome-ignore lint/suspicious/noUnsafeDeclarationMerging: the section accessors the interface declares are defined on each instance by the constructor.
+export class Patch<S extends PatchObject = PatchObject, Spec extends PatchObject = PatchObject> {
   /** Any other top-level field of the merge patch. */
-  [key: string]: any;
+  [key: string]: unknown;
   declare readonly [STATE]: State;
 
   constructor(
     body?: RawBody | null,
     init?: { readonly mergePatch?: JsonObject; readonly fns?: Iterable<PatchFn> },
   ) {
-    const dict = () => state.dict;
-    const labels = makeView(dict, ["metadata", "labels"]);
-    const annotations = makeView(dict, ["metadata", "annotations"]);
+    const metadata = newSlot([
+      ["labels", newSlot()],
+      ["annotations", newSlot()],
+    ]);
     const state: State = {
-      dict: init?.mergePatch === undefined ? {} : (deepCopy(init.mergePatch) as PatchDict),
       fns: [...(init?.fns ?? [])],
       original: body ?? undefined,
-      meta: makeView(dict, ["metadata"], { labels, annotations }) as MetaPatch,
-      spec: makeView(dict, ["spec"]),
-      status: makeView(dict, ["status"]),
+      slots: [
+        ["metadata", metadata],
+        ["spec", newSlot()],
+        ["status", newSlot()],
+      ],
     };
-    Object.defineProperty(this, STATE, { value: state, configurable: true });
-    // biome-ignore lint/correctness/noConstructorReturn: the proxy is what makes `patch[key] = v` work.
-    return new Proxy(this, handler);
-  }
-
-  /** A patch is a JSON mapping for `Json`, `Diff` and `FieldPath` (its keys are the merge patch). */
-  get [MAPPING](): true {
-    return true;
+    Object.defineProperty(this, STATE, { value: state });
+    // The methods are not fields of the merge patch: assigning to them fails instead of shadowing them.
+    for (const name of METHODS)
+      Object.defineProperty(this, name, { value: Patch.prototype[name], enumerable: false });
+    for (const [key, slot] of state.slots) defineSlot(this, key, slot, true);
+    defineSlot(this, "meta", metadata, false);
+    const mergePatch = init?.mergePatch ?? {};
+    for (const key of Object.keys(mergePatch)) {
+      const value = getOwn(mergePatch, key);
+      if (value !== undefined) (this as Record<string, unknown>)[key] = deepCopy(value);
+    }
   }
 
   /** The functions applied to the body after the merge patch, in order (mutable). */
@@ -128,49 +109,29 @@ export class Patch {
     return this[STATE].original;
   }
 
-  get metadata(): MetaPatch {
-    return this[STATE].meta;
-  }
-  set metadata(value: JsonObject | null) {
-    setOwn(this[STATE].dict, "metadata", ownValue(value));
-  }
-
-  /** An alias of `metadata`. */
-  get meta(): MetaPatch {
-    return this[STATE].meta;
-  }
-  set meta(value: JsonObject | null) {
-    setOwn(this[STATE].dict, "metadata", ownValue(value));
-  }
-
-  get spec(): PatchObject {
-    return this[STATE].spec;
-  }
-  set spec(value: JsonObject | null) {
-    setOwn(this[STATE].dict, "spec", ownValue(value));
-  }
-
-  get status(): PatchObject {
-    return this[STATE].status;
-  }
-  set status(value: JsonObject | null) {
-    setOwn(this[STATE].dict, "status", ownValue(value));
-  }
-
   /** Whether there is nothing to apply: no merge-patch field and no function. */
   isEmpty(): boolean {
-    return Object.keys(this[STATE].dict).length === 0 && this[STATE].fns.length === 0;
+    return PatchValue.isEmpty(this.toValue());
   }
 
   /** Forgets every field and function. */
   clear(): void {
-    this[STATE].dict = {};
+    const slots = new Map(this[STATE].slots);
+    for (const key of Object.keys(this)) if (!slots.has(key)) delete this[key];
+    for (const [key, slot] of slots) empty(this, key, slot);
     this[STATE].fns.length = 0;
   }
 
-  /** A deep copy of the merge-patch dict (without the functions). */
+  /** A deep copy of the merge patch (without the functions); empty, untouched sections are left out. */
   toMergePatch(): JsonObject {
-    return deepCopy(this[STATE].dict) as JsonObject;
+    const slots = new Map(this[STATE].slots);
+    const out: Record<string, JsonValue> = {};
+    for (const key of Object.keys(this)) {
+      const slot = sectionAt(this, key, slots);
+      const value = slot === undefined ? readValue(this[key]) : readSlot(slot);
+      if (value !== undefined) setOwn(out, key, value);
+    }
+    return out;
   }
 
   /** `JSON.stringify(patch)` renders the merge patch. */
@@ -178,16 +139,28 @@ export class Patch {
     return this.toMergePatch();
   }
 
+  /**
+   * The patch as an immutable value (a copy of the merge patch and of the list of functions).
+   *
+   * @example
+   * PatchValue.statusPart(patch.toValue()) // { status: { ... } } or undefined
+   */
+  toValue(): PatchValue.PatchValue {
+    return { mergePatch: this.toMergePatch(), ops: [...this[STATE].fns] };
+  }
+
   /** An independent patch with the same fields, functions and original body. */
-  copy(): Patch {
-    return new Patch(this[STATE].original, { mergePatch: this.toMergePatch(), fns: this[STATE].fns });
+  copy(): Patch<S, Spec> {
+    return new Patch<S, Spec>(this[STATE].original, {
+      mergePatch: this.toMergePatch(),
+      fns: this[STATE].fns,
+    });
   }
 
   /**
    * The JSON-patch operations that this patch amounts to against `body` (or the original body):
    * the merge patch and then the functions are applied to a copy, and the copy is diffed with
-   * the reference (docs/behaviour/processing.md#json-patches). Neither body is mutated. An empty patch gives `[]`, even without a
-   * reference.
+   * the reference. Neither body is mutated. An empty patch gives `[]`, even without a reference.
    *
    * @example
    * const patch = new Patch({ metadata: { finalizers: ["a"] } })
@@ -195,62 +168,33 @@ export class Patch {
    * patch.asJsonPatch() // Result.succeed([{ op: "add", path: "/metadata/finalizers/1", value: "b" }])
    */
   asJsonPatch(body?: RawBody | null): Result.Result<JsonPatch.JsonPatch, PatchError> {
-    if (this.isEmpty()) return Result.succeed([]);
+    const value = this.toValue();
+    if (PatchValue.isEmpty(value)) return Result.succeed([]);
     const reference = body ?? this[STATE].original;
     if (reference === undefined) {
       return Result.fail(
-        new PatchError({
+        new PatchValue.PatchError({
           reason: "NoReference",
           message: "Cannot build a JSON-patch without the original body as a reference.",
         }),
       );
     }
-    const target = deepCopy(applyMergePatch(reference, this[STATE].dict as JsonObject)) as MutableBody;
-    for (const [index, fn] of this[STATE].fns.entries()) {
-      const ran = Result.try({
-        try: () => fn(target),
-        catch: (cause) =>
-          new PatchError({
-            reason: "FnFailed",
-            message: `Patch function #${index} (${fn.name || "anonymous"}) failed: ${String(cause)}`,
-            cause,
-          }),
-      });
-      if (Result.isFailure(ran)) return Result.fail(ran.failure);
-    }
-    return Result.succeed(JsonPatch.diff(reference, target));
+    return PatchValue.asJsonPatch(value, reference);
   }
 }
 
-const isMember = (target: Patch, key: string | symbol): boolean => typeof key === "symbol" || key in target;
-
-const handler: ProxyHandler<Patch> = {
-  get: (target, key, receiver) =>
-    isMember(target, key) ? Reflect.get(target, key, receiver) : getOwn(target[STATE].dict, key as string),
-  set: (target, key, value, receiver) => {
-    if (typeof key === "string" && Object.hasOwn(VIEW_FIELDS, key))
-      return Reflect.set(target, key, value, receiver);
-    if (isMember(target, key)) return false;
-    setOwn(target[STATE].dict, key as string, ownValue(value));
-    return true;
-  },
-  deleteProperty: (target, key) => {
-    if (typeof key !== "string") return false;
-    delete target[STATE].dict[VIEW_FIELDS[key] ?? key];
-    return true;
-  },
-  // `"status" in patch` asks the merge patch (as in Kopf), `"clear" in patch` the class.
-  has: (target, key) =>
-    typeof key === "string" && (Object.hasOwn(VIEW_FIELDS, key) || !(key in target))
-      ? hasOwn(target[STATE].dict, VIEW_FIELDS[key] ?? key)
-      : Reflect.has(target, key),
-  ownKeys: (target) => Object.keys(target[STATE].dict),
-  getOwnPropertyDescriptor: (target, key) => {
-    const dict = target[STATE].dict;
-    if (typeof key !== "string" || !hasOwn(dict, key)) return undefined;
-    return { value: getOwn(dict, key), writable: true, enumerable: true, configurable: true };
-  },
-};
+/** The sections of a patch: read them to write into them; assign an object or `null` to replace them. */
+export interface Patch<S extends PatchObject = PatchObject, Spec extends PatchObject = PatchObject> {
+  get metadata(): MetaPatch;
+  set metadata(value: JsonObject | null);
+  /** An alias of `metadata`. */
+  get meta(): MetaPatch;
+  set meta(value: JsonObject | null);
+  get spec(): Spec;
+  set spec(value: JsonObject | null);
+  get status(): S;
+  set status(value: JsonObject | null);
+}
 
 /**
  * A new, empty patch for `body`.

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { MutableBody, RawBody } from "../src/Body.ts";
 import * as FieldPath from "../src/FieldPath.ts";
-import { deepCopy, deepEqual, isObject, type JsonObject, pyDumps } from "../src/Json.ts";
+import { deepEqual, isObject, type JsonObject, pyDumps } from "../src/Json.ts";
 import * as JsonPatch from "../src/JsonPatch.ts";
 import { applyMergePatch, isEmpty, make, Patch, PatchError, type PatchFn } from "../src/Patch.ts";
 import { failureOf } from "./support/failureOf.ts";
@@ -21,7 +21,7 @@ describe("writing into a patch", () => {
     expect(patch.toMergePatch()).toEqual({});
   });
 
-  it("does not become non-empty by reading views", () => {
+  it("does not become non-empty by reading its sections", () => {
     const patch = new Patch();
     expect(patch.status.x).toBeUndefined();
     expect(patch.spec.field).toBeUndefined();
@@ -33,7 +33,7 @@ describe("writing into a patch", () => {
     expect(patch.toMergePatch()).toEqual({});
   });
 
-  it("creates parents on writes into views", () => {
+  it("reads back what was written into its sections", () => {
     const patch = new Patch();
     patch.status.x = 1;
     patch.spec.replicas = 3;
@@ -47,10 +47,11 @@ describe("writing into a patch", () => {
     });
   });
 
-  it("reads back what was written, through views and the dict alike", () => {
+  it("keeps its sections as plain objects to read and write", () => {
     const patch = new Patch();
-    patch.status.nested = { a: 1 };
-    patch.status.nested.b = 2;
+    const nested: Record<string, number> = { a: 1 };
+    patch.status.nested = nested;
+    nested.b = 2;
     expect(patch.status.nested).toEqual({ a: 1, b: 2 });
     expect(patch.status).toEqual({ nested: { a: 1, b: 2 } });
     expect(patch.meta).toBe(patch.metadata);
@@ -69,7 +70,7 @@ describe("writing into a patch", () => {
       data: { key: "value" },
       status: null,
     });
-    expect(Object.keys(patch)).toEqual(["spec", "metadata", "data", "status"]);
+    expect(Object.keys(patch.toMergePatch())).toEqual(["metadata", "spec", "status", "data"]);
     expect(JSON.parse(JSON.stringify(patch))).toEqual(patch.toMergePatch());
   });
 
@@ -82,18 +83,18 @@ describe("writing into a patch", () => {
     expect(patch.meta.annotations.a).toBe("b");
   });
 
-  it("writes into a view whose field was set to null by replacing the null", () => {
+  it("writes into a section set to null by replacing the null", () => {
     const patch = new Patch();
     patch.status = null;
     patch.status.x = 1;
     expect(patch.toMergePatch()).toEqual({ status: { x: 1 } });
   });
 
-  it("copies written values, so neither caller data nor bodies are aliased", () => {
+  it("copies assigned sections and what it reads back, so neither caller data nor bodies are aliased", () => {
     const spec = { items: [1] };
     const patch = new Patch();
     patch.spec = spec;
-    patch.spec.items.push(2);
+    patch.spec.items = [1, 2];
     patch.status.conditions = [{ type: "Ready" }];
     expect(spec).toEqual({ items: [1] });
     const merge = patch.toMergePatch();
@@ -107,15 +108,52 @@ describe("writing into a patch", () => {
     patch.status.x = 1;
     expect("data" in patch).toBe(true);
     expect("x" in patch.status).toBe(true);
-    expect("status" in patch).toBe(true);
-    expect("spec" in patch).toBe(false);
-    expect("meta" in patch).toBe(false);
     expect("clear" in patch).toBe(true);
     delete patch.status.x;
     delete patch.data;
+    expect(patch.toMergePatch()).toEqual({});
+    expect(patch.isEmpty()).toBe(true);
+    patch.status = {};
     expect(patch.toMergePatch()).toEqual({ status: {} });
     Reflect.deleteProperty(patch, "status");
     expect(patch.isEmpty()).toBe(true);
+  });
+
+  it("reads back a section deleted and written again as plain data, as the storages do", () => {
+    const patch = new Patch();
+    patch.metadata.annotations.a = "x";
+    delete patch.metadata.annotations.a;
+    Reflect.deleteProperty(patch.metadata, "annotations");
+    Object.assign(patch.metadata, { annotations: { b: "y" } });
+    Reflect.deleteProperty(patch, "status");
+    Object.assign(patch, { status: { phase: "Ready" } });
+    expect(patch.toMergePatch()).toEqual({
+      metadata: { annotations: { b: "y" } },
+      status: { phase: "Ready" },
+    });
+    patch.clear();
+    expect(patch.isEmpty()).toBe(true);
+    patch.status.x = 1;
+    patch.metadata.annotations.c = "z";
+    expect(patch.toMergePatch()).toEqual({ metadata: { annotations: { c: "z" } }, status: { x: 1 } });
+  });
+
+  it("types its status and spec sections with its type parameters", () => {
+    interface Status {
+      [key: string]: string | number | null | undefined;
+      phase?: string;
+      replicas?: number;
+    }
+    const patch = new Patch<Status>();
+    patch.status.phase = "Ready";
+    patch.status.replicas = 3;
+    // @ts-expect-error: a number is not a phase
+    patch.status.phase = 1;
+    patch.metadata.labels = { app: null };
+    expect(patch.toMergePatch()).toEqual({
+      metadata: { labels: { app: null } },
+      status: { phase: 1, replicas: 3 },
+    });
   });
 
   it("refuses to overwrite its methods", () => {
@@ -170,22 +208,21 @@ describe("writing into a patch", () => {
   });
 });
 
-describe("a patch as a JSON mapping", () => {
+describe("a patch read back as JSON", () => {
   const patch = new Patch();
   patch.spec.a = null;
   patch.status.phase = "Ready";
 
-  it("is an object for Json, Diff and FieldPath", () => {
-    expect(isObject(patch)).toBe(true);
-    expect(deepCopy(patch)).toEqual({ spec: { a: null }, status: { phase: "Ready" } });
-    expect(Object.getPrototypeOf(deepCopy(patch))).toBe(Object.prototype);
-    expect(deepEqual(patch, { status: { phase: "Ready" }, spec: { a: null } })).toBe(true);
-    expect(FieldPath.resolve(patch, ["status", "phase"])).toBe("Ready");
-    expect(pyDumps(patch as unknown as JsonObject)).toBe('{"spec":{"a":null},"status":{"phase":"Ready"}}');
+  it("is not a JSON mapping itself: its merge patch is", () => {
+    expect(isObject(patch)).toBe(false);
+    expect(deepEqual(patch.toMergePatch(), { status: { phase: "Ready" }, spec: { a: null } })).toBe(true);
+    expect(FieldPath.resolve(patch.toMergePatch(), ["status", "phase"])).toBe("Ready");
+    expect(pyDumps(patch.toMergePatch())).toBe('{"spec":{"a":null},"status":{"phase":"Ready"}}');
+    expect(JSON.stringify(patch)).toBe('{"spec":{"a":null},"status":{"phase":"Ready"}}');
   });
 
-  it("can be applied as a merge patch directly", () => {
-    expect(applyMergePatch({ spec: { a: 1, b: 2 } }, patch)).toEqual({
+  it("applies as a merge patch", () => {
+    expect(applyMergePatch({ spec: { a: 1, b: 2 } }, patch.toMergePatch())).toEqual({
       spec: { b: 2 },
       status: { phase: "Ready" },
     });

@@ -1,0 +1,102 @@
+/**
+ * The sections of a `Patch` (`metadata` with `labels` and `annotations`, `spec`, `status`): plain
+ * objects behind accessor properties, so that assigning an object or `null` replaces a section
+ * while writes into it go to a plain object, and read back into a merge patch.
+ */
+import { deepCopy, isObject, type JsonValue } from "../Json.ts";
+import { getOwn, setOwn } from "./ownKeys.ts";
+
+/** A mutable section of a patch: JSON values by key (`null` deletes the field). */
+export interface PatchObject {
+  [key: string]: JsonValue | PatchObject | undefined;
+}
+
+/**
+ * One section: the plain object written into, whether it was set to `null`, and whether a whole
+ * object was assigned (then it is kept even when empty). `children` are nested sections.
+ */
+export interface Slot {
+  current: PatchObject;
+  nulled: boolean;
+  explicit: boolean;
+  readonly children: ReadonlyArray<readonly [string, Slot]>;
+}
+
+const installChildren = (slot: Slot): void => {
+  for (const [key, child] of slot.children) defineSlot(slot.current, key, child, true);
+};
+
+/** Empties a section in place (so references to its object stay valid). */
+export const empty = (holder: object, key: string, slot: Slot): void => {
+  if (Object.getOwnPropertyDescriptor(holder, key)?.get === undefined) defineSlot(holder, key, slot, true);
+  const children = new Map(slot.children);
+  for (const name of Object.keys(slot.current)) if (!children.has(name)) delete slot.current[name];
+  for (const [name, child] of slot.children) empty(slot.current, name, child);
+  slot.nulled = false;
+  slot.explicit = false;
+};
+
+const reset = (slot: Slot): void => {
+  slot.current = {};
+  slot.nulled = false;
+  slot.explicit = false;
+  for (const [, child] of slot.children) reset(child);
+  installChildren(slot);
+};
+
+const assign = (slot: Slot, value: unknown): void => {
+  reset(slot);
+  if (value === null) {
+    slot.nulled = true;
+    return;
+  }
+  if (!isObject(value)) return;
+  slot.explicit = true;
+  for (const key of Object.keys(value)) {
+    const item = getOwn(value, key);
+    if (item !== undefined) (slot.current as Record<string, unknown>)[key] = deepCopy(item);
+  }
+};
+
+/**
+ * Defines `key` on `holder` as the section `slot`: reads give its object, writes replace it.
+ * Deleting the property (as the storages do with a field emptied by a removal) drops the section.
+ */
+export const defineSlot = (holder: object, key: string, slot: Slot, enumerable: boolean): void => {
+  Object.defineProperty(holder, key, {
+    get: () => slot.current,
+    set: (value: unknown) => assign(slot, value),
+    enumerable,
+    configurable: true,
+  });
+};
+
+export const newSlot = (children: ReadonlyArray<readonly [string, Slot]> = []): Slot => {
+  const slot: Slot = { current: {}, nulled: false, explicit: false, children };
+  installChildren(slot);
+  return slot;
+};
+
+/**
+ * The section behind `holder[key]`, if that property is still the section's accessor (once
+ * deleted and written again, e.g. by the storages' removal of emptied parents, it is plain data).
+ */
+export const sectionAt = (holder: object, key: string, slots: ReadonlyMap<string, Slot>): Slot | undefined =>
+  Object.getOwnPropertyDescriptor(holder, key)?.get === undefined ? undefined : slots.get(key);
+
+/** What a section contributes to the merge patch: `undefined` for an untouched, empty one. */
+export const readSlot = (slot: Slot): JsonValue | undefined => {
+  const out: Record<string, JsonValue> = {};
+  const children = new Map(slot.children);
+  for (const key of Object.keys(slot.current)) {
+    const child = sectionAt(slot.current, key, children);
+    const value = child === undefined ? readValue(getOwn(slot.current, key)) : readSlot(child);
+    if (value !== undefined) setOwn(out, key, value);
+  }
+  if (Object.keys(out).length > 0) return out;
+  if (slot.nulled) return null;
+  return slot.explicit ? {} : undefined;
+};
+
+export const readValue = (value: unknown): JsonValue | undefined =>
+  value === undefined ? undefined : (deepCopy(value) as JsonValue);
