@@ -62,7 +62,9 @@ const program = Effect.gen(function* () {
   console.log("created kopfexamples/kopf-example-1 in namespace default");
   for (let i = 0; i < 300; i++) {
     const body = yield* api.get(KopfRunner.kopfExamples, where);
-    if (body.status?.create_fn !== undefined) return body;
+    // Handled: the result in the status and the mark saying so (written after the result).
+    const marked = body.metadata?.annotations?.["kopf.zalando.org/last-handled-configuration"] !== undefined;
+    if (body.status?.create_fn !== undefined && marked) return body;
     yield* Effect.sleep("100 millis");
   }
   return yield* Effect.fail(new Error("the object was not handled within 30 seconds"));
