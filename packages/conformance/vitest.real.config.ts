@@ -47,7 +47,7 @@ export default defineConfig({
           // another, as on kind/k3d/minikube: each file must leave the cluster as it found it.
           name: "e2e-shared",
           include: ["examples/*/test/**/*.test.ts"],
-          exclude: ["**/node_modules/**", "**/*.emulator.test.ts", "**/*.real.test.ts"],
+          exclude: ["**/node_modules/**", "**/*.emulator.test.ts", "**/*.real.test.ts", "**/*.chaos.test.ts"],
           testTimeout: 120_000,
           globalSetup: ["packages/conformance/test/support/sharedCluster.ts"],
           setupFiles: ["packages/conformance/test/support/realCluster.ts"],
@@ -58,7 +58,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           include: endToEnd,
-          exclude: ["**/node_modules/**", "**/*.emulator.test.ts", "**/*.real.test.ts"],
+          exclude: ["**/node_modules/**", "**/*.emulator.test.ts", "**/*.real.test.ts", "**/*.chaos.test.ts"],
           testTimeout: 120_000,
           setupFiles: ["packages/conformance/test/support/realCluster.ts"],
         },

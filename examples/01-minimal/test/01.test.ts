@@ -23,7 +23,10 @@ it("stores the handler's result in the status", async () => {
     KopfRunner.kopfExamples,
     "kopf-example-1",
     "default",
-    (b) => b?.status?.create_fn !== undefined,
+    // Handled: the result, then the mark saying so (results are written first).
+    (b) =>
+      b?.status?.create_fn !== undefined &&
+      b?.metadata?.annotations?.["kopf.zalando.org/last-handled-configuration"] !== undefined,
   );
   expect(body?.status?.create_fn).toEqual({ message: "hello world" });
   const annotations = body?.metadata?.annotations ?? {};

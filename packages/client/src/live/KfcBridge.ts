@@ -157,10 +157,19 @@ let restore: (() => void) | undefined;
 
 type LoadFromDefault = KubeConfig["loadFromDefault"];
 
-/** The `KubeConfig` class of the client-node that KFC imports (resolved from KFC's own location). */
+/**
+ * The `KubeConfig` class of the client-node that KFC imports (resolved from KFC's own location),
+ * or `undefined` when kubernetes-fluent-client is not installed (it is an optional peer): then
+ * there is nothing to bridge and no hook is installed.
+ */
 const kfcKubeConfig = Effect.promise(async () => {
-  const kfc = createRequire(import.meta.url).resolve("kubernetes-fluent-client");
-  const clientNode = createRequire(kfc).resolve("@kubernetes/client-node");
+  let clientNode: string;
+  try {
+    const kfc = createRequire(import.meta.url).resolve("kubernetes-fluent-client");
+    clientNode = createRequire(kfc).resolve("@kubernetes/client-node");
+  } catch {
+    return undefined;
+  }
   const module = (await import(pathToFileURL(clientNode).href)) as typeof import("@kubernetes/client-node");
   return module.KubeConfig;
 });
@@ -223,7 +232,7 @@ export const make = Effect.fnUntraced(function* (options: KfcBridgeOptions = {})
     }),
   );
   yield* refresh;
-  install(KubeConfigClass);
+  if (KubeConfigClass !== undefined) install(KubeConfigClass);
   bridges.push(entry);
   yield* refresh.pipe(
     // Expected failures (a failing login, an unreadable certificate file) are one line each.

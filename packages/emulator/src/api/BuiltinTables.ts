@@ -266,11 +266,11 @@ export const printers: Readonly<Record<string, Printer>> = {
   "/services": services,
   "/events": events,
   "events.k8s.io/events": events,
-  "/configmaps": simple([["Data", "integer"]], (o) => [count(o.data) + count(o.binaryData)]),
+  "/configmaps": simple([["Data", "string"]], (o) => [count(o.data) + count(o.binaryData)]),
   "/secrets": simple(
     [
       ["Type", "string"],
-      ["Data", "integer"],
+      ["Data", "string"],
     ],
     (o) => [str(o.type) ?? "", count(o.data)],
   ),
