@@ -31,7 +31,15 @@ const daysFromCivil = (year: number, month: number, day: number): number => {
   return era * 146_097 + doe - 719_468;
 };
 
-const civilFromDays = (days: number): readonly [number, number, number] => {
+/**
+ * The proleptic Gregorian date `[year, month, day]` of a day number (days since 1970-01-01).
+ *
+ * @example
+ * ```ts
+ * IsoTime.civilFromDays(0) // [1970, 1, 1]
+ * ```
+ */
+export const civilFromDays = (days: number): readonly [number, number, number] => {
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
   const doe = z - era * 146_097;

@@ -1,26 +1,12 @@
 /** RFC 3339 timestamps as Kubernetes writes them (seconds precision, UTC), from epoch milliseconds. */
+import { IsoTime } from "@kopf/structs";
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, "0");
-
-/** Converts days since 1970-01-01 to a civil date (proleptic Gregorian). */
-const civil = (days: number): readonly [number, number, number] => {
-  const z = days + 719468;
-  const era = Math.floor(z / 146097);
-  const doe = z - era * 146097;
-  const yoe = Math.floor(
-    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36524) - Math.floor(doe / 146096)) / 365,
-  );
-  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
-  const mp = Math.floor((5 * doy + 2) / 153);
-  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
-  const m = mp < 10 ? mp + 3 : mp - 9;
-  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
-};
 
 const parts = (millis: number) => {
   const days = Math.floor(millis / 86_400_000);
   const rest = millis - days * 86_400_000;
-  const [y, mo, d] = civil(days);
+  const [y, mo, d] = IsoTime.civilFromDays(days);
   const h = Math.floor(rest / 3_600_000);
   const mi = Math.floor((rest % 3_600_000) / 60_000);
   const s = Math.floor((rest % 60_000) / 1000);
