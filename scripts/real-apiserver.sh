@@ -50,8 +50,9 @@ build() {
     -ldflags "-s -w -X $pkg.gitVersion=$version -X $pkg.gitMajor=$major -X $pkg.gitMinor=$minor -X $pkg.gitTreeState=clean" .)
   mv "$out.tmp" "$out"
   log "built $out in $((SECONDS - started))s"
-  # Older builds (other hashes) are dead weight of ~120 MB each.
-  find "$cache" -mindepth 1 -maxdepth 1 -type d ! -name "$(basename "$(dirname "$out")")" -exec rm -rf {} +
+  # Older builds (other hashes) weigh ~120 MB each; keep the three newest, since worktrees or
+  # branches on other Kubernetes versions share this cache and would otherwise rebuild each other's.
+  ls -1dt "$cache"/*/ 2>/dev/null | tail -n +4 | xargs -r rm -rf
 }
 
 pid_of() {
