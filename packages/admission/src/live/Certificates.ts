@@ -8,6 +8,8 @@
  * Keys and signatures come from Node's native crypto (fast, off the event loop for key
  * generation); node-forge only lays out the X.509 structure. No openssl binary is involved.
  * {@link generateKeys} and {@link sign} are also the emulator's certificate authority's.
+ * node-forge (~40 modules) is imported on the first certificate, so an operator that serves no
+ * webhooks loads none of it.
  * The validity starts an hour before now (clock skew) and lasts `days` (default 365); the
  * servers issue a new certificate before it expires.
  */
@@ -19,7 +21,7 @@ import {
   sign as signBytes,
 } from "node:crypto";
 import { Clock, Data, Effect, Result } from "effect";
-import forge from "node-forge";
+import type forge from "node-forge";
 import type { CertificateNames } from "../Endpoint.ts";
 
 /** A PEM certificate with its PEM (PKCS#8) private key and its validity end. */
@@ -36,6 +38,11 @@ export class CertificateError extends Data.TaggedError("CertificateError")<{
   readonly message: string;
 }> {}
 
+/** node-forge, imported once on first use. */
+const forgeModule: Effect.Effect<typeof forge> = Effect.promise(() =>
+  import("node-forge").then((module) => module.default),
+);
+
 /** A fresh RSA key pair: the PEM private key, Node's key object (to sign), forge's public key (to lay out). */
 export interface KeyMaterial {
   readonly keyPem: string;
@@ -49,42 +56,43 @@ export interface KeyMaterial {
  * @example
  * const keys = yield* Certificates.generateKeys
  */
-export const generateKeys: Effect.Effect<KeyMaterial, CertificateError> = Effect.callback<
-  KeyMaterial,
-  CertificateError
->((resume) => {
-  generateKeyPair(
-    "rsa",
-    {
-      modulusLength: 2048,
-      publicKeyEncoding: { type: "spki", format: "pem" },
-      privateKeyEncoding: { type: "pkcs8", format: "pem" },
-    },
-    (error, publicKey, privateKey) => {
-      const keys =
-        error === null
-          ? Result.try({
-              try: () => ({
-                keyPem: privateKey,
-                privateKey: createPrivateKey(privateKey),
-                publicKey: forge.pki.publicKeyFromPem(publicKey) as forge.pki.rsa.PublicKey,
-              }),
-              catch: (cause) => String(cause),
-            })
-          : Result.fail(String(error));
-      resume(
-        Result.isSuccess(keys)
-          ? Effect.succeed(keys.success)
-          : Effect.fail(
-              new CertificateError({
-                reason: "KeyGeneration",
-                message: `Cannot generate an RSA key: ${keys.failure}`,
-              }),
-            ),
+export const generateKeys: Effect.Effect<KeyMaterial, CertificateError> = Effect.flatMap(
+  forgeModule,
+  (forge) =>
+    Effect.callback<KeyMaterial, CertificateError>((resume) => {
+      generateKeyPair(
+        "rsa",
+        {
+          modulusLength: 2048,
+          publicKeyEncoding: { type: "spki", format: "pem" },
+          privateKeyEncoding: { type: "pkcs8", format: "pem" },
+        },
+        (error, publicKey, privateKey) => {
+          const keys =
+            error === null
+              ? Result.try({
+                  try: () => ({
+                    keyPem: privateKey,
+                    privateKey: createPrivateKey(privateKey),
+                    publicKey: forge.pki.publicKeyFromPem(publicKey) as forge.pki.rsa.PublicKey,
+                  }),
+                  catch: (cause) => String(cause),
+                })
+              : Result.fail(String(error));
+          resume(
+            Result.isSuccess(keys)
+              ? Effect.succeed(keys.success)
+              : Effect.fail(
+                  new CertificateError({
+                    reason: "KeyGeneration",
+                    message: `Cannot generate an RSA key: ${keys.failure}`,
+                  }),
+                ),
+          );
+        },
       );
-    },
-  );
-});
+    }),
+);
 
 /** A positive serial number of 16 random bytes (RFC 5280 allows up to 20 octets). */
 const serialNumber = (): string => {
@@ -113,32 +121,34 @@ export interface SignRequest {
  * const certPem = yield* Certificates.sign({ subject, publicKey, extensions, notBefore, notAfter, issuer: subject, issuerKey })
  */
 export const sign = (request: SignRequest): Effect.Effect<string, CertificateError> =>
-  Effect.try({
-    try: () => {
-      const cert = forge.pki.createCertificate();
-      cert.publicKey = request.publicKey;
-      cert.serialNumber = serialNumber();
-      cert.validity.notBefore = request.notBefore;
-      cert.validity.notAfter = request.notAfter;
-      cert.setSubject([...request.subject]);
-      cert.setIssuer([...request.issuer]);
-      cert.setExtensions([...request.extensions, { name: "subjectKeyIdentifier" }]);
-      const algorithm = forge.pki.oids.sha256WithRSAEncryption as string;
-      cert.signatureOid = algorithm;
-      cert.siginfo.algorithmOid = algorithm;
-      // getTBSCertificate exists in forge 1.4.3 but is missing from its type definitions.
-      const pki = forge.pki as unknown as {
-        getTBSCertificate: (c: forge.pki.Certificate) => forge.asn1.Asn1;
-      };
-      const tbs = pki.getTBSCertificate(cert);
-      (cert as unknown as { tbsCertificate: forge.asn1.Asn1 }).tbsCertificate = tbs;
-      const der = Buffer.from(forge.asn1.toDer(tbs).getBytes(), "binary");
-      cert.signature = signBytes("sha256", der, request.issuerKey).toString("binary");
-      return forge.pki.certificateToPem(cert);
-    },
-    catch: (cause) =>
-      new CertificateError({ reason: "Signing", message: `Cannot sign a certificate: ${String(cause)}` }),
-  });
+  Effect.flatMap(forgeModule, (forge) =>
+    Effect.try({
+      try: () => {
+        const cert = forge.pki.createCertificate();
+        cert.publicKey = request.publicKey;
+        cert.serialNumber = serialNumber();
+        cert.validity.notBefore = request.notBefore;
+        cert.validity.notAfter = request.notAfter;
+        cert.setSubject([...request.subject]);
+        cert.setIssuer([...request.issuer]);
+        cert.setExtensions([...request.extensions, { name: "subjectKeyIdentifier" }]);
+        const algorithm = forge.pki.oids.sha256WithRSAEncryption as string;
+        cert.signatureOid = algorithm;
+        cert.siginfo.algorithmOid = algorithm;
+        // getTBSCertificate exists in forge 1.4.3 but is missing from its type definitions.
+        const pki = forge.pki as unknown as {
+          getTBSCertificate: (c: forge.pki.Certificate) => forge.asn1.Asn1;
+        };
+        const tbs = pki.getTBSCertificate(cert);
+        (cert as unknown as { tbsCertificate: forge.asn1.Asn1 }).tbsCertificate = tbs;
+        const der = Buffer.from(forge.asn1.toDer(tbs).getBytes(), "binary");
+        cert.signature = signBytes("sha256", der, request.issuerKey).toString("binary");
+        return forge.pki.certificateToPem(cert);
+      },
+      catch: (cause) =>
+        new CertificateError({ reason: "Signing", message: `Cannot sign a certificate: ${String(cause)}` }),
+    }),
+  );
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -7,9 +7,12 @@
  *
  * Every Effect counter, gauge and histogram whose name is a valid Prometheus name is exported;
  * its description is the HELP text. Frequencies and summaries are not exported.
+ *
+ * prom-client (and the OpenTelemetry API and the tree library it pulls in, ~80 modules) is
+ * imported when an exposition is made, so an operator without a metrics endpoint loads none of it.
  */
 import { Effect, Metric } from "effect";
-import * as Prom from "prom-client";
+import type * as Prom from "prom-client";
 import type { Format } from "../MetricsEndpoint.ts";
 
 type Snapshot = Metric.Metric.Snapshot;
@@ -76,7 +79,7 @@ interface Rendered {
  * A prom-client metric class whose rendering comes from the Effect metrics instead of its own
  * recording: prom-client still writes the HELP and TYPE lines and the samples.
  */
-const bridged = <B extends new (...args: any[]) => object>(Base: B) =>
+const bridgedClass = <B extends new (...args: any[]) => object>(Base: B) =>
   class extends Base {
     render: () => Rendered = () => ({ name: "", help: "", type: "gauge", aggregator: "sum", values: [] });
     async get() {
@@ -88,23 +91,25 @@ const bridged = <B extends new (...args: any[]) => object>(Base: B) =>
     }
   };
 
-const Bridged = {
-  Counter: bridged(Prom.Counter),
-  Gauge: bridged(Prom.Gauge),
-  Histogram: bridged(Prom.Histogram),
-} as const;
+/** The bridged classes of the loaded prom-client module. */
+const bridgedClasses = (prom: typeof Prom) =>
+  ({
+    Counter: bridgedClass(prom.Counter),
+    Gauge: bridgedClass(prom.Gauge),
+    Histogram: bridgedClass(prom.Histogram),
+  }) as const;
 
 /** Renders the metrics of an Effect context in either format. */
 export interface Exposition {
   readonly render: (format: Format) => Effect.Effect<string>;
 }
 
-const registryOf = (format: Format): Prom.Registry<Prom.RegistryContentType> => {
-  const registry = new Prom.Registry<Prom.RegistryContentType>();
+const registryOf = (prom: typeof Prom, format: Format): Prom.Registry<Prom.RegistryContentType> => {
+  const registry = new prom.Registry<Prom.RegistryContentType>();
   registry.setContentType(
-    format === "openmetrics" ? Prom.Registry.OPENMETRICS_CONTENT_TYPE : Prom.Registry.PROMETHEUS_CONTENT_TYPE,
+    format === "openmetrics" ? prom.Registry.OPENMETRICS_CONTENT_TYPE : prom.Registry.PROMETHEUS_CONTENT_TYPE,
   );
-  Prom.collectDefaultMetrics({ register: registry });
+  prom.collectDefaultMetrics({ register: registry });
   return registry;
 };
 
@@ -118,7 +123,13 @@ const registryOf = (format: Format): Prom.Registry<Prom.RegistryContentType> => 
  * const text = yield* exposition.render("prometheus") // "# HELP kopf_handler_invocations_total ..."
  * ```
  */
-export const make: Effect.Effect<Exposition> = Effect.sync(() => {
+export const make: Effect.Effect<Exposition> = Effect.map(
+  Effect.promise(() => import("prom-client")),
+  (prom) => exposition(prom),
+);
+
+const exposition = (prom: typeof Prom): Exposition => {
+  const Bridged = bridgedClasses(prom);
   const registries = new Map<Format, Prom.Registry<Prom.RegistryContentType>>();
   const latest: Latest = { current: new Map() };
   const bridged = new Map<Format, Set<string>>();
@@ -161,7 +172,7 @@ export const make: Effect.Effect<Exposition> = Effect.sync(() => {
         latest.current = byName;
         let registry = registries.get(format);
         if (registry === undefined) {
-          registry = registryOf(format);
+          registry = registryOf(prom, format);
           registries.set(format, registry);
         }
         bridge(format, registry);
@@ -169,4 +180,4 @@ export const make: Effect.Effect<Exposition> = Effect.sync(() => {
         return yield* Effect.promise(() => rendering.metrics());
       }),
   };
-});
+};
