@@ -44,7 +44,7 @@ const SEAMS: ReadonlyArray<readonly [string, RegExp]> = [
     /packages\/structs\/src\/|packages\/storage\/src\/|packages\/runtime\/src\/PatchApplier\.ts/,
   ],
   ["request sending", /packages\/client\/src\/|packages\/testing\/src\/kubeapi\//],
-  ["emulator (API server)", /packages\/testing\/src\//],
+  ["emulator (API server)", /packages\/(emulator|testing)\/src\//],
   ["logging", /packages\/runtime\/src\/Logging\.ts/],
   ["orchestration", /packages\/runtime\/src\//],
 ];

@@ -90,6 +90,16 @@ export const startEmulator = async (root: string, kubeconfig: string): Promise<C
   return emulator;
 };
 
+/**
+ * Our `kopf` as an installed operator runs it: the built JavaScript (`pnpm build`), with the
+ * workspace packages resolved to their builds. BENCH_OPERATOR=source runs the TypeScript sources
+ * of the checkout instead (type stripping at start, as `packages/cli/bin/kopf.js` does there).
+ */
+const ourCli = (root: string): string =>
+  process.env.BENCH_OPERATOR === "source"
+    ? join(root, "packages/cli/bin/kopf.js")
+    : join(root, "packages/cli/dist/main.js");
+
 /** Which operator. */
 export type Peer = "ours" | "kopf";
 
@@ -106,14 +116,10 @@ export const startOperator = (options: {
   const args = ["run", "--standalone", "-n", options.namespace];
   const child =
     options.peer === "ours"
-      ? spawn(
-          process.execPath,
-          [join(options.root, "packages/cli/bin/kopf.js"), ...args, `${options.handlers}.ts`],
-          {
-            env,
-            stdio: ["ignore", "pipe", "pipe"],
-          },
-        )
+      ? spawn(process.execPath, [ourCli(options.root), ...args, `${options.handlers}.ts`], {
+          env,
+          stdio: ["ignore", "pipe", "pipe"],
+        })
       : spawn(options.python ?? "python3", ["-m", "kopf", ...args, `${options.handlers}.py`], {
           env,
           stdio: ["ignore", "pipe", "pipe"],
