@@ -73,6 +73,8 @@ type Item = { readonly event: RawEvent; readonly arrived: number } | typeof END;
 interface Stream {
   readonly queue: Queue.Queue<Item>;
   readonly pressure: Pressure.Pressure;
+  /** Events offered and not yet taken (the end-of-stream mark not counted). */
+  pending: number;
 }
 
 /**
@@ -94,19 +96,25 @@ export const make = <R>(
     const limit = options.workerLimit === null ? undefined : yield* Semaphore.make(options.workerLimit);
     const runFork = yield* FiberSet.runtime(fibers)<R>();
     let closing = false;
-    // The per-resource gauges of these queues: objects with a worker and events waiting.
+    // The per-resource gauges of these queues: objects with a worker and events waiting. The
+    // events are counted as they come and go (a sum over all queues per event would cost
+    // O(objects) per event: quadratic in a burst of new objects).
+    let queued = 0;
     const resource = options.resource;
     const measure =
       resource === undefined
         ? Effect.void
-        : Effect.suspend(() => {
-            let events = 0;
-            for (const stream of streams.values()) events += Queue.sizeUnsafe(stream.queue);
-            return Effect.andThen(
+        : Effect.suspend(() =>
+            Effect.andThen(
               Metrics.gauge(Metrics.objectsQueued, resource, streams.size),
-              Metrics.gauge(Metrics.eventsQueued, resource, events),
-            );
-          });
+              Metrics.gauge(Metrics.eventsQueued, resource, queued),
+            ),
+          );
+    const enqueue = (stream: Stream, item: Item) => {
+      Queue.offerUnsafe(stream.queue, item);
+      stream.pending += 1;
+      queued += 1;
+    };
 
     const worker = (key: string, stream: Stream): Effect.Effect<void, never, R> =>
       Effect.gen(function* () {
@@ -131,6 +139,8 @@ export const make = <R>(
           }
           const item = next.value;
           if (item === END) return;
+          stream.pending -= 1;
+          queued -= 1;
           const event = item.event;
           if (expected !== undefined && ObjectKey.versionOf(event.object) === expected) {
             expected = undefined;
@@ -158,7 +168,12 @@ export const make = <R>(
         ),
         Effect.ensuring(
           Effect.andThen(
-            Effect.sync(() => streams.get(key) === stream && streams.delete(key)),
+            Effect.sync(() => {
+              if (streams.get(key) !== stream) return;
+              streams.delete(key);
+              queued -= stream.pending;
+              stream.pending = 0;
+            }),
             measure,
           ),
         ),
@@ -172,13 +187,17 @@ export const make = <R>(
         return Effect.gen(function* () {
           const item = { event, arrived: yield* Clock.currentTimeMillis };
           if (existing !== undefined) {
-            Queue.offerUnsafe(existing.queue, item);
+            enqueue(existing, item);
             yield* measure;
             return yield* Pressure.raise(existing.pressure);
           }
-          const stream: Stream = { queue: yield* Queue.unbounded<Item>(), pressure: yield* Pressure.make };
+          const stream: Stream = {
+            queue: yield* Queue.unbounded<Item>(),
+            pressure: yield* Pressure.make,
+            pending: 0,
+          };
           streams.set(key, stream);
-          Queue.offerUnsafe(stream.queue, item);
+          enqueue(stream, item);
           yield* measure;
           yield* Pressure.raise(stream.pressure);
           const body = worker(key, stream);

@@ -3,9 +3,10 @@
 // limit, consistency tracking of our own patches' versions, crash isolation and shutdown.
 import { assert, describe, it } from "@effect/vitest";
 import type { RawEvent } from "@kopf/structs";
-import { Effect, Logger } from "effect";
+import { Effect, Logger, Metric } from "effect";
 import { TestClock } from "effect/testing";
 import * as fc from "fast-check";
+import * as Metrics from "../src/Metrics.ts";
 import * as ObjectQueues from "../src/ObjectQueues.ts";
 import * as Pressure from "../src/Pressure.ts";
 
@@ -210,6 +211,38 @@ describe("ObjectQueues", () => {
       ),
     );
   });
+
+  it.effect("the queue gauges count objects with a worker and events waiting, crashes included", () =>
+    Effect.gen(function* () {
+      const resource = "kopfexamples.v1.kopf.dev";
+      const gauges = Effect.all([
+        Metric.value(Metric.withAttributes(Metrics.objectsQueued, { resource })),
+        Metric.value(Metric.withAttributes(Metrics.eventsQueued, { resource })),
+      ]).pipe(Effect.map(([objects, events]) => ({ objects: objects.value, events: events.value })));
+      const queues = yield* ObjectQueues.make(
+        (e) =>
+          e.object.metadata?.uid === "bad"
+            ? Effect.andThen(Effect.sleep("1 second"), Effect.die(new Error("boom")))
+            : Effect.as(Effect.sleep("1 second"), undefined),
+        { ...options, resource },
+      );
+      for (const rv of ["1", "2", "3"]) yield* queues.offer(event("a", rv));
+      for (const rv of ["1", "2", "3", "4"]) yield* queues.offer(event("bad", rv));
+      yield* settle;
+      // Each worker took its first event; the rest wait.
+      assert.deepStrictEqual(yield* gauges, { objects: 2, events: 5 });
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      // "bad" crashed with three events queued: they are gone with its worker.
+      assert.deepStrictEqual(yield* gauges, { objects: 1, events: 1 });
+      yield* TestClock.adjust("2 seconds");
+      yield* settle;
+      assert.deepStrictEqual(yield* gauges, { objects: 1, events: 0 });
+      yield* TestClock.adjust(`${options.idleTimeout} seconds`);
+      yield* settle;
+      assert.deepStrictEqual(yield* gauges, { objects: 0, events: 0 });
+    }).pipe(Effect.scoped, Effect.provide(Logger.layer([]))),
+  );
 
   it.effect("shutdown drains within exitTimeout, then interrupts the rest with a warning", () => {
     const lines: Array<string> = [];
