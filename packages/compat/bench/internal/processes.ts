@@ -1,8 +1,10 @@
 // The processes a side-by-side run needs: an emulator (`kopf emulator`, HTTPS) and one operator,
 // either this port (`kopf run`) or Python Kopf (`python -m kopf run`), with their log lines
 // counted as they arrive ("Creation is processed", "Deletion is processed"), which both print at
-// the info level in the same words.
+// the info level in the same words. With BENCH_LOG_DIR set, every process's whole output is also
+// written there (one file per process), for a closer look at a run that failed.
 import { type ChildProcess, spawn } from "node:child_process";
+import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 
 /** A child process whose output is scanned for progress lines. */
@@ -32,7 +34,12 @@ const watch = (child: ChildProcess, what: string): Child => {
   const counts: Record<Phrase, number> = { created: 0, deleted: 0, ready: 0 };
   let tail = "";
   let carry = "";
+  const logDir = process.env.BENCH_LOG_DIR;
+  if (logDir !== undefined) mkdirSync(logDir, { recursive: true });
+  const logFile =
+    logDir === undefined ? undefined : join(logDir, `${what.replace(/\W+/g, "-")}-${child.pid}.log`);
   const onData = (chunk: Buffer) => {
+    if (logFile !== undefined) appendFileSync(logFile, chunk);
     const text = carry + chunk.toString();
     const cut = text.lastIndexOf("\n");
     const complete = cut < 0 ? "" : text.slice(0, cut + 1);
