@@ -1,7 +1,10 @@
 /**
  * The live `KubeTransport`: HTTP/1.1 over undici connection pools, one pool per server and TLS
  * identity, kept for the life of the layer — connections are reused across requests (keep-alive)
- * and never created per call. TLS verification is on unless the credentials say `insecure`;
+ * and never created per call. Watch streams and plain requests use separate pools: a stream holds
+ * its connection for as long as it runs (so their pool has no limit), while plain requests share
+ * at most `requestConnections` connections (a burst of objects queues its patches on them instead
+ * of opening a TLS connection per object in flight). TLS verification is on unless the credentials say `insecure`;
  * `caPath`/`caData`, client certificates and `tlsServerName` come from the `ConnectionInfo`;
  * `proxyUrl` and `trustEnv` (proxy environment variables) are honoured.
  *
@@ -22,14 +25,21 @@ import { KubeTransport, type TransportRequest } from "../KubeTransport.ts";
 export interface UndiciOptions {
   /** Milliseconds an idle connection is kept open. Default 60 000. */
   readonly keepAliveTimeout?: number | undefined;
-  /** The most connections per server; `null` for no limit (each open watch holds one). Default `null`. */
+  /** The most connections per server for watch streams; `null` for no limit (each open watch holds one). Default `null`. */
   readonly connections?: number | null | undefined;
+  /**
+   * The most connections per server for plain (non-streaming) requests; `null` for no limit.
+   * Default 32: enough to keep an API server busy, few enough that a burst of thousands of
+   * objects does not open (and keep alive) thousands of TLS connections.
+   */
+  readonly requestConnections?: number | null | undefined;
   /** Milliseconds to connect when a request does not say. Default 30 000. */
   readonly connectTimeout?: number | undefined;
   /**
-   * How many pools (server × TLS identity) are kept; beyond that the least recently used one is
-   * closed gracefully (its requests finish first). Credentials whose TLS material changes (e.g.
-   * short-lived client certificates from an exec plugin) would otherwise pile pools up. Default 16.
+   * How many pools (server × TLS identity × streams or requests) are kept; beyond that the least
+   * recently used one is closed gracefully (its requests finish first). Credentials whose TLS
+   * material changes (e.g. short-lived client certificates from an exec plugin) would otherwise
+   * pile pools up. Default 32 (16 identities with both kinds of pool).
    */
   readonly maxPools?: number | undefined;
 }
@@ -101,6 +111,8 @@ const lowerCaseHeaders = (
   return result;
 };
 
+const DEFAULT_REQUEST_CONNECTIONS = 32;
+
 const connectionReleased = Effect.callback<void>((resume) => {
   const handle = setImmediate(() => resume(Effect.void));
   return Effect.sync(() => clearImmediate(handle));
@@ -122,7 +134,7 @@ export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
   const { EnvHttpProxyAgent, Pool, ProxyAgent } = yield* Effect.promise(() => import("undici"));
   // Insertion order is recency order: a used pool is moved to the end.
   const dispatchers = new Map<string, Dispatcher>();
-  const maxPools = Math.max(1, options.maxPools ?? 16);
+  const maxPools = Math.max(1, options.maxPools ?? 32);
   const creating = yield* Semaphore.make(1);
   yield* Effect.addFinalizer(() =>
     Effect.promise(() =>
@@ -130,10 +142,10 @@ export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
     ),
   );
 
-  const dispatcherFor = (info: ConnectionInfo.ConnectionInfo, connectTimeout: number) =>
+  const dispatcherFor = (info: ConnectionInfo.ConnectionInfo, connectTimeout: number, streaming: boolean) =>
     creating.withPermits(1)(
       Effect.gen(function* () {
-        const key = `${ConnectionInfo.transportKey(info)}|${connectTimeout}`;
+        const key = `${ConnectionInfo.transportKey(info)}|${connectTimeout}|${streaming ? "stream" : "request"}`;
         const existing = dispatchers.get(key);
         if (existing !== undefined) {
           dispatchers.delete(key);
@@ -149,7 +161,11 @@ export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
         };
         const common = {
           keepAliveTimeout: options.keepAliveTimeout ?? 60_000,
-          connections: options.connections ?? null,
+          connections: streaming
+            ? (options.connections ?? null)
+            : options.requestConnections === undefined
+              ? DEFAULT_REQUEST_CONNECTIONS
+              : options.requestConnections,
           allowH2: false,
           pipelining: 1,
         };
@@ -176,6 +192,7 @@ export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
       const dispatcher = yield* dispatcherFor(
         request.connection,
         request.connectTimeout ?? options.connectTimeout ?? 30_000,
+        streaming,
       );
       const response = yield* Effect.tryPromise({
         try: (signal) =>

@@ -1,7 +1,8 @@
 // Covers the live transport against a local node:http server on 127.0.0.1: keep-alive reuse (one
 // connection for many requests), headers sent (auth, user agent), error statuses and bodies,
-// streamed watch bodies read as they arrive and closed when the consumer stops, connection
-// refused as a TransportError, and the request timeout (real time).
+// streamed watch bodies read as they arrive and closed when the consumer stops, bursts of
+// requests bounded to their own pool's connections, connection refused as a TransportError, and
+// the request timeout (real time).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest";
@@ -163,6 +164,44 @@ describe("live transport over HTTP/1.1", () => {
       );
       assert.isAtMost(connections - before, 5);
     }),
+  );
+
+  it.live(
+    "a burst of requests shares requestConnections connections; open watch streams have their own",
+    () =>
+      Effect.gen(function* () {
+        const transport = yield* KubeTransport;
+        const connection = { server: base, insecure: false, priority: 0, trustEnv: false };
+        const before = connections;
+        // Two watch streams stay open (each holds a connection) while the burst runs.
+        for (const _ of [1, 2]) {
+          const watch = yield* transport.stream({
+            method: "GET",
+            path: "/api/v1/namespaces/ns/pods?watch=true",
+            headers: {},
+            connection,
+          });
+          assert.strictEqual(watch.status, 200);
+        }
+        const statuses = yield* Effect.forEach(
+          [...Array(40).keys()],
+          (i) =>
+            Effect.map(
+              transport.request({
+                method: "GET",
+                path: `/api/v1/namespaces/ns/pods/b${i}`,
+                headers: {},
+                connection,
+              }),
+              (response) => response.status,
+            ),
+          { concurrency: 40 },
+        );
+        assert.deepStrictEqual(new Set(statuses), new Set([200]));
+        assert.strictEqual(statuses.length, 40);
+        assert.isAtMost(connections - before, 2 + 3);
+        assert.isAtLeast(connections - before, 3);
+      }).pipe(Effect.scoped, Effect.provide(UndiciTransport.layer({ requestConnections: 3 }))),
   );
 
   it.live("a server URL with a path prefix (e.g. behind a proxy) prefixes every request", () =>
