@@ -22,8 +22,8 @@ export interface Input {
   readonly resource: Resource.Resource;
   readonly body: RawBody;
   readonly patch: Patch.Patch;
-  /** Seconds until handlers (and engines) want to run again. */
-  readonly delays: ReadonlyArray<number>;
+  /** Seconds until the earliest handler (or engine) wants to run again; `undefined` for none. */
+  readonly delay: number | undefined;
   readonly pressure?: Pressure.Pressure | undefined;
   /** Whether a changing cause was handled (for the "cycle is finished" line). */
   readonly handled: boolean;
@@ -63,7 +63,7 @@ const seconds = (value: number): string => String(Math.round(value * 1000) / 100
  *
  * @example
  * ```ts
- * const { resourceVersion, remaining } = yield* Applying.apply({ resource, body, patch, delays, pressure, handled: true })
+ * const { resourceVersion, remaining } = yield* Applying.apply({ resource, body, patch, delay: 30, pressure, handled: true })
  * ```
  */
 export const apply = (
@@ -73,7 +73,7 @@ export const apply = (
     const settings = yield* OperatorSettings;
     const storage = settings.persistence.progressStorage;
     const { patch, body, resource } = input;
-    const delay = input.delays.length > 0 ? Math.min(...input.delays) : undefined;
+    const delay = input.delay;
     const applied = !patch.isEmpty();
     let resourceVersion: string | undefined;
     let remaining: Patch.Patch | undefined;
