@@ -4,16 +4,18 @@
  * (`Processing`) performs each instruction and reports what it observed. The load-bearing order
  * lives here, not in the interpreter's control flow:
  *
- * index → claim (scaled out) → select the handlers → `on.event` handlers → daemons and timers → finalizer added or
- * removed → consistency gate (wait for our own patch's echo) → changing handlers (or the line of
- * a cause with nothing to run) → diff-base and memory → release of a deleted object → fence
- * (scaled out) → apply the patch with the earliest delay → remember what was not applied.
+ * index → claim (scaled out) → select the handlers → `on.event` handlers → daemons and timers →
+ * finalizer added or removed → consistency gate (wait for our own patch's echo) → changing
+ * handlers (or the line of a cause with nothing to run) → diff-base and memory → release of a
+ * deleted object → fence (scaled out) → send the patch and handle its outcome (a conflict
+ * carried over, an invalid patch reported as an error and a Warning event) → sleep for the
+ * earliest delay and touch, or not → remember what was not applied.
  *
  * Handlers are effects: instructions carry their selection and causes (`CycleSelection`, which
  * the interpreter makes on the `Select` instruction, once the object is indexed and claimed), and
  * the interpreter reports their outcomes, which the next step folds into the plan (the delays,
- * whether the cause is fully handled). Memory changes, finalizer operations and the earliest
- * delay are values of the instructions.
+ * whether the cause is fully handled). Memory changes, finalizer operations, events to post,
+ * log lines and the sleep for the earliest delay are values of the instructions.
  *
  * Invariants (property-tested): the finalizer is never removed while a changing handler is
  * pending; at most one finalizer operation and at most one patch per cycle; no changing handler
@@ -26,6 +28,8 @@ import type { Json, Patch, RawBody, RawEventType } from "@kopf/structs";
 import type * as ChangeCause from "./ChangeCause.ts";
 import type * as CycleSelection from "./CycleSelection.ts";
 import * as FinalizerDecision from "./FinalizerDecision.ts";
+import * as ApplySteps from "./internal/applySteps.ts";
+import type * as CycleState from "./internal/cycleState.ts";
 import * as CycleSteps from "./internal/cycleSteps.ts";
 import type * as SpawningCause from "./SpawningCause.ts";
 import type * as WatchingCause from "./WatchingCause.ts";
@@ -88,7 +92,13 @@ export type Instruction =
   | { readonly _tag: "Finalizer"; readonly decision: FinalizerDecision.FinalizerDecision }
   /** Sleep until `until` (the runtime's clock) or the object's next event. */
   | { readonly _tag: "Wait"; readonly until: number }
-  | { readonly _tag: "Log"; readonly level: "Debug" | "Warning"; readonly message: string }
+  | {
+      readonly _tag: "Log";
+      readonly level: "Debug" | "Warning" | "Error";
+      readonly message: string;
+      /** Kept out of the events bridge (another instruction posts the event, if any). */
+      readonly local?: boolean;
+    }
   | {
       readonly _tag: "RunChanging";
       readonly cause: ChangeCause.ChangeCause;
@@ -106,14 +116,14 @@ export type Instruction =
   | { readonly _tag: "Remember"; readonly change: MemoryChange }
   /** Check that this replica still owns the object. */
   | { readonly _tag: "Fence" }
-  /** Apply the patch, then sleep for the earliest delay and touch the object as needed. */
-  | {
-      readonly _tag: "Apply";
-      /** Seconds until the earliest handler, daemon or timer wants the object again. */
-      readonly delay: number | undefined;
-      /** Whether a changing cause was handled (for the "cycle is finished" line). */
-      readonly handled: boolean;
-    }
+  /** Send the cycle's patch, if it holds anything (clearing the touch-dummy with it). */
+  | { readonly _tag: "Patch" }
+  /** Post an event on the object. */
+  | { readonly _tag: "Post"; readonly event: Event }
+  /** Sleep for the delayed handlers, cut short by the object's next event. */
+  | { readonly _tag: "Sleep"; readonly seconds: number }
+  /** Touch the object (the touch-dummy annotation) to get a new event after a sleep. */
+  | { readonly _tag: "Touch" }
   | { readonly _tag: "Finish"; readonly outcome: Outcome };
 
 /** What the interpreter observed when performing an instruction. */
@@ -140,14 +150,37 @@ export type Observation =
       readonly delays: ReadonlyArray<number>;
     }
   | { readonly _tag: "Held"; readonly holds: boolean }
+  | { readonly _tag: "Patched"; readonly outcome: Patched }
+  | { readonly _tag: "Slept"; readonly fully: boolean; readonly left: number }
+  /** The touch was applied: the version to await, if any. */
+  | { readonly _tag: "Touched"; readonly resourceVersion: string | undefined };
+
+/** What sending the patch did. */
+export type Patched =
+  /** The patch was empty: nothing sent. */
+  | { readonly _tag: "NothingToPatch" }
+  | { readonly _tag: "Applied"; readonly resourceVersion: string | undefined }
+  /** A newer object was met: the patch functions are pending, for the next cycle. */
+  | { readonly _tag: "Conflict"; readonly resourceVersion: string | undefined; readonly pending: Patch.Patch }
+  /** The API server rejected the patch as invalid: its message and the rejected payload (JSON). */
   | {
-      readonly _tag: "Applied";
+      readonly _tag: "Invalid";
       readonly resourceVersion: string | undefined;
-      readonly pending: Patch.Patch | undefined;
-    };
+      readonly message: string;
+      readonly payload: string;
+    }
+  /** The object does not exist anymore. */
+  | { readonly _tag: "Gone" };
+
+/** An event to post on the object. */
+export interface Event {
+  readonly type: "Warning";
+  readonly reason: string;
+  readonly message: string;
+}
 
 /** The cycle's state between two instructions. */
-export type State = CycleSteps.State;
+export type State = CycleState.State;
 
 /** The next instruction and the state to advance from once it is performed. */
 export interface Step {
@@ -178,7 +211,18 @@ export const start = (facts: Facts): Step =>
     handled: "NotRun",
     ran: false,
     release: FinalizerDecision.KEEP,
+    sent: false,
+    resourceVersion: undefined,
+    pending: undefined,
+    invalid: undefined,
+    outcome: undefined,
   });
+
+/** Kopf's `WAITING_KEEPALIVE_INTERVAL`: the longest sleep before a re-evaluating touch. */
+export const KEEPALIVE_SECONDS = ApplySteps.KEEPALIVE_SECONDS;
+
+/** Reason of the Warning event posted about a patch the API server rejected as invalid. */
+export const INVALID_PATCH_REASON = ApplySteps.INVALID_PATCH_REASON;
 
 /**
  * The next instruction once the current one was performed. An observation of another kind than

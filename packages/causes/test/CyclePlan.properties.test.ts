@@ -33,7 +33,14 @@ const scripts: fc.Arbitrary<Script> = fc.record({
   changed: fc.constantFrom("done" as const, "skipped" as const, "pending" as const),
   changedDelays: delays,
   holds: fc.boolean(),
-  conflict: fc.boolean(),
+  patched: fc.constantFrom<CyclePlan.Patched["_tag"]>(
+    "NothingToPatch",
+    "Applied",
+    "Conflict",
+    "Invalid",
+    "Gone",
+  ),
+  wokeEarly: fc.boolean(),
 });
 
 /** The cycle's instructions and what the interpreter observed after each. */
@@ -63,11 +70,14 @@ describe("CyclePlan properties", () => {
       if (pending) expect(instructions.filter(removes)).toEqual([]);
     }));
 
-  it("at most one finalizer operation and at most one patch per cycle", () =>
+  it("at most one finalizer operation and at most one write per cycle (the patch, or a touch when nothing was sent)", () =>
     property((scene, script) => {
-      const kinds = tags(cycle(scene, script).instructions);
+      const { instructions, observed } = cycle(scene, script);
+      const kinds = tags(instructions);
       expect(kinds.filter((t) => t === "Finalizer").length).toBeLessThanOrEqual(1);
-      expect(kinds.filter((t) => t === "Apply").length).toBeLessThanOrEqual(1);
+      expect(kinds.filter((t) => t === "Patch").length).toBeLessThanOrEqual(1);
+      const sent = observed.some((o) => o._tag === "Patched" && o.outcome._tag !== "NothingToPatch");
+      expect(kinds.filter((t) => t === "Touch").length).toBeLessThanOrEqual(sent ? 0 : 1);
     }));
 
   it("no changing handler runs after a finalizer change, on a carried patch, or without the awaited echo", () =>
@@ -110,21 +120,38 @@ describe("CyclePlan properties", () => {
       expect(waits).toEqual([]);
     }));
 
-  it("applies with the earliest delay, and never for DELETED, an object not owned or a lost ownership", () =>
+  it("sleeps for the earliest delay (at most 600 s) only when nothing was sent; never patches for DELETED, an object not owned or a lost ownership", () =>
     property((scene, script) => {
       const { f, instructions, observed } = cycle(scene, script);
-      const apply = instructions.find((i) => i._tag === "Apply");
       const last = instructions[instructions.length - 1];
-      if (apply === undefined) {
+      if (!instructions.some((i) => i._tag === "Patch")) {
         expect(last?._tag === "Fail" || (last?._tag === "Finish" && last.outcome._tag !== "Applied")).toBe(
           true,
         );
         return;
       }
       expect(f.type).not.toBe("DELETED");
-      const waits = observed.flatMap((o) => (o._tag === "Spawned" || o._tag === "Changed" ? o.delays : []));
-      expect(apply.delay).toBe(waits.length > 0 ? Math.min(...waits) : undefined);
       expect(observed).not.toContainEqual({ _tag: "Claimed", claimed: false });
       expect(observed).not.toContainEqual({ _tag: "Held", holds: false });
+      const sleep = instructions.find((i) => i._tag === "Sleep");
+      if (sleep === undefined) return;
+      const waits = observed.flatMap((o) => (o._tag === "Spawned" || o._tag === "Changed" ? o.delays : []));
+      expect(sleep.seconds).toBe(Math.min(...waits, CyclePlan.KEEPALIVE_SECONDS));
+      expect(observed).toContainEqual({ _tag: "Patched", outcome: { _tag: "NothingToPatch" } });
+    }));
+
+  it("what a conflict left is carried to the next cycle, and only that", () =>
+    property((scene, script) => {
+      const { instructions, observed } = cycle(scene, script);
+      const carried = instructions.flatMap((i) =>
+        i._tag === "Remember" && i.change._tag === "Carry" ? [i.change.pending] : [],
+      );
+      const conflict = observed.find((o) => o._tag === "Patched" && o.outcome._tag === "Conflict");
+      if (!instructions.some((i) => i._tag === "Patch")) {
+        expect(carried).toEqual([]);
+        return;
+      }
+      expect(carried).toHaveLength(1);
+      expect(carried[0] !== undefined).toBe(conflict !== undefined);
     }));
 });

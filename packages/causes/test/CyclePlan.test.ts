@@ -31,18 +31,18 @@ describe("CyclePlan: the reason-detection matrix through the plan", () => {
           table.push([
             `${where} ⇒ ${ours ? "delete" : "free"}`,
             { setup: "cud", type, finalizers, deletion },
-            ours ? "run:delete[d] diff-base handled finalizer:remove apply" : "log:free apply",
+            ours ? "run:delete[d] diff-base handled finalizer:remove patch" : "log:free patch",
           ]);
           continue;
         }
         for (const stored of ["none", "same", "other"] as const) {
           const reason = stored === "none" ? "create" : stored === "same" ? "noop" : "update";
           const handled =
-            reason === "noop" ? "log:noop apply" : `run:${reason}[${reason[0]}] diff-base handled apply`;
+            reason === "noop" ? "log:noop patch" : `run:${reason}[${reason[0]}] diff-base handled patch`;
           table.push([
             `${where}, stored ${stored} ⇒ ${reason}`,
             { setup: "cud", type, finalizers, deletion, stored },
-            ours ? handled : "finalizer:add apply",
+            ours ? handled : "finalizer:add patch",
           ]);
         }
       }
@@ -59,142 +59,142 @@ describe("CyclePlan: cause × handler outcome × finalizer × consistency", () =
   const DELETING = { finalizers: [FIN], deletion: "2020-12-31T23:59:59Z" };
   const table: ReadonlyArray<readonly [string, Scene, Script, string]> = [
     // create
-    ["create, done", { setup: "cud", ...HELD, stored: "none" }, {}, "run:create[c] diff-base handled apply"],
+    ["create, done", { setup: "cud", ...HELD, stored: "none" }, {}, "run:create[c] diff-base handled patch"],
     [
       "create, nothing left to run",
       { setup: "cud", ...HELD, stored: "none" },
       { changed: "skipped" },
-      "run:create[c] diff-base handled apply",
+      "run:create[c] diff-base handled patch",
     ],
     [
       "create, retrying in 60 s",
       { setup: "cud", ...HELD, stored: "none" },
       { changed: "pending", changedDelays: [60] },
-      "run:create[c] apply(60)",
+      "run:create[c] patch skip(60)",
     ],
     [
       "create, pending without a delay",
       { setup: "cud", ...HELD, stored: "none" },
       { changed: "pending" },
-      "run:create[c] apply",
+      "run:create[c] patch",
     ],
-    ["create, finalizer needed: added first", { setup: "cud", stored: "none" }, {}, "finalizer:add apply"],
+    ["create, finalizer needed: added first", { setup: "cud", stored: "none" }, {}, "finalizer:add patch"],
     [
       "create, finalizer not needed and absent",
       { setup: "cu", stored: "none" },
       {},
-      "run:create[c] diff-base handled apply",
+      "run:create[c] diff-base handled patch",
     ],
     [
       "create, finalizer not needed but held: removed first",
       { setup: "cu", ...HELD, stored: "none" },
       {},
-      "finalizer:remove apply",
+      "finalizer:remove patch",
     ],
     [
       "create, own echo awaited and arrived",
       { setup: "cud", ...HELD, stored: "none", consistency: "awaited" },
       {},
-      "wait run:create[c] diff-base handled apply",
+      "wait run:create[c] diff-base handled patch",
     ],
     [
       "create, own echo awaited, a new event cut the wait short",
       { setup: "cud", ...HELD, stored: "none", consistency: "awaited" },
       { sleptFully: false },
-      "wait apply",
+      "wait patch",
     ],
     [
       "create, own echo awaited with on.event results in the patch: inconsistent, no wait",
       { setup: "event", ...HELD, stored: "none", consistency: "awaited" },
       { eventResults: true },
-      "watch apply",
+      "watch patch",
     ],
     [
       "create, on.event results without an awaited echo: consistent",
       { setup: "event", ...HELD, stored: "none" },
       { eventResults: true },
-      "watch run:create[c] diff-base handled apply",
+      "watch run:create[c] diff-base handled patch",
     ],
     [
       "create with a patch carried over: inconsistent",
       { setup: "cud", ...HELD, stored: "none", consistency: "carried" },
       {},
-      "apply",
+      "patch",
     ],
     [
       "create, finalizer added while an echo is awaited: no wait",
       { setup: "cud", stored: "none", consistency: "awaited" },
       {},
-      "finalizer:add apply",
+      "finalizer:add patch",
     ],
     // update
-    ["update, done", { setup: "cud", ...HELD, stored: "other" }, {}, "run:update[u] diff-base handled apply"],
+    ["update, done", { setup: "cud", ...HELD, stored: "other" }, {}, "run:update[u] diff-base handled patch"],
     [
       "update, retrying",
       { setup: "cud", ...HELD, stored: "other" },
       { changed: "pending", changedDelays: [5, 2] },
-      "run:update[u] apply(2)",
+      "run:update[u] patch skip(2)",
     ],
     [
       "update, awaited, cut short",
       { setup: "cud", ...HELD, stored: "other", consistency: "awaited" },
       { sleptFully: false },
-      "wait apply",
+      "wait patch",
     ],
     // delete
     [
       "delete, done: released",
       { setup: "cud", ...DELETING },
       {},
-      "run:delete[d] diff-base handled finalizer:remove apply",
+      "run:delete[d] diff-base handled finalizer:remove patch",
     ],
     [
       "delete, retrying: held",
       { setup: "cud", ...DELETING },
       { changed: "pending", changedDelays: [30] },
-      "run:delete[d] apply(30)",
+      "run:delete[d] patch skip(30)",
     ],
     [
       "delete, pending without a delay: held",
       { setup: "cud", ...DELETING },
       { changed: "pending" },
-      "run:delete[d] apply",
+      "run:delete[d] patch",
     ],
     [
       "delete, done, daemons still stopping: held",
       { setup: "daemon", ...DELETING },
       { spawnedDelays: [1] },
-      "spawn run:delete[d] diff-base handled apply(1)",
+      "spawn run:delete[d] diff-base handled patch skip(1)",
     ],
     [
       "delete, done, daemons stopped: released",
       { setup: "daemon", ...DELETING },
       {},
-      "spawn run:delete[d] diff-base handled finalizer:remove apply",
+      "spawn run:delete[d] diff-base handled finalizer:remove patch",
     ],
     [
       "delete on a carried patch: neither run nor released",
       { setup: "cud", ...DELETING, consistency: "carried" },
       {},
-      "apply",
+      "patch",
     ],
     [
       "delete, awaited, cut short: neither run nor released",
       { setup: "cud", ...DELETING, consistency: "awaited" },
       { sleptFully: false },
-      "wait apply",
+      "wait patch",
     ],
     [
       "delete, awaited and arrived",
       { setup: "cud", ...DELETING, consistency: "awaited" },
       {},
-      "wait run:delete[d] diff-base handled finalizer:remove apply",
+      "wait run:delete[d] diff-base handled finalizer:remove patch",
     ],
     [
       "delete with an optional on.delete: finalizer removed, the handler not run",
       { setup: "optional", ...DELETING },
       {},
-      "finalizer:remove apply",
+      "finalizer:remove patch",
     ],
     // gone, free, noop, resume, stealth
     [
@@ -203,33 +203,33 @@ describe("CyclePlan: cause × handler outcome × finalizer × consistency", () =
       {},
       "log:gone gone",
     ],
-    ["free", { setup: "cud", finalizers: ["other"], deletion: "2020-12-31T23:59:59Z" }, {}, "log:free apply"],
-    ["noop", { setup: "cud", ...HELD }, {}, "log:noop apply"],
+    ["free", { setup: "cud", finalizers: ["other"], deletion: "2020-12-31T23:59:59Z" }, {}, "log:free patch"],
+    ["noop", { setup: "cud", ...HELD }, {}, "log:noop patch"],
     [
       "resume after a restart",
       { setup: "event", ...HELD, type: null, listed: true },
       {},
-      "watch run:resume[r] diff-base handled apply",
+      "watch run:resume[r] diff-base handled patch",
     ],
     [
       "stealth: no handler prematches, the unneeded finalizer is removed",
       { setup: "stealth", ...HELD },
       {},
-      "finalizer:remove apply",
+      "finalizer:remove patch",
     ],
-    ["stealth, nothing held: only the patch (empty) is applied", { setup: "stealth" }, {}, "apply"],
+    ["stealth, nothing held: only the patch (empty) is applied", { setup: "stealth" }, {}, "patch"],
     [
       "a daemon stopped forever no longer needs the finalizer",
       { setup: "daemon", ...HELD, stored: "none" },
       { excluded: ["dm"] },
-      "spawn run:create[c] diff-base handled apply",
+      "spawn run:create[c] diff-base handled patch",
     ],
     // engine seams, conflicts, failures
     [
       "indexed and owned",
       { setup: "cud", ...HELD, stored: "none", engines: { indexing: true, ownership: true } },
       {},
-      "index claim run:create[c] diff-base handled fence apply",
+      "index claim run:create[c] diff-base handled fence patch",
     ],
     [
       "indexed, owned by another replica",
@@ -241,13 +241,55 @@ describe("CyclePlan: cause × handler outcome × finalizer × consistency", () =
       "ownership lost during the handling: fenced, nothing applied",
       { setup: "cud", ...HELD, stored: "none", engines: { indexing: false, ownership: true } },
       { holds: false },
-      "claim run:create[c] diff-base handled fence warn fenced",
+      "claim run:create[c] diff-base handled fence warning fenced",
     ],
     [
       "a conflict: the pending functions are carried to the next cycle",
       { setup: "cud", stored: "none" },
-      { conflict: true },
-      "finalizer:add apply carry",
+      { patched: "Conflict" },
+      "finalizer:add patch carry",
+    ],
+    [
+      "an invalid patch: an error line and a Warning event, nothing carried",
+      { setup: "cud", stored: "none" },
+      { patched: "Invalid" },
+      "finalizer:add patch error post:InvalidPatch",
+    ],
+    [
+      "the object is gone when patched: no sleep, no touch",
+      { setup: "cud", ...HELD, stored: "none" },
+      { changed: "pending", changedDelays: [60], patched: "Gone" },
+      "run:create[c] patch",
+    ],
+    [
+      "nothing to patch with a delay: sleep, then touch",
+      { setup: "cud", ...HELD, stored: "none" },
+      { changed: "pending", changedDelays: [60], patched: "NothingToPatch" },
+      "run:create[c] patch sleep(60) touch",
+    ],
+    [
+      "nothing to patch with a long delay: the sleep is capped at 600 s",
+      { setup: "cud", ...HELD, stored: "none" },
+      { changed: "pending", changedDelays: [900], patched: "NothingToPatch" },
+      "run:create[c] patch sleep(600) touch",
+    ],
+    [
+      "nothing to patch, the sleep cut short by a new event: no touch",
+      { setup: "cud", ...HELD, stored: "none" },
+      { changed: "pending", changedDelays: [60], patched: "NothingToPatch", wokeEarly: true },
+      "run:create[c] patch sleep(60) interrupted",
+    ],
+    [
+      "nothing to patch with a zero delay: touched at once",
+      { setup: "cud", ...HELD, stored: "none" },
+      { changed: "pending", changedDelays: [0], patched: "NothingToPatch" },
+      "run:create[c] patch touch",
+    ],
+    [
+      "a patch sent with a zero delay: its own event brings the next cycle",
+      { setup: "cud", ...HELD, stored: "none" },
+      { changed: "pending", changedDelays: [0] },
+      "run:create[c] patch",
     ],
     [
       "an undecodable diff-base fails the cycle after the on.event handlers",

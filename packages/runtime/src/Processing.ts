@@ -217,11 +217,16 @@ const processCauses = (input: CycleInput) =>
             const slept = yield* Pressure.sleep(context.pressure, (instruction.until - now) / 1000);
             return { _tag: "Waited", sleptFully: slept.fully } as const;
           }
-          case "Log":
-            yield* instruction.level === "Warning"
-              ? Effect.logWarning(instruction.message)
-              : Effect.logDebug(instruction.message);
+          case "Log": {
+            const line =
+              instruction.level === "Error"
+                ? Effect.logError(instruction.message)
+                : instruction.level === "Warning"
+                  ? Effect.logWarning(instruction.message)
+                  : Effect.logDebug(instruction.message);
+            yield* instruction.local === true ? line.pipe(Effect.annotateLogs(Logging.LOCAL, true)) : line;
             return performed;
+          }
           case "RunChanging": {
             const run = yield* Execution.runChanging({
               ...instruction,
@@ -248,20 +253,19 @@ const processCauses = (input: CycleInput) =>
               _tag: "Held",
               holds: engines.ownership === undefined ? true : yield* engines.ownership.holds(key),
             } as const;
-          case "Apply": {
-            const applied = yield* Applying.apply({
-              resource,
-              body,
-              patch,
-              pressure: context.pressure,
-              ...instruction,
-            });
-            return {
-              _tag: "Applied",
-              resourceVersion: applied.resourceVersion,
-              pending: applied.remaining,
-            } as const;
+          case "Patch":
+            return { _tag: "Patched", outcome: yield* Applying.patch({ resource, body, patch }) } as const;
+          case "Post": {
+            const events = yield* Posting.CurrentEvents;
+            events?.warn(body, { reason: instruction.event.reason, message: instruction.event.message });
+            return performed;
           }
+          case "Sleep": {
+            const slept = yield* Pressure.sleep(context.pressure, instruction.seconds);
+            return { _tag: "Slept", ...slept } as const;
+          }
+          case "Touch":
+            return { _tag: "Touched", resourceVersion: yield* Applying.touch({ resource, body }) } as const;
           case "Finish":
             return performed;
         }

@@ -7,65 +7,11 @@ import { Matching } from "@kopf/registry";
 import { Result } from "effect";
 import * as ChangeCause from "../ChangeCause.ts";
 import * as ConsistencyGate from "../ConsistencyGate.ts";
-import type { Facts, Instruction, Observation, Outcome, Step } from "../CyclePlan.ts";
+import type { Observation, Step } from "../CyclePlan.ts";
 import * as CycleSelection from "../CycleSelection.ts";
 import * as FinalizerDecision from "../FinalizerDecision.ts";
-
-/** The step whose observation the state awaits. */
-export type Phase =
-  | "Start"
-  | "Index"
-  | "Claim"
-  | "Select"
-  | "Watch"
-  | "Failed"
-  | "Spawn"
-  | "Block"
-  | "Wait"
-  | "LogCause"
-  | "Change"
-  | "StoreDiffBase"
-  | "MarkHandled"
-  | "Release"
-  | "Fence"
-  | "LogFenced"
-  | "Apply"
-  | "Carry"
-  | "Finished";
-
-/** How the changing handlers ended in this cycle. */
-export type Handled = "NotRun" | "Done" | "Skipped" | "Pending";
-
-/** What the cycle has learnt so far. */
-export interface State {
-  readonly facts: Facts;
-  readonly phase: Phase;
-  /** The handlers and their causes, once selected. */
-  readonly selection: CycleSelection.Selection | undefined;
-  /** Whether the cycle's patch is empty so far (after carried functions and `on.event` results). */
-  readonly patchEmpty: boolean;
-  /** Seconds until the daemons, timers and changing handlers want the object again. */
-  readonly delays: ReadonlyArray<number>;
-  readonly excluded: ReadonlySet<string>;
-  /** The finalizer operation before the handlers (`Add`/`Remove` skip the changing handlers). */
-  readonly blocking: FinalizerDecision.FinalizerDecision;
-  readonly gate: ConsistencyGate.Gate;
-  readonly handled: Handled;
-  /** Whether a changing cause was handled (its handlers ran, or its line was logged). */
-  readonly ran: boolean;
-  /** The release of a deleted object after its handlers. */
-  readonly release: FinalizerDecision.FinalizerDecision;
-  readonly resourceVersion?: string | undefined;
-  readonly outcome?: Outcome | undefined;
-}
-
-const at = (state: State, phase: Phase, instruction: Instruction): Step => ({
-  state: { ...state, phase },
-  instruction,
-});
-
-const finish = (state: State, outcome: Outcome): Step =>
-  at({ ...state, outcome }, "Finished", { _tag: "Finish", outcome });
+import * as ApplySteps from "./applySteps.ts";
+import { at, finish, type Handled, type State } from "./cycleState.ts";
 
 /** Index the object first, for every event (if an indexing engine is plugged in). */
 export const index = (s: State): Step =>
@@ -157,15 +103,8 @@ const release = (s: State): Step => {
 
 const released = (s: State): Step => {
   if (s.facts.type === "DELETED") return finish(s, { _tag: "Gone" });
-  return s.facts.engines.ownership ? at(s, "Fence", { _tag: "Fence" }) : apply(s);
+  return s.facts.engines.ownership ? at(s, "Fence", { _tag: "Fence" }) : ApplySteps.patch(s);
 };
-
-const apply = (s: State): Step =>
-  at(s, "Apply", {
-    _tag: "Apply",
-    delay: s.delays.length > 0 ? Math.min(...s.delays) : undefined,
-    handled: s.ran,
-  });
 
 /** The fencing line: the lease was not renewed in time, another replica may own the object by now. */
 export const FENCED_MESSAGE = "Ownership lost during the handling; the outcome is not stored.";
@@ -213,21 +152,34 @@ export const advance = (s: State, o: Observation): Step => {
       return released(s);
     case "Fence":
       return o._tag === "Held" && o.holds
-        ? apply(s)
+        ? ApplySteps.patch(s)
         : at(s, "LogFenced", { _tag: "Log", level: "Warning", message: FENCED_MESSAGE });
     case "LogFenced":
       return finish(s, { _tag: "Fenced" });
-    case "Apply": {
-      const applied = o._tag === "Applied" ? o : { resourceVersion: undefined, pending: undefined };
-      return at({ ...s, resourceVersion: applied.resourceVersion }, "Carry", {
-        _tag: "Remember",
-        change: { _tag: "Carry", pending: applied.pending },
-      });
-    }
+    case "Patch":
+      return ApplySteps.patched(s, o._tag === "Patched" ? o.outcome : { _tag: "NothingToPatch" });
+    case "LogConflict":
+      return ApplySteps.delayed(s);
+    case "LogInvalid":
+      return ApplySteps.postInvalid(s);
+    case "PostInvalid":
+      return ApplySteps.delayed(s);
+    case "LogSleep":
+      return ApplySteps.sleep(s);
+    case "Sleep":
+      return ApplySteps.awake(s, o._tag === "Slept" ? o : { fully: false, left: 0 });
+    case "Touch":
+      return ApplySteps.carry(
+        o._tag === "Touched" && o.resourceVersion !== undefined
+          ? { ...s, resourceVersion: o.resourceVersion }
+          : s,
+      );
+    case "LogThenCarry":
+      return ApplySteps.carry(s);
     case "Carry":
-      return finish(s, { _tag: "Applied", resourceVersion: s.resourceVersion });
+      return ApplySteps.applied(s);
     case "Finished":
-      return finish(s, s.outcome ?? { _tag: "Applied", resourceVersion: s.resourceVersion });
+      return s.outcome === undefined ? ApplySteps.applied(s) : finish(s, s.outcome);
   }
 };
 

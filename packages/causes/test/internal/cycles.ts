@@ -6,7 +6,7 @@
 import { Registry } from "@kopf/registry";
 import { AnnotationsDiffBaseStorage, SmartProgressStorage } from "@kopf/storage";
 import { Patch, type RawBody, type RawEventType, Resource } from "@kopf/structs";
-import { CyclePlan, CycleSelection, ResourceMemory } from "../../src/index.ts";
+import { ChangeCause, CyclePlan, CycleSelection, ResourceMemory } from "../../src/index.ts";
 import { context } from "./context.ts";
 
 export const FIN = "kopf.zalando.org/KopfFinalizerMarker";
@@ -148,9 +148,25 @@ export interface Script {
   readonly changed?: "done" | "skipped" | "pending";
   readonly changedDelays?: ReadonlyArray<number>;
   readonly holds?: boolean;
-  /** The patch met a conflict: its functions are pending. */
-  readonly conflict?: boolean;
+  /** What sending the patch did (default: applied). */
+  readonly patched?: CyclePlan.Patched["_tag"];
+  /** The delayed handlers' sleep was cut short by a new event. */
+  readonly wokeEarly?: boolean;
 }
+
+const patched = (tag: CyclePlan.Patched["_tag"]): CyclePlan.Patched => {
+  switch (tag) {
+    case "NothingToPatch":
+    case "Gone":
+      return { _tag: tag };
+    case "Applied":
+      return { _tag: tag, resourceVersion: "2" };
+    case "Conflict":
+      return { _tag: tag, resourceVersion: "2", pending: new Patch.Patch(undefined, { fns: [] }) };
+    case "Invalid":
+      return { _tag: tag, resourceVersion: "2", message: "bad finalizer", payload: "[]" };
+  }
+};
 
 /** The observation the script gives for an instruction. */
 export const answer =
@@ -184,12 +200,14 @@ export const answer =
       }
       case "Fence":
         return { _tag: "Held", holds: script.holds ?? true };
-      case "Apply":
-        return {
-          _tag: "Applied",
-          resourceVersion: "2",
-          pending: script.conflict ? new Patch.Patch(undefined, { fns: [] }) : undefined,
-        };
+      case "Patch":
+        return { _tag: "Patched", outcome: patched(script.patched ?? "Applied") };
+      case "Sleep":
+        return script.wokeEarly
+          ? { _tag: "Slept", fully: false, left: instruction.seconds / 2 }
+          : { _tag: "Slept", fully: true, left: 0 };
+      case "Touch":
+        return { _tag: "Touched", resourceVersion: "3" };
       default:
         return { _tag: "Performed" };
     }
@@ -214,8 +232,14 @@ const word = (cycle: Cycle, i: CyclePlan.Instruction): string | undefined => {
       return `finalizer:${i.decision._tag.toLowerCase()}`;
     case "Wait":
       return "wait";
-    case "Log":
-      return i.level === "Warning" ? "warn" : `log:${cycle.selection.changing?.cause.reason}`;
+    case "Log": {
+      if (i.level !== "Debug") return i.level.toLowerCase();
+      const reason = cycle.selection.changing?.cause.reason;
+      if (reason !== undefined && i.message === ChangeCause.reactorMessage(reason)) return `log:${reason}`;
+      const skipped = /^Sleeping was skipped because of the patch, (\S+) seconds left\.$/.exec(i.message);
+      if (skipped !== null) return `skip(${skipped[1]})`;
+      return i.message.startsWith("Sleeping was interrupted") ? "interrupted" : undefined;
+    }
     case "RunChanging":
       return `run:${i.cause.reason}[${i.handlers.map((h) => h.id).join(",")}]`;
     case "StoreDiffBase":
@@ -225,8 +249,14 @@ const word = (cycle: Cycle, i: CyclePlan.Instruction): string | undefined => {
       return i.change.pending === undefined ? undefined : "carry";
     case "Fence":
       return "fence";
-    case "Apply":
-      return i.delay === undefined ? "apply" : `apply(${i.delay})`;
+    case "Patch":
+      return "patch";
+    case "Post":
+      return `post:${i.event.reason}`;
+    case "Sleep":
+      return `sleep(${i.seconds})`;
+    case "Touch":
+      return "touch";
     case "Finish":
       return i.outcome._tag === "Applied" ? undefined : i.outcome._tag.toLowerCase();
   }
