@@ -4,7 +4,10 @@
  * never removed while a changing handler is pending; at most one finalizer operation and at most
  * one patch per cycle; no changing handler runs on an inconsistent state or in a cycle that
  * changes the finalizer; the diff-base is stored and the memory marked only for a fully handled
- * cause; a released object has nothing left to wait for; nothing is applied for `DELETED`.
+ * cause; a released object has nothing left to wait for; at most one write per cycle (the patch,
+ * or a touch when nothing was sent); the sleep is the earliest delay, at most 600 s; only what a
+ * conflict left is carried over; nothing is applied for `DELETED`, an object not owned or a lost
+ * ownership.
  */
 import { describe, expect, it } from "@effect/vitest";
 import type { RawEventType } from "@kopf/structs";

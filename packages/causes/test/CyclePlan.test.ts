@@ -3,7 +3,8 @@
  * and a script of what the interpreter observes, as tables — Kopf's reason-detection matrix
  * (event type × finalizers × deletion × stored essence) carried through the plan, then every
  * cause × the changing handlers' outcome × the finalizer's state × the consistency state, and the
- * engine seams (indexing, ownership, fencing), a conflict carried over and an undecodable
+ * engine seams (indexing, ownership, fencing), the patch's outcomes (conflict carried over,
+ * invalid reported, gone), the sleep for the earliest delay and the touch, and an undecodable
  * diff-base.
  */
 import { describe, expect, it } from "@effect/vitest";
