@@ -79,7 +79,8 @@ const shape = (s: Json, path: string, errors: Array<ResourceError>): string => {
       const props = isObject(s.properties) ? s.properties : undefined;
       if (props === undefined && isObject(s.additionalProperties))
         return `Schema.Record(Schema.String, ${schemaOf(s.additionalProperties, `${path}[*]`, errors)})`;
-      if (props === undefined) return preserves ? "kopf.Resources.AnyJson" : "Schema.Struct({})";
+      if (props === undefined)
+        return preserves ? "kopf.Resources.preserveUnknownFields({})" : "Schema.Struct({})";
       const required = new Set(Array.isArray(s.required) ? s.required : []);
       const fields = Object.entries(props).map(([k, v]) => {
         const child = schemaOf(isObject(v) ? v : {}, path === "" ? k : `${path}.${k}`, errors);

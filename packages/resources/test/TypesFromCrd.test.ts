@@ -53,10 +53,11 @@ describe("fromCrd", () => {
     ["nullable", { type: "string", nullable: true }, "Schema.NullOr(Schema.String)"],
     ["int-or-string", { "x-kubernetes-int-or-string": true }, "kopf.Resources.IntOrString"],
     [
-      "preserved fields",
+      "an object of preserved fields",
       { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-      "kopf.Resources.AnyJson",
+      "kopf.Resources.preserveUnknownFields({})",
     ],
+    ["any preserved value", { "x-kubernetes-preserve-unknown-fields": true }, "kopf.Resources.AnyJson"],
     [
       "a default",
       { type: "object", properties: { a: { type: "string", default: "x" } } },
