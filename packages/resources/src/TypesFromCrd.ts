@@ -38,8 +38,9 @@ const checksOf = (s: Json): Array<string> => {
     );
   if (num("multipleOf") !== undefined) out.push(`Schema.isMultipleOf(${num("multipleOf")})`);
   for (const [field, fn] of [
-    ["minLength", "isMinLength"],
-    ["maxLength", "isMaxLength"],
+    // The API server counts a string's length in code points, as these checks do.
+    ["minLength", "isMinCodePoints"],
+    ["maxLength", "isMaxCodePoints"],
     ["minItems", "isMinLength"],
     ["maxItems", "isMaxLength"],
     ["minProperties", "isMinProperties"],
