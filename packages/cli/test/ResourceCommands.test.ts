@@ -10,10 +10,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assert, describe, it } from "@effect/vitest";
 import { Crd } from "@kopf/resources";
-import { Result, Schema } from "effect";
+import { Result } from "effect";
 import * as kopf from "kopf";
 import { parseAllDocuments } from "yaml";
 import { Cli } from "../src/index.ts";
+import { evaluate } from "./fixtures/generatedModule.ts";
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
 const examples = join(fixtures, "../../../../examples");
@@ -44,19 +45,6 @@ const invoke = async (argv: ReadonlyArray<string>) => {
 
 const documents = (yaml: string): Array<unknown> =>
   parseAllDocuments(yaml).map((d) => ("toJS" in d ? d.toJS() : undefined));
-
-/** Evaluates a generated module (its imports provided) and answers its resource. */
-const evaluate = (module: string, kind: string): kopf.Registry.DeclaredResource => {
-  const body = module
-    .split("\n")
-    .filter((line) => !line.startsWith("import ") && !line.startsWith("export type "))
-    .map((line) => line.replace(/^export const /, "const "))
-    .join("\n");
-  return new Function("Schema", "kopf", `${body}\nreturn ${kind};`)(
-    Schema,
-    kopf,
-  ) as kopf.Registry.DeclaredResource;
-};
 
 describe("kopf crd", () => {
   it("prints the CRDs of the declared resources as YAML", async () => {
