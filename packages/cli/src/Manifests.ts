@@ -6,7 +6,6 @@
  * Deployment running `kopf run`. {@link render} writes them as multi-document YAML with each
  * rule's reason as a comment.
  */
-import { Conversion } from "@kopf/admission";
 import { PeeringCrds } from "@kopf/engines";
 import type { OperatorSettings } from "@kopf/settings";
 import type { JsonObject, Resource } from "@kopf/structs";
@@ -227,7 +226,7 @@ export const manifestsFor = (
           "pass its CRD with --crd FILE, or name its group (e.g. kopfexamples.kopf.dev).",
       }),
     );
-  const admission = registry.webhooks.length > 0 || Conversion.hasConversions(registry);
+  const admission = Rbac.admissionRuns(registry);
   const rules = Rbac.rules({
     served: resolution.served,
     clusterwide: options.clusterwide,

@@ -21,7 +21,7 @@
  *
  * Discovery (`/api`, `/apis`) and `/version` need no rules: every authenticated user may read them.
  */
-import { ConfigManager } from "@kopf/admission";
+import { ConfigManager, Conversion } from "@kopf/admission";
 import { LeaseRecord, Scaling } from "@kopf/engines";
 import type { OperatorSettings } from "@kopf/settings";
 import { Namespaces, Resource, Selector } from "@kopf/structs";
@@ -259,6 +259,16 @@ export const rules = (input: RbacInput): ReadonlyArray<Rule> => {
  */
 export const keyOf = (rule: Rule): string =>
   `${rule.namespace ?? "*"}:${rule.apiGroup}/${rule.resource}:${rule.verb}${rule.resourceName === undefined ? "" : `:${rule.resourceName}`}`;
+
+/**
+ * Whether the operator runs admission: webhook handlers, or typed resources whose conversions
+ * the same server answers.
+ *
+ * @example
+ * admissionRuns(registry) // true once kopf.on.validate(...) is registered
+ */
+export const admissionRuns = (registry: kopf.Registry.Registry): boolean =>
+  registry.webhooks.length > 0 || Conversion.hasConversions(registry);
 
 /** What the registry's selectors resolve to among the known resources. */
 export interface Resolution {
