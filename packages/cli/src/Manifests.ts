@@ -181,7 +181,8 @@ const webhookService = (options: ManifestOptions): KubeObject =>
   object("v1", "Service", options.name, options.operatorNamespace, {
     spec: {
       selector: { "app.kubernetes.io/name": options.name },
-      ports: [{ name: "webhooks", port: 443, targetPort: "webhooks" }],
+      // The same port as the pod's: the webhook server reports its URL with the port it listens on.
+      ports: [{ name: "webhooks", port: options.webhookPort, targetPort: "webhooks" }],
     },
   });
 

@@ -155,7 +155,7 @@ describe("Manifests.manifestsFor", () => {
     const service = manifests.objects.find((o) => o.kind === "Service");
     expect(service?.spec).toEqual({
       selector: { "app.kubernetes.io/name": "my-operator" },
-      ports: [{ name: "webhooks", port: 443, targetPort: "webhooks" }],
+      ports: [{ name: "webhooks", port: 9443, targetPort: "webhooks" }],
     });
     expect(deploymentOf(manifests).container.ports).toContainEqual({ name: "webhooks", containerPort: 9443 });
     expect(kinds(make((r) => r.on.create("kopfexamples", noop)))).not.toContain("Service/ops/my-operator");

@@ -121,6 +121,15 @@ describe("kopf manifests in a scaffolded project", () => {
     expect(text).toContain("- dist/handlers.js");
   });
 
+  it("rewrites them for the next image (the upgrade)", async () => {
+    const argv = project.manifests("--image", "registry.example.com/my-op:0.2.0", "--output", "manifests/");
+    const result = await invoke(argv, project.root);
+    expect([result.exitCode, result.stderr]).toEqual([0, ""]);
+    const text = readFileSync(join(project.root, "manifests", "02-operator.yaml"), "utf8");
+    expect(text).toContain("image: registry.example.com/my-op:0.2.0");
+    expect(text).not.toContain("my-op:0.1.0");
+  });
+
   it("explains its rules (npm run manifests -- --explain)", async () => {
     const result = await invoke(project.manifests("--explain"), project.root);
     expect(result.exitCode).toBe(0);
