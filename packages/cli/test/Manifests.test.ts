@@ -123,6 +123,16 @@ describe("Manifests.manifestsFor", () => {
     });
   });
 
+  it("the RBAC objects of a subset of the rules (to drop one and see what breaks)", () => {
+    const manifests = make((r) => r.on.delete("kopfexamples", noop));
+    const without = manifests.rules.filter((rule) => rule.verb !== "get");
+    const objects = Manifests.rbacObjects(base, without);
+    const role = objects.find((o) => o.kind === "Role");
+    expect(role?.rules).toHaveLength(without.filter((rule) => rule.namespace === "ns1").length);
+    expect(JSON.stringify(objects)).not.toContain('"get"');
+    expect(JSON.stringify(manifests.objects)).toContain('"get"');
+  });
+
   it("peering: the peering CRDs first, and the peering object of each served namespace", () => {
     const manifests = make((r) => r.on.create("kopfexamples", noop), { namespaces: ["ns1", "ns2"] }, {});
     expect(kinds(manifests).slice(0, 4)).toEqual([
