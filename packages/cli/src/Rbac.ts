@@ -13,7 +13,8 @@
  *   results); adding or removing the finalizer is a guarded JSON patch, re-read with a get when
  *   the API server rejects it;
  * - events are core `v1` Events, created in the object's namespace (cluster-scoped objects: the
- *   operator's own namespace), unless posting is disabled;
+ *   operator's own namespace), unless posting is disabled: the Warning events of changing
+ *   handlers, daemons and timers failing for good and of rejected patches;
  * - peering lists, watches and patches the peering object (never creates it);
  * - leader election creates, reads and updates its one Lease; sharding lists the ring's Leases and
  *   creates, updates and deletes its own;
@@ -52,7 +53,10 @@ export interface ServedResource {
   readonly results: boolean;
   /** Some handler needs the finalizer (non-optional on.delete, daemons, timers). */
   readonly finalizer: boolean;
-  /** Handlers whose log lines and `kopf.event` calls are posted as events (all but indexing). */
+  /**
+   * The operator posts events about its objects: Warning events when changing handlers, daemons
+   * or timers fail for good, or a patch is rejected (besides the handlers' own `kopf.event` calls).
+   */
   readonly events: boolean;
 }
 
@@ -151,7 +155,14 @@ const eventRules = (input: RbacInput): ReadonlyArray<Rule> => {
   const scopes = [...new Set<string | null>([...namespaced, ...clusterScoped])];
   // A cluster-wide grant covers the operator's namespace too.
   const needed = scopes.includes(null) ? [null] : scopes;
-  return grant(needed, "", "events")("create", "posts events about the handled objects (core v1 Events)");
+  return grant(
+    needed,
+    "",
+    "events",
+  )(
+    "create",
+    "posts events about the handled objects (core v1 Events): failures, rejected patches, kopf.event",
+  );
 };
 
 const peeringRules = (input: RbacInput): ReadonlyArray<Rule> => {
@@ -315,7 +326,7 @@ export const resolve = (
         patched: changing.length > 0 || spawning.length > 0,
         results: changing.length > 0 || spawning.length > 0 || watching.length > 0,
         finalizer: changing.some((h) => h.requiresFinalizer) || spawning.some((h) => h.requiresFinalizer),
-        events: changing.length > 0 || spawning.length > 0 || watching.length > 0,
+        events: changing.length > 0 || spawning.length > 0,
       };
     });
   return { served, unresolved: [...new Set(unresolved)] };
