@@ -2,13 +2,16 @@
  * The least-privilege rules as a table: for each kind of handler (create, delete with and without
  * the finalizer, on.event, index, daemon, timer, webhooks), each scope (one or two namespaces,
  * patterns, cluster-wide, a cluster-scoped resource) and each setting that changes the requests
- * (posting, peering, leader election, sharding, scanning, managed webhooks), the exact rules; then
+ * (posting, peering, leader election, sharding, scanning, managed webhooks), and for a typed
+ * resource's handlers, the exact rules; then
  * the properties every derivation has: no wildcards, no duplicates, cluster-wide rules first, the
  * same rules for the same input, unresolvable selectors reported.
  */
+
+import { CustomResource } from "@kopf/resources";
 import { Settings } from "@kopf/settings";
 import { Resource } from "@kopf/structs";
-import { Result } from "effect";
+import { Result, Schema } from "effect";
 import * as kopf from "kopf";
 import { describe, expect, it } from "vitest";
 import { Rbac } from "../src/index.ts";
@@ -50,7 +53,25 @@ const clusterwidgets = Resource.make({
   subresources: ["status"],
   preferred: true,
 });
-const known = [kopfexamples, configmaps, pods, clusterwidgets];
+const widgets = Resource.make({
+  group: "kopf.dev",
+  version: "v1",
+  plural: "widgets",
+  kind: "Widget",
+  namespaced: true,
+  subresources: ["status"],
+  preferred: true,
+});
+const known = [kopfexamples, configmaps, pods, clusterwidgets, widgets];
+
+/** A typed resource (declared into a registry of its own, not the default one's). */
+const Widget = CustomResource.define({
+  group: "kopf.dev",
+  kind: "Widget",
+  plural: "widgets",
+  versions: { v1: { spec: Schema.Struct({ size: Schema.Number }) } },
+  storage: "v1",
+}).pipe(Result.getOrThrow);
 
 type Register = (registry: kopf.Registry.Registry) => void;
 
@@ -202,6 +223,24 @@ const rows: ReadonlyArray<Row> = [
       "* patch kopf.dev/clusterwidgets",
       "* patch kopf.dev/clusterwidgets/status",
       "ops create core/events",
+    ],
+  },
+  {
+    name: "a typed resource's handlers (kopf.resource)",
+    register: (r) => {
+      r.declare(Widget);
+      r.on.create(Widget, noop);
+      r.on.daemon(Widget, noop);
+    },
+    expected: [
+      ...observing,
+      ...following,
+      "ns1 list kopf.dev/widgets",
+      "ns1 watch kopf.dev/widgets",
+      "ns1 patch kopf.dev/widgets",
+      "ns1 patch kopf.dev/widgets/status",
+      "ns1 get kopf.dev/widgets",
+      "ns1 create core/events",
     ],
   },
   {
