@@ -196,6 +196,43 @@ const runOptions = (args: ManifestsArgs, operatorNamespace: string, clusterwide:
   };
 };
 
+/** The options that take one value. */
+const SINGLE: ReadonlyArray<keyof ManifestsArgs> = [
+  "all-namespaces",
+  "name",
+  "image",
+  "operator-namespace",
+  "output",
+  "entry",
+  "replicas",
+  "standalone",
+  "peering",
+  "priority",
+  "leader-election",
+  "sharding",
+  "lease-name",
+  "lease-namespace",
+  "webhook-managed",
+  "webhook-port",
+  "explain",
+];
+
+/**
+ * The arguments with the last value of an option given twice: a script's, then the user's after
+ * `npm run manifests --` (yargs collects both).
+ *
+ * @example
+ * lastGiven({ name: ["my-op", "other"] } as never).name // "other"
+ */
+export const lastGiven = (args: ManifestsArgs): ManifestsArgs => {
+  const copy: Record<string, unknown> = { ...args };
+  for (const key of SINGLE) {
+    const value = copy[key];
+    if (Array.isArray(value)) copy[key] = value[value.length - 1];
+  }
+  return copy as ManifestsArgs;
+};
+
 /**
  * `kopf manifests`: answers the text to print (nothing when written to `--output`).
  *
@@ -203,10 +240,11 @@ const runOptions = (args: ManifestsArgs, operatorNamespace: string, clusterwide:
  * const yaml = yield* ManifestsCommand.run({ paths: ["src/handlers.ts"], namespace: ["default"] }, { cwd })
  */
 export const run = (
-  args: ManifestsArgs,
+  given: ManifestsArgs,
   options: { readonly cwd?: string | undefined; readonly importer?: Loading.Importer | undefined },
 ) =>
   Effect.gen(function* () {
+    const args = lastGiven(given);
     const cwd = options.cwd ?? ".";
     const namespaces = args.namespace ?? [];
     const clusterwide = args["all-namespaces"] === true;
@@ -232,12 +270,12 @@ export const run = (
       Effect.ensuring(Effect.sync(() => kopf.setDefaultRegistry(previous))),
     );
     const crds = yield* Effect.fromResult(ResourceCommands.crdObjects(registry.resources, {}));
-    const given = yield* readCrds(cwd, args.crd ?? []);
+    const read = yield* readCrds(cwd, args.crd ?? []);
     const discovery = yield* importOptional(
       ["@kopf/testing", "@kopf/emulator"],
       () => import("./internal/discovery.ts"),
     );
-    const known = yield* discovery.discover([...crds, ...given]);
+    const known = yield* discovery.discover([...crds, ...read]);
 
     const run = runOptions(args, operatorNamespace, clusterwide);
     const settings = yield* Effect.fromResult(
