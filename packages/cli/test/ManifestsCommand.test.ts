@@ -196,6 +196,20 @@ describe("kopf manifests", () => {
   });
 
   it.each([
+    ["../obj.yaml", "holds no CustomResourceDefinition"],
+    ["src/handlers.ts", "is not valid YAML"],
+    ["missing.yaml", "Cannot read"],
+  ])("refuses --crd %s, naming the file", async (file, message) => {
+    const result = await invoke(
+      ["manifests", "src/handlers.ts", "-n", "default", "--crd", file],
+      join(examples, "01-minimal"),
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain(file.replace("../", ""));
+  });
+
+  it.each([
     [[], "Pass either --namespace NS"],
     [["-n", "a", "-A"], "Pass either --namespace NS"],
     [["-A", "--leader-election", "--sharding"], "not both"],

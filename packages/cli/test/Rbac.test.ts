@@ -14,7 +14,7 @@ import { Resource } from "@kopf/structs";
 import { Result, Schema } from "effect";
 import * as kopf from "kopf";
 import { describe, expect, it } from "vitest";
-import { Rbac } from "../src/index.ts";
+import { Rbac, ServedResources } from "../src/index.ts";
 
 const kopfexamples = Resource.make({
   group: "kopf.dev",
@@ -345,7 +345,7 @@ const rows: ReadonlyArray<Row> = [
 const rulesOf = (row: Pick<Row, "register" | "clusterwide" | "namespaces" | "settings">) => {
   const registry = kopf.Registry.make();
   row.register(registry);
-  const { served, unresolved } = Rbac.resolve(registry, known);
+  const { served, unresolved } = ServedResources.resolve(registry, known);
   expect(unresolved).toEqual([]);
   const settings = Result.getOrThrow(
     Settings.make({ ...row.settings, peering: { standalone: true, ...row.settings?.peering } }),
@@ -356,7 +356,7 @@ const rulesOf = (row: Pick<Row, "register" | "clusterwide" | "namespaces" | "set
     namespaces: row.namespaces ?? ["ns1"],
     operatorNamespace: "ops",
     settings,
-    admission: Rbac.admissionRuns(registry),
+    admission: ServedResources.admissionRuns(registry),
   });
 };
 
@@ -388,12 +388,12 @@ describe("Rbac.rules", () => {
   });
 });
 
-describe("Rbac.resolve", () => {
+describe("ServedResources.resolve", () => {
   it("reports the selectors that match no known resource", () => {
     const registry = kopf.Registry.make();
     registry.on.create("kopfexamples", noop);
     registry.on.create("unknowns.example.com", noop);
-    const resolution = Rbac.resolve(registry, known);
+    const resolution = ServedResources.resolve(registry, known);
     expect(resolution.served.map((s) => Resource.format(s.resource))).toEqual(["kopfexamples.v1.kopf.dev"]);
     expect(resolution.unresolved).toHaveLength(1);
     expect(resolution.unresolved[0]).toContain("unknowns");
@@ -404,7 +404,7 @@ describe("Rbac.resolve", () => {
     registry.on.validate("kopfexamples", noop);
     registry.on.index("pods", noop);
     registry.on.delete("configmaps", noop);
-    const served = Rbac.resolve(registry, known).served;
+    const served = ServedResources.resolve(registry, known).served;
     expect(served.map((s) => [s.resource.plural, s.patched, s.results, s.finalizer, s.events])).toEqual([
       ["configmaps", true, true, true, true],
       ["pods", false, false, false, false],
