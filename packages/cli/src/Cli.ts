@@ -285,7 +285,7 @@ const runResources = async (
   args: Record<string, unknown>,
   io: CliIo,
 ) => {
-  const options = { cwd: io.cwd, importer: io.importer };
+  const options = { cwd: io.cwd, importer: io.importer, env: io.env };
   const exit = await Effect.runPromiseExit<string, unknown>(
     command === "crd"
       ? ResourceCommands.crd(args as ResourceCommands.CrdArgs, options)

@@ -7,9 +7,11 @@
  */
 import { extname } from "node:path";
 import { RunOptions, Settings } from "@kopf/settings";
+import { Resource } from "@kopf/structs";
 import { Effect } from "effect";
 import * as kopf from "kopf";
 import type { Argv } from "yargs";
+import { discoverCluster } from "./internal/clusterDiscovery.ts";
 import { importOptional } from "./internal/importOptional.ts";
 import { ManifestsCommandError, readCrds, write } from "./internal/manifestFiles.ts";
 import * as Loading from "./Loading.ts";
@@ -45,6 +47,8 @@ export interface ManifestsArgs
   readonly "webhook-managed"?: string | undefined;
   readonly "webhook-port"?: number | undefined;
   readonly explain?: boolean | undefined;
+  readonly kubeconfig?: string | undefined;
+  readonly context?: string | undefined;
 }
 
 /**
@@ -120,10 +124,18 @@ export const configure = <T>(argv: Argv<T>) =>
         "the Validating/MutatingWebhookConfiguration name the operator manages (settings.admission.managed)",
     })
     .option("webhook-port", { type: "number", describe: "the webhook server's port (default 9443)" })
+    .option("kubeconfig", {
+      type: "string",
+      describe: "also resolve the served resources among this cluster's (read-only discovery)",
+    })
+    .option("context", { type: "string", describe: "the kubeconfig context of that cluster" })
     .option("explain", {
       type: "boolean",
       describe: "print the RBAC rules and why each is needed, not YAML",
     });
+
+const messageOf = (error: unknown): string =>
+  typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error);
 
 const failure = (reason: ManifestsCommandError["reason"], message: string) =>
   Effect.fail(new ManifestsCommandError({ reason, message }));
@@ -181,6 +193,8 @@ const SINGLE: ReadonlyArray<keyof ManifestsArgs> = [
   "webhook-managed",
   "webhook-port",
   "explain",
+  "kubeconfig",
+  "context",
 ];
 
 /**
@@ -207,7 +221,11 @@ export const lastGiven = (args: ManifestsArgs): ManifestsArgs => {
  */
 export const run = (
   given: ManifestsArgs,
-  options: { readonly cwd?: string | undefined; readonly importer?: Loading.Importer | undefined },
+  options: {
+    readonly cwd?: string | undefined;
+    readonly importer?: Loading.Importer | undefined;
+    readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+  },
 ) =>
   Effect.gen(function* () {
     const args = lastGiven(given);
@@ -241,7 +259,26 @@ export const run = (
       ["@kopf/testing", "@kopf/emulator"],
       () => import("./internal/discovery.ts"),
     );
-    const known = yield* discovery.discover([...crds, ...read]);
+    const emulated = yield* discovery.discover([...crds, ...read]);
+    const live =
+      args.kubeconfig === undefined && args.context === undefined
+        ? []
+        : yield* discoverCluster({
+            kubeconfig: args.kubeconfig,
+            context: args.context,
+            env: options.env,
+          }).pipe(
+            Effect.mapError(
+              (error) =>
+                new ManifestsCommandError({
+                  reason: "Unreadable",
+                  message: `Cannot read the served resources of the cluster: ${messageOf(error)}`,
+                }),
+            ),
+          );
+    // The cluster's own definitions first: they are what the operator will find there.
+    const seen = new Set(live.map(Resource.format));
+    const known = [...live, ...emulated.filter((resource) => !seen.has(Resource.format(resource)))];
 
     const run = runOptions(args, operatorNamespace, clusterwide);
     const settings = yield* Effect.fromResult(
