@@ -1,7 +1,8 @@
 /**
  * `kopf manifests`: loads the operator's handler files or modules as `kopf run` does, resolves the
  * resources they serve among the built-in Kubernetes resources and the CRDs (of `kopf.resource`
- * declarations and `--crd` files), and prints — or writes to a file or a directory — the YAML of
+ * declarations and `--crd` files) — and, with `--kubeconfig`/`--context`, a running cluster's —
+ * and prints — or writes to a file or a directory — the YAML of
  * what the operator needs in a cluster ({@link Manifests.manifestsFor}). With `--explain`, it
  * prints the RBAC rules and the reason for each instead.
  */
