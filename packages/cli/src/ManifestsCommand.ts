@@ -226,6 +226,8 @@ export const run = (
     readonly cwd?: string | undefined;
     readonly importer?: Loading.Importer | undefined;
     readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+    /** Settings overrides under the command line's, as `kopf run` takes them (e.g. from an embedding test). */
+    readonly settings?: Settings.Overrides | undefined;
   },
 ) =>
   Effect.gen(function* () {
@@ -284,8 +286,12 @@ export const run = (
     const run = runOptions(args, operatorNamespace, clusterwide);
     const settings = yield* Effect.fromResult(
       Settings.make({
-        ...run.run,
-        ...(args["webhook-managed"] === undefined ? {} : { admission: { managed: args["webhook-managed"] } }),
+        ...options.settings,
+        peering: { ...options.settings?.peering, ...run.run.peering },
+        scaling: { ...options.settings?.scaling, ...run.run.scaling },
+        ...(args["webhook-managed"] === undefined
+          ? {}
+          : { admission: { ...options.settings?.admission, managed: args["webhook-managed"] } }),
       }),
     );
     const manifests = yield* Effect.fromResult(

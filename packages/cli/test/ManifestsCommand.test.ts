@@ -218,6 +218,22 @@ describe("kopf manifests", () => {
     expect(result.stdout).not.toContain("kopfexamples");
   });
 
+  it("takes the settings overrides it is given, under the command line's", async () => {
+    const argv = ["manifests", "typed.ts", "-A", "--standalone", "--explain"];
+    const plain = await invoke(argv, fixtures);
+    expect(plain.stdout).toContain("create events");
+    expect(plain.stdout).toContain("customresourcedefinitions");
+    const quiet = await invoke(argv, fixtures, {
+      posting: { enabled: false },
+      scanning: { disabled: true },
+      peering: { standalone: false },
+    });
+    expect(quiet.exitCode).toBe(0);
+    expect(quiet.stdout).not.toContain("create events");
+    expect(quiet.stdout).not.toContain("customresourcedefinitions");
+    expect(quiet.stdout).not.toContain("peerings"); // --standalone wins
+  });
+
   it("refuses a selector it cannot resolve, naming the fix", async () => {
     const result = await invoke(
       ["manifests", "src/handlers.ts", "-n", "default"],
