@@ -388,14 +388,26 @@ describe("leases", () => {
       { leaseTransitions: -1 },
       "spec.leaseTransitions: Invalid value: -1: must be greater than or equal to 0",
     ],
-    [
-      { preferredHolder: "x" },
-      "spec.preferredHolder: Forbidden: may only be specified if `strategy` is defined",
-    ],
   ])("rejects %j", async (spec, detail) => {
     const r = await run(send("POST", LEASES, lease(spec)));
     expect(r.status).toBe(422);
     expect(r.body.message).toContain(detail);
+  });
+
+  it("drops strategy and preferredHolder, as with the CoordinatedLeaderElection gate off (pkg/registry/coordination/lease/strategy.go)", async () => {
+    const [created, updated] = await run(
+      Effect.all([
+        send(
+          "POST",
+          LEASES,
+          lease({ holderIdentity: "a", preferredHolder: "x", strategy: "OldestEmulationVersion" }),
+        ),
+        send("PUT", `${LEASES}/l`, lease({ holderIdentity: "b", preferredHolder: "y" })),
+      ]),
+    );
+    expect(created.body.spec).toEqual({ holderIdentity: "a" });
+    expect(updated.status).toBe(200);
+    expect(updated.body.spec).toEqual({ holderIdentity: "b" });
   });
 
   it("stores client-go's record with MicroTime timestamps", async () => {
