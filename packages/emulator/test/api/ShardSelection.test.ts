@@ -116,6 +116,31 @@ describe("sharded watch", () => {
   });
 });
 
+describe("sharded watch with initial events", () => {
+  it("sends the range's objects, then the initial-events bookmark (bookmarks are never filtered, apiserver@v0.36.3 pkg/storage/cacher/cacher.go)", async () => {
+    const { events, all } = await run(
+      Effect.gen(function* () {
+        yield* seed;
+        const listed = yield* send("GET", NS);
+        const inHigh = listed.body.items.filter((i: any) => ShardRange.fnv1a64(i.metadata.uid) >= 1n << 63n);
+        const opened = yield* watch(
+          `${NS}?watch=true&sendInitialEvents=true&allowWatchBookmarks=true&resourceVersionMatch=NotOlderThan&resourceVersion=${listed.body.metadata.resourceVersion}&${q(HALVES[1] ?? "")}`,
+          inHigh.length + 1,
+        );
+        return { events: opened.events, all: listed.body.items };
+      }),
+      gateOn,
+    );
+    const high = all
+      .filter((i: any) => ShardRange.fnv1a64(i.metadata.uid) >= 1n << 63n)
+      .map((i: any) => i.metadata.name);
+    const added = events.filter((e: any) => e.type === "ADDED").map((e: any) => e.object.metadata.name);
+    expect(added.sort()).toEqual(high.sort());
+    expect(events.at(-1)?.type).toBe("BOOKMARK");
+    expect(events.at(-1)?.object.metadata.annotations).toEqual({ "k8s.io/initial-events-end": "true" });
+  });
+});
+
 describe("ShardSelection.parse", () => {
   it("keeps the field, the ranges and the canonical text", () => {
     const parsed = ShardSelection.parse(HALVES.join(" || "));
