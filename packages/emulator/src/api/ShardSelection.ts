@@ -7,9 +7,10 @@
  * (custom resource lists and Tables do not). Watches filter the same way and still send
  * bookmarks. A selector the server cannot parse fails the request, list or watch, with a 500
  * whose message starts `invalid shard selector: ` (the apiserver's registry returns a plain
- * error there). With the gate off the parameter is ignored, as older servers do. The wording is
- * k8s.io/apiserver@v0.36.3's pkg/sharding/parser.go and k8s.io/apimachinery@v0.36.3's
- * pkg/sharding.
+ * error there). With the gate off the parameter is ignored, as older servers do. The names are
+ * k8s.io/apiserver@v0.36.3's pkg/features/kube_features.go (the gate) and k8s.io/apimachinery@v0.36.3's
+ * pkg/apis/meta/v1/types.go (`shardSelector` in ListOptions, `shardInfo.selector` in ListMeta);
+ * the wording is k8s.io/apiserver@v0.36.3's pkg/sharding/parser.go and apimachinery's pkg/sharding.
  */
 import { ShardRange } from "@kopf/structs";
 import { Result } from "effect";
