@@ -210,35 +210,21 @@ const throughput = (replicas: number) =>
 
 // ---- 3. failover with leader election -------------------------------------------------------------
 
-const holder = Effect.flatMap(KubeApi, (api) =>
-  api.get(LeaseRecord.LEASES, { namespace: "ns1", name: "kopf" }),
-).pipe(
-  Effect.map((lease) => LeaseRecord.fromLease(lease).holderIdentity),
-  Effect.catch(() => Effect.succeed("")),
-);
-
-const waitFor = (identity: string) =>
-  Effect.gen(function* () {
-    const t0 = performance.now();
-    while ((yield* holder) !== identity && performance.now() - t0 < 60_000) yield* Effect.sleep("50 millis");
-    return (performance.now() - t0) / 1000;
-  });
-
 const failover = Effect.scoped(
   Effect.gen(function* () {
     yield* H.setup;
     const log: Array<Replicas.Invocation> = [];
     const a = yield* Replicas.start("a", log, { leaderElection: true, identity: "a" });
-    yield* waitFor("a");
+    yield* Replicas.heldBy("a");
     const b = yield* Replicas.start("b", log, { leaderElection: true, identity: "b" });
     yield* Effect.sleep("3 seconds");
     a.cut.value = true; // killed: it can neither renew nor release
     yield* Effect.forkScoped(a.stop);
-    const afterKill = yield* waitFor("b");
+    const afterKill = yield* Replicas.heldBy("b");
     const restarted = yield* Replicas.start("a2", log, { leaderElection: true, identity: "a" });
     yield* Effect.sleep("3 seconds");
     yield* Effect.forkScoped(b.stop);
-    const afterGracefulStop = yield* waitFor("a");
+    const afterGracefulStop = yield* Replicas.heldBy("a");
     yield* restarted.stop;
     return { afterKill, afterGracefulStop };
   }),

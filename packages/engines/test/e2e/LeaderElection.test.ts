@@ -6,34 +6,14 @@
  * off from the API (as a SIGKILLed process) is replaced once its Lease expired; no object is
  * handled twice or on two replicas at once.
  */
-import { KubeApi } from "@kopf/client";
 import { Settings } from "@kopf/settings";
 import { Applying, Clusters } from "@kopf/testing";
 import { Clock, Effect, Layer, References } from "effect";
 import { describe, expect, it } from "vitest";
-import * as LeaseRecord from "../../src/LeaseRecord.ts";
 import * as H from "../fixtures/Harness.ts";
 import * as Replicas from "../fixtures/Replicas.ts";
 
 const LEASE = { leaseDuration: 4, renewDeadline: 3, retryPeriod: 0.5 };
-
-const holder = Effect.flatMap(KubeApi, (api) =>
-  api.get(LeaseRecord.LEASES, { namespace: "ns1", name: "kopf" }),
-).pipe(
-  Effect.map((lease) => LeaseRecord.fromLease(lease).holderIdentity),
-  Effect.catch(() => Effect.succeed("")),
-);
-
-/** Seconds until `identity` holds the Lease (∞ after 30 s). */
-const heldBy = (identity: string) =>
-  Effect.gen(function* () {
-    const started = yield* Clock.currentTimeMillis;
-    while ((yield* holder) !== identity) {
-      if ((yield* Clock.currentTimeMillis) - started > 30_000) return Number.POSITIVE_INFINITY;
-      yield* Effect.sleep("50 millis");
-    }
-    return ((yield* Clock.currentTimeMillis) - started) / 1000;
-  });
 
 const handledBy = (log: ReadonlyArray<Replicas.Invocation>, name: string) =>
   log.filter((entry) => entry.name === name).map((entry) => entry.replica);
@@ -50,7 +30,7 @@ describe("leader election on a cluster", () => {
       yield* Applying.apply([{ apiVersion: "v1", kind: "Namespace", metadata: { name: "ns1" } }, H.crd()]);
       const log: Array<Replicas.Invocation> = [];
       const a = yield* Replicas.start("a", log, { leaderElection: true });
-      expect(yield* heldBy("a")).toBeLessThan(10);
+      expect(yield* Replicas.heldBy("a")).toBeLessThan(10);
       const b = yield* Replicas.start("b", log, { leaderElection: true });
       yield* Effect.sleep("1 second");
       yield* H.create("e1");
@@ -60,7 +40,7 @@ describe("leader election on a cluster", () => {
 
       // A graceful stop releases the Lease: b takes over within about a retry period.
       yield* Effect.forkScoped(a.stop);
-      const graceful = yield* heldBy("b");
+      const graceful = yield* Replicas.heldBy("b");
       expect(graceful).toBeLessThanOrEqual(LEASE.retryPeriod + 2);
       yield* H.create("e2");
       yield* waitHandled(log, "e2");
@@ -71,7 +51,7 @@ describe("leader election on a cluster", () => {
       yield* Effect.sleep("1 second");
       b.cut.value = true;
       yield* Effect.forkScoped(b.stop);
-      const killed = yield* heldBy("a");
+      const killed = yield* Replicas.heldBy("a");
       expect(killed).toBeLessThanOrEqual(LEASE.leaseDuration + LEASE.retryPeriod + 2);
       yield* H.create("e3");
       yield* waitHandled(log, "e3");
