@@ -24,9 +24,7 @@ import { Settings } from "@kopf/settings";
 import { type RawBody, ShardRange } from "@kopf/structs";
 import { Clusters } from "@kopf/testing";
 import { ListWatch, Watcher } from "@kopf/watcher";
-import { Clock, Context, Effect, Layer, References, Result, Stream } from "effect";
-import * as LeaseRecord from "../src/LeaseRecord.ts";
-import * as Sharding from "../src/Sharding.ts";
+import { Clock, Context, Effect, Layer, References, Stream } from "effect";
 import * as H from "../test/fixtures/Harness.ts";
 import * as Replicas from "../test/fixtures/Replicas.ts";
 
@@ -151,28 +149,6 @@ const traffic = (replicas: number, gate: boolean) =>
 
 // ---- 2. objects/s with sharded replicas ----------------------------------------------------------
 
-const ringSettled = (members: number) =>
-  Effect.flatMap(KubeApi, (api) =>
-    api.list(LeaseRecord.LEASES, { namespace: "ns1", labelSelector: `${Sharding.RING_LABEL}=kopf` }),
-  ).pipe(
-    Effect.map((list) => {
-      const held = list.items.map((lease) => {
-        const annotations = (lease.metadata?.annotations ?? {}) as Record<string, string>;
-        const parsed = ShardRange.parse(annotations[Sharding.SHARDS_ANNOTATION] ?? "");
-        return Result.isSuccess(parsed) ? parsed.success.ranges : [];
-      });
-      const union = ShardRange.normalize(held.flat());
-      return (
-        held.length === members &&
-        held.every((ranges) => ranges.length > 0) &&
-        union.length === 1 &&
-        union[0]?.start === 0n &&
-        union[0]?.end === ShardRange.SPACE
-      );
-    }),
-    Effect.catch(() => Effect.succeed(false)),
-  );
-
 const throughput = (replicas: number) =>
   Effect.scoped(
     Effect.gen(function* () {
@@ -181,7 +157,7 @@ const throughput = (replicas: number) =>
       for (let i = 0; i < replicas; i++)
         yield* Replicas.start(`r${i}`, log, { sharding: true, identity: `r${i}` });
       const started = yield* Clock.currentTimeMillis;
-      while (!(yield* ringSettled(replicas))) yield* Effect.sleep("100 millis");
+      while (!(yield* Replicas.ringSettled(replicas))) yield* Effect.sleep("100 millis");
       const settled = (yield* Clock.currentTimeMillis) - started;
       yield* Effect.sleep("500 millis");
       const t0 = performance.now();

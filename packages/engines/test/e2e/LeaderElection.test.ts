@@ -6,9 +6,8 @@
  * off from the API (as a SIGKILLed process) is replaced once its Lease expired; no object is
  * handled twice or on two replicas at once.
  */
-import { Settings } from "@kopf/settings";
 import { Applying, Clusters } from "@kopf/testing";
-import { Clock, Effect, Layer, References } from "effect";
+import { Clock, Effect } from "effect";
 import { describe, expect, it } from "vitest";
 import * as H from "../fixtures/Harness.ts";
 import * as Replicas from "../fixtures/Replicas.ts";
@@ -61,16 +60,6 @@ describe("leader election on a cluster", () => {
       expect(new Set(log.map((entry) => entry.name)).size).toBe(log.length);
       yield* restarted.stop;
     });
-    await Effect.runPromise(
-      Effect.scoped(program).pipe(
-        Effect.provide(
-          Layer.mergeAll(
-            Layer.succeedContext(cluster.context),
-            Settings.layer({ scaling: LEASE, networking: { errorBackoffs: [] } }),
-          ),
-        ),
-        Effect.provideService(References.MinimumLogLevel, "Warn"),
-      ),
-    );
+    await Replicas.onCluster(cluster.context, LEASE, program);
   }, 120_000);
 });
