@@ -2,9 +2,11 @@
 // packages/ that is not private) with pnpm into .packages/, one tarball each, and prints their
 // paths. pnpm writes the published manifest: workspace versions become the real ones and
 // `publishConfig.exports` (dist only) replaces the workspace's `exports` with its `@kopf/source`
-// condition. The packed manifests are checked for leftovers of the workspace before printing.
+// condition. The repository's LICENSE is copied into each package for the time of its packing, so
+// every tarball carries the licence text its `license` field names. The packed manifests are
+// checked for leftovers of the workspace, and the tarballs for the licence, before printing.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 
 const root = join(import.meta.dirname, "..");
@@ -28,11 +30,21 @@ mkdirSync(destination, { recursive: true });
 
 const problems: Array<string> = [];
 const tarballs = publicPackages.map((dir) => {
-  const output = execFileSync("pnpm", ["pack", "--pack-destination", destination, "--json"], {
-    cwd: dir,
-    encoding: "utf8",
-  });
+  const licence = join(dir, "LICENSE");
+  const ownLicence = existsSync(licence);
+  if (!ownLicence) copyFileSync(join(root, "LICENSE"), licence);
+  let output: string;
+  try {
+    output = execFileSync("pnpm", ["pack", "--pack-destination", destination, "--json"], {
+      cwd: dir,
+      encoding: "utf8",
+    });
+  } finally {
+    if (!ownLicence) rmSync(licence, { force: true });
+  }
   const { filename } = JSON.parse(output) as { filename: string };
+  const contents = execFileSync("tar", ["-tzf", filename], { encoding: "utf8" }).split("\n");
+  if (!contents.includes("package/LICENSE")) problems.push(`${filename}: no LICENSE in the tarball`);
   const manifest = execFileSync("tar", ["-xzOf", filename, "package/package.json"], { encoding: "utf8" });
   for (const leftover of ["workspace:", "@kopf/source"]) {
     if (manifest.includes(leftover))

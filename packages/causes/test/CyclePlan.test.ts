@@ -1,320 +1,306 @@
 /**
- * CyclePlan: the pure plan of a processing cycle's changing step, as a table over the cause ×
- * the handlers' outcome × the finalizer's state × the consistency state, and property-tested for
- * its invariants over every combination: the finalizer is never removed while a changing handler
- * is pending; at most one finalizer operation per cycle; no changing handler runs in a cycle that
- * changes the finalizer or on an inconsistent state; nothing is applied for a DELETED event.
+ * CyclePlan: the instructions of one processing cycle, traced against a real registry's handlers
+ * and a script of what the interpreter observes, as tables — Kopf's reason-detection matrix
+ * (event type × finalizers × deletion × stored essence) carried through the plan, then every
+ * cause × the changing handlers' outcome × the finalizer's state × the consistency state, and the
+ * engine seams (indexing, ownership, fencing), the patch's outcomes (conflict carried over,
+ * invalid reported, gone), the sleep for the earliest delay and the touch, and an undecodable
+ * diff-base.
  */
 import { describe, expect, it } from "@effect/vitest";
-import type { Reason } from "@kopf/registry";
-import type { RawBody, RawEventType } from "@kopf/structs";
-import * as fc from "fast-check";
-import { CyclePlan } from "../src/index.ts";
+import { FIN, type Scene, type Script, summary } from "./internal/cycles.ts";
 
-const FIN = "kopf.zalando.org/KopfFinalizerMarker";
+const OTHERS = ["irrelevant", "another"];
+const MIXED = ["irrelevant", FIN, "another"];
 
-const body = (finalizer: boolean, deleting: boolean): RawBody =>
-  ({
-    metadata: {
-      name: "e1",
-      ...(finalizer ? { finalizers: [FIN] } : {}),
-      ...(deleting ? { deletionTimestamp: "2020-12-31T23:59:59Z" } : {}),
-    },
-  }) as RawBody;
+describe("CyclePlan: the reason-detection matrix through the plan", () => {
+  // The setup needs the finalizer (a mandatory on.delete); every handler succeeds at once.
+  const table: Array<readonly [string, Scene, string]> = [];
+  for (const finalizers of [undefined, [FIN], OTHERS, MIXED]) {
+    const ours = finalizers?.includes(FIN) === true;
+    for (const deletion of [undefined, null, "2020-12-31T23:59:59Z"]) {
+      const deleting = typeof deletion === "string";
+      // DELETED: gone, whatever the rest; the finalizer is added (Kopf does so too) but nothing is applied.
+      table.push([
+        `DELETED, finalizers ${JSON.stringify(finalizers)}, deletion ${deletion}`,
+        { setup: "cud", type: "DELETED", finalizers, deletion },
+        !ours && !deleting ? "finalizer:add gone" : "log:gone gone",
+      ]);
+      for (const type of ["ADDED", "MODIFIED"] as const) {
+        const where = `${type}, finalizers ${JSON.stringify(finalizers)}, deletion ${deletion}`;
+        if (deleting) {
+          table.push([
+            `${where} ⇒ ${ours ? "delete" : "free"}`,
+            { setup: "cud", type, finalizers, deletion },
+            ours ? "run:delete[d] diff-base handled finalizer:remove patch" : "log:free patch",
+          ]);
+          continue;
+        }
+        for (const stored of ["none", "same", "other"] as const) {
+          const reason = stored === "none" ? "create" : stored === "same" ? "noop" : "update";
+          const handled =
+            reason === "noop" ? "log:noop patch" : `run:${reason}[${reason[0]}] diff-base handled patch`;
+          table.push([
+            `${where}, stored ${stored} ⇒ ${reason}`,
+            { setup: "cud", type, finalizers, deletion, stored },
+            ours ? handled : "finalizer:add patch",
+          ]);
+        }
+      }
+    }
+  }
 
-/** The consistency states: nothing awaited; awaited with an empty or a non-empty patch; a carried patch. */
-const CONSISTENCY = {
-  "none awaited": { consistencyTime: undefined, patchEmpty: true, patchInitiallyEmpty: true },
-  "awaited, patch empty": { consistencyTime: 1000, patchEmpty: true, patchInitiallyEmpty: true },
-  "awaited, patch pending": { consistencyTime: 1000, patchEmpty: false, patchInitiallyEmpty: true },
-  "carried patch": { consistencyTime: undefined, patchEmpty: false, patchInitiallyEmpty: false },
-} as const;
-
-const facts = (
-  reason: Reason | undefined,
-  state: { finalizer: boolean; deleting: boolean; mustBlock: boolean },
-  consistency: keyof typeof CONSISTENCY = "none awaited",
-  type: RawEventType | null = "MODIFIED",
-): CyclePlan.Facts => ({
-  type,
-  body: body(state.finalizer, state.deleting),
-  finalizer: FIN,
-  mustBlock: state.mustBlock,
-  reason,
-  ...CONSISTENCY[consistency],
+  it.each(table)("%s", (_, scene, expected) => {
+    expect(summary(scene)).toBe(expected);
+  });
 });
 
-const summary = (
-  f: CyclePlan.Facts,
-  handled: CyclePlan.Handled,
-  delays: ReadonlyArray<number>,
-  slept = true,
-) => {
-  let planned = CyclePlan.plan(f);
-  const waited = planned.gate._tag === "Wait";
-  if (waited) planned = CyclePlan.afterWait(planned, { sleptFully: slept });
-  const step = CyclePlan.changingStep(planned);
-  const conclusion = CyclePlan.conclude(f, planned, {
-    handled: step._tag === "RunHandlers" ? handled : "NotRun",
-    delays,
-  });
-  const gate = `${waited ? "Wait→" : ""}${planned.gate._tag}`;
-  const diffBase = conclusion.storeDiffBase ? " diff-base" : "";
-  const applied = conclusion.apply ? "" : " not-applied";
-  return `${planned.blocking._tag} ${gate} ${step._tag}${diffBase} release:${conclusion.release._tag}${applied}`;
-};
-
-const NO_FIN = { finalizer: false, deleting: false, mustBlock: false };
-const NEEDS_FIN = { finalizer: false, deleting: false, mustBlock: true };
-const HOLDS_FIN = { finalizer: true, deleting: false, mustBlock: true };
-const UNNEEDED_FIN = { finalizer: true, deleting: false, mustBlock: false };
-const DELETING = { finalizer: true, deleting: true, mustBlock: true };
-const DELETING_OTHERS = { finalizer: false, deleting: true, mustBlock: true };
-
-describe("CyclePlan", () => {
-  // [title, facts, handled, delays, slept fully, expected]
-  const table: ReadonlyArray<
-    readonly [
-      string,
-      CyclePlan.Facts,
-      CyclePlan.Handled,
-      ReadonlyArray<number>,
-      boolean,
-      ReturnType<typeof summary>,
-    ]
-  > = [
+describe("CyclePlan: cause × handler outcome × finalizer × consistency", () => {
+  const HELD = { finalizers: [FIN] };
+  const DELETING = { finalizers: [FIN], deletion: "2020-12-31T23:59:59Z" };
+  const table: ReadonlyArray<readonly [string, Scene, Script, string]> = [
+    // create
+    ["create, done", { setup: "cud", ...HELD, stored: "none" }, {}, "run:create[c] diff-base handled patch"],
     [
-      "create, no finalizer needed, done",
-      facts("create", NO_FIN),
-      "Done",
-      [],
-      true,
-      "Keep Consistent RunHandlers diff-base release:Keep",
+      "create, nothing left to run",
+      { setup: "cud", ...HELD, stored: "none" },
+      { changed: "skipped" },
+      "run:create[c] diff-base handled patch",
     ],
     [
-      "create, finalizer needed: added first, no handlers",
-      facts("create", NEEDS_FIN),
-      "Done",
-      [],
-      true,
-      "Add NotRequired None release:Keep",
+      "create, retrying in 60 s",
+      { setup: "cud", ...HELD, stored: "none" },
+      { changed: "pending", changedDelays: [60] },
+      "run:create[c] patch skip(60)",
     ],
     [
-      "create, finalizer held, handler retrying",
-      facts("create", HOLDS_FIN),
-      "Pending",
-      [60],
-      true,
-      "Keep Consistent RunHandlers release:Keep",
+      "create, pending without a delay",
+      { setup: "cud", ...HELD, stored: "none" },
+      { changed: "pending" },
+      "run:create[c] patch",
+    ],
+    ["create, finalizer needed: added first", { setup: "cud", stored: "none" }, {}, "finalizer:add patch"],
+    [
+      "create, finalizer not needed and absent",
+      { setup: "cu", stored: "none" },
+      {},
+      "run:create[c] diff-base handled patch",
     ],
     [
-      "update with an unneeded finalizer: removed, no handlers",
-      facts("update", UNNEEDED_FIN),
-      "Done",
-      [],
-      true,
-      "Remove NotRequired None release:Keep",
+      "create, finalizer not needed but held: removed first",
+      { setup: "cu", ...HELD, stored: "none" },
+      {},
+      "finalizer:remove patch",
     ],
     [
-      "update, awaited echo arrived",
-      facts("update", HOLDS_FIN, "awaited, patch empty"),
-      "Done",
-      [],
-      true,
-      "Keep Wait→Consistent RunHandlers diff-base release:Keep",
+      "create, own echo awaited and arrived",
+      { setup: "cud", ...HELD, stored: "none", consistency: "awaited" },
+      {},
+      "wait run:create[c] diff-base handled patch",
     ],
     [
-      "update, a new event cut the wait short",
-      facts("update", HOLDS_FIN, "awaited, patch empty"),
-      "Done",
-      [],
-      false,
-      "Keep Wait→Inconsistent None release:Keep",
+      "create, own echo awaited, a new event cut the wait short",
+      { setup: "cud", ...HELD, stored: "none", consistency: "awaited" },
+      { sleptFully: false },
+      "wait patch",
     ],
     [
-      "update, awaited with a patch already pending",
-      facts("update", HOLDS_FIN, "awaited, patch pending"),
-      "Done",
-      [],
-      true,
-      "Keep Inconsistent None release:Keep",
+      "create, own echo awaited with on.event results in the patch: inconsistent, no wait",
+      { setup: "event", ...HELD, stored: "none", consistency: "awaited" },
+      { eventResults: true },
+      "watch patch",
     ],
     [
-      "update with a carried patch",
-      facts("update", HOLDS_FIN, "carried patch"),
-      "Done",
-      [],
-      true,
-      "Keep Inconsistent None release:Keep",
+      "create, on.event results without an awaited echo: consistent",
+      { setup: "event", ...HELD, stored: "none" },
+      { eventResults: true },
+      "watch run:create[c] diff-base handled patch",
     ],
     [
-      "delete, handlers done: released",
-      facts("delete", DELETING),
-      "Done",
-      [],
-      true,
-      "Keep Consistent RunHandlers diff-base release:Remove",
+      "create with a patch carried over: inconsistent",
+      { setup: "cud", ...HELD, stored: "none", consistency: "carried" },
+      {},
+      "patch",
     ],
     [
-      "delete, handler retrying: held",
-      facts("delete", DELETING),
-      "Pending",
-      [30],
-      true,
-      "Keep Consistent RunHandlers release:Keep",
+      "create, finalizer added while an echo is awaited: no wait",
+      { setup: "cud", stored: "none", consistency: "awaited" },
+      {},
+      "finalizer:add patch",
+    ],
+    // update
+    ["update, done", { setup: "cud", ...HELD, stored: "other" }, {}, "run:update[u] diff-base handled patch"],
+    [
+      "update, retrying",
+      { setup: "cud", ...HELD, stored: "other" },
+      { changed: "pending", changedDelays: [5, 2] },
+      "run:update[u] patch skip(2)",
     ],
     [
-      "delete, handler pending without a delay: still held",
-      facts("delete", DELETING),
-      "Pending",
-      [],
-      true,
-      "Keep Consistent RunHandlers release:Keep",
+      "update, awaited, cut short",
+      { setup: "cud", ...HELD, stored: "other", consistency: "awaited" },
+      { sleptFully: false },
+      "wait patch",
+    ],
+    // delete
+    [
+      "delete, done: released",
+      { setup: "cud", ...DELETING },
+      {},
+      "run:delete[d] diff-base handled finalizer:remove patch",
     ],
     [
-      "delete, daemons still stopping: held",
-      facts("delete", DELETING),
-      "Done",
-      [1],
-      true,
-      "Keep Consistent RunHandlers diff-base release:Keep",
+      "delete, retrying: held",
+      { setup: "cud", ...DELETING },
+      { changed: "pending", changedDelays: [30] },
+      "run:delete[d] patch skip(30)",
     ],
     [
-      "delete on an inconsistent state: neither run nor released",
-      facts("delete", DELETING, "awaited, patch pending"),
-      "Done",
-      [],
-      true,
-      "Keep Inconsistent None release:Keep",
+      "delete, pending without a delay: held",
+      { setup: "cud", ...DELETING },
+      { changed: "pending" },
+      "run:delete[d] patch",
     ],
     [
-      "free: another's finalizer only",
-      facts("free", DELETING_OTHERS),
-      "Done",
-      [],
-      true,
-      "Keep Consistent Log release:Keep",
+      "delete, done, daemons still stopping: held",
+      { setup: "daemon", ...DELETING },
+      { spawnedDelays: [1] },
+      "spawn run:delete[d] diff-base handled patch skip(1)",
     ],
     [
-      "gone: a DELETED event applies nothing",
-      facts("gone", DELETING, "awaited, patch empty", "DELETED"),
-      "Done",
-      [],
-      true,
-      "Keep Consistent Log release:Keep not-applied",
-    ],
-    ["noop", facts("noop", HOLDS_FIN), "Done", [], true, "Keep Consistent Log release:Keep"],
-    [
-      "resume, done",
-      facts("resume", HOLDS_FIN, "none awaited", null),
-      "Done",
-      [],
-      true,
-      "Keep Consistent RunHandlers diff-base release:Keep",
+      "delete, done, daemons stopped: released",
+      { setup: "daemon", ...DELETING },
+      {},
+      "spawn run:delete[d] diff-base handled finalizer:remove patch",
     ],
     [
-      "resume, nothing left to run",
-      facts("resume", HOLDS_FIN, "none awaited", null),
-      "Skipped",
-      [],
-      true,
-      "Keep Consistent RunHandlers diff-base release:Keep",
+      "delete on a carried patch: neither run nor released",
+      { setup: "cud", ...DELETING, consistency: "carried" },
+      {},
+      "patch",
     ],
     [
-      "no changing cause (stealth), deleting without handlers: released",
-      facts(undefined, { ...DELETING, mustBlock: true }),
-      "NotRun",
-      [],
-      true,
-      "Keep NotRequired None release:Remove",
+      "delete, awaited, cut short: neither run nor released",
+      { setup: "cud", ...DELETING, consistency: "awaited" },
+      { sleptFully: false },
+      "wait patch",
+    ],
+    [
+      "delete, awaited and arrived",
+      { setup: "cud", ...DELETING, consistency: "awaited" },
+      {},
+      "wait run:delete[d] diff-base handled finalizer:remove patch",
+    ],
+    [
+      "delete with an optional on.delete: finalizer removed, the handler not run",
+      { setup: "optional", ...DELETING },
+      {},
+      "finalizer:remove patch",
+    ],
+    // gone, free, noop, resume, stealth
+    [
+      "gone while an echo is awaited: no wait",
+      { setup: "cud", ...DELETING, type: "DELETED", consistency: "awaited" },
+      {},
+      "log:gone gone",
+    ],
+    ["free", { setup: "cud", finalizers: ["other"], deletion: "2020-12-31T23:59:59Z" }, {}, "log:free patch"],
+    ["noop", { setup: "cud", ...HELD }, {}, "log:noop patch"],
+    [
+      "resume after a restart",
+      { setup: "event", ...HELD, type: null, listed: true },
+      {},
+      "watch run:resume[r] diff-base handled patch",
+    ],
+    [
+      "stealth: no handler prematches, the unneeded finalizer is removed",
+      { setup: "stealth", ...HELD },
+      {},
+      "finalizer:remove patch",
+    ],
+    ["stealth, nothing held: only the patch (empty) is applied", { setup: "stealth" }, {}, "patch"],
+    [
+      "a daemon stopped forever no longer needs the finalizer",
+      { setup: "daemon", ...HELD, stored: "none" },
+      { excluded: ["dm"] },
+      "spawn run:create[c] diff-base handled patch",
+    ],
+    // engine seams, conflicts, failures
+    [
+      "indexed and owned",
+      { setup: "cud", ...HELD, stored: "none", engines: { indexing: true, ownership: true } },
+      {},
+      "index claim run:create[c] diff-base handled fence patch",
+    ],
+    [
+      "indexed, owned by another replica",
+      { setup: "cud", ...HELD, stored: "none", engines: { indexing: true, ownership: true } },
+      { claimed: false },
+      "index claim notowned",
+    ],
+    [
+      "ownership lost during the handling: fenced, nothing applied",
+      { setup: "cud", ...HELD, stored: "none", engines: { indexing: false, ownership: true } },
+      { holds: false },
+      "claim run:create[c] diff-base handled fence warning fenced",
+    ],
+    [
+      "a conflict: the pending functions are carried to the next cycle",
+      { setup: "cud", stored: "none" },
+      { patched: "Conflict" },
+      "finalizer:add patch carry",
+    ],
+    [
+      "an invalid patch: an error line and a Warning event, nothing carried",
+      { setup: "cud", stored: "none" },
+      { patched: "Invalid" },
+      "finalizer:add patch error post:InvalidPatch",
+    ],
+    [
+      "the object is gone when patched: no sleep, no touch",
+      { setup: "cud", ...HELD, stored: "none" },
+      { changed: "pending", changedDelays: [60], patched: "Gone" },
+      "run:create[c] patch",
+    ],
+    [
+      "nothing to patch with a delay: sleep, then touch",
+      { setup: "cud", ...HELD, stored: "none" },
+      { changed: "pending", changedDelays: [60], patched: "NothingToPatch" },
+      "run:create[c] patch sleep(60) touch",
+    ],
+    [
+      "nothing to patch with a long delay: the sleep is capped at 600 s",
+      { setup: "cud", ...HELD, stored: "none" },
+      { changed: "pending", changedDelays: [900], patched: "NothingToPatch" },
+      "run:create[c] patch sleep(600) touch",
+    ],
+    [
+      "nothing to patch, the sleep cut short by a new event: no touch",
+      { setup: "cud", ...HELD, stored: "none" },
+      { changed: "pending", changedDelays: [60], patched: "NothingToPatch", wokeEarly: true },
+      "run:create[c] patch sleep(60) interrupted",
+    ],
+    [
+      "nothing to patch with a zero delay: touched at once",
+      { setup: "cud", ...HELD, stored: "none" },
+      { changed: "pending", changedDelays: [0], patched: "NothingToPatch" },
+      "run:create[c] patch touch",
+    ],
+    [
+      "a patch sent with a zero delay: its own event brings the next cycle",
+      { setup: "cud", ...HELD, stored: "none" },
+      { changed: "pending", changedDelays: [0] },
+      "run:create[c] patch",
+    ],
+    [
+      "an undecodable diff-base fails the cycle after the on.event handlers",
+      { setup: "event", ...HELD, corrupt: true },
+      {},
+      "watch fail",
     ],
   ];
 
-  it.each(table)("%s", (_, f, handled, delays, slept, expected) => {
-    expect(summary(f, handled, delays, slept)).toBe(expected);
-  });
-
-  const arbitraryFacts = fc.record({
-    type: fc.constantFrom<RawEventType | null>(null, "ADDED", "MODIFIED", "DELETED"),
-    reason: fc.constantFrom<Reason | undefined>(
-      undefined,
-      "create",
-      "update",
-      "delete",
-      "resume",
-      "noop",
-      "free",
-      "gone",
-    ),
-    finalizer: fc.boolean(),
-    deleting: fc.boolean(),
-    mustBlock: fc.boolean(),
-    consistency: fc.constantFrom(...(Object.keys(CONSISTENCY) as Array<keyof typeof CONSISTENCY>)),
-  });
-  const arbitraryOutcome = fc.record({
-    handled: fc.constantFrom<CyclePlan.Handled>("Done", "Skipped", "Pending"),
-    delays: fc.array(fc.integer({ min: 0, max: 600 }), { maxLength: 3 }),
-    slept: fc.boolean(),
-  });
-  type Drawn = typeof arbitraryFacts extends fc.Arbitrary<infer T> ? T : never;
-  const cycle = (
-    a: Drawn,
-    o: { handled: CyclePlan.Handled; delays: ReadonlyArray<number>; slept: boolean },
-  ) => {
-    const f = facts(a.reason, a, a.consistency, a.type);
-    let planned = CyclePlan.plan(f);
-    if (planned.gate._tag === "Wait") planned = CyclePlan.afterWait(planned, { sleptFully: o.slept });
-    const step = CyclePlan.changingStep(planned);
-    const handled = step._tag === "RunHandlers" ? o.handled : "NotRun";
-    return {
-      f,
-      planned,
-      step,
-      handled,
-      conclusion: CyclePlan.conclude(f, planned, { handled, delays: o.delays }),
-    };
-  };
-
-  it("property: never removes the finalizer while a changing handler is pending", () => {
-    fc.assert(
-      fc.property(arbitraryFacts, arbitraryOutcome, (a, o) => {
-        const { handled, conclusion } = cycle(a, o);
-        if (handled === "Pending") expect(conclusion.release._tag).toBe("Keep");
-      }),
-    );
-  });
-
-  it("property: at most one finalizer operation per cycle; releasing needs the finalizer and a deletion", () => {
-    fc.assert(
-      fc.property(arbitraryFacts, arbitraryOutcome, (a, o) => {
-        const { planned, conclusion } = cycle(a, o);
-        const operations = [planned.blocking._tag, conclusion.release._tag].filter((t) => t !== "Keep");
-        expect(operations.length).toBeLessThanOrEqual(1);
-        if (conclusion.release._tag === "Remove")
-          expect(a.finalizer && a.deleting && a.type !== "DELETED").toBe(true);
-      }),
-    );
-  });
-
-  it("property: no changing handler runs when the finalizer changes or on an inconsistent state", () => {
-    fc.assert(
-      fc.property(arbitraryFacts, arbitraryOutcome, (a, o) => {
-        const { planned, step } = cycle(a, o);
-        if (planned.blocking._tag !== "Keep" || planned.gate._tag === "Inconsistent")
-          expect(step._tag).toBe("None");
-        if (step._tag === "RunHandlers") expect(planned.gate._tag).toBe("Consistent");
-      }),
-    );
-  });
-
-  it("property: the diff-base is stored only for a fully handled cause; nothing is applied for DELETED", () => {
-    fc.assert(
-      fc.property(arbitraryFacts, arbitraryOutcome, (a, o) => {
-        const { handled, conclusion } = cycle(a, o);
-        expect(conclusion.storeDiffBase).toBe(handled === "Done" || handled === "Skipped");
-        expect(conclusion.markFullyHandled).toBe(conclusion.storeDiffBase);
-        expect(conclusion.apply).toBe(a.type !== "DELETED");
-      }),
-    );
+  it.each(table)("%s", (_, scene, script, expected) => {
+    expect(summary(scene, script)).toBe(expected);
   });
 });

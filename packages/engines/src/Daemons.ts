@@ -7,7 +7,8 @@
  * Each cycle: the live body is refreshed (and, on an essential change, the idle countdown of
  * timers reset); for an object being deleted every runner is stopped with `resource-deleted`;
  * otherwise runners whose handler no longer matches are stopped with `filters-mismatch` and the
- * missing ones spawned. Stopping is multi-cycle (signal, cancel after the backoff, abandon after
+ * missing ones spawned — decided as values by the pure `internal/spawning.ts`, performed here in
+ * order. Stopping is multi-cycle (signal, cancel after the backoff, abandon after
  * the timeout, or poll): the delays returned keep the object's finalizer and bring the object
  * back for the next check. On pause (peering) every runner is stopped with `operator-pausing`
  * and respawned by later events once resumed; on operator exit (closing the engine's scope) all
@@ -15,7 +16,7 @@
  */
 import type { KubeApi } from "@kopf/client";
 import type { DaemonStoppingReason, SpawningHandler } from "@kopf/registry";
-import { Handler, Matching } from "@kopf/registry";
+import { Handler } from "@kopf/registry";
 import type { Engines } from "@kopf/runtime";
 import { OperatorSettings } from "@kopf/settings";
 import { Body, Resource } from "@kopf/structs";
@@ -24,6 +25,7 @@ import * as EngineMetrics from "./EngineMetrics.ts";
 import * as LiveBody from "./internal/LiveBody.ts";
 import * as Runners from "./internal/runners.ts";
 import * as Stopper from "./internal/Stopper.ts";
+import * as Spawning from "./internal/spawning.ts";
 import * as Stopping from "./internal/stopping.ts";
 
 interface Runner {
@@ -258,27 +260,42 @@ export const make: Effect.Effect<DaemonsEngine, never, Scope.Scope> = Effect.gen
         if (cause.reset) object.lastChange = now;
       }
       const runners = object.runners;
-      let delays: ReadonlyArray<number>;
-      if (event.type === "DELETED") {
-        // Gone from the cluster: nothing holds the object any more; stop its runners in the background.
-        objects.delete(key);
-        for (const runner of runners.values()) {
-          yield* Effect.forkIn(stopOnce(runner, "resource-deleted"), scope);
+      const actions = Spawning.decide({
+        gone: event.type === "DELETED",
+        deleting: Body.deletionTimestamp(event.object) !== undefined,
+        handlers: input.handlers,
+        cause,
+        forever: object.forever,
+        running: [...runners.keys()],
+      });
+      const runnersOf = (ids: ReadonlyArray<string>) =>
+        ids.flatMap((id) => {
+          const runner = runners.get(id);
+          return runner === undefined ? [] : [runner];
+        });
+      let delays: ReadonlyArray<number> = [];
+      for (const action of actions) {
+        switch (action._tag) {
+          case "Forget":
+            objects.delete(key);
+            break;
+          case "Spawn":
+            yield* spawn(object, action.handler, input);
+            break;
+          case "Stop":
+            if (!action.background) {
+              delays = [...delays, ...(yield* stopAll(runnersOf(action.ids), action.reason))];
+              break;
+            }
+            // Gone from the cluster: nothing holds the object any more; stop its runners in the background.
+            for (const runner of runnersOf(action.ids)) {
+              yield* Effect.forkIn(stopOnce(runner, action.reason), scope);
+            }
+            break;
+          case "StopIfPaused":
+            if (paused) delays = [...delays, ...(yield* stopAll(runnersOf(action.ids), "operator-pausing"))];
+            break;
         }
-        delays = [];
-      } else if (Body.deletionTimestamp(event.object) !== undefined) {
-        delays = yield* stopAll(runners.values(), "resource-deleted");
-      } else {
-        const matching = Matching.spawningHandlers(input.handlers, cause, object.forever);
-        const ids = new Set(matching.map((h) => h.id));
-        delays = yield* stopAll(
-          [...runners.values()].filter((r) => !ids.has(r.handler.id)),
-          "filters-mismatch",
-        );
-        for (const handler of matching) {
-          if (!runners.has(handler.id)) yield* spawn(object, handler, input);
-        }
-        if (paused) delays = [...delays, ...(yield* stopAll(runners.values(), "operator-pausing"))];
       }
       const excluded = new Set(object.forever);
       return { delays, excluded };

@@ -5,7 +5,7 @@
  */
 import { Result, Schema, SchemaIssue } from "effect";
 import { ResourceError } from "./Errors.ts";
-import { dropDefaultedNulls } from "./internal/nulls.ts";
+import { dropNonNullableNulls } from "./internal/nulls.ts";
 import { type JsonSchemaProps, toOpenApi } from "./OpenApi.ts";
 
 /** An additional printer column (`kubectl get` output). */
@@ -177,8 +177,8 @@ const openApiOf = (version: VersionDefinition) => {
 
 /**
  * Decodes a body's `spec`/`status` with a version's Schemas into a typed body (defaults filled
- * in, undeclared fields dropped, `null`s of defaulted fields replaced by their defaults, as the
- * API server stores it); the other top-level fields are kept. Fails with every field that does
+ * in, undeclared fields dropped, `null`s of non-nullable fields dropped first, as the API server
+ * stores it); the other top-level fields are kept. Fails with every field that does
  * not decode.
  *
  * @example
@@ -193,12 +193,21 @@ export const decodeBody = <V extends VersionDefinition>(
     return Result.fail([{ path: "", message: "the body is not an object" }]);
   const record = body as Readonly<Record<string, unknown>>;
   const [specSchema, statusSchema] = openApiOf(version);
-  const spec = dropDefaultedNulls(record.spec, specSchema);
-  const status = dropDefaultedNulls(record.status, statusSchema);
-  const input = { spec, ...(status === undefined || version.status === undefined ? {} : { status }) };
+  const content = dropNonNullableNulls(
+    { spec: record.spec, status: record.status },
+    { type: "object", properties: { spec: specSchema ?? {}, status: statusSchema ?? {} } },
+  ) as { readonly spec?: unknown; readonly status?: unknown };
+  const { spec, status } = content;
+  const { spec: _spec, status: _status, ...others } = record;
+  // Without a status Schema, the status is kept as it is (less its dropped nulls).
+  const rest = version.status !== undefined || status === undefined ? others : { ...others, status };
+  const input = {
+    ...(spec === undefined ? {} : { spec }),
+    ...(status === undefined || version.status === undefined ? {} : { status }),
+  };
   const decoded = Schema.decodeUnknownExit(contentSchema(version))(input, { errors: "all" });
   if (decoded._tag === "Success")
-    return Result.succeed({ ...record, ...(decoded.value as object) } as unknown as TypedBody<V>);
+    return Result.succeed({ ...rest, ...(decoded.value as object) } as unknown as TypedBody<V>);
   const error = decoded.cause.reasons.find((r) => r._tag === "Fail")?.error;
   if (!Schema.isSchemaError(error)) return Result.fail([{ path: "", message: String(error) }]);
   const issues = formatter(error.issue).issues;

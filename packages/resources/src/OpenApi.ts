@@ -82,7 +82,7 @@ const checkFields = (check: SchemaAST.Filter<unknown>, type: unknown): JsonSchem
     case "effect/schema/isMultipleOf":
       return { multipleOf: p.divisor };
     case "effect/schema/isPattern":
-      return { pattern: p.source };
+      return { pattern: patternOf(String(p.source)) };
     case "effect/schema/isMinLength":
       return isArray ? { minItems: p.minLength } : isObject ? undefined : { minLength: p.minLength };
     case "effect/schema/isMaxLength":
@@ -102,9 +102,28 @@ const checkFields = (check: SchemaAST.Filter<unknown>, type: unknown): JsonSchem
         ?.patterns;
       const first =
         Array.isArray(patterns) && patterns.length === 1 ? (patterns[0] as { source?: unknown }) : {};
-      return typeof first.source === "string" ? { pattern: first.source } : undefined;
+      return typeof first.source === "string" ? { pattern: patternOf(first.source) } : undefined;
     }
   }
+};
+
+/**
+ * A regular expression's source as a CRD pattern: JavaScript's `source` escapes every `/` (it
+ * could end a literal); the pattern has them as written, and every other escape as it is.
+ */
+const patternOf = (source: string): string => {
+  let out = "";
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i];
+    if (c === "\\" && source[i + 1] === "/") {
+      out += "/";
+      i++;
+    } else if (c === "\\") {
+      out += source.slice(i, i + 2);
+      i++;
+    } else out += c;
+  }
+  return out;
 };
 
 const literalType = (value: unknown): string | undefined =>

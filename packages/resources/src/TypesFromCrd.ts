@@ -38,8 +38,9 @@ const checksOf = (s: Json): Array<string> => {
     );
   if (num("multipleOf") !== undefined) out.push(`Schema.isMultipleOf(${num("multipleOf")})`);
   for (const [field, fn] of [
-    ["minLength", "isMinLength"],
-    ["maxLength", "isMaxLength"],
+    // The API server counts a string's length in code points, as these checks do.
+    ["minLength", "isMinCodePoints"],
+    ["maxLength", "isMaxCodePoints"],
     ["minItems", "isMinLength"],
     ["maxItems", "isMaxLength"],
     ["minProperties", "isMinProperties"],
@@ -79,7 +80,8 @@ const shape = (s: Json, path: string, errors: Array<ResourceError>): string => {
       const props = isObject(s.properties) ? s.properties : undefined;
       if (props === undefined && isObject(s.additionalProperties))
         return `Schema.Record(Schema.String, ${schemaOf(s.additionalProperties, `${path}[*]`, errors)})`;
-      if (props === undefined) return preserves ? "kopf.Resources.AnyJson" : "Schema.Struct({})";
+      if (props === undefined)
+        return preserves ? "kopf.Resources.preserveUnknownFields({})" : "Schema.Struct({})";
       const required = new Set(Array.isArray(s.required) ? s.required : []);
       const fields = Object.entries(props).map(([k, v]) => {
         const child = schemaOf(isObject(v) ? v : {}, path === "" ? k : `${path}.${k}`, errors);

@@ -63,6 +63,21 @@ describe("decodeBody", () => {
     );
   });
 
+  it.each<[string, unknown, Record<string, unknown>]>([
+    ["an optional field", { replicas: 1, name: null }, { replicas: 1, mode: "safe" }],
+    ["the status", { replicas: 1 }, { replicas: 1, mode: "safe" }],
+  ])("a null in a non-nullable %s is dropped first, as the API server does", (_, spec, expected) => {
+    const decoded = decode(body(spec, { status: null }));
+    expect(Result.map(decoded, (b) => b.spec)).toEqual(Result.succeed(expected));
+    expect(Result.map(decoded, (b) => "status" in b)).toEqual(Result.succeed(false));
+  });
+
+  it("a null in a required field is a missing field", () => {
+    expect(decode(body({ replicas: null }))).toEqual(
+      Result.fail([{ path: "spec.replicas", message: "Missing key" }]),
+    );
+  });
+
   it("a body that is not an object", () => {
     expect(decode("x")).toEqual(Result.fail([{ path: "", message: "the body is not an object" }]));
   });

@@ -34,6 +34,11 @@ describe("toOpenApi", () => {
       { type: "string", minLength: 1, maxLength: 3, pattern: "^a" },
     ],
     [
+      "a pattern with slashes as written (a RegExp's source escapes them)",
+      Schema.String.check(Schema.isPattern(/^a\/b\\\/c\d$/)),
+      { type: "string", pattern: "^a/b\\\\/c\\d$" },
+    ],
+    [
       "uuid as its pattern",
       Schema.String.check(Schema.isUUID()),
       { type: "string", pattern: expect.stringContaining("[0-9a-fA-F]{8}") },

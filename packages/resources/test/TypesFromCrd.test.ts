@@ -50,13 +50,24 @@ describe("fromCrd", () => {
       { type: "array", items: { type: "string" }, "x-kubernetes-list-type": "set" },
       'Schema.Array(Schema.String).check(Schema.isUnique()).pipe(kopf.Resources.openApi({ "x-kubernetes-list-type": "set" }))',
     ],
+    [
+      "string lengths, in code points as the API server counts them",
+      { type: "string", minLength: 1, maxLength: 3 },
+      "Schema.String.check(Schema.isMinCodePoints(1), Schema.isMaxCodePoints(3))",
+    ],
+    [
+      "list lengths",
+      { type: "array", items: { type: "string" }, minItems: 1, maxItems: 3 },
+      "Schema.Array(Schema.String).check(Schema.isMinLength(1), Schema.isMaxLength(3))",
+    ],
     ["nullable", { type: "string", nullable: true }, "Schema.NullOr(Schema.String)"],
     ["int-or-string", { "x-kubernetes-int-or-string": true }, "kopf.Resources.IntOrString"],
     [
-      "preserved fields",
+      "an object of preserved fields",
       { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-      "kopf.Resources.AnyJson",
+      "kopf.Resources.preserveUnknownFields({})",
     ],
+    ["any preserved value", { "x-kubernetes-preserve-unknown-fields": true }, "kopf.Resources.AnyJson"],
     [
       "a default",
       { type: "object", properties: { a: { type: "string", default: "x" } } },

@@ -1,13 +1,14 @@
 /**
  * The processing of one watch event of one object (Kopf's `process_resource_event` and
- * `process_resource_causes`, docs/behaviour/processing.md#per-event, docs/behaviour/processing.md#cause-order, docs/behaviour/processing.md#changing-causes): recall the object's memory, then — inside the
- * per-object error throttler — index it (engine seam), detect the causes, run the `on.event`
- * handlers, spawn daemons and timers (engine seam), decide on the finalizer, pass the
- * consistency gate, run the changing handlers through the execution engine, store the
- * diff-base once a cause is fully handled, and finally apply the patch, sleep and touch. The
- * decisions between these effects (the finalizer, the gate, what the changing step does, the
- * diff-base, the memory, the release, whether to apply) are the pure plan of `CyclePlan`
- * (`@kopf/causes`); this module performs the effects in their order and follows the plan.
+ * `process_resource_causes`, docs/behaviour/processing.md#per-event,
+ * docs/behaviour/processing.md#cause-order): recall the object's memory, then — inside the
+ * per-object error throttler — interpret the cycle's plan. What the cycle does and in which
+ * order (indexing, `on.event`, spawning, the finalizer, the consistency gate, the changing
+ * handlers, the diff-base and memory, the release, the patch with its earliest delay) is the pure
+ * state machine `CyclePlan` of `@kopf/causes`, over the handlers `CycleSelection` chose; this
+ * module is a thin interpreter: it performs one instruction at a time (the engines, the
+ * execution engine, the patch, the sleeps) and reports what it observed, and returns the plan's
+ * outcome.
  *
  * Everything about one object runs with its reference as the log annotation, so every line
  * (including the handlers' own) is prefixed `[ns/name]` and can be posted as an event.
@@ -16,17 +17,9 @@
  * {@link ProcessorOptions.engines} (see `Engines`), and do nothing when none is registered (the
  * runtime alone; `@kopf/engines` registers them).
  */
-import {
-  CauseInputs,
-  ChangeCause,
-  CyclePlan,
-  FinalizerDecision,
-  ResourceMemory,
-  SpawningCause,
-  WatchingCause,
-} from "@kopf/causes";
+import { CyclePlan, CycleSelection, FinalizerDecision, ResourceMemory } from "@kopf/causes";
 import type { KubeApi } from "@kopf/client";
-import { type Lifecycle, Matching, type Memo, type Registry } from "@kopf/registry";
+import type { Lifecycle, Memo, Registry } from "@kopf/registry";
 import { OperatorSettings } from "@kopf/settings";
 import { DiffBaseStorage } from "@kopf/storage";
 import { Patch, type RawEvent, Resource } from "@kopf/structs";
@@ -133,24 +126,13 @@ interface CycleInput {
   readonly context: ObjectQueues.WorkerContext;
 }
 
-/** One cycle: causes, handlers, finalizers, then the patch (docs/behaviour/processing.md#per-event steps 5–7, docs/behaviour/processing.md#cause-order). */
+/**
+ * One cycle (docs/behaviour/processing.md#per-event steps 4–6, docs/behaviour/processing.md#cause-order):
+ * the interpreter of the cycle's plan. It builds the cycle's patch and handler contexts, selects
+ * the handlers (`CycleSelection`), then performs the instructions of `CyclePlan` one by one and
+ * reports what each did, until the plan finishes with the cycle's outcome.
+ */
 const processCauses = (input: CycleInput) =>
-  Effect.gen(function* () {
-    const { options, event, key } = input;
-    const { resource } = options;
-    const engines = options.engines ?? {};
-    if (engines.indexing !== undefined) yield* engines.indexing({ resource, event, key });
-    if (engines.indexed !== undefined) yield* engines.indexed;
-
-    // Scaled out: another replica handles objects this one does not own (indexed above anyway).
-    const ownership = engines.ownership;
-    if (ownership === undefined) return yield* handleCauses(input);
-    if (!(yield* ownership.claim(key))) return undefined;
-    return yield* handleCauses(input).pipe(Effect.ensuring(ownership.release(key)));
-  });
-
-/** The cycle of an object this replica handles: everything after indexing. */
-const handleCauses = (input: CycleInput) =>
   Effect.gen(function* () {
     const { options, event, key, memory, context } = input;
     const { registry, resource } = options;
@@ -159,129 +141,149 @@ const handleCauses = (input: CycleInput) =>
     const { finalizer, diffbaseStorage, progressStorage } = settings.persistence;
     const body = event.object;
 
-    const carried = memory.remaining;
-    const patch = new Patch.Patch(body, { fns: carried?.fns ?? [] });
-    const patchInitiallyEmpty = patch.isEmpty();
-    const services = yield* Effect.context<never>();
-    const ctx = {
-      resource,
-      patch,
-      logger: Logging.handlerLogger(services),
-      memo: memory.memo,
-      indices: engines.indices?.() ?? {},
-    };
-
-    // On-event handlers: every event, errors ignored, results into the patch.
-    if (registry.hasHandlers("watching", resource)) {
-      // Their logger is local: its lines are never posted as events (Kopf's `LocalObjectLogger`).
-      const local = { ...ctx, logger: Logging.handlerLogger(services, { [Logging.LOCAL]: true }) };
-      const cause = WatchingCause.make(event, local);
-      const handlers = Matching.watchingHandlers(registry.watchingFor(resource), cause);
-      if (handlers.length > 0) yield* Execution.runWatching({ cause, handlers, settings });
-    }
-
-    const inputs = yield* Effect.fromResult(
-      CauseInputs.make({
-        event,
-        registry,
-        resource,
-        diffbaseStorage,
-        progressStorage,
-        finalizer,
-        memory: memory.causes,
-      }),
-    );
-
-    // Daemons and timers (engine seam). Without a spawning engine nothing runs them, so they
-    // are ignored altogether: they must not hold a finalizer that nothing would ever release.
-    const spawningHandlers = engines.spawning === undefined ? [] : registry.spawningFor(resource);
-    const spawningCause =
-      spawningHandlers.length > 0 ? SpawningCause.make({ body, diff: inputs.diff }, ctx) : undefined;
-    let delays: Array<number> = [];
-    let excluded: ReadonlySet<string> = new Set();
-    if (spawningCause !== undefined && engines.spawning !== undefined) {
-      const spawned = yield* engines.spawning({
-        resource,
-        event,
-        key,
-        cause: spawningCause,
-        handlers: spawningHandlers,
-      });
-      delays = [...spawned.delays];
-      excluded = spawned.excluded;
-    }
-
-    // The changing cause, unless in stealth mode (no changing handler could be interested).
-    const owned = registry.changingFor(resource);
-    const made = owned.length > 0 ? ChangeCause.make(inputs, ctx) : undefined;
-    const changing = made !== undefined && Matching.prematchAny(owned, made) ? made : undefined;
-
-    const mustBlock = Matching.requiresFinalizer({
-      ...(changing === undefined ? {} : { changing: { handlers: owned, cause: changing } }),
-      ...(spawningCause === undefined
-        ? {}
-        : { spawning: { handlers: spawningHandlers, cause: spawningCause, excluded } }),
-    });
-    // The plan of the changing step: the finalizer, the consistency gate, what to run.
+    const patch = new Patch.Patch(body, { fns: memory.remaining?.fns ?? [] });
     const facts: CyclePlan.Facts = {
       type: event.type,
       body,
       finalizer,
-      mustBlock,
-      reason: changing?.reason,
       consistencyTime: context.consistencyTime,
-      patchEmpty: patch.isEmpty(),
-      patchInitiallyEmpty,
+      patchInitiallyEmpty: patch.isEmpty(),
+      engines: {
+        indexing: engines.indexing !== undefined || engines.indexed !== undefined,
+        ownership: engines.ownership !== undefined,
+      },
     };
-    let plan = CyclePlan.plan(facts);
-    const blocking = FinalizerDecision.toPatchFn(plan.blocking, finalizer);
-    if (plan.blocking._tag !== "Keep") yield* Effect.logDebug(plan.blocking.message);
-    if (blocking !== undefined) patch.fns.push(blocking);
-    if (plan.gate._tag === "Wait") {
-      const now = yield* Clock.currentTimeMillis;
-      const slept = yield* Pressure.sleep(context.pressure, (plan.gate.until - now) / 1000);
-      plan = CyclePlan.afterWait(plan, { sleptFully: slept.fully });
-    }
-
-    const step = CyclePlan.changingStep(plan);
-    let handled: CyclePlan.Handled = "NotRun";
-    if (step._tag === "Log") yield* Effect.logDebug(step.message);
-    if (step._tag === "RunHandlers" && changing !== undefined) {
-      const run = yield* Execution.runChanging({
-        cause: changing,
-        handlers: Matching.changingHandlers(owned, changing),
-        owned,
-        settings,
-        lifecycle: options.lifecycle,
+    /** The handlers' contexts (with the indices as they are after indexing) and the selection. */
+    const select = Effect.gen(function* () {
+      const services = yield* Effect.context<never>();
+      const ctx = {
+        resource,
+        patch,
+        logger: Logging.handlerLogger(services),
+        memo: memory.memo,
+        indices: engines.indices?.() ?? {},
+      };
+      return CycleSelection.select({
+        event,
+        registry,
+        resource,
+        persistence: { finalizer, diffbaseStorage, progressStorage },
+        memory: memory.causes,
+        context: ctx,
+        // The `on.event` handlers' logger is local: its lines are never posted as events (Kopf's `LocalObjectLogger`).
+        localLogger: () => Logging.handlerLogger(services, { [Logging.LOCAL]: true }),
+        spawns: engines.spawning !== undefined,
       });
-      delays = [...delays, ...run.delays];
-      handled = run.done ? "Done" : run.skipped ? "Skipped" : "Pending";
-    }
-
-    const conclusion = CyclePlan.conclude(facts, plan, { handled, delays });
-    if (conclusion.storeDiffBase)
-      DiffBaseStorage.storeIfChanged(diffbaseStorage, { body, patch, old: inputs.old, new: inputs.new });
-    if (conclusion.markFullyHandled) memory.causes = ResourceMemory.markFullyHandled(memory.causes);
-    const releasing = FinalizerDecision.toPatchFn(conclusion.release, finalizer);
-    if (conclusion.release._tag === "Remove" && releasing !== undefined) {
-      yield* Effect.logDebug(conclusion.release.message);
-      patch.fns.push(releasing);
-    }
-
-    if (!conclusion.apply) return undefined;
-    if (engines.ownership !== undefined && !(yield* engines.ownership.holds(key))) {
-      // Fenced: the lease was not renewed in time, another replica may own the object by now.
-      yield* Effect.logWarning("Ownership lost during the handling; the outcome is not stored.");
-      return undefined;
-    }
-    const applied = yield* Applying.apply({
-      resource,
-      body,
-      patch,
-      delays,
-      pressure: context.pressure,
-      handled: step._tag !== "None",
     });
-    memory.remaining = applied.remaining;
-    return applied.resourceVersion;
+
+    let claimed = false;
+    const perform = (instruction: CyclePlan.Instruction) =>
+      Effect.gen(function* () {
+        const performed: CyclePlan.Observation = { _tag: "Performed" };
+        switch (instruction._tag) {
+          case "Index":
+            if (engines.indexing !== undefined) yield* engines.indexing({ resource, event, key });
+            if (engines.indexed !== undefined) yield* engines.indexed;
+            return performed;
+          case "Claim":
+            claimed = engines.ownership === undefined ? false : yield* engines.ownership.claim(key);
+            return { _tag: "Claimed", claimed } as const;
+          case "Select":
+            return { _tag: "Selected", selection: yield* select } as const;
+          case "RunWatching":
+            yield* Execution.runWatching({
+              cause: instruction.cause,
+              handlers: instruction.handlers,
+              settings,
+            });
+            return { _tag: "Watched", patchEmpty: patch.isEmpty() } as const;
+          case "Fail":
+            return yield* Effect.fail(instruction.error);
+          case "Spawn": {
+            const spawned =
+              engines.spawning === undefined
+                ? { delays: [], excluded: new Set<string>() }
+                : yield* engines.spawning({ resource, event, key, ...instruction });
+            return { _tag: "Spawned", ...spawned, patchEmpty: patch.isEmpty() } as const;
+          }
+          case "Finalizer": {
+            const fn = FinalizerDecision.toPatchFn(instruction.decision, finalizer);
+            if (instruction.decision._tag !== "Keep") yield* Effect.logDebug(instruction.decision.message);
+            if (fn !== undefined) patch.fns.push(fn);
+            return performed;
+          }
+          case "Wait": {
+            const now = yield* Clock.currentTimeMillis;
+            const slept = yield* Pressure.sleep(context.pressure, (instruction.until - now) / 1000);
+            return { _tag: "Waited", sleptFully: slept.fully } as const;
+          }
+          case "Log": {
+            const line =
+              instruction.level === "Error"
+                ? Effect.logError(instruction.message)
+                : instruction.level === "Warning"
+                  ? Effect.logWarning(instruction.message)
+                  : Effect.logDebug(instruction.message);
+            yield* instruction.local === true ? line.pipe(Effect.annotateLogs(Logging.LOCAL, true)) : line;
+            return performed;
+          }
+          case "RunChanging": {
+            const run = yield* Execution.runChanging({
+              ...instruction,
+              settings,
+              lifecycle: options.lifecycle,
+            });
+            return { _tag: "Changed", done: run.done, skipped: run.skipped, delays: run.delays } as const;
+          }
+          case "StoreDiffBase":
+            DiffBaseStorage.storeIfChanged(diffbaseStorage, {
+              body,
+              patch,
+              old: instruction.old,
+              new: instruction.new,
+            });
+            return performed;
+          case "Remember":
+            if (instruction.change._tag === "MarkFullyHandled")
+              memory.causes = ResourceMemory.markFullyHandled(memory.causes);
+            else memory.remaining = instruction.change.pending;
+            return performed;
+          case "Fence":
+            return {
+              _tag: "Held",
+              holds: engines.ownership === undefined ? true : yield* engines.ownership.holds(key),
+            } as const;
+          case "Patch":
+            return { _tag: "Patched", outcome: yield* Applying.patch({ resource, body, patch }) } as const;
+          case "Post": {
+            const events = yield* Posting.CurrentEvents;
+            events?.warn(body, { reason: instruction.event.reason, message: instruction.event.message });
+            return performed;
+          }
+          case "Sleep": {
+            const slept = yield* Pressure.sleep(context.pressure, instruction.seconds);
+            return { _tag: "Slept", ...slept } as const;
+          }
+          case "Touch":
+            return { _tag: "Touched", resourceVersion: yield* Applying.touch({ resource, body }) } as const;
+          case "Finish":
+            return performed;
+        }
+      });
+
+    const interpret = Effect.gen(function* () {
+      let step = CyclePlan.start(facts);
+      while (step.instruction._tag !== "Finish")
+        step = CyclePlan.advance(step.state, yield* perform(step.instruction));
+      return step.instruction.outcome;
+    });
+    const outcome = yield* interpret.pipe(
+      // Scaled out: the object claimed for this cycle is released however the cycle ends.
+      Effect.ensuring(
+        Effect.suspend(() =>
+          claimed && engines.ownership !== undefined ? engines.ownership.release(key) : Effect.void,
+        ),
+      ),
+    );
+    return outcome._tag === "Applied" ? outcome.resourceVersion : undefined;
   });

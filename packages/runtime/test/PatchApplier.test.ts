@@ -6,6 +6,7 @@ import { KubeApi, KubeApiError } from "@kopf/client";
 import { FaultInjector } from "@kopf/emulator";
 import { Finalizers, Patch, type RawBody } from "@kopf/structs";
 import { Effect, Layer, Logger } from "effect";
+import * as fc from "fast-check";
 import * as PatchApplier from "../src/PatchApplier.ts";
 import * as Cluster from "./fixtures/Cluster.ts";
 
@@ -424,4 +425,39 @@ describe("PatchApplier.apply", () => {
       );
     },
   );
+});
+
+describe("PatchApplier.mergeRequests", () => {
+  const key = fc.stringMatching(/^[a-z][a-z0-9-]{0,8}$/);
+  const results = fc.dictionary(key, fc.oneof(fc.string(), fc.integer(), fc.constant(null)), { maxKeys: 3 });
+  const marks = fc.dictionary(
+    key.map((k) => `kopf.zalando.org/${k}`),
+    fc.string(),
+    { maxKeys: 3 },
+  );
+
+  it("property: results before marks — with a status subresource, status goes first and alone", () => {
+    fc.assert(
+      fc.property(results, marks, fc.boolean(), (status, annotations, subresource) => {
+        const patch = Patch.make({ metadata: { name: "e1" } } as RawBody);
+        Object.assign(patch.status, status);
+        Object.assign(patch.meta.annotations, annotations);
+        const writes = PatchApplier.mergeRequests(Cluster.resource({ status: subresource }), patch);
+        const hasResults = Object.keys(status).length > 0;
+        const hasMarks = Object.keys(annotations).length > 0;
+        const parts = writes.map((w) => w.part);
+        if (!subresource) {
+          // One merge patch carries both: nothing can be stored without the other.
+          assert.deepStrictEqual(parts, hasResults || hasMarks ? ["object"] : []);
+          return;
+        }
+        assert.deepStrictEqual(parts, [...(hasResults ? ["status"] : []), ...(hasMarks ? ["object"] : [])]);
+        for (const write of writes) {
+          const payload = write.payload as Readonly<Record<string, unknown>>;
+          assert.strictEqual("status" in payload, write.part === "status");
+          assert.strictEqual("metadata" in payload, write.part === "object");
+        }
+      }),
+    );
+  });
 });

@@ -6,13 +6,15 @@ import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { Registry } from "@kopf/registry";
 import type { RawBody, RawEvent } from "@kopf/structs";
-import { Effect, Fiber } from "effect";
+import { Effect, Fiber, Stream } from "effect";
 import { TestClock } from "effect/testing";
+import type * as Engines from "../src/Engines.ts";
 import * as Pressure from "../src/Pressure.ts";
 import * as Processing from "../src/Processing.ts";
 import * as Harness from "./fixtures/Harness.ts";
 
 const RES = "kopfexamples.kopf.dev";
+const FINALIZER = "kopf.zalando.org/KopfFinalizerMarker";
 
 const settle = Effect.gen(function* () {
   for (let i = 0; i < 50; i++) yield* Effect.yieldNow;
@@ -120,5 +122,65 @@ describe("Processing", () => {
         assert.strictEqual(operatorMemo.count, 10);
       }),
     ),
+  );
+
+  it.effect(
+    "performs the plan's steps in its order: index, claim, on.event, spawn, handlers, fence, patch, release",
+    () =>
+      Harness.run(({ log }) =>
+        Effect.gen(function* () {
+          const order: Array<string> = [];
+          const note = (step: string) => Effect.sync(() => void order.push(step));
+          const registry = Registry.make();
+          registry.on.event(RES, function eventFn() {
+            order.push("on.event");
+          });
+          registry.on.create(RES, function createFn() {
+            order.push("on.create");
+            return "done";
+          });
+          registry.on.daemon(RES, async function daemonFn() {});
+          const engines: Engines.Engines = {
+            indexing: () => note("index"),
+            ownership: {
+              claim: () => Effect.as(note("claim"), true),
+              holds: () =>
+                Effect.suspend(() => Effect.as(note(`fence after ${log.patches().length} writes`), true)),
+              release: () => Effect.suspend(() => note(`release after ${log.patches().length} writes`)),
+              gains: Effect.succeed(Stream.empty),
+            },
+            spawning: () => Effect.as(note("spawn"), { delays: [], excluded: new Set<string>() }),
+          };
+          const processor = Processing.make({ registry, resource: Harness.resource, memo: {}, engines });
+          yield* Harness.setup;
+          const api = yield* KubeApi;
+          const example = Harness.example("ordered");
+          const body = (yield* api
+            .create(
+              Harness.resource,
+              {
+                ...example,
+                metadata: { name: "ordered", namespace: "ns1", finalizers: [FINALIZER] },
+              } as RawBody,
+              { namespace: "ns1" },
+            )
+            .pipe(Effect.orDie)) as RawBody;
+          const pressure = yield* Pressure.make;
+          const version = yield* processor.process(
+            { type: "ADDED", object: body },
+            { pressure, consistencyTime: undefined },
+          );
+          assert.deepStrictEqual(order, [
+            "index",
+            "claim",
+            "on.event",
+            "spawn",
+            "on.create",
+            "fence after 0 writes",
+            "release after 2 writes",
+          ]);
+          assert.isDefined(version);
+        }),
+      ),
   );
 });

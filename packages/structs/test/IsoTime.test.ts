@@ -1,5 +1,5 @@
 // IsoTime: Kopf's timestamp format (docs/behaviour/progress.md#records) as epoch microseconds, parsing and formatting.
-import { Effect, Result } from "effect";
+import { DateTime, Effect, Result } from "effect";
 import { TestClock } from "effect/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -124,5 +124,40 @@ describe("millis and now", () => {
       }).pipe(Effect.provide(TestClock.layer())),
     );
     expect(IsoTime.format(micros)).toBe("2020-12-31T23:59:59.123000+00:00");
+  });
+});
+
+describe("calendar arithmetic against Effect's DateTime", () => {
+  // Years 0001–9999: the range Kopf's (Python's) timestamps can hold.
+  const days = fc.integer({ min: -719_162, max: 2_932_896 });
+
+  it("civilFromDays gives DateTime's UTC date of every day", () => {
+    fc.assert(
+      fc.property(days, (day) => {
+        const parts = DateTime.toPartsUtc(DateTime.makeUnsafe(day * 86_400_000));
+        expect(IsoTime.civilFromDays(day)).toEqual([parts.year, parts.month, parts.day]);
+      }),
+    );
+  });
+
+  // Epoch microseconds are exact integers from 1685 to 2254 (within ±2^53).
+  const exactDays = fc.integer({ min: -104_000, max: 104_000 });
+
+  it("format and parse agree with DateTime to the millisecond, with the microseconds kept", () => {
+    fc.assert(
+      fc.property(
+        exactDays,
+        fc.integer({ min: 0, max: 86_399_999 }),
+        fc.integer({ min: 0, max: 999 }),
+        (day, ms, us) => {
+          const millis = day * 86_400_000 + ms;
+          const micros = millis * 1000 + us;
+          const text = IsoTime.format(micros);
+          const iso = DateTime.formatIso(DateTime.makeUnsafe(millis)); // "YYYY-MM-DDTHH:MM:SS.mmmZ"
+          expect(text).toBe(`${iso.slice(0, 23)}${String(us).padStart(3, "0")}+00:00`);
+          expect(IsoTime.parse(text)).toEqual(Result.succeed(micros));
+        },
+      ),
+    );
   });
 });

@@ -19,11 +19,15 @@ import * as Schema from "./Schema.ts";
 import * as Status from "./Status.ts";
 import * as Validation from "./Validation.ts";
 
-/** Prunes and defaults a custom resource with the schema of its storage version. */
+/**
+ * Prunes a custom resource with the schema of its storage version, drops its non-nullable `null`s,
+ * and defaults it, in kube-apiserver's order.
+ */
 export const normalize = (type: ResourceType, obj: JsonObject, dropped: Array<string> = []): JsonObject => {
   const schema = type.schemas.get(type.storageVersion);
   if (!type.custom || schema === undefined) return obj;
-  return Schema.prune(Schema.applyDefaults(Schema.prune(obj, schema, dropped), schema), schema);
+  const pruned = Schema.dropNonNullableNulls(Schema.prune(obj, schema, dropped), schema);
+  return Schema.prune(Schema.applyDefaults(pruned, schema), schema);
 };
 
 export type FieldValidation = "Ignore" | "Warn" | "Strict";

@@ -25,6 +25,11 @@ const embedded = (schema: StructuralSchema): boolean => schema["x-kubernetes-emb
 
 const META_FIELDS = new Set(OBJECT_META_FIELDS);
 
+/** Sets a field as an own one: `out["__proto__"] = v` would change the prototype instead. */
+const put = (out: JsonObject, key: string, value: unknown) => {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+};
+
 const pruneMeta = (meta: unknown): unknown => {
   if (!isObject(meta)) return meta;
   const out: JsonObject = {};
@@ -56,9 +61,9 @@ const pruneValue = (
     if ((isRoot || embedded(schema)) && (k === "apiVersion" || k === "kind")) out[k] = v;
     else if ((isRoot || embedded(schema)) && k === "metadata") out[k] = isRoot ? v : pruneMeta(v);
     else if (Object.hasOwn(properties, k))
-      out[k] = pruneValue(v, properties[k] as StructuralSchema, false, p, dropped);
-    else if (additional !== undefined) out[k] = pruneValue(v, additional, false, p, dropped);
-    else if (keepAll) out[k] = v;
+      put(out, k, pruneValue(v, properties[k] as StructuralSchema, false, p, dropped));
+    else if (additional !== undefined) put(out, k, pruneValue(v, additional, false, p, dropped));
+    else if (keepAll) put(out, k, v);
     else dropped.push(p);
   }
   return out;
@@ -71,11 +76,46 @@ const pruneValue = (
 export const prune = (obj: JsonObject, schema: StructuralSchema, dropped: Array<string> = []): JsonObject =>
   pruneValue(obj, schema, true, "", dropped) as JsonObject;
 
+const nonNullableNull = (value: unknown, schema: StructuralSchema | undefined): boolean =>
+  value === null && schema !== undefined && schema.nullable !== true;
+
+const dropNullsValue = (value: unknown, schema: StructuralSchema | undefined): unknown => {
+  if (schema === undefined) return value;
+  if (Array.isArray(value)) {
+    const items = sub(schema, "items");
+    return items === undefined ? value : value.map((v) => dropNullsValue(v, items));
+  }
+  if (!isObject(value)) return value;
+  const properties = props(schema);
+  const additional = sub(schema, "additionalProperties");
+  // Built with fromEntries: a `__proto__` key stays an own field, as it is in JSON.
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([k, v]) => {
+      const s = Object.hasOwn(properties, k) && isObject(properties[k]) ? properties[k] : additional;
+      return nonNullableNull(v, s) && s?.default === undefined ? [] : [[k, dropNullsValue(v, s)]];
+    }),
+  );
+};
+
+/**
+ * Drops the `null`s of fields (properties and map values) whose schema is neither nullable nor
+ * defaulted, as kube-apiserver does after pruning: such a field counts as absent (a required one
+ * is then missing). Defaulted ones are left for {@link applyDefaults}.
+ */
+export const dropNonNullableNulls = (obj: JsonObject, schema: StructuralSchema): JsonObject =>
+  dropNullsValue(obj, schema) as JsonObject;
+
 const defaultValue = (value: unknown, schema: StructuralSchema | undefined): unknown => {
   if (schema === undefined) return value;
   if (Array.isArray(value)) {
     const items = sub(schema, "items");
-    return items === undefined ? value : value.map((v) => defaultValue(v, items));
+    return items === undefined
+      ? value
+      : value.map((v) =>
+          nonNullableNull(v, items) && items.default !== undefined
+            ? structuredClone(items.default)
+            : defaultValue(v, items),
+        );
   }
   if (!isObject(value)) return value;
   const out: JsonObject = { ...value };
@@ -89,11 +129,21 @@ const defaultValue = (value: unknown, schema: StructuralSchema | undefined): unk
   const additional = sub(schema, "additionalProperties");
   if (additional !== undefined)
     for (const k of Object.keys(out))
-      if (!Object.hasOwn(props(schema), k)) out[k] = defaultValue(out[k], additional);
+      if (!Object.hasOwn(props(schema), k))
+        put(
+          out,
+          k,
+          nonNullableNull(out[k], additional) && additional.default !== undefined
+            ? structuredClone(additional.default)
+            : defaultValue(out[k], additional),
+        );
   return out;
 };
 
-/** Fills in `default`s of absent properties, recursively (then the result is pruned again). */
+/**
+ * Fills in `default`s of absent properties and of `null`s where the schema is not nullable
+ * (properties, map values, list items), recursively (then the result is pruned again).
+ */
 export const applyDefaults = (obj: JsonObject, schema: StructuralSchema): JsonObject =>
   defaultValue(obj, schema) as JsonObject;
 

@@ -4,6 +4,19 @@
  * limit, the fault injector and the `/.emulator/` control surface. It owns a certificate authority
  * generated at start, writes kubeconfig files for `kubectl` and other clients, and can be paused
  * (every connection dropped, new ones refused) and resumed on the same port with its data intact.
+ *
+ * Why `node:http(s)` and not `@effect/platform-node`'s `NodeHttpServer` (read against 4.1.0):
+ * its server takes a lazily built Node server, so TLS with `requestCert` and the peer certificate
+ * would work, but it owns the server's lifecycle, and that lifecycle is not the one the chaos and
+ * conformance suites pin. Its shutdown is cached (a closed server never listens again) and
+ * graceful (`server.close`, waiting up to `gracefulShutdownTimeout`), while pausing here destroys
+ * every socket at once — open watches are cut, as when a real API server dies — and resuming
+ * listens again with the same server on the same port. Its responses also follow its own rules
+ * (a status text, `connection: close` decided by how much of the body was read, statuses outside
+ * 200–599 refused), where the emulator answers an oversized body with kube-apiserver's 413 and
+ * `connection: close` before reading the rest. And every request would pay for a fiber and the
+ * router's request wrapper before the core, where this path stays plain callbacks (measured by
+ * `packages/emulator/bench`).
  */
 import {
   createServer as createHttpServer,

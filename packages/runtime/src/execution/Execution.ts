@@ -6,8 +6,9 @@
  * A changing cycle loads the progress of the resource's changing handlers, reports and purges
  * causes superseded by this one, runs the awakened handlers chosen by the lifecycle (with
  * sub-handlers), stores their progress and results into the cause's patch, and, when all are
- * finished, logs "… is processed" and purges their progress. The reactor then stores the
- * diff-base when `done` or `skipped`, applies the patch and sleeps for `delays`.
+ * finished, logs "… is processed" and purges their progress. The cycle's plan (`CyclePlan`)
+ * folds `done`, `skipped` and `delays` into its next steps: the diff-base, the memory, the
+ * release of a deleted object and the earliest delay.
  */
 import { ChangeCause } from "@kopf/causes";
 import {

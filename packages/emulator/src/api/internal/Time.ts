@@ -1,4 +1,9 @@
-/** RFC 3339 timestamps as Kubernetes writes them (seconds precision, UTC), from epoch milliseconds. */
+/**
+ * RFC 3339 timestamps as Kubernetes writes them (seconds precision, UTC), from epoch milliseconds.
+ * Hand-written rather than Effect's `DateTime.formatIso`, which always writes milliseconds
+ * (`…05.000Z`) where Go's `metav1.Time` writes none and `metav1.MicroTime` six digits; the date
+ * comes from `IsoTime.civilFromDays` (checked against `DateTime` in @kopf/structs' tests).
+ */
 import { IsoTime } from "@kopf/structs";
 
 const pad = (n: number, width = 2): string => String(n).padStart(width, "0");

@@ -1,9 +1,10 @@
-// Property tests, on the emulator here and on a real kube-apiserver in the real tier (the e2e
-// project of `npm run test:real` runs this file with KOPF_TEST_CLUSTER pointed at one): random
-// bodies generated with fast-check from each test resource's CRD — valid ones and mutated ones —
-// are accepted or rejected by the API server holding the generated CRD exactly as the Schema
-// decodes them, and an accepted body is stored as the Schema encodes its decoded value (defaults
-// applied and unknown fields pruned the same way). Every mismatch fails the test with the body.
+// Property tests, on the emulator in the default suite and on a real kube-apiserver in the real
+// tier (its e2e project runs this file with KOPF_TEST_CLUSTER pointed at a fresh control plane):
+// random bodies generated with fast-check from each test resource's CRD — valid ones and mutated
+// ones — are accepted or rejected by the API server holding the generated CRD exactly as the
+// Schema decodes them, and an accepted body is stored as the Schema encodes its decoded value
+// (nulls dropped, defaults applied and unknown fields pruned the same way). Every mismatch fails
+// the test with its body; the differences the guide lists are outside what the generator makes.
 import { assert, describe, it } from "@effect/vitest";
 import { Clusters } from "@kopf/testing";
 import { Effect } from "effect";
