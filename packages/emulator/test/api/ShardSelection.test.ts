@@ -7,6 +7,7 @@
  */
 import { ShardRange } from "@kopf/structs";
 import { Effect, Fiber, Result } from "effect";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as ShardSelection from "../../src/api/ShardSelection.ts";
 import { cm, run, send, watch } from "./Harness.ts";
@@ -372,6 +373,52 @@ describe("ShardSelection.parse against k8s.io/apiserver@v0.36.3 pkg/sharding/par
     const parsed = ShardSelection.parse(selector);
     expect(Result.isSuccess(parsed) ? { echo: parsed.success.echo } : { error: parsed.failure }).toEqual(
       expected,
+    );
+  });
+
+  it("answers every input, however malformed, with a selection or a message (a total function)", () => {
+    const pieces = fc.constantFrom(
+      "shardRange",
+      "(",
+      ")",
+      ",",
+      "||",
+      "&&",
+      "!",
+      "-",
+      ".",
+      "[",
+      "]",
+      "{",
+      "}",
+      "?",
+      ":",
+      "'0x0000000000000000'",
+      "'0x10000000000000000'",
+      "object",
+      "metadata",
+      "uid",
+      "namespace",
+      "1",
+      "r'x'",
+      "b'y'",
+      '"\\q"',
+      " ",
+    );
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.array(pieces, { maxLength: 30 }).map((p) => p.join("")),
+        ),
+        (text) => {
+          const parsed = ShardSelection.parse(text);
+          return Result.isSuccess(parsed)
+            ? parsed.success.echo.startsWith("shardRange(")
+            : parsed.failure.length > 0;
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 

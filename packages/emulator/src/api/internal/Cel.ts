@@ -70,31 +70,28 @@ const ESCAPES: Record<string, string> = {
   "?": "?",
 };
 
-/** The first syntax error, thrown inside this module only and returned as a failure by `parse`. */
-class SyntaxError_ {
-  readonly message: string;
-  constructor(message: string) {
-    this.message = message;
-  }
-}
-const fail = (message: string): never => {
-  throw new SyntaxError_(`Syntax error: ${message}`);
-};
-
-const decodeEscapes = (body: string): string =>
-  body.replace(/\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3}|.)/g, (_m, e: string) =>
-    /^[xuU]/.test(e)
-      ? String.fromCodePoint(Number.parseInt(e.slice(1), 16))
-      : /^[0-7]{3}$/.test(e)
-        ? String.fromCodePoint(Number.parseInt(e, 8))
-        : (ESCAPES[e] ?? fail(`token recognition error at: '\\${e}'`)),
+/** A string literal's escapes decoded, or the bad escape. */
+const decodeEscapes = (body: string): Result.Result<string, string> => {
+  let bad: string | undefined;
+  const decoded = body.replace(
+    /\\(x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3}|.)/g,
+    (_m, e: string) => {
+      if (/^[xuU]/.test(e)) return String.fromCodePoint(Number.parseInt(e.slice(1), 16));
+      if (/^[0-7]{3}$/.test(e)) return String.fromCodePoint(Number.parseInt(e, 8));
+      const known = ESCAPES[e];
+      if (known === undefined) bad ??= e;
+      return known ?? "";
+    },
   );
+  return bad === undefined ? Result.succeed(decoded) : Result.fail(`token recognition error at: '\\${bad}'`);
+};
 
 const STRING =
   /^([rR]?[bB]?|[bB][rR])('''[\s\S]*?'''|"""[\s\S]*?"""|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")/;
 const NUMBER = /^(0x[0-9a-fA-F]+[uU]?|[0-9]+\.[0-9]+(?:[eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+|[0-9]+[uU]?)/;
 
-const tokenize = (text: string): Array<Token> => {
+/** The tokens of an expression, ending with `eof`, or cel-go's lexer complaint. */
+const tokenize = (text: string): Result.Result<Array<Token>, string> => {
   const tokens: Array<Token> = [];
   let i = 0;
   while (i < text.length) {
@@ -110,7 +107,9 @@ const tokenize = (text: string): Array<Token> => {
       const quoted = str[2] ?? "";
       const q = quoted.startsWith("'''") || quoted.startsWith('"""') ? 3 : 1;
       const body = quoted.slice(q, quoted.length - q);
-      const value = prefix.includes("r") ? body : decodeEscapes(body);
+      const decoded = prefix.includes("r") ? Result.succeed(body) : decodeEscapes(body);
+      if (Result.isFailure(decoded)) return Result.fail(`Syntax error: ${decoded.failure}`);
+      const value = decoded.success;
       tokens.push({
         t: "lit",
         text: str[0],
@@ -153,13 +152,17 @@ const tokenize = (text: string): Array<Token> => {
       continue;
     }
     const punct = PUNCT.find((p) => rest.startsWith(p));
-    if (punct === undefined) fail(`token recognition error at: '${rest[0]}'`);
-    tokens.push({ t: punct as string, text: punct as string });
-    i += (punct as string).length;
+    if (punct === undefined) return Result.fail(`Syntax error: token recognition error at: '${rest[0]}'`);
+    tokens.push({ t: punct, text: punct });
+    i += punct.length;
   }
-  tokens.push({ t: "eof", text: "<EOF>" });
-  return tokens;
+  tokens.push(EOF);
+  return Result.succeed(tokens);
 };
+
+const EOF: Token = { t: "eof", text: "<EOF>" };
+/** What a failed production stands for; the first failure alone is reported. */
+const BROKEN: Expr = { kind: Kind.List };
 
 const BINARY: ReadonlyArray<ReadonlyArray<string>> = [
   ["||"],
@@ -169,25 +172,36 @@ const BINARY: ReadonlyArray<ReadonlyArray<string>> = [
   ["*", "/", "%"],
 ];
 
-/** Parses a whole expression; the failure is cel-go's first error message. */
+/**
+ * Parses a whole expression; the failure is cel-go's first error message. After the first
+ * error the parser sees only the end of the input, so every production returns at once.
+ *
+ * @example
+ * parse("shardRange(object.metadata.uid, '0x0', '0x1')") // Result.succeed({ kind: 1, fn: "shardRange", … })
+ */
 export const parse = (text: string): Result.Result<Expr, string> => {
-  let tokens: Array<Token>;
-  try {
-    tokens = tokenize(text);
-  } catch (e) {
-    if (e instanceof SyntaxError_) return Result.fail(e.message);
-    throw e;
-  }
+  const lexed = tokenize(text);
+  if (Result.isFailure(lexed)) return Result.fail(lexed.failure);
+  const tokens = lexed.success;
   let at = 0;
-  const peek = (): Token => tokens[at] as Token;
-  const next = (): Token => tokens[at++] as Token;
+  let problem: string | undefined;
+  const fail = (message: string): Expr => {
+    problem ??= `Syntax error: ${message}`;
+    return BROKEN;
+  };
+  const peek = (): Token => (problem === undefined ? (tokens[at] ?? EOF) : EOF);
+  const next = (): Token => {
+    const token = peek();
+    if (token !== EOF) at++;
+    return token;
+  };
   const expect = (t: string): void => {
     const token = peek();
     if (token.t !== t)
       fail(
         token.t === "eof" ? `missing '${t}' at '<EOF>'` : `mismatched input '${token.text}' expecting '${t}'`,
       );
-    at++;
+    else at++;
   };
   const args = (close: string): Array<Expr> => {
     const out: Array<Expr> = [];
@@ -205,7 +219,7 @@ export const parse = (text: string): Result.Result<Expr, string> => {
   };
   const primary = (): Expr => {
     const token = next();
-    if (token.t === "lit") return token.value as Literal;
+    if (token.t === "lit" && token.value !== undefined) return token.value;
     if (token.t === "ident" || (token.t === "." && peek().t === "ident")) {
       const name = token.t === "." ? `.${next().text}` : token.text;
       if (peek().t === "(") {
@@ -236,7 +250,7 @@ export const parse = (text: string): Result.Result<Expr, string> => {
       if (peek().t === ".") {
         at++;
         const field = next();
-        if (field.t !== "ident") fail(`mismatched input '${field.text}' expecting IDENTIFIER`);
+        if (field.t !== "ident") return fail(`mismatched input '${field.text}' expecting IDENTIFIER`);
         if (peek().t === "(") {
           at++;
           e = { kind: Kind.Call, fn: field.text, args: args(")") };
@@ -277,12 +291,7 @@ export const parse = (text: string): Result.Result<Expr, string> => {
     expect(":");
     return { kind: Kind.Call, fn: "_?_:_", args: [condition, then, expression()] };
   };
-  try {
-    const root = expression();
-    if (peek().t !== "eof") fail(`extraneous input '${peek().text}' expecting <EOF>`);
-    return Result.succeed(root);
-  } catch (e) {
-    if (e instanceof SyntaxError_) return Result.fail(e.message);
-    throw e;
-  }
+  const root = expression();
+  if (peek().t !== "eof") fail(`extraneous input '${peek().text}' expecting <EOF>`);
+  return problem === undefined ? Result.succeed(root) : Result.fail(problem);
 };
