@@ -146,3 +146,26 @@ export const within =
   (ranges: ReadonlyArray<ShardRange.ShardRange>) =>
   (object: RawBody): boolean =>
     ShardRange.contains(ranges, ShardRange.fnv1a64(object.metadata?.uid ?? ""));
+
+/**
+ * What a watcher of `shards` keeps (every object in them) and the selector it sends once the
+ * server is known to apply it (`""` for no ranges: nothing to ask for).
+ *
+ * @example
+ * filterOf([ShardRange.WHOLE]).selector // "shardRange(object.metadata.uid, '0x0000000000000000', '0x10000000000000000')"
+ */
+export const filterOf = (shards: ReadonlyArray<ShardRange.ShardRange>) => ({
+  keep: within(shards),
+  selector: ShardRange.selector(shards),
+});
+
+/**
+ * The decision in words, for the watcher's log.
+ *
+ * @example
+ * explain({ _tag: "ServerSide" }) // "the server filters by the shard ranges"
+ */
+export const explain = (filtering: Filtering): string =>
+  filtering._tag === "ServerSide"
+    ? "the server filters by the shard ranges"
+    : `filtering by the shard ranges here: ${filtering.reason}`;

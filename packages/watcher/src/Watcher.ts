@@ -10,7 +10,7 @@
  */
 import { KubeApi } from "@kopf/client";
 import { OperatorSettings } from "@kopf/settings";
-import { type RawBody, type Resource, ShardRange } from "@kopf/structs";
+import type { RawBody, Resource, ShardRange } from "@kopf/structs";
 import { Cause, Clock, Effect, Option, Queue, Result, Stream } from "effect";
 import { defectFailure, failureOf, fillKind, toInput } from "./internal/events.ts";
 import * as KnownObjects from "./internal/knownObjects.ts";
@@ -157,33 +157,25 @@ export const fromListWatch = <E extends ApiFailure>(
           });
 
         // The shard filter: the ranges' selector, sent once the server is known to apply it.
-        const shards = options.shards;
-        const keep = shards === undefined ? undefined : ShardedListing.within(shards);
-        const selector = shards === undefined ? "" : ShardRange.selector(shards);
+        const shard = options.shards === undefined ? undefined : ShardedListing.filterOf(options.shards);
         let filtering: ShardedListing.Filtering | undefined;
         const serverSelector = () =>
-          filtering?._tag === "ServerSide" && selector !== "" ? { shardSelector: selector } : {};
+          filtering?._tag === "ServerSide" && shard?.selector ? { shardSelector: shard.selector } : {};
         const detect = Effect.gen(function* () {
-          if (shards === undefined || selector === "" || filtering !== undefined) return;
-          const detected = yield* ShardedListing.detectWith(
-            (shardSelector) =>
-              api
-                .list({
-                  limit: 1,
-                  shardSelector,
-                  labelSelector: options.labelSelector,
-                  fieldSelector: options.fieldSelector,
-                })
-                .pipe(Effect.catchDefect((defect) => Effect.fail(defectFailure(defect)))),
-            selector,
-          );
+          if (shard === undefined || shard.selector === "" || filtering !== undefined) return;
+          const list = (shardSelector: string) =>
+            api
+              .list({
+                limit: 1,
+                shardSelector,
+                labelSelector: options.labelSelector,
+                fieldSelector: options.fieldSelector,
+              })
+              .pipe(Effect.catchDefect((defect) => Effect.fail(defectFailure(defect))));
+          const detected = yield* ShardedListing.detectWith(list, shard.selector);
           if (detected.decided) filtering = detected.filtering;
           yield* Effect.logInfo(
-            `Watcher for ${target.resource} ${where}: ${
-              detected.filtering._tag === "ServerSide"
-                ? "the server filters by the shard ranges"
-                : `filtering by the shard ranges here: ${detected.filtering.reason}`
-            }.`,
+            `Watcher for ${target.resource} ${where}: ${ShardedListing.explain(detected.filtering)}.`,
           );
         });
 
@@ -209,7 +201,7 @@ export const fromListWatch = <E extends ApiFailure>(
             const { kind, apiVersion, metadata, items } = page.success;
             for (const item of items ?? []) {
               yield* noted("LIST");
-              if (keep === undefined || keep(item))
+              if (shard === undefined || shard.keep(item))
                 yield* feed({ _tag: "ListItem", object: fillKind(item, kind, apiVersion) });
             }
             resourceVersion = metadata?.resourceVersion ?? resourceVersion;
@@ -252,7 +244,7 @@ export const fromListWatch = <E extends ApiFailure>(
                   const input = toInput(event);
                   // Another shard's object only moves the resourceVersion on, like a bookmark.
                   const action = yield* feed(
-                    input._tag === "Event" && keep !== undefined && !keep(input.object)
+                    input._tag === "Event" && shard !== undefined && !shard.keep(input.object)
                       ? { _tag: "Bookmark", resourceVersion: input.resourceVersion }
                       : input,
                   );
