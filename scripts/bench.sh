@@ -6,8 +6,12 @@
 #                              the operator's own figures: 1,000 and 10,000 created objects
 #                              (packages/runtime/bench), then the framework's own overhead on the
 #                              in-process emulator: 5,000 objects, CPU µs/object by seam
-#                              (packages/runtime/bench/overhead.bench.ts)
+#                              (packages/runtime/bench/overhead.bench.ts), then scaling out:
+#                              watch traffic per replica with and without server-side sharding,
+#                              objects/s with 1, 2 and 4 sharded replicas, leader-election
+#                              failover (packages/engines/bench/scaleout.bench.ts)
 #   pnpm bench --overhead      only the framework-overhead run
+#   pnpm bench --scaleout      only the scale-out run
 #   pnpm bench --emulator      also the emulator's own requests/s and memory (packages/emulator/bench)
 #   pnpm bench --soak          also the watcher's soak test (packages/watcher/bench)
 #   pnpm bench --all           all three
@@ -16,7 +20,8 @@
 #
 # BENCH_OPERATOR=source runs our operator from the TypeScript sources instead of the build.
 # BENCH_OBJECTS (e.g. "1000,10000") and BENCH_CONCURRENCY tune the operator scenarios;
-# BENCH_OVERHEAD_OBJECTS (default 5000) the framework-overhead run;
+# BENCH_OVERHEAD_OBJECTS (default 5000) the framework-overhead run; BENCH_SHARD_OBJECTS
+# (default 1000) the scale-out run;
 # BENCH_SIZES, BENCH_ROUNDS, BENCH_SOAK_CYCLES and BENCH_SOAK_OBJECTS the side-by-side run.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,6 +34,7 @@ EMULATOR=0
 SOAK=0
 PEER=1
 OVERHEAD_ONLY=0
+SCALEOUT_ONLY=0
 for arg in "$@"; do
   case "$arg" in
     --emulator) EMULATOR=1 ;;
@@ -39,7 +45,8 @@ for arg in "$@"; do
       export BENCH_ROUNDS="${BENCH_ROUNDS:-1}" BENCH_OVERHEAD_OBJECTS="${BENCH_OVERHEAD_OBJECTS:-1000}" ;;
     --no-peer) PEER=0 ;;
     --overhead) OVERHEAD_ONLY=1 ;;
-    -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --scaleout) SCALEOUT_ONLY=1 ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench: unknown option $arg (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -47,6 +54,12 @@ done
 if [ "$OVERHEAD_ONLY" -eq 1 ]; then
   echo "== framework overhead, in-process emulator (node $(node --version))"
   node --conditions=@kopf/source packages/runtime/bench/overhead.bench.ts
+  exit 0
+fi
+
+if [ "$SCALEOUT_ONLY" -eq 1 ]; then
+  echo "== scaling out, in-process emulator (node $(node --version))"
+  node --conditions=@kopf/source packages/engines/bench/scaleout.bench.ts
   exit 0
 fi
 
@@ -63,6 +76,9 @@ node --conditions=@kopf/source --expose-gc packages/runtime/bench/operator.bench
 echo
 echo "== framework overhead, in-process emulator"
 node --conditions=@kopf/source packages/runtime/bench/overhead.bench.ts
+echo
+echo "== scaling out, in-process emulator"
+node --conditions=@kopf/source packages/engines/bench/scaleout.bench.ts
 
 if [ "$EMULATOR" -eq 1 ]; then
   echo

@@ -3,7 +3,7 @@
 # line of stdout. In order of preference:
 #   1. the kubectl on PATH, when it is v1.24 or newer (the machine image's own);
 #   2. otherwise, with Go available, a kubectl built once from the Kubernetes Go modules that
-#      tools/kube-apiserver pins (v1.34.4), cached under .cache/kubectl/;
+#      tools/kube-apiserver pins (v1.36.3), cached under .cache/kubectl/;
 #   3. otherwise Debian's `kubernetes-client` package (apt-get; v1.20 on bookworm — older than the
 #      emulator serves everything for: it asks for the OpenAPI v2 document in protobuf).
 # Exits non-zero only when no kubectl can be had.
@@ -27,11 +27,11 @@ if [ -x "$BUILT" ]; then
   exit 0
 fi
 if command -v go >/dev/null 2>&1; then
-  echo "ensure-kubectl: building kubectl v1.34.4 from the Kubernetes Go modules (once)" >&2
+  echo "ensure-kubectl: building kubectl v1.36.3 from the Kubernetes Go modules (once)" >&2
   mkdir -p "$(dirname "$BUILT")"
-  version=v1.34.4
+  version=v1.36.3
   (cd "$ROOT/tools/kube-apiserver" && GOFLAGS=-mod=mod go build -trimpath -ldflags \
-    "-X k8s.io/component-base/version.gitVersion=$version -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=34 -X k8s.io/client-go/pkg/version.gitVersion=$version" \
+    "-X k8s.io/component-base/version.gitVersion=$version -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=36 -X k8s.io/client-go/pkg/version.gitVersion=$version" \
     -o "$BUILT.tmp" k8s.io/kubernetes/cmd/kubectl >&2) && mv "$BUILT.tmp" "$BUILT"
   if [ -x "$BUILT" ]; then
     echo "$BUILT"

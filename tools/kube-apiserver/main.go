@@ -28,7 +28,7 @@ import (
 )
 
 // kubernetesVersion is the release this program is built from; it must match go.mod.
-const kubernetesVersion = "v1.34.4"
+const kubernetesVersion = "v1.36.3"
 
 func main() {
 	if len(os.Args) < 2 {

@@ -118,6 +118,8 @@ func run(dir string, port int, controllers bool) error {
 		// Compact etcd every 10s (default 5m), so that old resourceVersions expire (410 Gone) within
 		// a test run, as they do in long-lived clusters.
 		"--etcd-compaction-interval=10s",
+		// Sharded list and watch (alpha in v1.36): the shardSelector list option and shardInfo.
+		"--feature-gates=ShardedListAndWatch=true",
 	}, audit...))
 	done := make(chan int, 1)
 	go func() { done <- cli.Run(command) }()

@@ -44,8 +44,9 @@ export interface ListOptions {
   /**
    * Only objects in these hash ranges (`shardRange(object.metadata.uid, '0x…', '0x…') || …`,
    * see `ShardRange.selector`), where the server has sharded list and watch (Kubernetes v1.36+
-   * with the `ShardedListAndWatch` gate); others ignore it and send everything, which a list
-   * tells by the absence of `metadata.shardInfo`.
+   * with the `ShardedListAndWatch` gate); others ignore it and send everything. A filtered list
+   * of a built-in type echoes the selector in `metadata.shardInfo`; one of custom resources does
+   * not (see `ShardedListing` of `@kopf/watcher` for telling the cases apart).
    */
   readonly shardSelector?: string | undefined;
   readonly limit?: number | undefined;
@@ -76,7 +77,7 @@ export interface ListBody {
     readonly resourceVersion?: string;
     readonly continue?: string;
     readonly remainingItemCount?: number;
-    /** The shard selector the server applied (absent: the list is not filtered by one). */
+    /** The shard selector the server applied (only on lists of built-in types). */
     readonly shardInfo?: { readonly selector: string };
   };
   readonly items: ReadonlyArray<RawBody>;

@@ -2,8 +2,8 @@
  * Retries of API requests as Kopf does them (docs/behaviour/watching.md#api-client, vectors docs/behaviour/watching.md#api-client), expressed as an Effect
  * `Schedule` so that the waits run on `Clock` (and tests run them in virtual time).
  *
- * Retried: connection errors, timeouts, 5xx, 403 (API servers answer it briefly during
- * upgrades) and 429. Everything else escalates at once. The waits come from
+ * Retried: connection errors, timeouts, 5xx (but a rejected shard selector), 403 (API servers
+ * answer it briefly during upgrades) and 429. Everything else escalates at once. The waits come from
  * `networking.errorBackoffs` (seconds; one number is one backoff; `[]` disables retries); on 429
  * the server's `Retry-After` is never undercut: it replaces the backoff when
  * `enforceRetryAfter` is set or when it is longer.
@@ -43,7 +43,20 @@ const isKubeApiError = (error: unknown): error is KubeApiError =>
  * ```
  */
 export const isRetryable = (error: unknown): error is KubeApiError =>
-  isKubeApiError(error) && retryableReasons.has(error.reason);
+  isKubeApiError(error) && retryableReasons.has(error.reason) && !rejectsShardSelector(error);
+
+/**
+ * kube-apiserver (v1.36+, sharded list and watch) answers a `shardSelector` it cannot parse with
+ * a 500 whose message starts `invalid shard selector: ` (its registry returns a plain error): the
+ * same request fails the same way every time, so it is not retried.
+ *
+ * @example
+ * ```ts
+ * rejectsShardSelector(error) // true for a 500 "invalid shard selector: hexStart must …"
+ * ```
+ */
+export const rejectsShardSelector = (error: KubeApiError): boolean =>
+  error.status === 500 && error.message.includes("invalid shard selector: ");
 
 /**
  * The wait before the next attempt, in seconds, given the configured backoff and the server's

@@ -87,6 +87,20 @@ describe("which failures are retried", () => {
     assert.isFalse(isRetryable(status(404)));
     assert.isFalse(isRetryable("text"));
   });
+
+  it("does not retry kube-apiserver's rejection of a shard selector (a 500 that never changes)", () => {
+    const rejected = KubeApiError.fromResponse({
+      status: 500,
+      headers: {},
+      body: JSON.stringify({
+        kind: "Status",
+        code: 500,
+        message: 'invalid shard selector: hexStart must be a 0x-prefixed 16-digit hex value, got "0x0"',
+      }),
+    })!;
+    assert.isFalse(isRetryable(rejected));
+    assert.isTrue(isRetryable(status(500)));
+  });
 });
 
 describe("backoff settings", () => {

@@ -80,7 +80,13 @@ const emulator = Effect.gen(function* () {
   const dir = yield* temporaryDir("kopf-emulator-");
   const layer = EmulatorServer.layer({ tls: true }).pipe(
     Layer.provideMerge(
-      Layer.mergeAll(KubeEmulator.layer().pipe(Layer.provide(WebhookAdmission.layer)), FaultInjector.layer),
+      Layer.mergeAll(
+        // The real tier's kube-apiserver runs with the ShardedListAndWatch gate on.
+        KubeEmulator.layer({ featureGates: { ShardedListAndWatch: true } }).pipe(
+          Layer.provide(WebhookAdmission.layer),
+        ),
+        FaultInjector.layer,
+      ),
     ),
   );
   const context = yield* Layer.build(layer).pipe(

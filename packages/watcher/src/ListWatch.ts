@@ -23,6 +23,8 @@ export interface ListPage {
   readonly metadata?: {
     readonly resourceVersion?: string | undefined;
     readonly continue?: string | undefined;
+    /** The shard selector the server applied (see `ShardedListing`). */
+    readonly shardInfo?: { readonly selector: string } | undefined;
   };
   readonly items?: ReadonlyArray<RawBody> | undefined;
 }
@@ -39,6 +41,7 @@ export interface ListRequest {
   readonly continue?: string | undefined;
   readonly labelSelector?: string | undefined;
   readonly fieldSelector?: string | undefined;
+  readonly shardSelector?: string | undefined;
 }
 
 /** Query options of a watch request, already bound to a resource and namespace. */
@@ -48,6 +51,7 @@ export interface WatchRequest {
   readonly timeoutSeconds?: number | undefined;
   readonly labelSelector?: string | undefined;
   readonly fieldSelector?: string | undefined;
+  readonly shardSelector?: string | undefined;
 }
 
 /** The two API calls a watcher makes, bound to one resource and namespace. */

@@ -10,13 +10,14 @@
  */
 import { KubeApi } from "@kopf/client";
 import { OperatorSettings } from "@kopf/settings";
-import type { RawBody, Resource } from "@kopf/structs";
+import type { RawBody, Resource, ShardRange } from "@kopf/structs";
 import { Cause, Clock, Effect, Option, Queue, Result, Stream } from "effect";
 import { defectFailure, failureOf, fillKind, toInput } from "./internal/events.ts";
 import * as KnownObjects from "./internal/knownObjects.ts";
 import * as WatchMetrics from "./internal/watchMetrics.ts";
 import type { ApiFailure } from "./ListWatch.ts";
 import * as ListWatch from "./ListWatch.ts";
+import * as ShardedListing from "./ShardedListing.ts";
 import * as WatchState from "./WatchState.ts";
 
 /** What the watcher emits: events (`type: null` while listing), `Listed` markers, `Problem`s. */
@@ -46,6 +47,13 @@ export interface Options {
    * Kopf does not; default `true`.
    */
   readonly synthesizeDeletions?: boolean | undefined;
+  /**
+   * Only the objects whose `metadata.uid` hashes into these ranges (a sharded operator's share):
+   * the server filters them where it can (`ShardedListing` detects it once, at the first
+   * listing), and the watcher always drops the others too, so a server without the feature (or
+   * a control plane whose replicas differ) changes only the traffic, not the stream.
+   */
+  readonly shards?: ReadonlyArray<ShardRange.ShardRange> | undefined;
 }
 
 /**
@@ -148,7 +156,31 @@ export const fromListWatch = <E extends ApiFailure>(
             yield* metrics.seen(lastSeen);
           });
 
+        // The shard filter: the ranges' selector, sent once the server is known to apply it.
+        const shard = options.shards === undefined ? undefined : ShardedListing.filterOf(options.shards);
+        let filtering: ShardedListing.Filtering | undefined;
+        const serverSelector = () =>
+          filtering?._tag === "ServerSide" && shard?.selector ? { shardSelector: shard.selector } : {};
+        const detect = Effect.gen(function* () {
+          if (shard === undefined || shard.selector === "" || filtering !== undefined) return;
+          const list = (shardSelector: string) =>
+            api
+              .list({
+                limit: 1,
+                shardSelector,
+                labelSelector: options.labelSelector,
+                fieldSelector: options.fieldSelector,
+              })
+              .pipe(Effect.catchDefect((defect) => Effect.fail(defectFailure(defect))));
+          const detected = yield* ShardedListing.detectWith(list, shard.selector);
+          if (detected.decided) filtering = detected.filtering;
+          yield* Effect.logInfo(
+            `Watcher for ${target.resource} ${where}: ${ShardedListing.explain(detected.filtering)}.`,
+          );
+        });
+
         const listing = Effect.gen(function* () {
+          yield* detect;
           known?.listing();
           let token: string | undefined;
           let resourceVersion: string | undefined;
@@ -160,6 +192,7 @@ export const fromListWatch = <E extends ApiFailure>(
                   continue: token,
                   labelSelector: options.labelSelector,
                   fieldSelector: options.fieldSelector,
+                  ...serverSelector(),
                 })
                 .pipe(Effect.catchDefect((defect) => Effect.fail(defectFailure(defect)))),
             );
@@ -168,7 +201,8 @@ export const fromListWatch = <E extends ApiFailure>(
             const { kind, apiVersion, metadata, items } = page.success;
             for (const item of items ?? []) {
               yield* noted("LIST");
-              yield* feed({ _tag: "ListItem", object: fillKind(item, kind, apiVersion) });
+              if (shard === undefined || shard.keep(item))
+                yield* feed({ _tag: "ListItem", object: fillKind(item, kind, apiVersion) });
             }
             resourceVersion = metadata?.resourceVersion ?? resourceVersion;
             token = metadata?.continue === "" ? undefined : metadata?.continue;
@@ -186,6 +220,7 @@ export const fromListWatch = <E extends ApiFailure>(
                   timeoutSeconds: serverTimeout ?? undefined,
                   labelSelector: options.labelSelector,
                   fieldSelector: options.fieldSelector,
+                  ...serverSelector(),
                 }),
               );
               const pulling = Effect.result(
@@ -206,7 +241,13 @@ export const fromListWatch = <E extends ApiFailure>(
                 }
                 for (const event of chunk.success) {
                   yield* noted(event.type);
-                  const action = yield* feed(toInput(event));
+                  const input = toInput(event);
+                  // Another shard's object only moves the resourceVersion on, like a bookmark.
+                  const action = yield* feed(
+                    input._tag === "Event" && shard !== undefined && !shard.keep(input.object)
+                      ? { _tag: "Bookmark", resourceVersion: input.resourceVersion }
+                      : input,
+                  );
                   if (action._tag !== "Continue") return action;
                 }
               }

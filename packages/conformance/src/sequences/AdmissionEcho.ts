@@ -11,17 +11,23 @@
 import type { Sequence } from "../Interaction.ts";
 import type { WebhookServer } from "../WebhookServer.ts";
 import * as Echo from "./internal/echo.ts";
-import { APPLY, cms, configMap, del, MERGE, namespace, patch, poll, post, put } from "./internal/steps.ts";
+import {
+  APPLY,
+  cms,
+  configMap,
+  del,
+  established,
+  MERGE,
+  namespace,
+  patch,
+  poll,
+  post,
+  put,
+} from "./internal/steps.ts";
 
 const ADMISSION = "/apis/admissionregistration.k8s.io/v1";
 const CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 const GROUP = "conformance.kopf.dev";
-
-const established = (_status: number, body: unknown): boolean =>
-  (
-    (body as { status?: { conditions?: ReadonlyArray<{ type?: string; status?: string }> } }).status
-      ?.conditions ?? []
-  ).some((c) => c.type === "Established" && c.status === "True");
 
 /** Both echoing webhooks are in effect: the validating denial quotes the mutating record. */
 const echoing = (status: number, body: unknown): boolean =>

@@ -9,6 +9,7 @@ import {
   APPLY,
   collect,
   del,
+  established,
   get,
   gone,
   JSON_PATCH,
@@ -22,12 +23,6 @@ import {
   STRATEGIC,
   watch,
 } from "./internal/steps.ts";
-
-const established = (_status: number, body: unknown): boolean =>
-  (
-    (body as { status?: { conditions?: ReadonlyArray<{ type: string; status: string }> } }).status
-      ?.conditions ?? []
-  ).some((c) => c.type === "Established" && c.status === "True");
 
 /** A CRD with a status subresource, a typed schema, a default and an open `extra` field. */
 export const crd = (group: string) => ({

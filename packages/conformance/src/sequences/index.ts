@@ -7,11 +7,13 @@ import * as Crds from "./Crds.ts";
 import * as Crud from "./Crud.ts";
 import * as Deletion from "./Deletion.ts";
 import * as Discovery from "./Discovery.ts";
+import * as Leases from "./Leases.ts";
 import * as Limits from "./Limits.ts";
 import * as Namespaces from "./Namespaces.ts";
 import * as Pagination from "./Pagination.ts";
 import * as Patches from "./Patches.ts";
 import * as Selectors from "./Selectors.ts";
+import * as Sharding from "./Sharding.ts";
 import * as Tables from "./Tables.ts";
 import * as Watches from "./Watches.ts";
 
@@ -38,6 +40,8 @@ export const all = (run: string, webhook?: WebhookServer): ReadonlyArray<Sequenc
     Watches,
     Limits,
     Tables,
+    Leases,
+    Sharding,
   ].map((s) => s.sequence(run)),
   ...(webhook === undefined ? [] : [Admission.sequence(run, webhook)]),
   ...AdmissionEcho.ifEchoing(run, webhook),

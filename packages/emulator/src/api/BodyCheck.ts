@@ -8,6 +8,7 @@ import * as Body from "./Body.ts";
 import * as FieldError from "./FieldError.ts";
 import type { Resolved } from "./internal/Core.ts";
 import { goType, isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
+import * as MicroTime from "./internal/MicroTime.ts";
 import { apiVersionOf } from "./ResourceType.ts";
 import * as Status from "./Status.ts";
 
@@ -28,6 +29,29 @@ const typedStringProblem = (kind: string, value: JsonObject): string | undefined
   }
   if (kind === "ConfigMap" && isObject(value.data))
     for (const v of Object.values(value.data)) if (wrong(v)) return unmarshal(v, "ConfigMap.data");
+  return undefined;
+};
+
+/** The typed decoder's error for a Lease spec field of the wrong type or a malformed MicroTime. */
+const leaseProblem = (value: JsonObject): string | undefined => {
+  const spec = value.spec;
+  if (!isObject(spec)) return undefined;
+  const unmarshal = (v: unknown, field: string, type: string) =>
+    `json: cannot unmarshal ${typeof v === "number" ? `number ${v}` : goType(v)} into Go struct field LeaseSpec.spec.${field} of type ${type}`;
+  for (const [field, v] of Object.entries(spec)) {
+    if (v === null || v === undefined) continue;
+    if (["holderIdentity", "strategy", "preferredHolder"].includes(field) && typeof v !== "string")
+      return unmarshal(v, field, "string");
+    if (
+      ["leaseDurationSeconds", "leaseTransitions"].includes(field) &&
+      !(typeof v === "number" && Number.isInteger(v) && Math.abs(v) < 2 ** 31)
+    )
+      return unmarshal(v, field, "int32");
+    if (field === "acquireTime" || field === "renewTime") {
+      const bad = MicroTime.problem(v);
+      if (bad !== undefined) return bad;
+    }
+  }
   return undefined;
 };
 
@@ -81,7 +105,9 @@ export const checkBody = (
       ),
     );
   if (!t.custom) {
-    const mismatch = typedStringProblem(t.kind, value);
+    const mismatch =
+      typedStringProblem(t.kind, value) ??
+      (t.group === "coordination.k8s.io" && t.plural === "leases" ? leaseProblem(value) : undefined);
     if (mismatch !== undefined)
       return Result.fail(
         Status.badRequest(

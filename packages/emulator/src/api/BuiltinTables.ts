@@ -275,7 +275,6 @@ export const printers: Readonly<Record<string, Printer>> = {
     (o) => [str(o.type) ?? "", count(o.data)],
   ),
   "/namespaces": simple([["Status", "string"]], (o) => [str(getPath(o, ["status", "phase"])) ?? ""]),
-  "/serviceaccounts": simple([["Secrets", "string"]], (o) => [count(o.secrets)]),
   "coordination.k8s.io/leases": simple([["Holder", "string"]], (o) => [
     str(getPath(o, ["spec", "holderIdentity"])) ?? "",
   ]),

@@ -250,6 +250,8 @@ export const onCreate = (type: ResourceType, obj: JsonObject, random: () => numb
       return { ...obj, status: {} };
     case "/events":
       return eventZeroFields(obj);
+    case "coordination.k8s.io/leases":
+      return withoutCoordinatedFields(obj, undefined);
     case "apiextensions.k8s.io/customresourcedefinitions": {
       const versions = Array.isArray(asObject(obj.spec).versions)
         ? (asObject(obj.spec).versions as Array<unknown>)
@@ -281,5 +283,25 @@ const eventZeroFields = (obj: JsonObject): JsonObject => ({
 });
 
 /** What a type's registry strategy sets on update. */
-export const onUpdate = (type: ResourceType, obj: JsonObject, _old: JsonObject | undefined): JsonObject =>
-  !type.custom && type.group === "" && type.plural === "events" ? eventZeroFields(obj) : obj;
+export const onUpdate = (type: ResourceType, obj: JsonObject, old: JsonObject | undefined): JsonObject =>
+  type.custom
+    ? obj
+    : type.group === "" && type.plural === "events"
+      ? eventZeroFields(obj)
+      : type.group === "coordination.k8s.io" && type.plural === "leases"
+        ? withoutCoordinatedFields(obj, old)
+        : obj;
+
+/**
+ * A Lease without `spec.strategy` and `spec.preferredHolder`, which kube-apiserver drops while its
+ * `CoordinatedLeaderElection` gate is off (the default up to v1.36), unless the stored Lease
+ * already has them (k8s.io/kubernetes pkg/registry/coordination/lease/strategy.go).
+ */
+const withoutCoordinatedFields = (obj: JsonObject, old: JsonObject | undefined): JsonObject => {
+  if (!isObject(obj.spec)) return obj;
+  const spec: JsonObject = { ...obj.spec };
+  const before = isObject(old?.spec) ? old.spec : {};
+  for (const f of ["strategy", "preferredHolder"])
+    if (before[f] === undefined || before[f] === null) delete spec[f];
+  return { ...obj, spec };
+};

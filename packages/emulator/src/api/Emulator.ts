@@ -58,7 +58,7 @@ export interface EmulatorOptions {
   readonly watchTimeout?: Duration.Input;
   /** The admission hook; by default the `AdmissionHook` reference (which admits everything). */
   readonly admission?: AdmissionHookShape;
-  /** The version `/version` reports (default v1.34.4, the version the emulator follows). */
+  /** The version `/version` reports (default v1.36.3, the version the emulator follows). */
   readonly gitVersion?: string;
   /**
    * Whether every namespace gets its `default` ServiceAccount and `kube-root-ca.crt` ConfigMap,
@@ -197,7 +197,7 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
     ),
     undefined,
   );
-  const routerOptions = { gitVersion: options.gitVersion ?? "v1.34.4" };
+  const routerOptions = { gitVersion: options.gitVersion ?? "v1.36.3" };
   const handle = (request: ApiRequest): Effect.Effect<ApiResponse> =>
     Effect.suspend(() => {
       const tooLarge = Body.checkSize(request.body);

@@ -81,6 +81,8 @@ const walk = (
     } else if (isObject(v) && !isEmpty(v) && !shape.isAtomic(childNames)) {
       if (mode === "update" && shape.isMember(childNames, inItem)) out.add(key);
       walk(v, key, childNames, shape, mode, out, inItem);
+    } else if (isObject(v) && !shape.isAtomic(childNames) && !shape.isMember(childNames, inItem)) {
+      // An empty struct that is not a node of its own (a Lease's `spec: {}`) owns nothing.
     } else out.add(key);
   }
 };

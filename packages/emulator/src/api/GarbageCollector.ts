@@ -72,7 +72,7 @@ export const deleteRequest = (removal: Removal): ApiRequest => {
     method: "DELETE",
     path: `${prefix}${scope}/${type.plural}/${encodeURIComponent(nameOf(removal.obj))}`,
     query: new URLSearchParams(),
-    headers: { "content-type": "application/json", "user-agent": "kube-controller-manager/v1.34.4" },
+    headers: { "content-type": "application/json", "user-agent": "kube-controller-manager/v1.36.3" },
     body: encoder.encode(
       JSON.stringify({
         kind: "DeleteOptions",

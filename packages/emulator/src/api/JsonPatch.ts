@@ -194,10 +194,12 @@ const replaceOp = (root: { doc: Container }, op: Operation): Result.Result<void,
   const path = field(op, "path");
   if (Result.isFailure(path)) return Result.fail(`replace operation failed to decode path: ${path.failure}`);
   if (path.success === "") {
-    // The whole document; a value that is neither object nor array is ignored (the library
-    // wraps a nil error there, which is no error).
+    // The whole document; a value that is neither object nor array fails since json-patch
+    // v4.13.0 (Kubernetes v1.36), with a wrapped nil error in the text; v4.12.0 ignored it.
     const value = operandOf(op);
-    if (isObject(value) || Array.isArray(value)) root.doc = value;
+    if (!isObject(value) && !Array.isArray(value))
+      return Result.fail("replace operation value must be object or array: %!w(<nil>)");
+    root.doc = value;
     return Result.succeed(undefined);
   }
   const t = findObject(root.doc, path.success);

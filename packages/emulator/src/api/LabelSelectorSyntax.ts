@@ -177,7 +177,7 @@ export const parse = (input: string): Result.Result<LabelSelector, string> => {
     else
       unique.forEach((v, i) => {
         const problems: Array<string> = [];
-        if (v.length > 63) problems.push("must be no more than 63 characters");
+        if (v.length > 63) problems.push("must be no more than 63 bytes");
         if (!/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/.test(v))
           problems.push(
             "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')",

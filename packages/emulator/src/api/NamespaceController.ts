@@ -34,7 +34,7 @@ const write = (method: string, path: string, body: unknown, user: ApiRequest["us
   method,
   path,
   query: new URLSearchParams(),
-  headers: { "content-type": "application/json", "user-agent": "kube-controller-manager/v1.34.4" },
+  headers: { "content-type": "application/json", "user-agent": "kube-controller-manager/v1.36.3" },
   body: encoder.encode(JSON.stringify(body)),
   user,
 });
@@ -92,7 +92,7 @@ export const publishCa = (handle: Handle, namespace: string, caPem: string): Eff
       ),
       headers: {
         "content-type": "application/merge-patch+json",
-        "user-agent": "kube-controller-manager/v1.34.4",
+        "user-agent": "kube-controller-manager/v1.36.3",
       },
     }),
   );

@@ -273,7 +273,9 @@ export const list = (
       resourceVersion: String(atRv),
       ...(next === undefined ? {} : { continue: encodeContinue({ rv: atRv, start: next }) }),
       ...(next !== undefined && !filtered ? { remainingItemCount: remaining } : {}),
-      ...(shard === undefined ? {} : { shardInfo: { selector: shard.echo } }),
+      // Only typed lists carry shardInfo: k8s.io/apiserver@v0.36.3 sets it through
+      // metav1.ShardedListInterface, which unstructured (custom resource) lists do not implement.
+      ...(shard === undefined || resolved.type.custom ? {} : { shardInfo: { selector: shard.echo } }),
     },
     items,
   });

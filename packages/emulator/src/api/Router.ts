@@ -110,12 +110,13 @@ const isWatch = (query: URLSearchParams): boolean => {
   return w === "true" || w === "1";
 };
 
+/** A list as a Table, which copies the list's resourceVersion, continue and remaining count only. */
 const asTable = (
   core: Core,
   resolved: Resolved,
   request: ApiRequest,
   items: ReadonlyArray<JsonObject>,
-  meta: JsonObject,
+  { shardInfo: _echoed, ...meta }: JsonObject,
 ) => Tables.table(resolved.type, items, meta, core.now(), request.query.get("includeObject") ?? "Metadata");
 
 const resource = Effect.fnUntraced(function* (

@@ -2,13 +2,19 @@
  * Sharded list and watch as kube-apiserver v1.36 serves them with its `ShardedListAndWatch`
  * feature gate on: the `shardSelector` query parameter (`shardRange(object.metadata.uid,
  * '0x…', '0x…') || …`, also `object.metadata.namespace`) keeps only objects whose field's 64-bit
- * FNV-1a hash is in one of the ranges; lists echo the applied selector in
- * `metadata.shardInfo.selector`. A selector the server cannot parse fails the request with a
- * 500 whose message starts `invalid shard selector: ` (the apiserver's registry returns a plain
- * error there). With the gate off the parameter is ignored, as older servers do.
+ * FNV-1a hash (of the value's UTF-8 bytes) is in one of the ranges, start inclusive, end
+ * exclusive; lists of built-in types echo the applied selector in `metadata.shardInfo.selector`
+ * (custom resource lists and Tables do not). Watches filter the same way and still send
+ * bookmarks. A selector the server cannot parse fails the request, list or watch, with a 500
+ * whose message starts `invalid shard selector: ` (the apiserver's registry returns a plain
+ * error there). With the gate off the parameter is ignored, as older servers do. The names are
+ * k8s.io/apiserver@v0.36.3's pkg/features/kube_features.go (the gate) and k8s.io/apimachinery@v0.36.3's
+ * pkg/apis/meta/v1/types.go (`shardSelector` in ListOptions, `shardInfo.selector` in ListMeta);
+ * the wording is k8s.io/apiserver@v0.36.3's pkg/sharding/parser.go and apimachinery's pkg/sharding.
  */
 import { ShardRange } from "@kopf/structs";
 import { Result } from "effect";
+import * as Cel from "./internal/Cel.ts";
 import { type JsonObject, metaOf } from "./internal/Json.ts";
 import * as Status from "./Status.ts";
 
@@ -20,21 +26,20 @@ export interface ShardSelection {
   readonly echo: string;
 }
 
-const CALL = /^shardRange\s*\(([^,()]*),([^,()]*),([^,()]*)\)$/;
 const FIELDS = ["object.metadata.uid", "object.metadata.namespace"] as const;
+type Term = { readonly field: string; readonly start: string; readonly end: string };
 
-/** A hex bound as the server checks it: quoted, `0x`, 16 lowercase digits or exactly 2^64. */
-const bound = (raw: string, name: string): Result.Result<string, string> => {
-  const text = raw.trim();
-  const quoted = /^'([^']*)'$/.exec(text) ?? /^"([^"]*)"$/.exec(text);
-  if (quoted === null)
-    return Result.fail(`${name} must be a string literal (e.g. '0xff'), got expression kind`);
-  const s = quoted[1] ?? "";
+/** A hex bound as the server checks it: a string literal, `0x`, 16 lowercase digits or exactly 2^64. */
+const bound = (e: Cel.Expr, name: string): Result.Result<string, string> => {
+  if (e.kind !== Cel.Kind.Literal)
+    return Result.fail(`${name} must be a string literal (e.g. '0xff'), got expression kind ${e.kind}`);
+  if (typeof e.value !== "string") return Result.fail(`${name} must be a string literal, got ${e.goType}`);
+  const s = e.value;
   if (!s.startsWith("0x")) return Result.fail(`${name} must have '0x' prefix, got ${JSON.stringify(s)}`);
   const hex = s.slice(2);
   if (hex === "") return Result.fail(`${name}: hex value is required after '0x'`);
   if (hex.length > 17)
-    return Result.fail(`${name}: hex value too long (max 17 digits), got ${JSON.stringify(s)}`);
+    return Result.fail(`${name}: hex value too long (${hex.length} chars, max 17): ${JSON.stringify(hex)}`);
   for (const c of hex)
     if (!/[0-9a-f]/.test(c))
       return Result.fail(`${name}: invalid hex character ${JSON.stringify(c)} in ${JSON.stringify(s)}`);
@@ -49,9 +54,50 @@ const bound = (raw: string, name: string): Result.Result<string, string> => {
   return Result.succeed(s);
 };
 
+/** A select chain (`object.metadata.uid`) as a dotted path. */
+const fieldPath = (e: Cel.Expr): Result.Result<string, string> => {
+  if (e.kind === Cel.Kind.Ident) return Result.succeed(e.name);
+  if (e.kind === Cel.Kind.Select)
+    return Result.map(fieldPath(e.operand), (operand) => `${operand}.${e.field}`);
+  return Result.fail(`expected field path (e.g. object.metadata.uid), got expression kind ${e.kind}`);
+};
+
+const shardRange = (args: ReadonlyArray<Cel.Expr>): Result.Result<Term, string> => {
+  const [first, second, third] = args;
+  if (args.length !== 3 || first === undefined || second === undefined || third === undefined)
+    return Result.fail(`shardRange() requires exactly 3 arguments, got ${args.length}`);
+  const field = fieldPath(first);
+  if (Result.isFailure(field)) return Result.fail(`shardRange() first argument: ${field.failure}`);
+  if (!(FIELDS as ReadonlyArray<string>).includes(field.success))
+    return Result.fail(
+      `unsupported field path ${JSON.stringify(field.success)}; supported: object.metadata.uid, object.metadata.namespace`,
+    );
+  const start = bound(second, "hexStart");
+  if (Result.isFailure(start)) return Result.fail(start.failure);
+  const end = bound(third, "hexEnd");
+  if (Result.isFailure(end)) return Result.fail(end.failure);
+  if (!(BigInt(start.success) < BigInt(end.success)))
+    return Result.fail(`shard range start ${start.success} must be less than end ${end.success}`);
+  return Result.succeed({ field: field.success, start: start.success, end: end.success });
+};
+
+/** The terms of `||` chains of `shardRange()` calls, left to right; the first problem fails. */
+const walk = (e: Cel.Expr): Result.Result<ReadonlyArray<Term>, string> => {
+  if (e.kind !== Cel.Kind.Call)
+    return Result.fail(`unexpected expression kind ${e.kind}; expected shardRange() call or || operator`);
+  if (e.fn === "_||_") {
+    const [left, right] = e.args;
+    if (left === undefined || right === undefined)
+      return Result.fail("|| operator requires exactly 2 arguments");
+    return Result.flatMap(walk(left), (l) => Result.map(walk(right), (r) => [...l, ...r]));
+  }
+  if (e.fn === "shardRange") return Result.map(shardRange(e.args), (term) => [term]);
+  return Result.fail(`unsupported function ${JSON.stringify(e.fn)}; only shardRange() and || are allowed`);
+};
+
 /**
- * Parses a `shardSelector` as the server does (terms joined by `||`); the failure is the detail
- * after `invalid shard selector: `.
+ * Parses a `shardSelector` as the server does (the CEL expression's tree walked for
+ * `shardRange()` calls joined by `||`); the failure is the detail after `invalid shard selector: `.
  *
  * @example
  * parse("shardRange(object.metadata.uid, '0x0000000000000000', '0x8000000000000000')")
@@ -60,31 +106,12 @@ export const parse = (expression: string): Result.Result<ShardSelection, string>
   const text = expression.trim();
   if (text === "")
     return Result.fail("empty shard selector is not allowed; omit the parameter for unfiltered lists");
-  const terms: Array<{ field: string; start: string; end: string }> = [];
-  for (const term of text.split("||").map((t) => t.trim())) {
-    const call = CALL.exec(term);
-    if (call === null) {
-      const fn = /^([A-Za-z_][A-Za-z0-9_]*)\s*\(/.exec(term)?.[1];
-      return Result.fail(
-        fn !== undefined && fn !== "shardRange"
-          ? `unsupported function ${JSON.stringify(fn)}; only shardRange() and || are allowed`
-          : `CEL parse error: cannot parse ${JSON.stringify(term)}`,
-      );
-    }
-    const field = (call[1] ?? "").replaceAll(/\s+/g, "");
-    if (!(FIELDS as ReadonlyArray<string>).includes(field))
-      return Result.fail(
-        `shardRange() first argument: unsupported field path ${JSON.stringify(field)}; supported: object.metadata.uid, object.metadata.namespace`,
-      );
-    const start = bound(call[2] ?? "", "hexStart");
-    if (Result.isFailure(start)) return Result.fail(start.failure);
-    const end = bound(call[3] ?? "", "hexEnd");
-    if (Result.isFailure(end)) return Result.fail(end.failure);
-    if (!(BigInt(start.success) < BigInt(end.success)))
-      return Result.fail(`shard range start ${start.success} must be less than end ${end.success}`);
-    terms.push({ field, start: start.success, end: end.success });
-  }
-  const first = terms[0] as { field: string };
+  const tree = Cel.parse(text);
+  if (Result.isFailure(tree)) return Result.fail(`CEL parse error: ${tree.failure}`);
+  const walked = walk(tree.success);
+  if (Result.isFailure(walked)) return Result.fail(walked.failure);
+  const terms = walked.success;
+  const first = terms[0] as Term;
   for (const term of terms.slice(1))
     if (term.field !== first.field)
       return Result.fail(

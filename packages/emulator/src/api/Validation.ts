@@ -67,7 +67,7 @@ export const qualifiedNameProblems = (key: string): Array<string> => {
   }
   if (name.length === 0) out.push("name part must be non-empty");
   else {
-    if (name.length > 63) out.push("name part must be no more than 63 characters");
+    if (name.length > 63) out.push("name part must be no more than 63 bytes");
     if (!QUALIFIED_NAME.test(name)) out.push(QUALIFIED_MSG);
   }
   return out;
@@ -85,7 +85,7 @@ const validateLabels = (labels: unknown, errors: Errors): void => {
       errors.push(FieldError.typeInvalid(`metadata.labels.${k}`, v, "must be of type string"));
       continue;
     }
-    if (v.length > 63) errors.push(FieldError.invalid("metadata.labels", v, maxLen(63)));
+    if (v.length > 63) errors.push(FieldError.invalid("metadata.labels", v, "must be no more than 63 bytes"));
     if (!LABEL_VALUE.test(v)) errors.push(FieldError.invalid("metadata.labels", v, LABEL_VALUE_MSG));
   }
 };

@@ -6,7 +6,7 @@ import { run, send } from "./Harness.ts";
 describe("discovery", () => {
   it("serves /version, /api and /apis", async () => {
     const r = await run(Effect.all([send("GET", "/version"), send("GET", "/api"), send("GET", "/apis")]));
-    expect(r[0].body).toMatchObject({ major: "1", minor: "34", gitVersion: "v1.34.4" });
+    expect(r[0].body).toMatchObject({ major: "1", minor: "36", gitVersion: "v1.36.3" });
     expect(r[1].body).toMatchObject({ kind: "APIVersions", versions: ["v1"] });
     expect(r[2].body.kind).toBe("APIGroupList");
     expect(r[2].body.groups.map((g: any) => g.name)).toEqual([

@@ -91,6 +91,13 @@ export const poll = (
   request: { readonly method?: Method; readonly body?: unknown; readonly select?: Select } = {},
 ): PollStep => ({ kind: "poll", name, path, until, timeoutMs, ...request });
 
+/** Until a CRD is `Established`. */
+export const established = (_status: number, body: unknown): boolean =>
+  (
+    (body as { status?: { conditions?: ReadonlyArray<{ type: string; status: string }> } }).status
+      ?.conditions ?? []
+  ).some((c) => c.type === "Established" && c.status === "True");
+
 /** Until the object is gone. */
 export const gone = (status: number) => status === 404;
 
