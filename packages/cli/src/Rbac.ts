@@ -166,7 +166,7 @@ const leaseRules = (input: RbacInput): ReadonlyArray<Rule> => {
   const { scaling } = input.settings;
   if (scaling.mode === "single") return [];
   const namespace = Scaling.leaseNamespace(
-    { ...scaling, leaseDuration: 0, renewDeadline: 0, retryPeriod: 0 },
+    { ...scaling, leaseDuration: 0, renewDeadline: 0, retryPeriod: 0, watch: "all" },
     input.clusterwide ? [] : input.namespaces,
   );
   const on = grant([namespace], LeaseRecord.LEASES.group, LeaseRecord.LEASES.plural);

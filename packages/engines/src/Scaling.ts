@@ -91,7 +91,7 @@ export const prepare = (options: Operator.OperatorOptions): Effect.Effect<Scalin
       const sharding = yield* Sharding.make;
       return {
         mode,
-        ownership: sharding.fence.ownership,
+        ownership: { ...sharding.fence.ownership, shards: SubscriptionRef.changes(sharding.running) },
         role: Effect.succeed("member"),
         tasks: (identity, daemons) => [
           (context) =>

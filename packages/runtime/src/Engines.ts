@@ -12,7 +12,7 @@
  */
 import type { SpawningCause } from "@kopf/causes";
 import type { HandlerId, SpawningHandler } from "@kopf/registry";
-import type { RawEvent, Resource } from "@kopf/structs";
+import type { RawEvent, Resource, ShardRange } from "@kopf/structs";
 import type { Effect, Scope, Stream } from "effect";
 
 /** What the indexing engine gets for every event, before anything else runs. */
@@ -67,6 +67,12 @@ export interface Ownership {
    * processes its last seen state of those objects again, without relisting (takeover).
    */
   readonly gains: Effect.Effect<Stream.Stream<(key: string) => boolean>, never, Scope.Scope>;
+  /**
+   * The hash ranges (of the uid) this replica runs, current value first, then every change
+   * (sharding only). With it, resources are watched by shards as `settings.scaling.watch`
+   * says (see `ShardWatching`); without it, every object is watched.
+   */
+  readonly shards?: Stream.Stream<ReadonlyArray<ShardRange.ShardRange>> | undefined;
 }
 
 /** The pluggable engines. Every member is optional; without them the steps do nothing. */

@@ -17,7 +17,7 @@ import { ResourceMemory } from "@kopf/causes";
 import { KubeApi } from "@kopf/client";
 import type { Lifecycle, Memo, Registry } from "@kopf/registry";
 import { OperatorSettings } from "@kopf/settings";
-import { type RawBody, Resource, Selector } from "@kopf/structs";
+import { type RawBody, Resource, Selector, ShardRange } from "@kopf/structs";
 import {
   Insights,
   ListWatch,
@@ -31,6 +31,7 @@ import type * as Engines from "./Engines.ts";
 import * as Watching from "./internal/watching.ts";
 import * as ObjectQueues from "./ObjectQueues.ts";
 import * as Processing from "./Processing.ts";
+import * as ShardWatching from "./ShardWatching.ts";
 
 /** What to orchestrate. */
 export interface OrchestratorOptions {
@@ -143,7 +144,25 @@ export const run = (options: OrchestratorOptions): Effect.Effect<void, never, Ku
                 ),
               );
             }
-            yield* Stream.runForEach(Watcher.stream(cell.resource, cell.namespace), (item) => {
+            const shards = engines.ownership?.shards;
+            const byShards =
+              shards !== undefined &&
+              ShardWatching.ownShards(
+                current.scaling.watch,
+                options.registry.hasHandlers("indexing", cell.resource),
+              );
+            const items: Stream.Stream<ShardWatching.Item, never, KubeApi> = byShards
+              ? ShardWatching.stream(cell.resource, cell.namespace, shards)
+              : Watcher.stream(cell.resource, cell.namespace);
+            yield* Stream.runForEach(items, (item) => {
+              if (item._tag === "Shards") {
+                // A new watch over these ranges: what was kept of the others is forgotten.
+                listed = [];
+                if (latest !== undefined)
+                  for (const key of [...latest.keys()])
+                    if (!ShardRange.contains(item.ranges, ShardRange.fnv1a64(key))) latest.delete(key);
+                return Effect.void;
+              }
               if (item._tag === "Listed") {
                 const keys = listed;
                 listed = [];

@@ -26,5 +26,6 @@ export * as Posting from "./Posting.ts";
 export * as Pressure from "./Pressure.ts";
 export * as Processing from "./Processing.ts";
 export * as RootTasks from "./RootTasks.ts";
+export * as ShardWatching from "./ShardWatching.ts";
 export * as Throttler from "./Throttler.ts";
 export * as Tracing from "./Tracing.ts";

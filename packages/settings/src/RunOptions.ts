@@ -28,6 +28,8 @@ export interface RunOptions {
   readonly leaseName?: string | undefined;
   /** `--lease-namespace`: where the Leases are. */
   readonly leaseNamespace?: string | undefined;
+  /** `--shard-watch`: what a sharded replica watches (`settings.scaling.watch`). */
+  readonly shardWatch?: "auto" | "own-shards" | "all" | undefined;
 }
 
 /** The settings-related options of `kopf freeze`. */
@@ -64,6 +66,7 @@ export const forRun = (options: RunOptions): Overrides => {
       ...(options.sharding === true ? { mode: "sharding" as const } : {}),
       ...(options.leaseName !== undefined ? { leaseName: options.leaseName } : {}),
       ...(options.leaseNamespace !== undefined ? { leaseNamespace: options.leaseNamespace } : {}),
+      ...(options.shardWatch !== undefined ? { watch: options.shardWatch } : {}),
     },
   };
 };

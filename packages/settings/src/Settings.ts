@@ -113,6 +113,7 @@ export const defaults: OperatorSettings = frozen({
     leaseDuration: 15,
     renewDeadline: 10,
     retryPeriod: 2,
+    watch: "auto",
   },
   watching: {
     serverTimeout: null,

@@ -67,6 +67,15 @@ export interface ScalingSettings {
   readonly renewDeadline: number;
   /** Seconds between attempts to acquire or renew. Default `2`. */
   readonly retryPeriod: number;
+  /**
+   * What a sharded replica watches of each resource. `"own-shards"`: only the objects of the
+   * ranges it runs (the server filters where it can; the watch restarts when the ranges move);
+   * its in-memory indices then hold only its share. `"all"`: every object, as one replica would
+   * (complete indices on every replica, N times the traffic). `"auto"` (the default): own shards
+   * for resources without `on.index` handlers, all for those with them, so that an index is
+   * always complete. Only used in the `"sharding"` mode.
+   */
+  readonly watch: "auto" | "own-shards" | "all";
 }
 
 /** List-and-watch requests. */

@@ -390,12 +390,13 @@ describe("scaling", () => {
       leaseDuration: 15,
       renewDeadline: 10,
       retryPeriod: 2,
+      watch: "auto",
     });
   });
 
-  it("takes the run options' modes and lease names", () => {
+  it("takes the run options' modes, lease names and shard watch", () => {
     const made = Settings.make(
-      RunOptions.forRun({ sharding: true, leaseName: "ring", leaseNamespace: "ops" }),
+      RunOptions.forRun({ sharding: true, leaseName: "ring", leaseNamespace: "ops", shardWatch: "all" }),
     );
     assert.isTrue(Result.isSuccess(made));
     if (Result.isSuccess(made)) {
@@ -404,8 +405,9 @@ describe("scaling", () => {
           mode: made.success.scaling.mode,
           name: made.success.scaling.leaseName,
           ns: made.success.scaling.leaseNamespace,
+          watch: made.success.scaling.watch,
         },
-        { mode: "sharding", name: "ring", ns: "ops" },
+        { mode: "sharding", name: "ring", ns: "ops", watch: "all" },
       );
     }
   });
@@ -414,6 +416,7 @@ describe("scaling", () => {
     [{ mode: "cluster" }, 'scaling.mode: expected one of "single", "leader-election", "sharding"'],
     [{ leaseDuration: 1.5 }, "scaling.leaseDuration: expected a whole number of seconds of at least 1"],
     [{ leaseName: "" }, "scaling.leaseName: expected a non-empty string"],
+    [{ watch: "mine" }, 'scaling.watch: expected one of "auto", "own-shards", "all"'],
   ])("rejects %j", (scaling, message) => {
     const made = Settings.make({ scaling } as Settings.Overrides);
     assert.isTrue(Result.isFailure(made));

@@ -5,7 +5,8 @@
  * process) stops at its renew deadline and its ranges are taken over after its lease expired
  * (≤ lease duration + retry period); replicas joining and leaving gracefully hand ranges over
  * without any object's handlers running on two replicas at once, and without re-running
- * finished handlers.
+ * finished handlers; watching only its own shards (the default without indices), a replica
+ * receives only its share of the objects when the server filters by shard.
  */
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
@@ -89,49 +90,107 @@ describe("sharding", () => {
     ),
   );
 
-  it.effect("scaling 2 → 4 → 1 with slow handlers: no object's handlers overlap, none re-run", () =>
-    H.run(() =>
-      Effect.gen(function* () {
-        const log: Array<Replicas.Invocation> = [];
-        const running: Array<Replicas.Replica> = [];
-        const start = (name: string) =>
-          Effect.map(Replicas.start(name, log, { sharding: true, seconds: 3 }), (replica) => {
-            running.push(replica);
-            return replica;
-          });
-        yield* start("s1");
-        yield* start("s2");
-        yield* H.settle(5);
-        let created = 0;
-        const createSome = (count: number) =>
-          Effect.gen(function* () {
-            for (let i = 0; i < count; i++) yield* H.create(`x${created++}`);
-          });
-        yield* createSome(10);
-        yield* H.settle(1);
-        yield* start("s3");
-        yield* createSome(10);
-        yield* start("s4");
-        yield* H.settle(2);
-        yield* createSome(10);
-        yield* H.settle(3);
-        // Scale down to one, gracefully, while handlers run.
-        const leaving = running.filter((replica) => replica.name !== "s3");
-        yield* createSome(10);
-        yield* Replicas.stopAll(leaving);
-        yield* createSome(5);
-        yield* Replicas.until(() => handledBy(log).size === created, 60);
-        const by = handledBy(log);
-        assert.strictEqual(by.size, created);
-        for (const [name, who] of by)
-          assert.strictEqual(who.length, 1, `${name} handled by ${who.join(", ")}`);
-        assert.strictEqual(Replicas.overlaps(log, yield* Clock.currentTimeMillis), 0);
-        assert.deepStrictEqual((yield* members).length, 1);
-        yield* Replicas.stopAll(running.filter((replica) => replica.name === "s3"));
-        assert.deepStrictEqual((yield* members).length, 0);
-      }),
-    ),
-  );
+  for (const watch of ["auto", "all"] as const)
+    it.effect(
+      `scaling 2 → 4 → 1 with slow handlers (watching ${watch === "all" ? "all" : "own shards"}): no object's handlers overlap, none re-run`,
+      () =>
+        H.run(
+          () =>
+            Effect.gen(function* () {
+              const log: Array<Replicas.Invocation> = [];
+              const running: Array<Replicas.Replica> = [];
+              const start = (name: string) =>
+                Effect.map(Replicas.start(name, log, { sharding: true, seconds: 3 }), (replica) => {
+                  running.push(replica);
+                  return replica;
+                });
+              yield* start("s1");
+              yield* start("s2");
+              yield* H.settle(5);
+              let created = 0;
+              const createSome = (count: number) =>
+                Effect.gen(function* () {
+                  for (let i = 0; i < count; i++) yield* H.create(`x${created++}`);
+                });
+              yield* createSome(10);
+              yield* H.settle(1);
+              yield* start("s3");
+              yield* createSome(10);
+              yield* start("s4");
+              yield* H.settle(2);
+              yield* createSome(10);
+              yield* H.settle(3);
+              // Scale down to one, gracefully, while handlers run.
+              const leaving = running.filter((replica) => replica.name !== "s3");
+              yield* createSome(10);
+              yield* Replicas.stopAll(leaving);
+              yield* createSome(5);
+              yield* Replicas.until(() => handledBy(log).size === created, 60);
+              const by = handledBy(log);
+              assert.strictEqual(by.size, created);
+              for (const [name, who] of by)
+                assert.strictEqual(who.length, 1, `${name} handled by ${who.join(", ")}`);
+              assert.strictEqual(Replicas.overlaps(log, yield* Clock.currentTimeMillis), 0);
+              assert.deepStrictEqual((yield* members).length, 1);
+              yield* Replicas.stopAll(running.filter((replica) => replica.name === "s3"));
+              assert.deepStrictEqual((yield* members).length, 0);
+            }),
+          { scaling: { watch } },
+        ),
+    );
+
+  for (const gate of [false, true])
+    it.effect(
+      `watching own shards (ShardedListAndWatch ${gate ? "on" : "off"}): each object handled once; the traffic split ${gate ? "by the server" : "on the clients"}`,
+      () =>
+        H.run(
+          () =>
+            Effect.gen(function* () {
+              const log: Array<Replicas.Invocation> = [];
+              const received = new Map<string, Array<string>>();
+              const replicas = [];
+              for (const name of ["w1", "w2", "w3"]) {
+                const seen: Array<string> = [];
+                received.set(name, seen);
+                replicas.push(yield* Replicas.start(name, log, { sharding: true, received: seen }));
+              }
+              yield* H.settle(5);
+              for (const seen of received.values()) seen.length = 0;
+
+              const names = Array.from({ length: 30 }, (_, i) => `w${i}`);
+              for (const name of names) yield* H.create(name);
+              yield* Replicas.until(() => handledBy(log).size === names.length, 30);
+              yield* H.settle(2);
+              const by = handledBy(log);
+              assert.strictEqual(by.size, names.length);
+              for (const [name, who] of by)
+                assert.strictEqual(who.length, 1, `${name} handled by ${who.join(", ")}`);
+              assert.strictEqual(Replicas.overlaps(log, yield* Clock.currentTimeMillis), 0);
+
+              // What each replica's watch received of the 30 objects.
+              const uids = new Map<string, number>();
+              for (const seen of received.values())
+                for (const uid of new Set(seen)) uids.set(uid, (uids.get(uid) ?? 0) + 1);
+              assert.strictEqual(uids.size, names.length);
+              const shares = [...received.values()].map((seen) => new Set(seen).size);
+              if (gate) {
+                // The server sends each object to its owner only: 30 objects over the 3 replicas.
+                for (const [, count] of uids) assert.strictEqual(count, 1);
+                assert.strictEqual(
+                  shares.reduce((a, b) => a + b, 0),
+                  names.length,
+                );
+                for (const share of shares) assert.isBelow(share, names.length);
+              } else {
+                // Without the feature, every replica receives everything and filters it.
+                for (const share of shares) assert.strictEqual(share, names.length);
+              }
+              yield* Replicas.stopAll(replicas);
+            }),
+          { scaling: { watch: "own-shards" } },
+          gate ? { featureGates: { ShardedListAndWatch: true } } : {},
+        ),
+    );
 
   it.effect("replicas peer as one operator: one shared presence record, no pause between them", () =>
     H.run((lines) =>

@@ -83,6 +83,9 @@ export const OperatorSettingsSchema = Schema.Struct({
     leaseDuration: atLeast(1, "a whole number of seconds of at least 1"),
     renewDeadline: positive(),
     retryPeriod: positive(),
+    watch: Schema.Literals(["auto", "own-shards", "all"]).annotate(
+      expecting('one of "auto", "own-shards", "all"'),
+    ),
   }),
   watching: group("watching", {
     serverTimeout: orNull(nonNegative, "a non-negative number"),
