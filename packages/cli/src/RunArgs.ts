@@ -47,6 +47,8 @@ export interface RunPlan {
   readonly sharding: boolean | undefined;
   readonly leaseName: string | undefined;
   readonly leaseNamespace: string | undefined;
+  /** `--shard-watch`: what a sharded replica watches (`settings.scaling.watch`). */
+  readonly shardWatch: ShardWatch | undefined;
   readonly liveness: string | undefined;
   /** The Prometheus metrics endpoint (`--metrics`), e.g. `http://0.0.0.0:9090/metrics`. */
   readonly metrics: string | undefined;
@@ -71,6 +73,7 @@ export interface ParsedRunArgs {
   readonly sharding?: boolean | undefined;
   readonly "lease-name"?: string | undefined;
   readonly "lease-namespace"?: string | undefined;
+  readonly "shard-watch"?: string | undefined;
   readonly liveness?: string | undefined;
   readonly metrics?: string | undefined;
   readonly verbose?: boolean | undefined;
@@ -83,6 +86,12 @@ export interface ParsedRunArgs {
   readonly context?: string | undefined;
   readonly emulator?: ReadonlyArray<string> | undefined;
 }
+
+/** What a sharded replica watches (`settings.scaling.watch`). */
+export type ShardWatch = "auto" | "own-shards" | "all";
+
+/** The values `--shard-watch` accepts. */
+export const SHARD_WATCHES: ReadonlyArray<ShardWatch> = ["auto", "own-shards", "all"];
 
 /** The log formats `--log-format` accepts. */
 export const FORMATS: ReadonlyArray<Format> = ["plain", "full", "json"];
@@ -141,6 +150,12 @@ export const configure = <T>(argv: Argv<T>) =>
     .option("lease-namespace", {
       type: "string",
       describe: "the namespace of the Leases (default: the served namespace, else default)",
+    })
+    .option("shard-watch", {
+      type: "string",
+      choices: SHARD_WATCHES as Array<ShardWatch>,
+      describe:
+        "what a --sharding replica watches: own-shards, all, or auto (own shards unless the resource has index handlers; default)",
     })
     .option("liveness", {
       alias: "L",
@@ -316,6 +331,16 @@ export const plan = (args: ParsedRunArgs, env: Env = {}): Result.Result<RunPlan,
     }
     const leaseName = args["lease-name"] ?? envString(env, "lease-name");
     const leaseNamespace = args["lease-namespace"] ?? envString(env, "lease-namespace");
+    const shardWatchText = args["shard-watch"] ?? envString(env, "shard-watch");
+    if (shardWatchText !== undefined && !(SHARD_WATCHES as ReadonlyArray<string>).includes(shardWatchText)) {
+      return yield* Result.fail(
+        new RunArgsError({
+          reason: "BadValue",
+          message: `--shard-watch must be one of ${SHARD_WATCHES.join(", ")}, got ${shardWatchText}`,
+        }),
+      );
+    }
+    const shardWatch = shardWatchText as ShardWatch | undefined;
     return {
       paths,
       modules,
@@ -332,6 +357,7 @@ export const plan = (args: ParsedRunArgs, env: Env = {}): Result.Result<RunPlan,
         sharding,
         leaseName,
         leaseNamespace,
+        shardWatch,
       }),
       standalone,
       priority: effectivePriority,
@@ -340,6 +366,7 @@ export const plan = (args: ParsedRunArgs, env: Env = {}): Result.Result<RunPlan,
       sharding,
       leaseName,
       leaseNamespace,
+      shardWatch,
       liveness,
       metrics,
       kubeconfig: args.kubeconfig ?? envString(env, "kubeconfig"),

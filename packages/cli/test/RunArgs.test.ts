@@ -68,6 +68,16 @@ describe("RunArgs.plan", () => {
     if (mode === "sharding") assert.strictEqual(plan.leaseName, "ring");
   });
 
+  it.each([
+    [{ sharding: true, "shard-watch": "own-shards" }, {}, "own-shards"],
+    [{ sharding: true }, { KOPF_RUN_SHARD_WATCH: "all" }, "all"],
+    [{ sharding: true }, {}, undefined],
+  ] as const)("takes what a shard watches from %j / %j: %s", (args, env, watch) => {
+    const plan = ok({ paths: ["h.ts"], ...args }, env);
+    assert.strictEqual(plan.shardWatch, watch);
+    assert.strictEqual(plan.overrides.scaling?.watch, watch);
+  });
+
   it("refuses --leader-election with --sharding", () => {
     const error = failure({ paths: ["h.ts"], "leader-election": true, sharding: true });
     assert.strictEqual(error.reason, "MutuallyExclusive");
@@ -144,6 +154,7 @@ describe("RunArgs.plan", () => {
   it.each([
     [{ paths: ["h.ts"], "log-format": "xml" }, {}, "--log-format"],
     [{ paths: ["h.ts"] }, { KOPF_RUN_LOG_FORMAT: "xml" }, "--log-format"],
+    [{ paths: ["h.ts"], "shard-watch": "mine" }, {}, "--shard-watch must be one of auto, own-shards, all"],
     [{ paths: ["h.ts"] }, { KOPF_RUN_PRIORITY: "high" }, "--priority"],
     [{ paths: ["h.ts"], priority: 1.5 }, {}, "--priority"],
     [{ paths: ["h.ts"] }, { KOPF_RUN_STANDALONE: "maybe" }, "KOPF_RUN_STANDALONE=maybe"],

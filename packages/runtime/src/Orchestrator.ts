@@ -158,10 +158,10 @@ export const run = (options: OrchestratorOptions): Effect.Effect<void, never, Ku
               if (item._tag === "Shards") {
                 // A new watch over these ranges: what was kept of the others is forgotten.
                 listed = [];
+                const elsewhere = (key: string) => !ShardRange.contains(item.ranges, ShardRange.fnv1a64(key));
                 if (latest !== undefined)
-                  for (const key of [...latest.keys()])
-                    if (!ShardRange.contains(item.ranges, ShardRange.fnv1a64(key))) latest.delete(key);
-                return Effect.void;
+                  for (const key of [...latest.keys()]) if (elsewhere(key)) latest.delete(key);
+                return processor.forget(elsewhere);
               }
               if (item._tag === "Listed") {
                 const keys = listed;

@@ -62,6 +62,11 @@ export interface ResourceProcessor {
   readonly process: ObjectQueues.Processor<KubeApi>;
   /** The memories of the objects seen, by uid. */
   readonly memories: ReadonlyMap<string, ObjectMemory>;
+  /**
+   * Forgets the objects whose keys match (a sharded replica's objects of ranges it gave up):
+   * a cycle still running keeps its memory until it ends; the next event starts afresh.
+   */
+  readonly forget: (which: (key: string) => boolean) => Effect.Effect<void>;
 }
 
 /**
@@ -115,7 +120,12 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
       return Option.getOrUndefined(result);
     }).pipe(Logging.annotateObject(Posting.referenceOf(event.object)));
 
-  return { process, memories };
+  const forget = (which: (key: string) => boolean) =>
+    Effect.sync(() => {
+      for (const key of [...memories.keys()]) if (which(key)) memories.delete(key);
+    });
+
+  return { process, memories, forget };
 };
 
 interface CycleInput {

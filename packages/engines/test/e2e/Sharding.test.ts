@@ -1,5 +1,7 @@
+import { KubeApi } from "@kopf/client";
 import { ShardRange } from "@kopf/structs";
 import { Applying, Clusters } from "@kopf/testing";
+import { ShardedListing } from "@kopf/watcher";
 import { Clock, Effect } from "effect";
 import { describe, expect, it } from "vitest";
 import * as Sharding from "../../src/Sharding.ts";
@@ -33,8 +35,9 @@ describe("sharding on a cluster", () => {
     const program = Effect.gen(function* () {
       yield* Applying.apply([{ apiVersion: "v1", kind: "Namespace", metadata: { name: "ns1" } }, H.crd()]);
       const log: Array<Replicas.Invocation> = [];
-      const r1 = yield* Replicas.start("r1", log, { sharding: true });
-      const r2 = yield* Replicas.start("r2", log, { sharding: true });
+      const received = { r1: [] as Array<string>, r2: [] as Array<string> };
+      const r1 = yield* Replicas.start("r1", log, { sharding: true, received: received.r1 });
+      const r2 = yield* Replicas.start("r2", log, { sharding: true, received: received.r2 });
       expect(yield* settled(2)).toBeLessThan(20);
       const shares = yield* Replicas.ring;
 
@@ -51,6 +54,16 @@ describe("sharding on a cluster", () => {
         expect(ShardRange.contains(shares.get(owner) ?? [], hash)).toBe(true);
       }
       expect(new Set(log.map((entry) => entry.replica))).toEqual(new Set(["r1", "r2"]));
+
+      // Each replica watches its own shards: where the server filters by shard (v1.36+ with the
+      // gate), every object reached exactly one replica's watch; elsewhere both received it.
+      const filtering = yield* Effect.flatMap(KubeApi, (api) =>
+        ShardedListing.detect(api, H.resource, ShardRange.selector([ShardRange.WHOLE]), "ns1"),
+      );
+      const reached = [...uids.values()].map(
+        (uid) => [received.r1, received.r2].filter((seen) => seen.includes(uid)).length,
+      );
+      expect(reached).toEqual(first.map(() => (filtering._tag === "ServerSide" ? 1 : 2)));
 
       yield* r2.stop;
       expect(yield* settled(1)).toBeLessThanOrEqual(LEASE.retryPeriod + 5);
