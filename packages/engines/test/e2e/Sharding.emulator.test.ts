@@ -6,11 +6,13 @@
  * (≤ lease duration + retry period); replicas joining and leaving gracefully hand ranges over
  * without any object's handlers running on two replicas at once, and without re-running
  * finished handlers; watching only its own shards (the default without indices), a replica
- * receives only its share of the objects when the server filters by shard.
+ * receives only its share of the objects when the server filters by shard; with `auto`, a
+ * resource with `on.index` handlers is watched whole, so its index is complete on every replica.
  */
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { KubeEmulator } from "@kopf/emulator";
+import type { Index } from "@kopf/registry";
 import { Resource, ShardRange } from "@kopf/structs";
 import { Clock, Effect, Result } from "effect";
 import * as LeaseRecord from "../../src/LeaseRecord.ts";
@@ -31,6 +33,8 @@ const PEERINGS = Resource.make({
 const members = Effect.flatMap(KubeApi, (api) =>
   api.list(LeaseRecord.LEASES, { namespace: "ns1", labelSelector: `${Sharding.RING_LABEL}=kopf` }),
 ).pipe(Effect.map((list) => list.items));
+
+type Everything = { readonly everything: Index<string, string> };
 
 const handledBy = (log: ReadonlyArray<Replicas.Invocation>) => {
   const by = new Map<string, Array<string>>();
@@ -189,6 +193,73 @@ describe("sharding", () => {
             }),
           { scaling: { watch: "own-shards" } },
           gate ? { featureGates: { ShardedListAndWatch: true } } : {},
+        ),
+    );
+
+  for (const watch of ["auto", "own-shards"] as const)
+    it.effect(
+      `an index with watch ${watch}: ${watch === "auto" ? "complete on every replica" : "each replica's share"}`,
+      () =>
+        H.run(
+          () =>
+            Effect.gen(function* () {
+              const log: Array<Replicas.Invocation> = [];
+              const sizes: Array<{
+                readonly replica: string;
+                readonly size: number;
+                readonly created: number;
+              }> = [];
+              let created = 0;
+              const received = new Map<string, Array<string>>();
+              const replicas = [];
+              for (const name of ["i1", "i2"]) {
+                const registry = Replicas.recordingRegistry(name, log);
+                registry.on.index(H.RES, function everything({ name: object }) {
+                  return { all: object };
+                });
+                registry.on.create(H.RES, function sized(ctx) {
+                  const size = (ctx as unknown as Everything).everything.get("all")?.size ?? 0;
+                  sizes.push({ replica: name, size, created });
+                });
+                const seen: Array<string> = [];
+                received.set(name, seen);
+                replicas.push(yield* Replicas.start(name, log, { sharding: true, registry, received: seen }));
+              }
+              yield* H.settle(5);
+              for (const seen of received.values()) seen.length = 0;
+              for (let i = 0; i < 20; i++) {
+                created++;
+                yield* H.create(`i${i}`);
+                yield* H.settle(0.5);
+              }
+              yield* Replicas.until(() => handledBy(log).size === created, 30);
+              assert.strictEqual(Replicas.overlaps(log, yield* Clock.currentTimeMillis), 0);
+              for (const who of handledBy(log).values()) assert.strictEqual(who.length, 1);
+              assert.strictEqual(new Set(sizes.map((entry) => entry.replica)).size, 2);
+              const uids = new Set([...received.values()].flat());
+              const reached = [...uids].map(
+                (uid) => [...received.values()].filter((seen) => seen.includes(uid)).length,
+              );
+              if (watch === "auto") {
+                // The indexed resource is watched whole: every handler sees every object indexed.
+                for (const entry of sizes) assert.strictEqual(entry.size, entry.created);
+                assert.deepStrictEqual(
+                  reached,
+                  [...uids].map(() => 2),
+                );
+              } else {
+                // Watched by shards: each replica's index holds its share only.
+                for (const entry of sizes) assert.isAtMost(entry.size, entry.created);
+                assert.isTrue(sizes.some((entry) => entry.size < entry.created));
+                assert.deepStrictEqual(
+                  reached,
+                  [...uids].map(() => 1),
+                );
+              }
+              yield* Replicas.stopAll(replicas);
+            }),
+          { scaling: { watch } },
+          { featureGates: { ShardedListAndWatch: true } },
         ),
     );
 
