@@ -8,7 +8,9 @@
  * 1. ranges to give up take no new work at once; their running cycles end (as on shutdown);
  *    their daemons and timers are stopped; only then is the release published;
  * 2. ranges to take are published first, and run only once a listing after that shows no other
- *    live member publishing them (the gained objects are processed again, without relisting);
+ *    live member publishing them (the gained objects are processed again: from the last state
+ *    seen when the resource is watched whole, from the new listing when it is watched by
+ *    shards — `running` is what such watches follow);
  * 3. a member that cannot renew its Lease stops acting at the renew deadline and publishes no
  *    ranges when it comes back; a graceful exit gives everything up, then deletes the Lease.
  */
