@@ -18,7 +18,7 @@ import { ManifestsCommandError, readCrds, write } from "./internal/manifestFiles
 import * as Loading from "./Loading.ts";
 import * as Manifests from "./Manifests.ts";
 import * as ResourceCommands from "./ResourceCommands.ts";
-import type * as RunArgs from "./RunArgs.ts";
+import * as RunArgs from "./RunArgs.ts";
 
 export { ManifestsCommandError, OUTPUT_FILES } from "./internal/manifestFiles.ts";
 
@@ -36,6 +36,7 @@ export interface ManifestsArgs
     | "sharding"
     | "lease-name"
     | "lease-namespace"
+    | "shard-watch"
   > {
   readonly paths?: ReadonlyArray<string> | undefined;
   readonly name?: string | undefined;
@@ -119,6 +120,11 @@ export const configure = <T>(argv: Argv<T>) =>
       type: "string",
       describe: "the Leases' namespace (default: the operator's)",
     })
+    .option("shard-watch", {
+      type: "string",
+      choices: RunArgs.SHARD_WATCHES as Array<RunArgs.ShardWatch>,
+      describe: "what a --sharding replica watches (passed on to kopf run)",
+    })
     .option("webhook-managed", {
       type: "string",
       describe:
@@ -170,6 +176,9 @@ const runOptions = (args: ManifestsArgs, operatorNamespace: string, clusterwide:
       ...(args.sharding === true ? ["--sharding"] : []),
       ...(scaled && args["lease-name"] !== undefined ? ["--lease-name", args["lease-name"]] : []),
       ...(scaled ? ["--lease-namespace", args["lease-namespace"] ?? operatorNamespace] : []),
+      ...(args.sharding === true && args["shard-watch"] !== undefined
+        ? ["--shard-watch", args["shard-watch"]]
+        : []),
     ],
     replicas: args.replicas ?? (scaled ? 2 : 1),
   };
@@ -191,6 +200,7 @@ const SINGLE: ReadonlyArray<keyof ManifestsArgs> = [
   "sharding",
   "lease-name",
   "lease-namespace",
+  "shard-watch",
   "webhook-managed",
   "webhook-port",
   "explain",

@@ -218,6 +218,30 @@ describe("kopf manifests", () => {
     expect(result.stdout).not.toContain("kopfexamples");
   });
 
+  it("passes --sharding and --shard-watch on to the Deployment's kopf run", async () => {
+    const result = await invoke(
+      ["manifests", "typed.ts", "-A", "--standalone", "--sharding", "--shard-watch", "own-shards"],
+      fixtures,
+    );
+    expect(result.exitCode).toBe(0);
+    const deployment = documents(result.stdout).find((d) => d.kind === "Deployment") as unknown as {
+      spec: { replicas: number; template: { spec: { containers: Array<{ args?: Array<string> }> } } };
+    };
+    const args = deployment.spec.template.spec.containers[0]?.args ?? [];
+    expect(args).toContain("--sharding");
+    expect(args.slice(args.indexOf("--shard-watch"), args.indexOf("--shard-watch") + 2)).toEqual([
+      "--shard-watch",
+      "own-shards",
+    ]);
+    expect(deployment.spec.replicas).toBe(2);
+    const refused = await invoke(
+      ["manifests", "typed.ts", "-A", "--sharding", "--shard-watch", "some"],
+      fixtures,
+    );
+    expect(refused.exitCode).toBe(2); // a usage error, as for kopf run
+    expect(refused.stderr).toContain("shard-watch");
+  });
+
   it("takes the settings overrides it is given, under the command line's", async () => {
     const argv = ["manifests", "typed.ts", "-A", "--standalone", "--explain"];
     const plain = await invoke(argv, fixtures);
