@@ -1,7 +1,8 @@
 /**
  * The `kopf` command (Kopf's Click group, docs/guide/cli.md) on yargs: `kopf run` starts an operator
  * with the handlers of the given files and modules, `kopf emulator` runs the Kubernetes API
- * emulator of `@kopf/emulator`, `kopf freeze`/`kopf resume` pause and resume peered operators.
+ * emulator of `@kopf/emulator`, `kopf freeze`/`kopf resume` pause and resume peered operators,
+ * `kopf manifests` prints what an operator needs in a cluster (RBAC, Deployment, CRDs).
  * Everything the command touches comes through {@link CliIo}, so the same code runs as the binary
  * (process streams, signals) and in tests (`KopfRunner`, captured output, an in-process cluster).
  *
@@ -21,6 +22,7 @@ import * as kopf from "kopf";
 import yargs from "yargs";
 import { importOptional } from "./internal/importOptional.ts";
 import * as Loading from "./Loading.ts";
+import * as ManifestsCommand from "./ManifestsCommand.ts";
 import * as PeeringCommands from "./PeeringCommands.ts";
 import * as ResourceCommands from "./ResourceCommands.ts";
 import * as RunArgs from "./RunArgs.ts";
@@ -83,12 +85,17 @@ const parser = (emulator: EmulatorModule | undefined) =>
     .command("crd [paths..]", "Print the CRDs of the resources the files declare (kopf.resource).", (argv) =>
       ResourceCommands.configure(argv, "crd"),
     )
+    .command(
+      "manifests [paths..]",
+      "Print the YAML of what the operator needs in a cluster: RBAC, Deployment, CRDs.",
+      ManifestsCommand.configure,
+    )
     .command("types <file>", "Write TypeScript Schemas and resources from a YAML file of CRDs.", (argv) =>
       ResourceCommands.configure(argv, "types"),
     )
     .demandCommand(
       1,
-      "Name a command: kopf run ..., kopf emulator ..., kopf freeze ..., kopf resume ..., kopf crd ... or kopf types ...",
+      "Name a command: kopf run ..., kopf emulator ..., kopf freeze ..., kopf resume ..., kopf crd ..., kopf manifests ... or kopf types ...",
     )
     .strict()
     .help()
@@ -272,12 +279,19 @@ const runOperator = async (plan: RunArgs.RunPlan, io: CliIo): Promise<CliResult>
   }
 };
 
-/** `kopf crd` / `kopf types`: print (or write) what they generate. */
-const runResources = async (command: "crd" | "types", args: Record<string, unknown>, io: CliIo) => {
-  const exit = await Effect.runPromiseExit(
+/** `kopf crd` / `kopf types` / `kopf manifests`: print (or write) what they generate. */
+const runResources = async (
+  command: "crd" | "types" | "manifests",
+  args: Record<string, unknown>,
+  io: CliIo,
+) => {
+  const options = { cwd: io.cwd, importer: io.importer };
+  const exit = await Effect.runPromiseExit<string, unknown>(
     command === "crd"
-      ? ResourceCommands.crd(args as ResourceCommands.CrdArgs, { cwd: io.cwd, importer: io.importer })
-      : ResourceCommands.types(args as unknown as ResourceCommands.TypesArgs, { cwd: io.cwd }),
+      ? ResourceCommands.crd(args as ResourceCommands.CrdArgs, options)
+      : command === "manifests"
+        ? ManifestsCommand.run(args as ManifestsCommand.ManifestsArgs, options)
+        : ResourceCommands.types(args as unknown as ResourceCommands.TypesArgs, { cwd: io.cwd }),
   );
   if (Exit.isSuccess(exit)) {
     io.stdout(exit.value);
@@ -352,7 +366,8 @@ export const main = async (argv: ReadonlyArray<string>, io: CliIo): Promise<CliR
     if (emulator === undefined) return usage(io, "options go after the command: kopf emulator [options]");
     return runEmulator(emulator, argv, io);
   }
-  if (command === "crd" || command === "types") return runResources(command, parsed.args, io);
+  if (command === "crd" || command === "types" || command === "manifests")
+    return runResources(command, parsed.args, io);
   if (command === "freeze" || command === "resume") {
     const peering = PeeringCommands.plan(command, parsed.args as PeeringCommands.PeeringArgs, io.env ?? {});
     if (Result.isFailure(peering)) return usage(io, peering.failure.message);

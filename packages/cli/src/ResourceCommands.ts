@@ -67,12 +67,27 @@ export const configure = <T>(argv: Argv<T>, command: "crd" | "types") =>
           describe: "Write the module here instead of stdout.",
         });
 
-/** The CRDs of the declared resources, as one multi-document YAML text. */
-export const crdYaml = (
+/** A CustomResourceDefinition as `kopf crd` prints it. */
+export interface CrdObject {
+  readonly apiVersion: string;
+  readonly kind: string;
+  readonly metadata: { readonly name: string };
+  readonly spec: object;
+  readonly [field: string]: unknown;
+}
+
+/**
+ * The CRDs of the declared resources (the conversion webhook at `conversionUrl`, with
+ * `{group}` and `{plural}` replaced, when given).
+ *
+ * @example
+ * ResourceCommands.crdObjects(registry.resources, {}) // Result.succeed([{ kind: "CustomResourceDefinition", ... }])
+ */
+export const crdObjects = (
   resources: ReadonlyArray<kopf.Registry.DeclaredResource>,
   args: Pick<CrdArgs, "conversionUrl" | "caBundle">,
-): Result.Result<string, ResourceCommandError> => {
-  const documents: Array<string> = [];
+): Result.Result<ReadonlyArray<CrdObject>, ResourceCommandError> => {
+  const objects: Array<CrdObject> = [];
   for (const resource of resources) {
     const url = args.conversionUrl
       ?.replace("{group}", resource.definition.group)
@@ -89,10 +104,19 @@ export const crdYaml = (
     });
     if (Result.isFailure(crd))
       return Result.fail(new ResourceCommandError({ reason: "Unsupported", message: crd.failure.message }));
-    documents.push(stringify(crd.success, { lineWidth: 0 }));
+    objects.push(crd.success);
   }
-  return Result.succeed(documents.join("---\n"));
+  return Result.succeed(objects);
 };
+
+/** The CRDs of the declared resources, as one multi-document YAML text. */
+export const crdYaml = (
+  resources: ReadonlyArray<kopf.Registry.DeclaredResource>,
+  args: Pick<CrdArgs, "conversionUrl" | "caBundle">,
+): Result.Result<string, ResourceCommandError> =>
+  Result.map(crdObjects(resources, args), (crds) =>
+    crds.map((crd) => stringify(crd, { lineWidth: 0 })).join("---\n"),
+  );
 
 /**
  * `kopf crd`: loads the code and prints the CRDs of the resources it declares.

@@ -1,0 +1,317 @@
+/**
+ * `kopf manifests`: loads the operator's handler files or modules as `kopf run` does, resolves the
+ * resources they serve among the built-in Kubernetes resources and the CRDs (of `kopf.resource`
+ * declarations and `--crd` files), and prints — or writes to a file or a directory — the YAML of
+ * what the operator needs in a cluster ({@link Manifests.manifestsFor}). With `--explain`, it
+ * prints the RBAC rules and the reason for each instead.
+ */
+import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
+import { extname, join, resolve } from "node:path";
+import { RunOptions, Settings } from "@kopf/settings";
+import type { RawBody } from "@kopf/structs";
+import { Data, Effect } from "effect";
+import * as kopf from "kopf";
+import { parseAllDocuments } from "yaml";
+import type { Argv } from "yargs";
+import { importOptional } from "./internal/importOptional.ts";
+import * as Loading from "./Loading.ts";
+import * as Manifests from "./Manifests.ts";
+import * as ResourceCommands from "./ResourceCommands.ts";
+import type * as RunArgs from "./RunArgs.ts";
+
+/** Why `kopf manifests` could not write the manifests. */
+export class ManifestsCommandError extends Data.TaggedError("ManifestsCommandError")<{
+  readonly reason: "BadOption" | "Unreadable" | "Unwritable";
+  readonly message: string;
+}> {}
+
+/** The arguments of `kopf manifests` as yargs parses them (the scope and peering ones as for `kopf run`). */
+export interface ManifestsArgs
+  extends Pick<
+    RunArgs.ParsedRunArgs,
+    | "module"
+    | "namespace"
+    | "all-namespaces"
+    | "standalone"
+    | "peering"
+    | "priority"
+    | "leader-election"
+    | "sharding"
+    | "lease-name"
+    | "lease-namespace"
+  > {
+  readonly paths?: ReadonlyArray<string> | undefined;
+  readonly name?: string | undefined;
+  readonly image?: string | undefined;
+  readonly "operator-namespace"?: string | undefined;
+  readonly output?: string | undefined;
+  readonly crd?: ReadonlyArray<string> | undefined;
+  readonly entry?: string | undefined;
+  readonly replicas?: number | undefined;
+  readonly "webhook-managed"?: string | undefined;
+  readonly "webhook-port"?: number | undefined;
+  readonly explain?: boolean | undefined;
+}
+
+/**
+ * Adds the options of `kopf manifests` to a yargs command.
+ *
+ * @example
+ * yargs(argv).command("manifests [paths..]", "Print the manifests.", ManifestsCommand.configure)
+ */
+export const configure = <T>(argv: Argv<T>) =>
+  argv
+    .positional("paths", { type: "string", array: true, describe: "handler files, as for kopf run" })
+    .option("module", {
+      alias: "m",
+      type: "string",
+      array: true,
+      nargs: 1,
+      describe: "modules, as for kopf run",
+    })
+    .option("namespace", {
+      alias: "n",
+      type: "string",
+      array: true,
+      nargs: 1,
+      describe: "a namespace to serve (a Role in each); repeatable",
+    })
+    .option("all-namespaces", {
+      alias: "A",
+      type: "boolean",
+      describe: "serve the whole cluster (ClusterRole)",
+    })
+    .option("name", { type: "string", describe: "name of the objects (default: kopf-operator)" })
+    .option("image", { type: "string", describe: "the operator's image (default: NAME:latest)" })
+    .option("operator-namespace", {
+      type: "string",
+      describe: "where the operator runs (default: the first served namespace, else default)",
+    })
+    .option("output", {
+      alias: "o",
+      type: "string",
+      describe: "write to this file, or to 01-crds.yaml and 02-operator.yaml in this directory (ending in /)",
+    })
+    .option("crd", {
+      type: "string",
+      array: true,
+      nargs: 1,
+      describe: "a YAML file of CRDs of the served resources (not applied, only read); repeatable",
+    })
+    .option("entry", {
+      type: "string",
+      describe: "the built module the image runs (default: src/X.ts as dist/X.js)",
+    })
+    .option("replicas", {
+      type: "number",
+      describe: "replicas (default 1; 2 with --leader-election or --sharding)",
+    })
+    .option("standalone", { type: "boolean", describe: "no peering (no peering CRDs, objects and rules)" })
+    .option("peering", {
+      alias: "P",
+      type: "string",
+      describe: "the peering object's name (mandatory peering)",
+    })
+    .option("priority", { alias: "p", type: "number", describe: "the operator's priority among peers" })
+    .option("leader-election", { type: "boolean", describe: "several replicas, one leader (Lease rules)" })
+    .option("sharding", { type: "boolean", describe: "several replicas sharing the objects (Lease rules)" })
+    .option("lease-name", { type: "string", describe: "the Lease or ring name (default: kopf)" })
+    .option("lease-namespace", {
+      type: "string",
+      describe: "the Leases' namespace (default: the operator's)",
+    })
+    .option("webhook-managed", {
+      type: "string",
+      describe:
+        "the Validating/MutatingWebhookConfiguration name the operator manages (settings.admission.managed)",
+    })
+    .option("webhook-port", { type: "number", describe: "the webhook server's port (default 9443)" })
+    .option("explain", {
+      type: "boolean",
+      describe: "print the RBAC rules and why each is needed, not YAML",
+    });
+
+/** The files `--output DIR/` writes, in the order to apply them: the CRDs, then the rest. */
+export const OUTPUT_FILES = ["01-crds.yaml", "02-operator.yaml"] as const;
+
+const failure = (reason: ManifestsCommandError["reason"], message: string) =>
+  Effect.fail(new ManifestsCommandError({ reason, message }));
+
+/** The built module of a handler file: `src/x.ts` runs as `dist/x.js` (the scaffold's build). */
+export const builtPath = (path: string): string => {
+  const normalized = path.replace(/^\.\//, "");
+  if (!normalized.startsWith("src/") || ![".ts", ".mts"].includes(extname(normalized))) return normalized;
+  return `dist/${normalized.slice(4, -extname(normalized).length)}${extname(normalized) === ".mts" ? ".mjs" : ".js"}`;
+};
+
+const readCrds = (cwd: string, files: ReadonlyArray<string>) =>
+  Effect.forEach(files, (file) =>
+    Effect.gen(function* () {
+      const path = resolve(cwd, file);
+      const text = yield* Effect.tryPromise({
+        try: () => readFile(path, "utf8"),
+        catch: (error) =>
+          new ManifestsCommandError({
+            reason: "Unreadable",
+            message: `Cannot read ${path}: ${String(error)}`,
+          }),
+      });
+      const values = parseAllDocuments(text).map((document) =>
+        "toJS" in document && document.errors.length === 0 ? (document.toJS() as unknown) : undefined,
+      );
+      return values.filter(
+        (value): value is RawBody =>
+          typeof value === "object" &&
+          value !== null &&
+          "kind" in value &&
+          value.kind === "CustomResourceDefinition",
+      );
+    }),
+  ).pipe(Effect.map((lists) => lists.flat()));
+
+/** The run options of the operator, from the command line (the Deployment passes them on). */
+const runOptions = (args: ManifestsArgs, operatorNamespace: string, clusterwide: boolean) => {
+  const scaled = args["leader-election"] === true || args.sharding === true;
+  return {
+    run: RunOptions.forRun({
+      clusterwide,
+      peeringName: args.peering,
+      standalone: args.standalone,
+      priority: args.priority,
+      leaderElection: args["leader-election"],
+      sharding: args.sharding,
+      leaseName: args["lease-name"],
+      leaseNamespace: scaled ? (args["lease-namespace"] ?? operatorNamespace) : undefined,
+    }),
+    argv: [
+      ...(args.standalone === true ? ["--standalone"] : []),
+      ...(args.peering === undefined ? [] : ["--peering", args.peering]),
+      ...(args.priority === undefined ? [] : ["--priority", String(args.priority)]),
+      ...(args["leader-election"] === true ? ["--leader-election"] : []),
+      ...(args.sharding === true ? ["--sharding"] : []),
+      ...(scaled && args["lease-name"] !== undefined ? ["--lease-name", args["lease-name"]] : []),
+      ...(scaled ? ["--lease-namespace", args["lease-namespace"] ?? operatorNamespace] : []),
+    ],
+    replicas: args.replicas ?? (scaled ? 2 : 1),
+  };
+};
+
+/**
+ * `kopf manifests`: answers the text to print (nothing when written to `--output`).
+ *
+ * @example
+ * const yaml = yield* ManifestsCommand.run({ paths: ["src/handlers.ts"], namespace: ["default"] }, { cwd })
+ */
+export const run = (
+  args: ManifestsArgs,
+  options: { readonly cwd?: string | undefined; readonly importer?: Loading.Importer | undefined },
+) =>
+  Effect.gen(function* () {
+    const cwd = options.cwd ?? ".";
+    const namespaces = args.namespace ?? [];
+    const clusterwide = args["all-namespaces"] === true;
+    if (clusterwide === namespaces.length > 0)
+      return yield* failure("BadOption", "Pass either --namespace NS (repeatable) or --all-namespaces.");
+    const paths = args.paths ?? [];
+    const modules = args.module ?? [];
+    if (paths.length + modules.length === 0)
+      return yield* failure(
+        "BadOption",
+        "Nothing to deploy: pass handler files (src/handlers.ts) or modules (-m).",
+      );
+    if (args["leader-election"] === true && args.sharding === true)
+      return yield* failure("BadOption", "Either --leader-election or --sharding can be used, not both.");
+    const operatorNamespace =
+      args["operator-namespace"] ?? (clusterwide ? "default" : (namespaces[0] ?? "default"));
+    const name = args.name ?? "kopf-operator";
+
+    const registry = kopf.Registry.make();
+    const previous = kopf.getDefaultRegistry();
+    kopf.setDefaultRegistry(registry);
+    yield* Loading.load({ paths, modules, cwd, importer: options.importer }).pipe(
+      Effect.ensuring(Effect.sync(() => kopf.setDefaultRegistry(previous))),
+    );
+    const crds = yield* Effect.fromResult(ResourceCommands.crdObjects(registry.resources, {}));
+    const given = yield* readCrds(cwd, args.crd ?? []);
+    const discovery = yield* importOptional(
+      ["@kopf/testing", "@kopf/emulator"],
+      () => import("./internal/discovery.ts"),
+    );
+    const known = yield* discovery.discover([...crds, ...given]);
+
+    const run = runOptions(args, operatorNamespace, clusterwide);
+    const settings = yield* Effect.fromResult(
+      Settings.make({
+        ...run.run,
+        ...(args["webhook-managed"] === undefined ? {} : { admission: { managed: args["webhook-managed"] } }),
+      }),
+    );
+    const manifests = yield* Effect.fromResult(
+      Manifests.manifestsFor(registry, settings, {
+        name,
+        image: args.image ?? `${name}:latest`,
+        operatorNamespace,
+        clusterwide,
+        namespaces,
+        command: [
+          "node",
+          "node_modules/@kopf/cli/bin/kopf.js",
+          "run",
+          ...(args.entry === undefined ? paths.map(builtPath) : [args.entry]),
+          ...modules.flatMap((module) => ["-m", module]),
+        ],
+        runArgs: run.argv,
+        replicas: run.replicas,
+        livenessPort: 8080,
+        webhookPort: args["webhook-port"] ?? 9443,
+        known,
+        crds,
+      }),
+    );
+    if (args.explain === true) return Manifests.explain(manifests.rules);
+    return yield* write(cwd, args.output, manifests);
+  });
+
+const write = (cwd: string, output: string | undefined, manifests: Manifests.Manifests) =>
+  Effect.gen(function* () {
+    const all = Manifests.render(manifests.objects, manifests.rules);
+    if (output === undefined) return all;
+    const target = resolve(cwd, output);
+    const isDirectory =
+      output.endsWith("/") ||
+      (yield* Effect.promise(() =>
+        stat(target).then(
+          (s) => s.isDirectory(),
+          () => false,
+        ),
+      ));
+    const files: ReadonlyArray<readonly [string, string]> = isDirectory
+      ? [
+          [
+            join(target, OUTPUT_FILES[0]),
+            Manifests.render(manifests.objects.filter(Manifests.isDefinition), []),
+          ],
+          [
+            join(target, OUTPUT_FILES[1]),
+            Manifests.render(
+              manifests.objects.filter((o) => !Manifests.isDefinition(o)),
+              manifests.rules,
+            ),
+          ],
+        ]
+      : [[target, all]];
+    for (const [file, text] of files) {
+      yield* Effect.tryPromise({
+        try: async () => {
+          if (isDirectory) await mkdir(target, { recursive: true });
+          await writeFile(file, text);
+        },
+        catch: (error) =>
+          new ManifestsCommandError({
+            reason: "Unwritable",
+            message: `Cannot write ${file}: ${String(error)}`,
+          }),
+      });
+    }
+    return "";
+  });
