@@ -1,59 +1,35 @@
-// The manifests of the least-privilege proof's operator: what `kopf manifests` derives from its
-// handlers, as objects.
-import type * as kopf from "kopf";
+// The manifests of the least-privilege proof's operator, as a user gets them: `kopf manifests`
+// run as a process on the handler file (so the handler module is not imported into the test's
+// own process before `kopf run` imports it there), its YAML parsed into objects.
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { parseAllDocuments } from "yaml";
 
 /** What to derive the manifests from. */
 export interface Options {
   readonly handlers: string;
+  /** The served namespace, where the operator runs too. */
   readonly namespace: string;
-  readonly registry: kopf.Registry.Registry;
-  readonly cwd: string;
+  /** The name of the ServiceAccount, roles and bindings. */
+  readonly name: string;
+  /** CRD files of the served custom resources. */
+  readonly crds: ReadonlyArray<string>;
+  /** The repository's root. */
+  readonly root: string;
 }
 
-const name = "kopf-least-privilege";
-
-/** The manifests (ServiceAccount, roles, bindings, …) for the handler file, as objects. */
+/** `kopf manifests HANDLERS -n NAMESPACE --name NAME --crd …`, as objects (rejects with its stderr). */
 export const generate = async (options: Options): Promise<ReadonlyArray<Record<string, unknown>>> => {
-  const { namespace } = options;
-  return [
-    { apiVersion: "v1", kind: "ServiceAccount", metadata: { name, namespace } },
-    {
-      apiVersion: "rbac.authorization.k8s.io/v1",
-      kind: "Role",
-      metadata: { name, namespace },
-      rules: [
-        { apiGroups: ["kopf.dev"], resources: ["kopfpeerings"], verbs: ["list", "watch", "patch", "get"] },
-        { apiGroups: [""], resources: ["events"], verbs: ["create"] },
-        { apiGroups: ["kopf.dev"], resources: ["kopfexamples"], verbs: ["list", "watch", "patch"] },
-        { apiGroups: ["kopf.dev"], resources: ["kopfexamples/status"], verbs: ["patch"] },
-      ],
-    },
-    {
-      apiVersion: "rbac.authorization.k8s.io/v1",
-      kind: "ClusterRole",
-      metadata: { name },
-      rules: [
-        {
-          apiGroups: ["apiextensions.k8s.io"],
-          resources: ["customresourcedefinitions"],
-          verbs: ["list", "watch"],
-        },
-        { apiGroups: [""], resources: ["namespaces"], verbs: ["list", "watch"] },
-      ],
-    },
-    {
-      apiVersion: "rbac.authorization.k8s.io/v1",
-      kind: "ClusterRoleBinding",
-      metadata: { name },
-      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "ClusterRole", name },
-      subjects: [{ kind: "ServiceAccount", name, namespace }],
-    },
-    {
-      apiVersion: "rbac.authorization.k8s.io/v1",
-      kind: "RoleBinding",
-      metadata: { name, namespace },
-      roleRef: { apiGroup: "rbac.authorization.k8s.io", kind: "Role", name },
-      subjects: [{ kind: "ServiceAccount", name, namespace }],
-    },
+  const bin = join(options.root, "packages/cli/bin/kopf.js");
+  const args = [
+    "manifests",
+    options.handlers,
+    ...["-n", options.namespace, "--name", options.name],
+    ...options.crds.flatMap((crd) => ["--crd", crd]),
   ];
+  const { stdout } = await promisify(execFile)(process.execPath, [bin, ...args], { cwd: options.root });
+  return parseAllDocuments(stdout)
+    .map((document) => document.toJS() as unknown)
+    .filter((object): object is Record<string, unknown> => typeof object === "object" && object !== null);
 };

@@ -3,7 +3,9 @@
 // creates, updates and deletes a KopfExample, and each thing the operator must do is waited for:
 // the create handler's result in the status, the finalizer, the events of the create handler, the
 // daemon and the delete handler, the timer's status patch, the update handler's result, the
-// object gone after deletion (the finalizer removed), the operator's record in the peering object.
+// operator's record in the peering object, the object gone after deletion (the finalizer removed,
+// after a conflict the scenario provokes by changing the object while the delete handler runs, and
+// the re-read that resolves it).
 // The audit log is read from where it ended before the run: the service account's requests are
 // counted, and a run can stop at its first 403 (enough to show that a permission was needed).
 import { readFile, stat } from "node:fs/promises";
@@ -110,7 +112,7 @@ export const run = async (
   const object = () => admin.get(KopfRunner.kopfExamples, name, namespace);
   const event = (reason: string) => async () =>
     (await admin.list(KopfRunner.events, namespace)).some(
-      (e) => e.involvedObject?.name === name && e.reason === reason,
+      (e) => (e.involvedObject as { name?: unknown } | undefined)?.name === name && e.reason === reason,
     );
   let failed: string | undefined;
   try {
@@ -135,8 +137,21 @@ export const run = async (
       async () => (await object())?.status?.update_fn?.field === "changed",
     );
     await admin.delete(KopfRunner.kopfExamples, name, namespace);
-    await step("the finalizer was removed (the object is gone)", async () => (await object()) === undefined);
     await step("delete_fn posted its event", event("Deleted"));
+    // While delete_fn still runs: its cycle's patch, guarded by the version it started with, conflicts.
+    await admin
+      .patch(KopfRunner.kopfExamples, name, namespace, {
+        metadata: { annotations: { "kopf-least-privilege/touched": "during deletion" } },
+      })
+      .catch((error: unknown) => {
+        throw new StepFailed(`the object could not be changed while delete_fn ran: ${String(error)}`);
+      });
+    await step("the finalizer was removed (the object is gone)", async () => (await object()) === undefined);
+    await step("the operator re-read the object after the conflict", async () =>
+      (await auditSince(setup, offset)).some(
+        (request) => request.verb === "get" && request.uri.endsWith(`/kopfexamples/${name}`),
+      ),
+    );
   } catch (error) {
     if (!(error instanceof StepFailed)) throw error;
     failed = error.message;
