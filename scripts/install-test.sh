@@ -5,7 +5,7 @@
 # configured registry), publishes them, and then, in an empty directory outside the repository,
 # once on the repository's Node 24 and once on Node 22 (from npm, as the bootstrap brings Node 24):
 #   npm create kopf@latest my-op; npm install; npm test (the scaffold's KopfRunner test);
-#   npm run build; npx kopf emulator + npx kopf run handling the example object;
+#   npm run build; npm run manifests; npx kopf emulator + npx kopf run handling the example object;
 # and a production install (npm ci --omit=dev, NODE_ENV=production) running the built operator,
 # with its node_modules size and package count. Prints a summary; exits non-zero on any failure.
 set -euo pipefail
@@ -126,6 +126,11 @@ user_round() { # label, directory holding the node binary
     timed "$label: npm install" npm install --loglevel=error
     timed "$label: npm test (the scaffold's KopfRunner test on the emulator)" npm test
     timed "$label: npm run build" npm run build
+    timed "$label: npm run manifests" npm run manifests -- --image registry.example.com/my-op:0.1.0 --output manifests/
+    for kind in ClusterRole Role Deployment; do
+      grep -qx "kind: $kind" manifests/02-operator.yaml || fail "$label: npm run manifests wrote no $kind: $(cat manifests/02-operator.yaml)"
+    done
+    note "$label: npm run manifests wrote manifests/01-crds.yaml and manifests/02-operator.yaml (ClusterRole, Role, Deployment)"
     step "$label: npm run dev (restarts on a change in src/)"
     setsid npm run dev >"$home/dev.log" 2>&1 &
     local dev=$!

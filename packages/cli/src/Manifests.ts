@@ -91,7 +91,20 @@ const policyRule = (rule: Rbac.Rule): JsonObject => ({
   ...(rule.resourceName === undefined ? {} : { resourceNames: [rule.resourceName] }),
 });
 
-const roles = (options: ManifestOptions, rules: ReadonlyArray<Rbac.Rule>): ReadonlyArray<KubeObject> => {
+/**
+ * The roles granting the rules (a ClusterRole for the cluster-wide ones, a Role per namespace)
+ * and their bindings to the operator's ServiceAccount: e.g. to apply a subset of the rules.
+ *
+ * @example
+ * ```ts
+ * const without = manifests.rules.filter((rule) => rule.verb !== "get")
+ * Manifests.rbacObjects({ name: "my-operator", operatorNamespace: "ops" }, without)
+ * ```
+ */
+export const rbacObjects = (
+  options: Pick<ManifestOptions, "name" | "operatorNamespace">,
+  rules: ReadonlyArray<Rbac.Rule>,
+): ReadonlyArray<KubeObject> => {
   const subject = { kind: "ServiceAccount", name: options.name, namespace: options.operatorNamespace };
   const scopes = [...new Set(rules.map((rule) => rule.namespace))];
   return scopes.flatMap((namespace) => {
@@ -181,7 +194,8 @@ const webhookService = (options: ManifestOptions): KubeObject =>
   object("v1", "Service", options.name, options.operatorNamespace, {
     spec: {
       selector: { "app.kubernetes.io/name": options.name },
-      ports: [{ name: "webhooks", port: 443, targetPort: "webhooks" }],
+      // The same port as the pod's: the webhook server reports its URL with the port it listens on.
+      ports: [{ name: "webhooks", port: options.webhookPort, targetPort: "webhooks" }],
     },
   });
 
@@ -239,7 +253,7 @@ export const manifestsFor = (
     ...options.crds,
     ...peeringObjects(settings, options),
     object("v1", "ServiceAccount", options.name, options.operatorNamespace, {}),
-    ...roles(options, rules),
+    ...rbacObjects(options, rules),
     ...(admission ? [webhookService(options)] : []),
     deployment(options, settings, admission),
   ];

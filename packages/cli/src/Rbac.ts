@@ -294,7 +294,9 @@ export const resolve = (
   const unresolved = registry
     .selectors()
     .filter((selector) => Selector.select(selector, known).length === 0)
-    .map(Selector.format);
+    .map((selector) =>
+      typeof selector.anyName === "string" ? `'${selector.anyName}'` : Selector.format(selector),
+    );
   const watched = new Map<string, Resource.Resource>();
   for (const bucket of buckets) {
     for (const selector of registry.selectors(bucket)) {

@@ -13,34 +13,16 @@ import { Crd } from "@kopf/resources";
 import { Result, Schema } from "effect";
 import * as kopf from "kopf";
 import { parseAllDocuments } from "yaml";
-import { Cli } from "../src/index.ts";
+import { invoke as invokeIn } from "./support/invoke.ts";
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), "fixtures");
 const examples = join(fixtures, "../../../../examples");
-
-// Every load imports the handler file afresh (as each `kopf` process does), not from the module cache.
-let loads = 0;
-const importer = (specifier: string) => import(`${specifier}?load=${++loads}`);
 
 /** The Widget resource of the fixture (imported once, for the expected CRDs). */
 const widget = async (): Promise<kopf.Registry.DeclaredResource> =>
   ((await import("./fixtures/typed.ts")) as { Widget: kopf.Registry.DeclaredResource }).Widget;
 
-const invoke = async (argv: ReadonlyArray<string>) => {
-  let stdout = "";
-  let stderr = "";
-  const result = await Cli.main(argv, {
-    stdout: (text) => {
-      stdout += text;
-    },
-    stderr: (text) => {
-      stderr += text;
-    },
-    cwd: fixtures,
-    importer,
-  });
-  return { ...result, stdout, stderr };
-};
+const invoke = (argv: ReadonlyArray<string>) => invokeIn(argv, fixtures);
 
 const documents = (yaml: string): Array<unknown> =>
   parseAllDocuments(yaml).map((d) => ("toJS" in d ? d.toJS() : undefined));

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import * as Options from "../src/Options.ts";
 import * as Scaffold from "../src/Scaffold.ts";
-import { TOOLS } from "../src/templates/Project.ts";
+import { objectName, TOOLS } from "../src/templates/Project.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -75,19 +75,39 @@ describe("files", () => {
     expect(file(files, "test/handlers.test.ts")).toContain(args.map((arg) => JSON.stringify(arg)).join(", "));
   });
 
-  it("has the scripts start, dev, test and build, on published versions", () => {
+  it("has the scripts start, dev, test, build and manifests, on published versions", () => {
     const manifest = JSON.parse(file(project({ directory: "op" }), "package.json")) as {
       scripts: Record<string, string>;
       dependencies: Record<string, string>;
       devDependencies: Record<string, string>;
     };
-    expect(Object.keys(manifest.scripts).sort()).toEqual(["build", "dev", "start", "test"]);
+    expect(Object.keys(manifest.scripts).sort()).toEqual(["build", "dev", "manifests", "start", "test"]);
+    expect(manifest.scripts.manifests).toBe(
+      "kopf manifests src/handlers.ts -n default --crd crd.yaml --name op",
+    );
     expect(manifest.scripts.dev).toMatch(
       /^node --watch-path=src .* --emulator crd\.yaml --emulator example\.yaml$/,
     );
     expect(manifest.dependencies).toEqual({ kopf: "^1.2.3", "@kopf/cli": "^1.2.3" });
     expect(manifest.devDependencies["@kopf/testing"]).toBe("^1.2.3");
     expect(manifest.devDependencies["@kopf/emulator"]).toBe("^1.2.3");
+  });
+
+  it("names the cluster objects after the package, as Kubernetes names allow", () => {
+    expect(objectName({ name: "my-op" })).toBe("my-op");
+    expect(objectName({ name: "my_op.v2" })).toBe("my-op-v2");
+    expect(objectName({ name: "_" })).toBe("operator");
+    const manifest = JSON.parse(
+      file(project({ directory: "acme_op", clusterwide: true }), "package.json"),
+    ) as {
+      scripts: Record<string, string>;
+    };
+    expect(manifest.scripts.manifests).toBe(
+      "kopf manifests src/handlers.ts --all-namespaces --crd crd.yaml --name acme-op",
+    );
+    expect(file(project({ directory: "op" }), "README.md")).toContain(
+      "npm run manifests -- --image my-registry/op:0.1.0",
+    );
   });
 
   it("builds an image that runs kopf in exec form, unprivileged, with production dependencies only", () => {

@@ -1,5 +1,5 @@
 /**
- * The project around the operator: `package.json` (scripts start, dev, test, build), the
+ * The project around the operator: `package.json` (scripts start, dev, test, build, manifests), the
  * TypeScript configuration, ignore files, a README, and the container image's `Dockerfile`.
  */
 import type { Options } from "../Options.ts";
@@ -22,6 +22,19 @@ const lines = (...text: ReadonlyArray<string>): string => `${text.join("\n")}\n`
 const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
 
 /**
+ * The name of the operator's objects in a cluster (Deployment, ServiceAccount, roles, Service):
+ * the package name with what Kubernetes names do not allow replaced by `-`.
+ *
+ * @example
+ * objectName({ name: "my_op.v2" }) // "my-op-v2"
+ */
+export const objectName = (o: Pick<Options, "name">): string =>
+  o.name
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, "-")
+    .replace(/^-+|-+$/g, "") || "operator";
+
+/**
  * `package.json`: kopf and its command as dependencies, the test kit and tools for development.
  *
  * @example
@@ -41,6 +54,7 @@ export const packageJson = (o: Options, v: Versions): string => {
       dev: `node --watch-path=src node_modules/@kopf/cli/bin/kopf.js run src/handlers.ts ${served} --standalone --emulator crd.yaml --emulator example.yaml`,
       test: "vitest run",
       build: "tsc",
+      manifests: `kopf manifests src/handlers.ts ${served} --crd crd.yaml --name ${objectName(o)}`,
     },
     dependencies: { kopf: `^${v.kopf}`, "@kopf/cli": `^${v.kopf}` },
     devDependencies: {
@@ -121,6 +135,9 @@ export const readme = (o: Options): string =>
     "npm test        # the tests (on the emulator; KOPF_TEST_CLUSTER=kubeconfig:PATH for a real cluster)",
     "npm run build   # type-check and compile src/ into dist/",
     "npm start       # the operator against the cluster of $KUBECONFIG (apply crd.yaml there first)",
+    "npm run manifests -- --image my-registry/" +
+      objectName(o) +
+      ":0.1.0 --output manifests/  # RBAC, Deployment, CRDs for the cluster",
     "```",
     "",
     "While `npm run dev` runs, `kubectl` reaches its emulator with `export KUBECONFIG=$PWD/.kopf/kubeconfig`.",
