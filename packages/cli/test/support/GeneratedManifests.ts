@@ -9,8 +9,8 @@ import { parseAllDocuments } from "yaml";
 /** What to derive the manifests from. */
 export interface Options {
   readonly handlers: string;
-  /** The served namespace, where the operator runs too. */
-  readonly namespace: string;
+  /** The scope options: `["-n", NAMESPACE]`, or `["-A", "--operator-namespace", NAMESPACE]`. */
+  readonly scope: ReadonlyArray<string>;
   /** The name of the ServiceAccount, roles and bindings. */
   readonly name: string;
   /** CRD files of the served custom resources. */
@@ -19,13 +19,14 @@ export interface Options {
   readonly root: string;
 }
 
-/** `kopf manifests HANDLERS -n NAMESPACE --name NAME --crd …`, as objects (rejects with its stderr). */
+/** `kopf manifests HANDLERS SCOPE --name NAME --crd …`, as objects (rejects with its stderr). */
 export const generate = async (options: Options): Promise<ReadonlyArray<Record<string, unknown>>> => {
   const bin = join(options.root, "packages/cli/bin/kopf.js");
   const args = [
     "manifests",
     options.handlers,
-    ...["-n", options.namespace, "--name", options.name],
+    ...options.scope,
+    ...["--name", options.name],
     ...options.crds.flatMap((crd) => ["--crd", crd]),
   ];
   const { stdout } = await promisify(execFile)(process.execPath, [bin, ...args], { cwd: options.root });

@@ -19,7 +19,10 @@ import * as Grants from "./Grants.ts";
 export interface Setup {
   /** An admin's runner (any operator whose helpers reach the cluster with admin rights). */
   readonly admin: KopfRunner.KopfRunner;
+  /** Where the scenario's objects are. */
   readonly namespace: string;
+  /** The scope options of `kopf run`: `["-n", NAMESPACE]` or `["-A"]`. */
+  readonly scope: ReadonlyArray<string>;
   /** The kubeconfig with the service account's token. */
   readonly kubeconfig: string;
   /** `system:serviceaccount:<namespace>:<name>`, as the audit log names it. */
@@ -28,8 +31,23 @@ export interface Setup {
   readonly handlers: string;
   /** Shared by every run: the handler file is imported once per process. */
   readonly registry: kopf.Registry.Registry;
-  readonly peering: Record<string, unknown>;
+  /** The peering object of the manifests (a KopfPeering, or a ClusterKopfPeering with `-A`). */
+  readonly peering: Peering;
 }
+
+/** A peering object, as in the manifests. */
+export interface Peering {
+  readonly apiVersion: string;
+  readonly kind: "KopfPeering" | "ClusterKopfPeering";
+  readonly metadata: { readonly name: string; readonly namespace?: string };
+}
+
+/** Whether a manifest is a peering object. */
+export const isPeering = (object: Record<string, unknown>): object is Record<string, unknown> & Peering =>
+  (object.kind === "KopfPeering" || object.kind === "ClusterKopfPeering") &&
+  typeof object.metadata === "object" &&
+  object.metadata !== null &&
+  typeof (object.metadata as { name?: unknown }).name === "string";
 
 /** What one run of the scenario showed. */
 export interface Outcome {
@@ -76,12 +94,14 @@ export const run = async (
 ): Promise<Outcome> => {
   const { admin, namespace } = setup;
   // A fresh peering object: no records of earlier runs' operators.
-  await admin.delete(peerings, "default", namespace);
-  await admin.apply(setup.peering);
+  const peering = setup.peering;
+  const peerings = peeringResource(peering);
+  await admin.delete(peerings, peering.metadata.name, peering.metadata.namespace);
+  await admin.apply({ ...peering });
   const offset = await sizeOf(setup.auditLog);
   const starting = Date.now();
   const operator = await KopfRunner.start({
-    args: ["run", "-n", namespace, "--verbose", setup.handlers],
+    args: ["run", ...setup.scope, "--verbose", setup.handlers],
     cli: Cli.main,
     cluster: Clusters.kubeconfig(setup.kubeconfig),
     registry: setup.registry,
@@ -128,7 +148,7 @@ export const run = async (
     await step("daemon_fn ran (its event)", event("Daemon"));
     await step("timer_fn ran (its status patch)", async () => (await object())?.status?.ticked === true);
     await step("the operator wrote its record into the peering object", async () => {
-      const status = (await admin.get(peerings, "default", namespace))?.status;
+      const status = (await admin.get(peerings, peering.metadata.name, peering.metadata.namespace))?.status;
       return typeof status === "object" && status !== null && Object.keys(status).length > 0;
     });
     await admin.patch(KopfRunner.kopfExamples, name, namespace, { spec: { field: "changed" } });
@@ -173,11 +193,12 @@ export const run = async (
   return { failed, requests, forbidden: Grants.forbidden(requests), output: operator.output, steps };
 };
 
-/** The namespaced peering objects (`KopfPeering`), whose status holds each operator's record. */
-export const peerings = kopf.Resource.make({
-  group: "kopf.dev",
-  version: "v1",
-  plural: "kopfpeerings",
-  kind: "KopfPeering",
-  namespaced: true,
-});
+/** The resource of a peering object: `KopfPeering` (namespaced) or `ClusterKopfPeering`. */
+const peeringResource = (peering: Peering) =>
+  kopf.Resource.make({
+    group: "kopf.dev",
+    version: "v1",
+    plural: peering.kind === "KopfPeering" ? "kopfpeerings" : "clusterkopfpeerings",
+    kind: peering.kind,
+    namespaced: peering.kind === "KopfPeering",
+  });
