@@ -12,7 +12,9 @@ import type { JsonObject, Resource } from "@kopf/structs";
 import { Data, Result } from "effect";
 import type * as kopf from "kopf";
 import { Document, isMap, isSeq } from "yaml";
+import { deployment, object, webhookService } from "./internal/workload.ts";
 import * as Rbac from "./Rbac.ts";
+import * as ServedResources from "./ServedResources.ts";
 
 /** A Kubernetes object to apply. */
 export interface KubeObject {
@@ -60,29 +62,7 @@ export interface Manifests {
   readonly rules: ReadonlyArray<Rbac.Rule>;
 }
 
-/** The path of the liveness endpoint. */
-export const LIVENESS_PATH = "/healthz";
-
-/** The uid of the `node` user of the official Node.js images. */
-const NODE_UID = 1000;
-
-const labelsOf = (name: string) => ({
-  "app.kubernetes.io/name": name,
-  "app.kubernetes.io/managed-by": "kopf",
-});
-
-const object = (
-  apiVersion: string,
-  kind: string,
-  name: string,
-  namespace: string | null,
-  rest: JsonObject,
-): KubeObject => ({
-  apiVersion,
-  kind,
-  metadata: { name, ...(namespace === null ? {} : { namespace }) },
-  ...rest,
-});
+export { LIVENESS_PATH, terminationGracePeriod } from "./internal/workload.ts";
 
 const policyRule = (rule: Rbac.Rule): JsonObject => ({
   apiGroups: [rule.apiGroup],
@@ -127,78 +107,6 @@ export const rbacObjects = (
   });
 };
 
-/** Seconds Kubernetes waits after SIGTERM: longer than the operator may take to stop. */
-export const terminationGracePeriod = (settings: Pick<OperatorSettings, "process" | "queueing">): number =>
-  Math.ceil(settings.process.ultimateExitingTimeout ?? settings.queueing.exitTimeout) + 30;
-
-const deployment = (options: ManifestOptions, settings: OperatorSettings, admission: boolean): KubeObject => {
-  const labels = labelsOf(options.name);
-  const served = options.clusterwide
-    ? ["--all-namespaces"]
-    : options.namespaces.flatMap((ns) => ["--namespace", ns]);
-  const liveness = `http://0.0.0.0:${options.livenessPort}${LIVENESS_PATH}`;
-  const probe = { httpGet: { path: LIVENESS_PATH, port: "liveness" } };
-  return object("apps/v1", "Deployment", options.name, options.operatorNamespace, {
-    metadata: { name: options.name, namespace: options.operatorNamespace, labels },
-    spec: {
-      replicas: options.replicas,
-      // One replica: never two at once (they would handle the same objects during a rollout).
-      strategy: settings.scaling.mode === "single" ? { type: "Recreate" } : { type: "RollingUpdate" },
-      selector: { matchLabels: { "app.kubernetes.io/name": options.name } },
-      template: {
-        metadata: { labels },
-        spec: {
-          serviceAccountName: options.name,
-          terminationGracePeriodSeconds: terminationGracePeriod(settings),
-          securityContext: {
-            runAsNonRoot: true,
-            runAsUser: NODE_UID,
-            runAsGroup: NODE_UID,
-            seccompProfile: { type: "RuntimeDefault" },
-          },
-          containers: [
-            {
-              name: "operator",
-              image: options.image,
-              command: [...options.command],
-              args: [...served, ...options.runArgs, "--liveness", liveness],
-              env: [{ name: "POD_ID", valueFrom: { fieldRef: { fieldPath: "metadata.name" } } }],
-              ports: [
-                { name: "liveness", containerPort: options.livenessPort },
-                ...(admission ? [{ name: "webhooks", containerPort: options.webhookPort }] : []),
-              ],
-              // The endpoint answers once the startup handlers are done: the startup probe waits for it.
-              startupProbe: { ...probe, periodSeconds: 5, failureThreshold: 60 },
-              livenessProbe: { ...probe, periodSeconds: 10, timeoutSeconds: 5, failureThreshold: 3 },
-              resources: {
-                requests: { cpu: "100m", memory: "128Mi" },
-                limits: { cpu: "1", memory: "512Mi" },
-              },
-              securityContext: {
-                allowPrivilegeEscalation: false,
-                readOnlyRootFilesystem: true,
-                capabilities: { drop: ["ALL"] },
-              },
-              // The TypeScript loader caches compiled modules in the temporary directory.
-              volumeMounts: [{ name: "tmp", mountPath: "/tmp" }],
-            },
-          ],
-          volumes: [{ name: "tmp", emptyDir: {} }],
-        },
-      },
-    },
-  });
-};
-
-const webhookService = (options: ManifestOptions): KubeObject =>
-  object("v1", "Service", options.name, options.operatorNamespace, {
-    spec: {
-      selector: { "app.kubernetes.io/name": options.name },
-      // The same port as the pod's: the webhook server reports its URL with the port it listens on.
-      ports: [{ name: "webhooks", port: options.webhookPort, targetPort: "webhooks" }],
-    },
-  });
-
 const peeringObjects = (settings: OperatorSettings, options: ManifestOptions): ReadonlyArray<KubeObject> => {
   if (settings.peering.standalone) return [];
   const namespaces = settings.peering.clusterwide ? [null] : (Rbac.servedNamespaces(options) ?? []);
@@ -230,7 +138,7 @@ export const manifestsFor = (
     return Result.fail(
       new ManifestsError({ reason: "BadOption", message: "Pass --namespace NS or --all-namespaces." }),
     );
-  const resolution = Rbac.resolve(registry, options.known);
+  const resolution = ServedResources.resolve(registry, options.known);
   if (resolution.unresolved.length > 0)
     return Result.fail(
       new ManifestsError({
@@ -240,7 +148,7 @@ export const manifestsFor = (
           "pass its CRD with --crd FILE, or name its group (e.g. kopfexamples.kopf.dev).",
       }),
     );
-  const admission = Rbac.admissionRuns(registry);
+  const admission = ServedResources.admissionRuns(registry);
   const rules = Rbac.rules({
     served: resolution.served,
     clusterwide: options.clusterwide,

@@ -5,25 +5,19 @@
  * what the operator needs in a cluster ({@link Manifests.manifestsFor}). With `--explain`, it
  * prints the RBAC rules and the reason for each instead.
  */
-import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
-import { extname, join, resolve } from "node:path";
+import { extname } from "node:path";
 import { RunOptions, Settings } from "@kopf/settings";
-import type { RawBody } from "@kopf/structs";
-import { Data, Effect } from "effect";
+import { Effect } from "effect";
 import * as kopf from "kopf";
-import { parseAllDocuments } from "yaml";
 import type { Argv } from "yargs";
 import { importOptional } from "./internal/importOptional.ts";
+import { ManifestsCommandError, readCrds, write } from "./internal/manifestFiles.ts";
 import * as Loading from "./Loading.ts";
 import * as Manifests from "./Manifests.ts";
 import * as ResourceCommands from "./ResourceCommands.ts";
 import type * as RunArgs from "./RunArgs.ts";
 
-/** Why `kopf manifests` could not write the manifests. */
-export class ManifestsCommandError extends Data.TaggedError("ManifestsCommandError")<{
-  readonly reason: "BadOption" | "Unreadable" | "Unwritable";
-  readonly message: string;
-}> {}
+export { ManifestsCommandError, OUTPUT_FILES } from "./internal/manifestFiles.ts";
 
 /** The arguments of `kopf manifests` as yargs parses them (the scope and peering ones as for `kopf run`). */
 export interface ManifestsArgs
@@ -131,9 +125,6 @@ export const configure = <T>(argv: Argv<T>) =>
       describe: "print the RBAC rules and why each is needed, not YAML",
     });
 
-/** The files `--output DIR/` writes, in the order to apply them: the CRDs, then the rest. */
-export const OUTPUT_FILES = ["01-crds.yaml", "02-operator.yaml"] as const;
-
 const failure = (reason: ManifestsCommandError["reason"], message: string) =>
   Effect.fail(new ManifestsCommandError({ reason, message }));
 
@@ -143,31 +134,6 @@ export const builtPath = (path: string): string => {
   if (!normalized.startsWith("src/") || ![".ts", ".mts"].includes(extname(normalized))) return normalized;
   return `dist/${normalized.slice(4, -extname(normalized).length)}${extname(normalized) === ".mts" ? ".mjs" : ".js"}`;
 };
-
-const readCrds = (cwd: string, files: ReadonlyArray<string>) =>
-  Effect.forEach(files, (file) =>
-    Effect.gen(function* () {
-      const path = resolve(cwd, file);
-      const text = yield* Effect.tryPromise({
-        try: () => readFile(path, "utf8"),
-        catch: (error) =>
-          new ManifestsCommandError({
-            reason: "Unreadable",
-            message: `Cannot read ${path}: ${String(error)}`,
-          }),
-      });
-      const values = parseAllDocuments(text).map((document) =>
-        "toJS" in document && document.errors.length === 0 ? (document.toJS() as unknown) : undefined,
-      );
-      return values.filter(
-        (value): value is RawBody =>
-          typeof value === "object" &&
-          value !== null &&
-          "kind" in value &&
-          value.kind === "CustomResourceDefinition",
-      );
-    }),
-  ).pipe(Effect.map((lists) => lists.flat()));
 
 /** The run options of the operator, from the command line (the Deployment passes them on). */
 const runOptions = (args: ManifestsArgs, operatorNamespace: string, clusterwide: boolean) => {
@@ -196,6 +162,43 @@ const runOptions = (args: ManifestsArgs, operatorNamespace: string, clusterwide:
   };
 };
 
+/** The options that take one value. */
+const SINGLE: ReadonlyArray<keyof ManifestsArgs> = [
+  "all-namespaces",
+  "name",
+  "image",
+  "operator-namespace",
+  "output",
+  "entry",
+  "replicas",
+  "standalone",
+  "peering",
+  "priority",
+  "leader-election",
+  "sharding",
+  "lease-name",
+  "lease-namespace",
+  "webhook-managed",
+  "webhook-port",
+  "explain",
+];
+
+/**
+ * The arguments with the last value of an option given twice: a script's, then the user's after
+ * `npm run manifests --` (yargs collects both).
+ *
+ * @example
+ * lastGiven({ name: ["my-op", "other"] } as never).name // "other"
+ */
+export const lastGiven = (args: ManifestsArgs): ManifestsArgs => {
+  const copy: Record<string, unknown> = { ...args };
+  for (const key of SINGLE) {
+    const value = copy[key];
+    if (Array.isArray(value)) copy[key] = value[value.length - 1];
+  }
+  return copy as ManifestsArgs;
+};
+
 /**
  * `kopf manifests`: answers the text to print (nothing when written to `--output`).
  *
@@ -203,10 +206,11 @@ const runOptions = (args: ManifestsArgs, operatorNamespace: string, clusterwide:
  * const yaml = yield* ManifestsCommand.run({ paths: ["src/handlers.ts"], namespace: ["default"] }, { cwd })
  */
 export const run = (
-  args: ManifestsArgs,
+  given: ManifestsArgs,
   options: { readonly cwd?: string | undefined; readonly importer?: Loading.Importer | undefined },
 ) =>
   Effect.gen(function* () {
+    const args = lastGiven(given);
     const cwd = options.cwd ?? ".";
     const namespaces = args.namespace ?? [];
     const clusterwide = args["all-namespaces"] === true;
@@ -232,12 +236,12 @@ export const run = (
       Effect.ensuring(Effect.sync(() => kopf.setDefaultRegistry(previous))),
     );
     const crds = yield* Effect.fromResult(ResourceCommands.crdObjects(registry.resources, {}));
-    const given = yield* readCrds(cwd, args.crd ?? []);
+    const read = yield* readCrds(cwd, args.crd ?? []);
     const discovery = yield* importOptional(
       ["@kopf/testing", "@kopf/emulator"],
       () => import("./internal/discovery.ts"),
     );
-    const known = yield* discovery.discover([...crds, ...given]);
+    const known = yield* discovery.discover([...crds, ...read]);
 
     const run = runOptions(args, operatorNamespace, clusterwide);
     const settings = yield* Effect.fromResult(
@@ -270,48 +274,4 @@ export const run = (
     );
     if (args.explain === true) return Manifests.explain(manifests.rules);
     return yield* write(cwd, args.output, manifests);
-  });
-
-const write = (cwd: string, output: string | undefined, manifests: Manifests.Manifests) =>
-  Effect.gen(function* () {
-    const all = Manifests.render(manifests.objects, manifests.rules);
-    if (output === undefined) return all;
-    const target = resolve(cwd, output);
-    const isDirectory =
-      output.endsWith("/") ||
-      (yield* Effect.promise(() =>
-        stat(target).then(
-          (s) => s.isDirectory(),
-          () => false,
-        ),
-      ));
-    const files: ReadonlyArray<readonly [string, string]> = isDirectory
-      ? [
-          [
-            join(target, OUTPUT_FILES[0]),
-            Manifests.render(manifests.objects.filter(Manifests.isDefinition), []),
-          ],
-          [
-            join(target, OUTPUT_FILES[1]),
-            Manifests.render(
-              manifests.objects.filter((o) => !Manifests.isDefinition(o)),
-              manifests.rules,
-            ),
-          ],
-        ]
-      : [[target, all]];
-    for (const [file, text] of files) {
-      yield* Effect.tryPromise({
-        try: async () => {
-          if (isDirectory) await mkdir(target, { recursive: true });
-          await writeFile(file, text);
-        },
-        catch: (error) =>
-          new ManifestsCommandError({
-            reason: "Unwritable",
-            message: `Cannot write ${file}: ${String(error)}`,
-          }),
-      });
-    }
-    return "";
   });

@@ -13,7 +13,8 @@
  *   results); adding or removing the finalizer is a guarded JSON patch, re-read with a get when
  *   the API server rejects it;
  * - events are core `v1` Events, created in the object's namespace (cluster-scoped objects: the
- *   operator's own namespace), unless posting is disabled;
+ *   operator's own namespace), unless posting is disabled: the Warning events of changing
+ *   handlers, daemons and timers failing for good and of rejected patches;
  * - peering lists, watches and patches the peering object (never creates it);
  * - leader election creates, reads and updates its one Lease; sharding lists the ring's Leases and
  *   creates, updates and deletes its own;
@@ -21,11 +22,11 @@
  *
  * Discovery (`/api`, `/apis`) and `/version` need no rules: every authenticated user may read them.
  */
-import { ConfigManager, Conversion } from "@kopf/admission";
+import { ConfigManager } from "@kopf/admission";
 import { LeaseRecord, Scaling } from "@kopf/engines";
 import type { OperatorSettings } from "@kopf/settings";
-import { Namespaces, Resource, Selector } from "@kopf/structs";
-import type * as kopf from "kopf";
+import { Namespaces, Resource } from "@kopf/structs";
+import type { ServedResource } from "./ServedResources.ts";
 
 /** The verbs an operator uses; never a wildcard. */
 export type Verb = "get" | "list" | "watch" | "create" | "patch" | "delete";
@@ -41,19 +42,6 @@ export interface Rule {
   readonly resourceName?: string | undefined;
   /** The request of the operator that needs the rule. */
   readonly reason: string;
-}
-
-/** A served resource and what its handlers make the operator do with it. */
-export interface ServedResource {
-  readonly resource: Resource.Resource;
-  /** Changing handlers, daemons or timers: annotations (progress, last-handled) and patches. */
-  readonly patched: boolean;
-  /** Handlers whose results are stored in `status` (changing, daemons, timers, on.event). */
-  readonly results: boolean;
-  /** Some handler needs the finalizer (non-optional on.delete, daemons, timers). */
-  readonly finalizer: boolean;
-  /** Handlers whose log lines and `kopf.event` calls are posted as events (all but indexing). */
-  readonly events: boolean;
 }
 
 /** The settings the rules depend on. */
@@ -151,7 +139,14 @@ const eventRules = (input: RbacInput): ReadonlyArray<Rule> => {
   const scopes = [...new Set<string | null>([...namespaced, ...clusterScoped])];
   // A cluster-wide grant covers the operator's namespace too.
   const needed = scopes.includes(null) ? [null] : scopes;
-  return grant(needed, "", "events")("create", "posts events about the handled objects (core v1 Events)");
+  return grant(
+    needed,
+    "",
+    "events",
+  )(
+    "create",
+    "posts events about the handled objects (core v1 Events): failures, rejected patches, kopf.event",
+  );
 };
 
 const peeringRules = (input: RbacInput): ReadonlyArray<Rule> => {
@@ -259,64 +254,3 @@ export const rules = (input: RbacInput): ReadonlyArray<Rule> => {
  */
 export const keyOf = (rule: Rule): string =>
   `${rule.namespace ?? "*"}:${rule.apiGroup}/${rule.resource}:${rule.verb}${rule.resourceName === undefined ? "" : `:${rule.resourceName}`}`;
-
-/**
- * Whether the operator runs admission: webhook handlers, or typed resources whose conversions
- * the same server answers.
- *
- * @example
- * admissionRuns(registry) // true once kopf.on.validate(...) is registered
- */
-export const admissionRuns = (registry: kopf.Registry.Registry): boolean =>
-  registry.webhooks.length > 0 || Conversion.hasConversions(registry);
-
-/** What the registry's selectors resolve to among the known resources. */
-export interface Resolution {
-  readonly served: ReadonlyArray<ServedResource>;
-  /** Selectors that match no known resource (their handlers would serve nothing). */
-  readonly unresolved: ReadonlyArray<string>;
-}
-
-/**
- * The served resources of a registry among the known (discovered) resources, as the operator's
- * resource observer resolves them (preferred versions; webhooks-only resources are not watched).
- *
- * @example
- * ```ts
- * const { served, unresolved } = Rbac.resolve(registry, discovered)
- * ```
- */
-export const resolve = (
-  registry: kopf.Registry.Registry,
-  known: ReadonlyArray<Resource.Resource>,
-): Resolution => {
-  const buckets = ["indexing", "watching", "spawning", "changing"] as const;
-  const unresolved = registry
-    .selectors()
-    .filter((selector) => Selector.select(selector, known).length === 0)
-    .map((selector) =>
-      typeof selector.anyName === "string" ? `'${selector.anyName}'` : Selector.format(selector),
-    );
-  const watched = new Map<string, Resource.Resource>();
-  for (const bucket of buckets) {
-    for (const selector of registry.selectors(bucket)) {
-      for (const resource of Selector.select(selector, known))
-        watched.set(Resource.format(resource), resource);
-    }
-  }
-  const served = [...watched.values()]
-    .sort((a, b) => Resource.format(a).localeCompare(Resource.format(b)))
-    .map((resource): ServedResource => {
-      const changing = registry.changingFor(resource);
-      const spawning = registry.spawningFor(resource);
-      const watching = registry.watchingFor(resource);
-      return {
-        resource,
-        patched: changing.length > 0 || spawning.length > 0,
-        results: changing.length > 0 || spawning.length > 0 || watching.length > 0,
-        finalizer: changing.some((h) => h.requiresFinalizer) || spawning.some((h) => h.requiresFinalizer),
-        events: changing.length > 0 || spawning.length > 0 || watching.length > 0,
-      };
-    });
-  return { served, unresolved: [...new Set(unresolved)] };
-};

@@ -7,3 +7,4 @@ export * as PeeringCommands from "./PeeringCommands.ts";
 export * as Rbac from "./Rbac.ts";
 export * as ResourceCommands from "./ResourceCommands.ts";
 export * as RunArgs from "./RunArgs.ts";
+export * as ServedResources from "./ServedResources.ts";

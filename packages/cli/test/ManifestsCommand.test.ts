@@ -130,6 +130,17 @@ describe("kopf manifests in a scaffolded project", () => {
     expect(text).not.toContain("my-op:0.1.0");
   });
 
+  it("takes the last of an option given by the script and again by the user", async () => {
+    const result = await invoke(
+      project.manifests("--name", "renamed", "--image", "a:1", "--image", "b:2"),
+      project.root,
+    );
+    expect([result.exitCode, result.stderr]).toEqual([0, ""]);
+    expect(result.stdout).toContain("name: renamed\n");
+    expect(result.stdout).not.toContain("name: my-op\n");
+    expect(result.stdout).toContain("image: b:2\n");
+  });
+
   it("explains its rules (npm run manifests -- --explain)", async () => {
     const result = await invoke(project.manifests("--explain"), project.root);
     expect(result.exitCode).toBe(0);
@@ -182,6 +193,20 @@ describe("kopf manifests", () => {
     expect(result.stderr).toContain("'kopfexamples'");
     expect(result.stderr).toContain("--crd FILE");
     expect(result.stdout).toBe("");
+  });
+
+  it.each([
+    ["../obj.yaml", "holds no CustomResourceDefinition"],
+    ["src/handlers.ts", "is not valid YAML"],
+    ["missing.yaml", "Cannot read"],
+  ])("refuses --crd %s, naming the file", async (file, message) => {
+    const result = await invoke(
+      ["manifests", "src/handlers.ts", "-n", "default", "--crd", file],
+      join(examples, "01-minimal"),
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain(file.replace("../", ""));
   });
 
   it.each([

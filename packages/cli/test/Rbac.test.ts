@@ -2,16 +2,19 @@
  * The least-privilege rules as a table: for each kind of handler (create, delete with and without
  * the finalizer, on.event, index, daemon, timer, webhooks), each scope (one or two namespaces,
  * patterns, cluster-wide, a cluster-scoped resource) and each setting that changes the requests
- * (posting, peering, leader election, sharding, scanning, managed webhooks), the exact rules; then
+ * (posting, peering, leader election, sharding, scanning, managed webhooks), and for a typed
+ * resource's handlers, the exact rules; then
  * the properties every derivation has: no wildcards, no duplicates, cluster-wide rules first, the
  * same rules for the same input, unresolvable selectors reported.
  */
+
+import { CustomResource } from "@kopf/resources";
 import { Settings } from "@kopf/settings";
 import { Resource } from "@kopf/structs";
-import { Result } from "effect";
+import { Result, Schema } from "effect";
 import * as kopf from "kopf";
 import { describe, expect, it } from "vitest";
-import { Rbac } from "../src/index.ts";
+import { Rbac, ServedResources } from "../src/index.ts";
 
 const kopfexamples = Resource.make({
   group: "kopf.dev",
@@ -50,7 +53,25 @@ const clusterwidgets = Resource.make({
   subresources: ["status"],
   preferred: true,
 });
-const known = [kopfexamples, configmaps, pods, clusterwidgets];
+const widgets = Resource.make({
+  group: "kopf.dev",
+  version: "v1",
+  plural: "widgets",
+  kind: "Widget",
+  namespaced: true,
+  subresources: ["status"],
+  preferred: true,
+});
+const known = [kopfexamples, configmaps, pods, clusterwidgets, widgets];
+
+/** A typed resource (declared into a registry of its own, not the default one's). */
+const Widget = CustomResource.define({
+  group: "kopf.dev",
+  kind: "Widget",
+  plural: "widgets",
+  versions: { v1: { spec: Schema.Struct({ size: Schema.Number }) } },
+  storage: "v1",
+}).pipe(Result.getOrThrow);
 
 type Register = (registry: kopf.Registry.Registry) => void;
 
@@ -112,7 +133,7 @@ const rows: ReadonlyArray<Row> = [
     expected: [...observing, ...following, ...handled("ns1"), "ns1 create core/events"],
   },
   {
-    name: "on.event only: results into the status subresource",
+    name: "on.event only: results into the status subresource, no events of the framework's",
     register: (r) => r.on.event("kopfexamples", noop),
     expected: [
       ...observing,
@@ -120,7 +141,6 @@ const rows: ReadonlyArray<Row> = [
       "ns1 list kopf.dev/kopfexamples",
       "ns1 watch kopf.dev/kopfexamples",
       "ns1 patch kopf.dev/kopfexamples/status",
-      "ns1 create core/events",
     ],
   },
   {
@@ -132,7 +152,6 @@ const rows: ReadonlyArray<Row> = [
       "ns1 list core/configmaps",
       "ns1 watch core/configmaps",
       "ns1 patch core/configmaps",
-      "ns1 create core/events",
     ],
   },
   {
@@ -204,6 +223,24 @@ const rows: ReadonlyArray<Row> = [
       "* patch kopf.dev/clusterwidgets",
       "* patch kopf.dev/clusterwidgets/status",
       "ops create core/events",
+    ],
+  },
+  {
+    name: "a typed resource's handlers (kopf.resource)",
+    register: (r) => {
+      r.declare(Widget);
+      r.on.create(Widget, noop);
+      r.on.daemon(Widget, noop);
+    },
+    expected: [
+      ...observing,
+      ...following,
+      "ns1 list kopf.dev/widgets",
+      "ns1 watch kopf.dev/widgets",
+      "ns1 patch kopf.dev/widgets",
+      "ns1 patch kopf.dev/widgets/status",
+      "ns1 get kopf.dev/widgets",
+      "ns1 create core/events",
     ],
   },
   {
@@ -308,7 +345,7 @@ const rows: ReadonlyArray<Row> = [
 const rulesOf = (row: Pick<Row, "register" | "clusterwide" | "namespaces" | "settings">) => {
   const registry = kopf.Registry.make();
   row.register(registry);
-  const { served, unresolved } = Rbac.resolve(registry, known);
+  const { served, unresolved } = ServedResources.resolve(registry, known);
   expect(unresolved).toEqual([]);
   const settings = Result.getOrThrow(
     Settings.make({ ...row.settings, peering: { standalone: true, ...row.settings?.peering } }),
@@ -319,7 +356,7 @@ const rulesOf = (row: Pick<Row, "register" | "clusterwide" | "namespaces" | "set
     namespaces: row.namespaces ?? ["ns1"],
     operatorNamespace: "ops",
     settings,
-    admission: Rbac.admissionRuns(registry),
+    admission: ServedResources.admissionRuns(registry),
   });
 };
 
@@ -351,12 +388,12 @@ describe("Rbac.rules", () => {
   });
 });
 
-describe("Rbac.resolve", () => {
+describe("ServedResources.resolve", () => {
   it("reports the selectors that match no known resource", () => {
     const registry = kopf.Registry.make();
     registry.on.create("kopfexamples", noop);
     registry.on.create("unknowns.example.com", noop);
-    const resolution = Rbac.resolve(registry, known);
+    const resolution = ServedResources.resolve(registry, known);
     expect(resolution.served.map((s) => Resource.format(s.resource))).toEqual(["kopfexamples.v1.kopf.dev"]);
     expect(resolution.unresolved).toHaveLength(1);
     expect(resolution.unresolved[0]).toContain("unknowns");
@@ -367,7 +404,7 @@ describe("Rbac.resolve", () => {
     registry.on.validate("kopfexamples", noop);
     registry.on.index("pods", noop);
     registry.on.delete("configmaps", noop);
-    const served = Rbac.resolve(registry, known).served;
+    const served = ServedResources.resolve(registry, known).served;
     expect(served.map((s) => [s.resource.plural, s.patched, s.results, s.finalizer, s.events])).toEqual([
       ["configmaps", true, true, true, true],
       ["pods", false, false, false, false],
