@@ -43,7 +43,7 @@ export interface CliIo {
   readonly kubeApi?: Layer.Layer<KubeApi, unknown> | undefined;
   /** The registry `kopf run` uses (it also becomes the default registry the files register into). */
   readonly registry?: kopf.Registry.Registry | undefined;
-  /** Settings overrides for `kopf run` (on top of what the flags set). */
+  /** Settings overrides for `kopf run` and `kopf manifests` (under what the flags set). */
   readonly settings?: kopf.Settings.Overrides | undefined;
   /** Told once the operator is ready (startup handlers done). */
   readonly onReady?: (() => void) | undefined;
@@ -285,7 +285,7 @@ const runResources = async (
   args: Record<string, unknown>,
   io: CliIo,
 ) => {
-  const options = { cwd: io.cwd, importer: io.importer };
+  const options = { cwd: io.cwd, importer: io.importer, env: io.env, settings: io.settings };
   const exit = await Effect.runPromiseExit<string, unknown>(
     command === "crd"
       ? ResourceCommands.crd(args as ResourceCommands.CrdArgs, options)

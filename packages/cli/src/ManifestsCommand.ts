@@ -1,15 +1,18 @@
 /**
  * `kopf manifests`: loads the operator's handler files or modules as `kopf run` does, resolves the
  * resources they serve among the built-in Kubernetes resources and the CRDs (of `kopf.resource`
- * declarations and `--crd` files), and prints — or writes to a file or a directory — the YAML of
+ * declarations and `--crd` files) — and, with `--kubeconfig`/`--context`, a running cluster's —
+ * and prints — or writes to a file or a directory — the YAML of
  * what the operator needs in a cluster ({@link Manifests.manifestsFor}). With `--explain`, it
  * prints the RBAC rules and the reason for each instead.
  */
 import { extname } from "node:path";
 import { RunOptions, Settings } from "@kopf/settings";
+import { Resource } from "@kopf/structs";
 import { Effect } from "effect";
 import * as kopf from "kopf";
 import type { Argv } from "yargs";
+import { discoverCluster } from "./internal/clusterDiscovery.ts";
 import { importOptional } from "./internal/importOptional.ts";
 import { ManifestsCommandError, readCrds, write } from "./internal/manifestFiles.ts";
 import * as Loading from "./Loading.ts";
@@ -45,6 +48,8 @@ export interface ManifestsArgs
   readonly "webhook-managed"?: string | undefined;
   readonly "webhook-port"?: number | undefined;
   readonly explain?: boolean | undefined;
+  readonly kubeconfig?: string | undefined;
+  readonly context?: string | undefined;
 }
 
 /**
@@ -120,10 +125,18 @@ export const configure = <T>(argv: Argv<T>) =>
         "the Validating/MutatingWebhookConfiguration name the operator manages (settings.admission.managed)",
     })
     .option("webhook-port", { type: "number", describe: "the webhook server's port (default 9443)" })
+    .option("kubeconfig", {
+      type: "string",
+      describe: "also resolve the served resources among this cluster's (read-only discovery)",
+    })
+    .option("context", { type: "string", describe: "the kubeconfig context of that cluster" })
     .option("explain", {
       type: "boolean",
       describe: "print the RBAC rules and why each is needed, not YAML",
     });
+
+const messageOf = (error: unknown): string =>
+  typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error);
 
 const failure = (reason: ManifestsCommandError["reason"], message: string) =>
   Effect.fail(new ManifestsCommandError({ reason, message }));
@@ -181,6 +194,8 @@ const SINGLE: ReadonlyArray<keyof ManifestsArgs> = [
   "webhook-managed",
   "webhook-port",
   "explain",
+  "kubeconfig",
+  "context",
 ];
 
 /**
@@ -207,7 +222,13 @@ export const lastGiven = (args: ManifestsArgs): ManifestsArgs => {
  */
 export const run = (
   given: ManifestsArgs,
-  options: { readonly cwd?: string | undefined; readonly importer?: Loading.Importer | undefined },
+  options: {
+    readonly cwd?: string | undefined;
+    readonly importer?: Loading.Importer | undefined;
+    readonly env?: Readonly<Record<string, string | undefined>> | undefined;
+    /** Settings overrides under the command line's, as `kopf run` takes them (e.g. from an embedding test). */
+    readonly settings?: Settings.Overrides | undefined;
+  },
 ) =>
   Effect.gen(function* () {
     const args = lastGiven(given);
@@ -241,13 +262,36 @@ export const run = (
       ["@kopf/testing", "@kopf/emulator"],
       () => import("./internal/discovery.ts"),
     );
-    const known = yield* discovery.discover([...crds, ...read]);
+    const emulated = yield* discovery.discover([...crds, ...read]);
+    const live =
+      args.kubeconfig === undefined && args.context === undefined
+        ? []
+        : yield* discoverCluster({
+            kubeconfig: args.kubeconfig,
+            context: args.context,
+            env: options.env,
+          }).pipe(
+            Effect.mapError(
+              (error) =>
+                new ManifestsCommandError({
+                  reason: "Unreadable",
+                  message: `Cannot read the served resources of the cluster: ${messageOf(error)}`,
+                }),
+            ),
+          );
+    // The cluster's own definitions first: they are what the operator will find there.
+    const seen = new Set(live.map(Resource.format));
+    const known = [...live, ...emulated.filter((resource) => !seen.has(Resource.format(resource)))];
 
     const run = runOptions(args, operatorNamespace, clusterwide);
     const settings = yield* Effect.fromResult(
       Settings.make({
-        ...run.run,
-        ...(args["webhook-managed"] === undefined ? {} : { admission: { managed: args["webhook-managed"] } }),
+        ...options.settings,
+        peering: { ...options.settings?.peering, ...run.run.peering },
+        scaling: { ...options.settings?.scaling, ...run.run.scaling },
+        ...(args["webhook-managed"] === undefined
+          ? {}
+          : { admission: { ...options.settings?.admission, managed: args["webhook-managed"] } }),
       }),
     );
     const manifests = yield* Effect.fromResult(

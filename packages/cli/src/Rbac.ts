@@ -206,7 +206,7 @@ const observerRules = (input: RbacInput): ReadonlyArray<Rule> => {
   return [
     ...crds("list", "lists CustomResourceDefinitions to notice served resources appearing"),
     ...crds("watch", "watches CustomResourceDefinitions to notice served resources appearing"),
-    ...(following ? namespaces("list", "lists Namespaces to find those the patterns match") : []),
+    ...(following ? namespaces("list", "lists Namespaces to find the served ones (--namespace)") : []),
     ...(following ? namespaces("watch", "watches Namespaces coming and going") : []),
   ];
 };

@@ -3,16 +3,20 @@
  * the expected objects; a scaffolded project's `npm run manifests -- --image ... --output
  * manifests/` (the deployment guide's command) writes the CRDs and the operator apart; typed
  * resources bring their CRDs (and, with a conversion, the webhook Service); managed webhooks their
- * configurations' rules; `--explain` the reasons; a selector without a known resource, a missing
+ * configurations' rules; `--explain` the reasons; `--kubeconfig` resolves the resources among a
+ * running cluster's (the emulator over HTTPS here); a selector without a known resource, a missing
  * scope or both scopes are errors naming the fix.
  */
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Clusters } from "@kopf/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { ManifestsCommand } from "../src/index.ts";
+import { httpsCluster } from "./support/httpsCluster.ts";
 import { invoke } from "./support/invoke.ts";
 import { type Scaffold, scaffold } from "./support/scaffold.ts";
 
@@ -149,6 +153,36 @@ describe("kopf manifests in a scaffolded project", () => {
   });
 });
 
+describe("kopf manifests with a cluster", () => {
+  let cluster: Clusters.Built;
+  let kubeconfig: string;
+  beforeAll(async () => {
+    ({ cluster, kubeconfig } = await httpsCluster("kopf-manifests-"));
+  }, 60_000);
+  afterAll(async () => {
+    await cluster?.close();
+  });
+
+  it("resolves the served resources among the cluster's (--kubeconfig), with no --crd", async () => {
+    const result = await invoke(
+      ["manifests", "src/handlers.ts", "-n", "default", "--kubeconfig", kubeconfig, "--explain"],
+      join(examples, "01-minimal"),
+    );
+    expect(result.stderr).toBe("");
+    expect(result.exitCode).toBe(0);
+    expect(result.stdout).toContain("in default: patch kopf.dev/kopfexamples/status — ");
+  });
+
+  it("fails clearly when the cluster cannot be read", async () => {
+    const result = await invoke(
+      ["manifests", "src/handlers.ts", "-n", "default", "--kubeconfig", join(tmpdir(), "no-such-kubeconfig")],
+      join(examples, "01-minimal"),
+    );
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain("Cannot read the served resources of the cluster");
+  });
+});
+
 describe("kopf manifests", () => {
   it("brings the CRDs of typed resources, and the webhook Service for their conversion", async () => {
     const result = await invoke(
@@ -182,6 +216,22 @@ describe("kopf manifests", () => {
       "cluster-wide: patch admissionregistration.k8s.io/validatingwebhookconfigurations 'auto.kopf.dev' — ",
     );
     expect(result.stdout).not.toContain("kopfexamples");
+  });
+
+  it("takes the settings overrides it is given, under the command line's", async () => {
+    const argv = ["manifests", "typed.ts", "-A", "--standalone", "--explain"];
+    const plain = await invoke(argv, fixtures);
+    expect(plain.stdout).toContain("create events");
+    expect(plain.stdout).toContain("customresourcedefinitions");
+    const quiet = await invoke(argv, fixtures, {
+      posting: { enabled: false },
+      scanning: { disabled: true },
+      peering: { standalone: false },
+    });
+    expect(quiet.exitCode).toBe(0);
+    expect(quiet.stdout).not.toContain("create events");
+    expect(quiet.stdout).not.toContain("customresourcedefinitions");
+    expect(quiet.stdout).not.toContain("peerings"); // --standalone wins
   });
 
   it("refuses a selector it cannot resolve, naming the fix", async () => {

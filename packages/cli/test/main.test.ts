@@ -5,33 +5,23 @@
  * code; a missing handler file exits 1 with a message naming it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { EmulatorServer } from "@kopf/emulator";
-import { Clusters, KopfRunner } from "@kopf/testing";
-import { Context, Effect } from "effect";
+import { type Clusters, KopfRunner } from "@kopf/testing";
 import * as kopf from "kopf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { httpsCluster } from "./support/httpsCluster.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, "../bin/kopf.js");
-const examples = join(here, "../../../examples");
 
 let cluster: Clusters.Built;
 let kubeconfig: string;
 let dir: string;
 
 beforeAll(async () => {
-  cluster = await Clusters.build(Clusters.https());
-  dir = mkdtempSync(join(tmpdir(), "kopf-main-"));
-  kubeconfig = join(dir, "kubeconfig");
-  const server = Context.get(cluster.context as unknown as Context.Context<EmulatorServer>, EmulatorServer);
-  await Effect.runPromise(server.writeKubeconfig(kubeconfig));
-  const setup = await KopfRunner.start({ registry: kopf.Registry.make(), namespaces: ["none"], cluster });
-  await setup.apply(join(examples, "crd.yaml"));
-  await setup.stop();
+  ({ cluster, kubeconfig, dir } = await httpsCluster("kopf-main-"));
 }, 60_000);
 
 afterAll(async () => {

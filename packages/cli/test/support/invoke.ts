@@ -8,12 +8,17 @@ let loads = 0;
 const importer = (specifier: string) => import(`${specifier}?load=${++loads}`);
 
 /**
- * Runs `kopf` with `argv` in `cwd`; answers its exit code, failure, stdout and stderr.
+ * Runs `kopf` with `argv` in `cwd` (and settings overrides, as an embedding application gives
+ * them); answers its exit code, failure, stdout and stderr.
  *
  * @example
  * const { exitCode, stdout } = await invoke(["crd", "typed.ts"], fixtures)
  */
-export const invoke = async (argv: ReadonlyArray<string>, cwd: string) => {
+export const invoke = async (
+  argv: ReadonlyArray<string>,
+  cwd: string,
+  settings?: Cli.CliIo["settings"] | undefined,
+) => {
   let stdout = "";
   let stderr = "";
   const result = await Cli.main(argv, {
@@ -25,6 +30,7 @@ export const invoke = async (argv: ReadonlyArray<string>, cwd: string) => {
     },
     cwd,
     importer,
+    settings,
   });
   return { ...result, stdout, stderr };
 };
