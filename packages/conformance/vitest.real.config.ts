@@ -1,16 +1,22 @@
 // The real-cluster tier (`npm run test:real`): a real kube-apiserver (tools/kube-apiserver, built
-// once and cached by scripts/real-apiserver.sh) under two projects, one file at a time (each file
+// once and cached by scripts/real-apiserver.sh) under four projects, one file at a time (each file
 // starts its own control plane; the machine has two cores):
 // - "conformance": `*.real.test.ts`, which start the API server themselves (the differential
 //   conformance suite against the emulator);
 // - "e2e": the end-to-end suites that run unchanged on the emulator in the default suite, here
 //   with KOPF_TEST_CLUSTER pointed at a fresh real control plane per file (test/support/realCluster.ts);
 // - "e2e-shared": the examples once more, all on one control plane reached by its kubeconfig, as
-//   on kind/k3d/minikube (test/support/sharedCluster.ts; each file swept after it).
+//   on kind/k3d/minikube (test/support/sharedCluster.ts; each file swept after it);
+// - "least-privilege": the proof that the RBAC manifests `kopf manifests` generates are enough
+//   and no more (packages/cli/test/LeastPrivilege.real.test.ts), on a fresh control plane whose
+//   admin kubeconfig the e2e setup file provides.
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
 /** The end-to-end files that run on every cluster; `*.emulator.test.ts` are emulator-only. */
+/** The least-privilege proof: a real file, but on the control plane the e2e setup file starts. */
+const leastPrivilege = "packages/cli/test/LeastPrivilege.real.test.ts";
+
 export const endToEnd = [
   "examples/*/test/**/*.test.ts",
   "packages/*/test/e2e/**/*.test.ts",
@@ -37,7 +43,16 @@ export default defineConfig({
         test: {
           name: "conformance",
           include: ["packages/*/test/**/*.real.test.ts", "examples/*/test/**/*.real.test.ts"],
-          exclude: ["**/node_modules/**"],
+          exclude: ["**/node_modules/**", leastPrivilege],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "least-privilege",
+          include: [leastPrivilege],
+          testTimeout: 600_000,
+          setupFiles: ["packages/conformance/test/support/realCluster.ts"],
         },
       },
       {

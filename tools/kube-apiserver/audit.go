@@ -1,7 +1,10 @@
 // The audit trail of the tests' own requests: the API server logs, as JSON lines in DIR/audit.log,
 // the metadata (verb, resource, user, response code) of every request made with the test token
-// (user kopf-admin) and nothing else (not even serve's own readiness probes), so that a test tier can prove that its tests reached this
-// server (and not, by mistake, an emulator) and report how many requests they made.
+// (user kopf-admin) and of every request made with a service account's token (group
+// system:serviceaccounts), and nothing else (not even serve's own readiness probes). So a test tier
+// can prove that its tests reached this server (and not, by mistake, an emulator) and report how
+// many requests they made, and an operator run with a service account's token can be shown to
+// have been refused nothing (no 403 for that user).
 package main
 
 import (
@@ -18,6 +21,8 @@ rules:
     nonResourceURLs: ["/readyz", "/readyz/*", "/healthz", "/healthz/*", "/livez", "/livez/*"]
   - level: Metadata
     users: ["kopf-admin"]
+  - level: Metadata
+    userGroups: ["system:serviceaccounts"]
   - level: None
 `
 

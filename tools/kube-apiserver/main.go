@@ -12,7 +12,8 @@
 //	kube-apiserver version
 //
 // `serve` writes DIR/kubeconfig (bearer token, user kopf-admin), DIR/kubeconfig-cert (client
-// certificate, user kopf-controllers), DIR/audit.log (the kopf-admin requests, see audit.go) and,
+// certificate, user kopf-controllers), DIR/audit.log (the requests of kopf-admin and of service
+// accounts, see audit.go) and,
 // once /readyz answers, DIR/ready containing the https URL. It stops cleanly on SIGTERM/SIGINT.
 package main
 

@@ -1,6 +1,6 @@
 /**
  * Reads the real API server's audit log (JSON lines, one per request made with the tests' token,
- * user kopf-admin; see tools/kube-apiserver/audit.go) into counts: all requests, writes, watches
+ * user kopf-admin, or with a service account's token; see tools/kube-apiserver/audit.go) into counts: all requests, writes, watches
  * and failures (status ≥ 400). The real tier uses it to prove that each end-to-end file reached
  * the real server, and to report how much it asked of it.
  */

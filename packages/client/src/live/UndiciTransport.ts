@@ -213,13 +213,24 @@ export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
       return { what, response };
     });
 
+  /**
+   * Closes a response body. Destroying a body that was not read to its end makes undici emit an
+   * abort error on it; with no listener (e.g. a refused watch whose body nobody reads), that would
+   * be an uncaught exception of the whole process.
+   */
+  const discard = (body: Dispatcher.ResponseData["body"]) =>
+    Effect.sync(() => {
+      body.on("error", () => undefined);
+      body.destroy();
+    });
+
   const request: KubeTransport["Service"]["request"] = (request) =>
     Effect.gen(function* () {
       const { what, response } = yield* open(request, false);
       const body = yield* Effect.tryPromise({
         try: () => response.body.arrayBuffer(),
         catch: (error) => errorOf(what, error),
-      }).pipe(Effect.onInterrupt(() => Effect.sync(() => response.body.destroy())));
+      }).pipe(Effect.onInterrupt(() => discard(response.body)));
       // undici frees the connection one macrotask after the body has ended: wait for it, so that
       // a request issued right after this one reuses the connection instead of opening another.
       yield* connectionReleased;
@@ -233,7 +244,7 @@ export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
   const stream: KubeTransport["Service"]["stream"] = (request) =>
     Effect.gen(function* () {
       const { what, response } = yield* Effect.acquireRelease(open(request, true), ({ response }) =>
-        Effect.sync(() => response.body.destroy()),
+        discard(response.body),
       );
       return {
         status: response.statusCode,

@@ -1,8 +1,9 @@
 // Covers the live transport against a local node:http server on 127.0.0.1: keep-alive reuse (one
 // connection for many requests), headers sent (auth, user agent), error statuses and bodies,
-// streamed watch bodies read as they arrive and closed when the consumer stops, bursts of
-// requests bounded to their own pool's connections, connection refused as a TransportError, and
-// the request timeout (real time).
+// streamed watch bodies read as they arrive and closed when the consumer stops, a refused watch
+// whose body is never read closed without an uncaught error, bursts of requests bounded to their
+// own pool's connections, connection refused as a TransportError, and the request timeout (real
+// time).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { afterAll, assert, beforeAll, describe, it } from "@effect/vitest";
@@ -23,6 +24,13 @@ const watchClosed: Array<boolean> = [];
 const handler = (request: IncomingMessage, response: ServerResponse) => {
   seen.push(request);
   const url = new URL(request.url ?? "/", "http://x");
+  if (url.pathname === "/api/v1/namespaces/forbidden/pods") {
+    response.writeHead(403, { "content-type": "application/json" });
+    response.end(
+      JSON.stringify({ kind: "Status", code: 403, reason: "Forbidden", message: "pods is forbidden" }),
+    );
+    return;
+  }
   if (url.searchParams.get("watch") === "true") {
     response.writeHead(200, { "content-type": "application/json" });
     let n = 0;
@@ -232,6 +240,30 @@ describe("live transport over HTTP/1.1", () => {
       );
       for (let i = 0; i < 300 && watchClosed.length === closedBefore; i++) yield* Effect.sleep("10 millis");
       assert.strictEqual(watchClosed.length, closedBefore + 1);
+    }),
+  );
+
+  it.live("a refused watch whose body is never read is closed without an unhandled error", () =>
+    Effect.gen(function* () {
+      const uncaught: Array<unknown> = [];
+      const record = (error: unknown) => uncaught.push(error);
+      process.on("uncaughtException", record);
+      const status = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const transport = yield* KubeTransport;
+          const response = yield* transport.stream({
+            method: "GET",
+            path: "/api/v1/namespaces/forbidden/pods?watch=true",
+            headers: {},
+            connection: { server: base, priority: 0, trustEnv: false },
+          });
+          return response.status;
+        }),
+      ).pipe(Effect.provide(UndiciTransport.layer()));
+      yield* Effect.sleep("50 millis");
+      process.off("uncaughtException", record);
+      assert.strictEqual(status, 403);
+      assert.deepStrictEqual(uncaught, []);
     }),
   );
 

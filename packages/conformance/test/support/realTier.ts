@@ -1,12 +1,21 @@
 // Global setup of the real-cluster tier: the run's .reports/real-e2e-<pid>.jsonl (one line per
 // end-to-end file, written by realCluster.ts in the workers, children of this process) and, at the end, prints what the
-// end-to-end files did on the real API server (or what was swept from a shared cluster), for the
-// CI log.
+// end-to-end files did on the real API server (or what was swept from a shared cluster), and what
+// the least-privilege proof counted (.reports/rbac.json, written by its test file), for the CI log.
 import { readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { repositoryRoot } from "../../src/Cluster.ts";
 
 const report = join(repositoryRoot, ".reports", `real-e2e-${process.pid}.jsonl`);
+const rbac = join(repositoryRoot, ".reports", "rbac.json");
+
+/** What the least-privilege proof counted for one scope. */
+interface RbacCounts {
+  readonly requestsAudited?: number;
+  readonly forbidden?: number;
+  readonly rulesChecked?: number;
+  readonly rulesNecessary?: number;
+}
 
 interface Line {
   readonly file: string;
@@ -23,9 +32,23 @@ interface Line {
 
 export async function setup(): Promise<void> {
   await rm(report, { force: true });
+  await rm(rbac, { force: true });
 }
 
+const printRbac = async () => {
+  const text = await readFile(rbac, "utf8").catch(() => undefined);
+  if (text === undefined) return;
+  for (const [scope, counts] of Object.entries(JSON.parse(text) as Record<string, RbacCounts>)) {
+    console.log(
+      `least privilege (${scope}) on a real kube-apiserver: ${counts.requestsAudited ?? "?"} requests of the ` +
+        `operator's service account audited, ${counts.forbidden ?? "?"} forbidden; ` +
+        `${counts.rulesChecked ?? "?"} generated rules checked, ${counts.rulesNecessary ?? "?"} found necessary`,
+    );
+  }
+};
+
 export async function teardown(): Promise<void> {
+  await printRbac();
   const text = await readFile(report, "utf8").catch(() => "");
   const all = text
     .split("\n")
