@@ -1,5 +1,5 @@
 // The real-cluster tier (`npm run test:real`): a real kube-apiserver (tools/kube-apiserver, built
-// once and cached by scripts/real-apiserver.sh) under four projects, one file at a time (each file
+// once and cached by scripts/real-apiserver.sh) under five projects, one file at a time (each file
 // starts its own control plane; the machine has two cores):
 // - "conformance": `*.real.test.ts`, which start the API server themselves (the differential
 //   conformance suite against the emulator);
@@ -7,6 +7,8 @@
 //   with KOPF_TEST_CLUSTER pointed at a fresh real control plane per file (test/support/realCluster.ts);
 // - "e2e-shared": the examples once more, all on one control plane reached by its kubeconfig, as
 //   on kind/k3d/minikube (test/support/sharedCluster.ts; each file swept after it);
+// - "chaos-real": scale-out chaos in real time (packages/engines/test/e2e/ScaleOut.chaos.real.test.ts:
+//   a replica killed and restarted, 3 → 5 → 2 replicas) on a fresh control plane, as "e2e" starts;
 // - "least-privilege": the proof that the RBAC manifests `kopf manifests` generates are enough
 //   and no more (packages/cli/test/LeastPrivilege.real.test.ts), on a fresh control plane whose
 //   admin kubeconfig the e2e setup file provides.
@@ -16,6 +18,8 @@ import { defineConfig } from "vitest/config";
 /** The end-to-end files that run on every cluster; `*.emulator.test.ts` are emulator-only. */
 /** The least-privilege proof: a real file, but on the control plane the e2e setup file starts. */
 const leastPrivilege = "packages/cli/test/LeastPrivilege.real.test.ts";
+/** Scale-out chaos in real time: replicas killed, restarted and scaled on a fresh control plane. */
+const chaosReal = "packages/engines/test/e2e/ScaleOut.chaos.real.test.ts";
 
 export const endToEnd = [
   "examples/*/test/**/*.test.ts",
@@ -43,7 +47,7 @@ export default defineConfig({
         test: {
           name: "conformance",
           include: ["packages/*/test/**/*.real.test.ts", "examples/*/test/**/*.real.test.ts"],
-          exclude: ["**/node_modules/**", leastPrivilege],
+          exclude: ["**/node_modules/**", leastPrivilege, chaosReal],
         },
       },
       {
@@ -52,6 +56,15 @@ export default defineConfig({
           name: "least-privilege",
           include: [leastPrivilege],
           testTimeout: 600_000,
+          setupFiles: ["packages/conformance/test/support/realCluster.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "chaos-real",
+          include: [chaosReal],
+          testTimeout: 300_000,
           setupFiles: ["packages/conformance/test/support/realCluster.ts"],
         },
       },

@@ -15,62 +15,16 @@
  * share within lease duration + retry period. The figures are printed.
  */
 import { assert, describe, it } from "@effect/vitest";
-import { KubeApi } from "@kopf/client";
-import { ShardRange } from "@kopf/structs";
-import { Clock, Effect, Result } from "effect";
-import * as LeaseRecord from "../../src/LeaseRecord.ts";
+import { Clock, Effect } from "effect";
 import * as Sharding from "../../src/Sharding.ts";
 import * as H from "../fixtures/Harness.ts";
 import * as Replicas from "../fixtures/Replicas.ts";
+import { createOver, fleet, perReplica, reruns, ringCoverage, whole } from "../fixtures/ScaleOutChaos.ts";
 
 const OBJECTS = Number(process.env.CHAOS_OBJECTS ?? 3000);
 const HANDLER_SECONDS = 0.5;
 const LEASE_DURATION = 15;
 const RETRY_PERIOD = 2;
-
-/** Creates `total` objects over `seconds` of virtual time, one batch per second, in the background. */
-const createOver = (total: number, seconds: number, created: { count: number }) =>
-  Effect.forkScoped(
-    Effect.gen(function* () {
-      const perSecond = Math.ceil(total / seconds);
-      while (created.count < total) {
-        const batch = Math.min(perSecond, total - created.count);
-        for (let i = 0; i < batch; i++) yield* H.create(`c${created.count++}`);
-        yield* Effect.sleep("1 second");
-      }
-    }),
-  );
-
-/** Objects handled more than once, split by why (killed instance or anything else). */
-const reruns = (log: ReadonlyArray<Replicas.Invocation>, killed: string) => {
-  const by = new Map<string, Array<Replicas.Invocation>>();
-  for (const entry of log) by.set(entry.name, [...(by.get(entry.name) ?? []), entry]);
-  let afterKill = 0;
-  let unexplained = 0;
-  for (const runs of by.values()) {
-    if (runs.length < 2) continue;
-    if (runs.slice(0, -1).every((run) => run.replica === killed)) afterKill++;
-    else unexplained++;
-  }
-  return { handled: by.size, afterKill, unexplained };
-};
-
-const ringCoverage = (excluded: string) =>
-  Effect.flatMap(KubeApi, (api) =>
-    api.list(LeaseRecord.LEASES, { namespace: "ns1", labelSelector: `${Sharding.RING_LABEL}=kopf` }),
-  ).pipe(
-    Effect.map((list) =>
-      ShardRange.normalize(
-        list.items
-          .filter((lease) => lease.metadata?.name !== excluded)
-          .flatMap((lease) => {
-            const annotations = (lease.metadata?.annotations ?? {}) as Record<string, string>;
-            const parsed = ShardRange.parse(annotations[Sharding.SHARDS_ANNOTATION] ?? "");
-            return Result.isSuccess(parsed) ? parsed.success.ranges : [];
-          }),
-      ),
-    ),
-  );
 
 const seconds = Effect.map(Clock.currentTimeMillis, (millis) => millis / 1000);
 
@@ -79,27 +33,17 @@ describe("scale-out chaos", () => {
     H.run(() =>
       Effect.gen(function* () {
         const log: Array<Replicas.Invocation> = [];
-        const replicas = new Map<string, Replicas.Replica>();
-        const start = (instance: string, identity = instance) =>
-          Effect.map(
-            Replicas.start(instance, log, { sharding: true, identity, seconds: HANDLER_SECONDS }),
-            (replica) => void replicas.set(instance, replica),
-          );
+        const { replicas, start, kill } = fleet(log, HANDLER_SECONDS);
         const created = { count: 0 };
         yield* createOver(OBJECTS, 100, created);
         for (const name of ["r1", "r2", "r3"]) yield* start(name);
         yield* H.settle(30, 0.25);
 
         // Kill r2: it can no longer reach the API, then it is stopped without releasing anything.
-        const killed = replicas.get("r2") as Replicas.Replica;
-        killed.cut.value = true;
         const killedAt = yield* seconds;
-        yield* Effect.forkScoped(killed.stop);
-        replicas.delete("r2");
+        yield* kill("r2");
         let covered = 0;
         const lease = Sharding.leaseName("kopf", "r2");
-        const whole = (ranges: ReadonlyArray<ShardRange.ShardRange>) =>
-          ranges.length === 1 && ranges[0]?.start === 0n && ranges[0]?.end === ShardRange.SPACE;
         while (!whole(yield* ringCoverage(lease)) && covered <= 60) {
           yield* H.settle(0.25, 0.25);
           covered = (yield* seconds) - killedAt;
@@ -116,11 +60,9 @@ describe("scale-out chaos", () => {
         yield* Replicas.until(() => created.count === OBJECTS && reruns(log, "r2").handled === OBJECTS, 600);
         const counts = reruns(log, "r2");
         const overlapping = Replicas.overlaps(log, yield* Clock.currentTimeMillis);
-        const perReplica = new Map<string, number>();
-        for (const entry of log) perReplica.set(entry.replica, (perReplica.get(entry.replica) ?? 0) + 1);
         console.log(
           `sharding chaos: ${OBJECTS} objects, ${counts.handled} handled, ${log.length} invocations ` +
-            `(${JSON.stringify(Object.fromEntries(perReplica))}); overlaps ${overlapping}; ` +
+            `(${JSON.stringify(perReplica(log))}); overlaps ${overlapping}; ` +
             `re-runs after the kill ${counts.afterKill}, unexplained ${counts.unexplained}; ` +
             `the killed replica's share covered by the others after ${covered.toFixed(2)} s`,
         );
@@ -142,12 +84,7 @@ describe("scale-out chaos", () => {
           const log: Array<Replicas.Invocation> = [];
           const start = (instance: string, identity = instance) =>
             Replicas.start(instance, log, { leaderElection: true, identity, seconds: HANDLER_SECONDS });
-          const holder = Effect.flatMap(KubeApi, (api) =>
-            api.get(LeaseRecord.LEASES, { namespace: "ns1", name: "kopf" }),
-          ).pipe(
-            Effect.map((body) => LeaseRecord.fromLease(body).holderIdentity),
-            Effect.catch(() => Effect.succeed("")),
-          );
+          const holder = Replicas.holder;
           const created = { count: 0 };
           yield* createOver(objects, 60, created);
           const a = yield* start("a");

@@ -10,17 +10,6 @@ import * as Replicas from "../fixtures/Replicas.ts";
 
 const LEASE = { leaseDuration: 4, renewDeadline: 3, retryPeriod: 0.5 };
 
-/** Until `members` members together hold the whole space, each some of it (∞ after 30 s). */
-const settled = (members: number) =>
-  Effect.gen(function* () {
-    const started = yield* Clock.currentTimeMillis;
-    for (;;) {
-      if (yield* Replicas.ringSettled(members)) return ((yield* Clock.currentTimeMillis) - started) / 1000;
-      if ((yield* Clock.currentTimeMillis) - started > 30_000) return Number.POSITIVE_INFINITY;
-      yield* Effect.sleep("100 millis");
-    }
-  });
-
 const handled = (log: ReadonlyArray<Replicas.Invocation>) => new Set(log.map((entry) => entry.name));
 
 const untilHandled = (log: ReadonlyArray<Replicas.Invocation>, names: ReadonlyArray<string>) =>
@@ -38,7 +27,7 @@ describe("sharding on a cluster", () => {
       const received = { r1: [] as Array<string>, r2: [] as Array<string> };
       const r1 = yield* Replicas.start("r1", log, { sharding: true, received: received.r1 });
       const r2 = yield* Replicas.start("r2", log, { sharding: true, received: received.r2 });
-      expect(yield* settled(2)).toBeLessThan(20);
+      expect(yield* Replicas.settled(2)).toBeLessThan(20);
       const shares = yield* Replicas.ring;
 
       const first = Array.from({ length: 20 }, (_, i) => `first-${i}`);
@@ -66,7 +55,7 @@ describe("sharding on a cluster", () => {
       expect(reached).toEqual(first.map(() => (filtering._tag === "ServerSide" ? 1 : 2)));
 
       yield* r2.stop;
-      expect(yield* settled(1)).toBeLessThanOrEqual(LEASE.retryPeriod + 5);
+      expect(yield* Replicas.settled(1)).toBeLessThanOrEqual(LEASE.retryPeriod + 5);
       const second = Array.from({ length: 10 }, (_, i) => `second-${i}`);
       for (const name of second) yield* H.create(name);
       yield* untilHandled(log, second);
