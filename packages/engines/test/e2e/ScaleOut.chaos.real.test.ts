@@ -77,10 +77,13 @@ describe("scale-out chaos in real time", () => {
         ),
       );
       yield* stage("r2 restarted, 3 settled, handling", rejoined);
+      yield* Effect.sleep("2 seconds");
       yield* start("r4");
       yield* start("r5");
       const grew = yield* Replicas.settled(5);
       yield* stage("5 settled", grew);
+      // Objects keep arriving: the five handle some before three leave.
+      yield* Effect.sleep("4 seconds");
       const leaving = ["r1", "r3", "r4"];
       const stopping = yield* seconds;
       yield* Effect.forEach(leaving, (name) => (replicas.get(name) as Replicas.Replica).stop, {
