@@ -10,7 +10,12 @@ export default defineConfig({
   resolve: { conditions: ["@kopf/source"] },
   ssr: { resolve: { conditions: ["@kopf/source"] } },
   test: {
-    include: ["packages/*/test/**/*.chaos.test.ts", "examples/*/test/**/*.chaos.test.ts"],
+    include: [
+      "packages/*/test/**/*.chaos.test.ts",
+      "examples/*/test/**/*.chaos.test.ts",
+      // The real tier's scale-out chaos in real time, here on the emulator (~50 s).
+      "packages/engines/test/e2e/ScaleOut.chaos.real.test.ts",
+    ],
     exclude: ["**/node_modules/**"],
     testTimeout: 1_800_000,
     hookTimeout: 1_800_000,
