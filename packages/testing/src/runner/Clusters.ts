@@ -17,7 +17,7 @@ import {
   FaultInjector,
   KubeEmulator,
 } from "@kopf/emulator";
-import { type Context, Effect, Exit, Layer, Result, Scope } from "effect";
+import { Config, ConfigProvider, type Context, Effect, Exit, Layer, Option, Result, Scope } from "effect";
 import * as ClusterTarget from "./ClusterTarget.ts";
 
 /** A cluster: at least a `KubeApi`; the emulator's clusters also give the `KubeEmulator`. */
@@ -89,6 +89,30 @@ export const kubeconfig = (
   );
 
 /**
+ * `KOPF_TEST_CLUSTER` read through Effect's `Config` from an environment `ConfigProvider`: the
+ * process environment as it is at the call (the real tier points the variable at a new control
+ * plane per test file, so the default provider's snapshot would not do), or `env` where a caller
+ * (a test) passes its own.
+ */
+const targetText = (env: Readonly<Record<string, string | undefined>> | undefined): string | undefined => {
+  const given =
+    env === undefined
+      ? undefined
+      : {
+          env: Object.fromEntries(
+            Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined),
+          ),
+        };
+  return Effect.runSync(
+    Config.option(Config.String(ClusterTarget.ENV_VAR)).pipe(
+      Effect.map(Option.getOrUndefined),
+      Effect.orElseSucceed(() => undefined),
+      Effect.provide(ConfigProvider.layer(ConfigProvider.fromEnv(given))),
+    ),
+  );
+};
+
+/**
  * The cluster `KOPF_TEST_CLUSTER` names (see {@link ClusterTarget}): the emulator when it is
  * unset or `emulator` (`options.emulator`, default {@link inProcess}), or `kubeconfig:PATH`.
  * `real` is resolved by the real-cluster tier (`npm run test:real`), which starts the API server
@@ -109,7 +133,7 @@ export const selected = (
 ): Cluster => {
   const failing = (error: ClusterTarget.TargetError): Cluster =>
     Layer.effectDiscard(Effect.fail(error)) as unknown as Cluster;
-  const target = ClusterTarget.parse((options.env ?? process.env)[ClusterTarget.ENV_VAR]);
+  const target = ClusterTarget.parse(targetText(options.env));
   if (Result.isFailure(target)) return failing(target.failure);
   switch (target.success._tag) {
     case "Emulator":
@@ -139,8 +163,8 @@ export const selected = (
  * const settle = Clusters.isEmulator() ? virtualSettle : realSettle
  * ```
  */
-export const isEmulator = (env: Readonly<Record<string, string | undefined>> = process.env): boolean => {
-  const target = ClusterTarget.parse(env[ClusterTarget.ENV_VAR]);
+export const isEmulator = (env?: Readonly<Record<string, string | undefined>>): boolean => {
+  const target = ClusterTarget.parse(targetText(env));
   return Result.isSuccess(target) && target.success._tag === "Emulator";
 };
 

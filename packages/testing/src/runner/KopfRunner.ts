@@ -152,12 +152,12 @@ export class KopfRunner implements AsyncDisposable {
       this.#stopped = true;
       this.#controller.abort();
       const timeout = this.#options.timeout ?? 30_000;
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const expired = new Promise<"expired">((done) => {
-        timer = setTimeout(() => done("expired"), timeout);
-      });
-      const outcome = await Promise.race([this.#done.then(() => "done" as const), expired]);
-      clearTimeout(timer);
+      const outcome = await Effect.runPromise(
+        Effect.raceFirst(
+          Effect.promise(() => this.#done).pipe(Effect.as("done" as const)),
+          Effect.sleep(timeout).pipe(Effect.as("expired" as const)),
+        ),
+      );
       await this.#owned?.close();
       if (outcome === "expired") {
         throw new KopfRunnerError({
