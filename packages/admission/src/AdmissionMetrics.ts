@@ -5,7 +5,10 @@
  * traced in a span of its own. The handlers'
  * own invocations are counted by the runtime's handler metrics (reason `webhook`).
  */
-import { Clock, Effect, Exit, Metric } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Metric from "effect/Metric";
 import type { ResponseDocument } from "./Response.ts";
 
 /** Reviews served, by `webhook`, `kind` and `outcome`. */

@@ -8,7 +8,9 @@
 import { KubeApi, type KubeApiError, type LoginError } from "@kopf/client";
 import type { WebhookHandler, WebhookType } from "@kopf/registry";
 import { Resource } from "@kopf/structs";
-import { Data, Effect, Stream } from "effect";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import * as Stream from "effect/Stream";
 import type { ClientConfig } from "./ClientConfig.ts";
 import * as ManagedWebhooks from "./ManagedWebhooks.ts";
 

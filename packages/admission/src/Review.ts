@@ -7,7 +7,10 @@
  */
 import type { Operation } from "@kopf/registry";
 import type { RawBody } from "@kopf/structs";
-import { Data, Result, Schema, SchemaIssue } from "effect";
+import * as Data from "effect/Data";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
+import * as SchemaIssue from "effect/SchemaIssue";
 import * as Bounded from "./Bounded.ts";
 
 /** The AdmissionReview API versions accepted (those the managed configurations declare). */

@@ -7,7 +7,8 @@
  * `WebhookNgrokTunnel`).
  */
 import type { KubeApi } from "@kopf/client";
-import { Data, type Stream } from "effect";
+import * as Data from "effect/Data";
+import type * as Stream from "effect/Stream";
 import type { ClientConfig } from "./ClientConfig.ts";
 import type { WebhookFn } from "./Serving.ts";
 

@@ -13,7 +13,10 @@ import { KubeApi } from "@kopf/client";
 import { AdmissionError, Registry } from "@kopf/registry";
 import type { RootTasks } from "@kopf/runtime";
 import { OperatorSettings, Settings } from "@kopf/settings";
-import { Deferred, Effect, Fiber, Stream } from "effect";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Stream from "effect/Stream";
 import { Admission, type ClientConfig, ConfigManager, WebhookServer } from "../src/index.ts";
 import {
   cluster,

@@ -6,7 +6,9 @@
 import { assert, describe, it } from "@effect/vitest";
 import { AdmissionError, Registry } from "@kopf/registry";
 import { Metrics } from "@kopf/runtime";
-import { Effect, Metric, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Metric from "effect/Metric";
+import * as Result from "effect/Result";
 import { AdmissionMetrics, Review, Serving } from "../src/index.ts";
 import { RESOURCE, review, SPEC } from "./fixtures/reviews.ts";
 

@@ -8,7 +8,12 @@ import { KubeApi } from "@kopf/client";
 import { EmulatorTransport, FaultInjector, KubeEmulator } from "@kopf/emulator";
 import { Registry } from "@kopf/registry";
 import { OperatorSettings, Settings } from "@kopf/settings";
-import { Effect, Fiber, Layer, Queue, Result, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Layer from "effect/Layer";
+import * as Queue from "effect/Queue";
+import * as Result from "effect/Result";
+import * as Stream from "effect/Stream";
 import { ConfigManager } from "../src/index.ts";
 import { RESOURCE, SPEC } from "./fixtures/reviews.ts";
 

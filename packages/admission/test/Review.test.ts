@@ -1,6 +1,6 @@
 /** AdmissionReview decoding: valid reviews of both versions, and a named error for every malformed one. */
 import { assert, describe, it } from "@effect/vitest";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as fc from "fast-check";
 import { Review } from "../src/index.ts";
 import { review } from "./fixtures/reviews.ts";

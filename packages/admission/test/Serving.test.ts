@@ -6,7 +6,8 @@
 import { assert, describe, it } from "@effect/vitest";
 import { AdmissionError, PermanentError, Registry } from "@kopf/registry";
 import { Resource } from "@kopf/structs";
-import { Effect, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import * as fc from "fast-check";
 import { Review, Serving } from "../src/index.ts";
 import { RESOURCE, review, SPEC } from "./fixtures/reviews.ts";

@@ -14,7 +14,7 @@ import {
   type RawEventType,
   type Resource,
 } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as ResourceMemory from "./ResourceMemory.ts";
 
 /** What the causes of one event are detected from. */

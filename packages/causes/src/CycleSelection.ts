@@ -20,7 +20,7 @@ import {
 } from "@kopf/registry";
 import type { StorageDecodeError } from "@kopf/storage";
 import type { RawEvent, Resource } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as CauseInputs from "./CauseInputs.ts";
 import * as ChangeCause from "./ChangeCause.ts";
 import type { ResourceContext } from "./ResourceCause.ts";

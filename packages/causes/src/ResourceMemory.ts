@@ -8,7 +8,8 @@
  * re-listings (so a relist after `410 Gone` does not resume again) and forgotten on `DELETED`.
  */
 import { Body, type RawBody, type RawEvent } from "@kopf/structs";
-import { HashMap, Option } from "effect";
+import * as HashMap from "effect/HashMap";
+import * as Option from "effect/Option";
 
 /** The per-object memory. */
 export interface ResourceMemory {

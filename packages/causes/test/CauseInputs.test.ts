@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest";
 import { Registry } from "@kopf/registry";
 import { AnnotationsDiffBaseStorage, SmartProgressStorage, StatusProgressStorage } from "@kopf/storage";
 import { type RawBody, type RawEvent, type RawEventType, Resource } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { CauseInputs, ChangeCause, ResourceMemory, SpawningCause, WatchingCause } from "../src/index.ts";
 import { context } from "./internal/context.ts";
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from "@effect/vitest";
 import { Matching, Registry } from "@kopf/registry";
 import { AnnotationsDiffBaseStorage, SmartProgressStorage } from "@kopf/storage";
 import { type RawBody, type RawEventType, Resource } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { CauseInputs, ChangeCause, FinalizerDecision, ResourceMemory, SpawningCause } from "../src/index.ts";
 import { context } from "./internal/context.ts";
 

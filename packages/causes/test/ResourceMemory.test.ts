@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "@effect/vitest";
 import type { RawEvent, RawEventType } from "@kopf/structs";
-import { HashMap } from "effect";
+import * as HashMap from "effect/HashMap";
 import * as fc from "fast-check";
 import { ResourceMemory } from "../src/index.ts";
 

@@ -10,7 +10,11 @@ import { dirname } from "node:path";
 import type { KubeApi } from "@kopf/client";
 import { EmulatorCommand, EmulatorServer } from "@kopf/emulator";
 import { Applying, Clusters } from "@kopf/testing";
-import { Context, Effect, Exit, Layer, Scope } from "effect";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
+import * as Scope from "effect/Scope";
 
 /** A running embedded emulator: the operator's cluster, and how to stop it. */
 export interface Embedded {

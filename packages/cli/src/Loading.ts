@@ -13,7 +13,8 @@ import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { Data, Effect } from "effect";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
 
 /** Why the handler code could not be loaded. */
 export class LoadError extends Data.TaggedError("LoadError")<{

@@ -9,7 +9,8 @@
 import { PeeringCrds } from "@kopf/engines";
 import type { OperatorSettings } from "@kopf/settings";
 import type { JsonObject, Resource } from "@kopf/structs";
-import { Data, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Result from "effect/Result";
 import type * as kopf from "kopf";
 import { Document, isMap, isSeq } from "yaml";
 import { deployment, object, webhookService } from "./internal/workload.ts";

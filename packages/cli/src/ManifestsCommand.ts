@@ -9,7 +9,7 @@
 import { extname } from "node:path";
 import { RunOptions, Settings } from "@kopf/settings";
 import { Resource } from "@kopf/structs";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as kopf from "kopf";
 import type { Argv } from "yargs";
 import { discoverCluster } from "./internal/clusterDiscovery.ts";

@@ -8,7 +8,8 @@
  * `KOPF_RESUME_*`) into its arguments.
  */
 import { RunOptions } from "@kopf/settings";
-import { Data, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Result from "effect/Result";
 import type { Argv } from "yargs";
 
 /** Why the options of `freeze`/`resume` cannot be used. */

@@ -8,7 +8,9 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { Crd, TypesFromCrd } from "@kopf/resources";
-import { Data, Effect, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import * as kopf from "kopf";
 import { parseAllDocuments, stringify } from "yaml";
 import type { Argv } from "yargs";

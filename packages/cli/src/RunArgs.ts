@@ -5,7 +5,8 @@
  * (through `RunOptions.forRun`) and how to log.
  */
 import { RunOptions, type Settings } from "@kopf/settings";
-import { Data, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Result from "effect/Result";
 import type { Argv } from "yargs";
 
 /** Why the arguments of `kopf run` cannot be used. */

@@ -21,7 +21,7 @@ import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { Clusters, ClusterTarget, KopfRunner } from "@kopf/testing";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as kopf from "kopf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";

@@ -8,7 +8,7 @@
  */
 import { Settings } from "@kopf/settings";
 import { Resource } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as kopf from "kopf";
 import { describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";

@@ -13,7 +13,11 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EmulatorServer } from "@kopf/emulator";
 import { Clusters, KopfRunner } from "@kopf/testing";
-import { Context, Effect, Exit, Layer, Scope } from "effect";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
+import * as Scope from "effect/Scope";
 import * as kopf from "kopf";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -14,7 +14,10 @@ import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { Peering, PeeringCrds } from "@kopf/engines";
 import { Applying, Clusters, KopfRunner } from "@kopf/testing";
-import { Effect, Layer, Result, Schedule } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
+import * as Schedule from "effect/Schedule";
 import * as kopf from "kopf";
 import { Cli, PeeringCommands } from "../src/index.ts";
 

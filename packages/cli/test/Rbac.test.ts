@@ -11,7 +11,8 @@
 import { CustomResource } from "@kopf/resources";
 import { Settings } from "@kopf/settings";
 import { Resource } from "@kopf/structs";
-import { Result, Schema } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import * as kopf from "kopf";
 import { describe, expect, it } from "vitest";
 import { Rbac, ServedResources } from "../src/index.ts";

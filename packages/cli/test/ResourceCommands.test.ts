@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { assert, describe, it } from "@effect/vitest";
 import { Crd } from "@kopf/resources";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as kopf from "kopf";
 import { parseAllDocuments } from "yaml";
 import { evaluate } from "./fixtures/generatedModule.ts";

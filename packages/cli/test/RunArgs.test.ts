@@ -3,7 +3,7 @@
  * -n/-A exclusivity, --dev's priority, and the rejection of bad values with a message naming them.
  */
 import { assert, describe, it } from "@effect/vitest";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import * as RunArgs from "../src/RunArgs.ts";
 

@@ -5,7 +5,10 @@
  * from the request path, never object names. An exporter reads them from Effect's metric
  * registry (see `@kopf/engines`' metrics endpoint).
  */
-import { Clock, Effect, Exit, Metric } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Metric from "effect/Metric";
 import type { KubeApiError } from "./KubeApiError.ts";
 import type { Method } from "./KubeTransport.ts";
 

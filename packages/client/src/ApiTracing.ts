@@ -5,7 +5,8 @@
  * `http.request.resend_count` for retries) plus the request's Kubernetes verb and resource.
  * The spans capture no stack trace (it would point here every time, at a CPU cost per request).
  */
-import { Effect, Exit } from "effect";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import type { RequestLabels } from "./ApiMetrics.ts";
 import type { KubeApiError } from "./KubeApiError.ts";
 import type { Method } from "./KubeTransport.ts";

@@ -7,8 +7,9 @@
  * TLS options and an `Authorization` header. This module is pure: paths are kept as paths and
  * read by the live transport, data fields are decoded here.
  */
-import { Data, Result } from "effect";
+import * as Data from "effect/Data";
 import { Base64 } from "effect/encoding";
+import * as Result from "effect/Result";
 
 /**
  * One endpoint with one identity. Path and data fields of the same item are mutually exclusive;

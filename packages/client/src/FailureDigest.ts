@@ -9,7 +9,8 @@
  *
  * The decisions are pure ({@link onFailure}, {@link onSuccess}); time comes from `Clock`.
  */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 
 /** What is remembered per request kind. @category models */
 export interface Entry {

@@ -9,7 +9,10 @@
  * `OperatorSettings.networking`/`watching`/`posting` at each call.
  */
 import type { ObjectReference, RawBody, RawEventType, Resource } from "@kopf/structs";
-import { Context, Effect, Layer, type Stream } from "effect";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import type * as Stream from "effect/Stream";
 import type { GroupVersionResources } from "./ApiResources.ts";
 import type { EventSpec } from "./Events.ts";
 import { makeClient } from "./internal/client.ts";
@@ -127,7 +130,7 @@ export interface RawRequest {
  *
  * @example
  * ```ts
- * import { Effect } from "effect"
+ * import * as Effect from "effect/Effect";
  * import { KubeApi } from "@kopf/client"
  * import { Resource } from "@kopf/structs"
  * const pods = Resource.make({ group: "", version: "v1", plural: "pods", namespaced: true })

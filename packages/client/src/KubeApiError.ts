@@ -6,7 +6,7 @@
  * `KubeApiError` whose `reason` says what kind of failure it is, so callers branch on
  * `error.reason` instead of on numbers.
  */
-import { Data } from "effect";
+import * as Data from "effect/Data";
 
 /**
  * What went wrong, as a closed union. Statuses map as in Kopf: 400 `BadRequest`,

@@ -7,7 +7,10 @@
  * the emulator's in-process one in `@kopf/emulator` (no sockets). Tests can script their own
  * with {@link KubeTransport.of}.
  */
-import { Context, type Effect, type Scope, type Stream } from "effect";
+import * as Context from "effect/Context";
+import type * as Effect from "effect/Effect";
+import type * as Scope from "effect/Scope";
+import type * as Stream from "effect/Stream";
 import type { ConnectionInfo } from "./ConnectionInfo.ts";
 import type { KubeApiError } from "./KubeApiError.ts";
 
@@ -53,7 +56,9 @@ export interface StreamingResponse {
  *
  * @example
  * ```ts
- * import { Effect, Layer, Stream } from "effect"
+ * import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Stream from "effect/Stream";
  * import { KubeTransport } from "@kopf/client"
  * const fake = Layer.succeed(KubeTransport, KubeTransport.of({
  *   request: () => Effect.succeed({ status: 200, headers: {}, body: new TextEncoder().encode("{}") }),

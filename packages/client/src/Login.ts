@@ -5,7 +5,7 @@
  * an ISO-8601 text (naive times are UTC, as in Kopf).
  */
 import { IsoTime } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as ConnectionInfo from "./ConnectionInfo.ts";
 import { LoginError } from "./LoginError.ts";
 import type { Credentials } from "./Vault.ts";

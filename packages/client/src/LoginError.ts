@@ -3,7 +3,7 @@
  * plugin or service-account files. (Kopf's `LoginError`.) Its `message` names the problem and,
  * where there is one, the file.
  */
-import { Data } from "effect";
+import * as Data from "effect/Data";
 
 /**
  * - `OutOfCredentials`: the vault has nothing left after re-authentication.

@@ -3,7 +3,8 @@
  * per second (the same model as client-go's default limiter). Off unless configured, like
  * controller-runtime. Waits run on `Clock`, so tests drive them with `TestClock`.
  */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 
 /** Requests per second and the burst allowed above it. @category models */
 export interface RateLimit {

@@ -8,7 +8,10 @@
  * the server's `Retry-After` is never undercut: it replaces the backoff when
  * `enforceRetryAfter` is set or when it is longer.
  */
-import { Cause, Duration, Effect, Schedule } from "effect";
+import * as Cause from "effect/Cause";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as Schedule from "effect/Schedule";
 import type { KubeApiError, Reason } from "./KubeApiError.ts";
 
 /** The retry settings (`networking.*` of the operator settings). @category models */

@@ -11,7 +11,13 @@
  * - Expired items (by `expiration`, on `Clock`) are dropped before use; when all have expired,
  *   re-authentication runs as well (expired ones are not remembered as invalid).
  */
-import { Clock, Context, Deferred, Effect, Exit, Layer, Random } from "effect";
+import * as Clock from "effect/Clock";
+import * as Context from "effect/Context";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
+import * as Random from "effect/Random";
 import * as ConnectionInfo from "./ConnectionInfo.ts";
 import type { KubeApiError } from "./KubeApiError.ts";
 import { LoginError, OUT_OF_CREDENTIALS } from "./LoginError.ts";
@@ -44,7 +50,7 @@ export interface VaultOptions {
  *
  * @example
  * ```ts
- * import { Effect } from "effect"
+ * import * as Effect from "effect/Effect";
  * import { CredentialsVault } from "@kopf/client"
  * const program = Effect.gen(function* () {
  *   const vault = yield* CredentialsVault

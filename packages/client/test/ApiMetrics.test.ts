@@ -7,7 +7,11 @@
 import { assert, describe, it } from "@effect/vitest";
 import { OperatorSettings, Settings } from "@kopf/settings";
 import { Resource } from "@kopf/structs";
-import { Effect, Fiber, Layer, Metric, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Layer from "effect/Layer";
+import * as Metric from "effect/Metric";
+import * as Result from "effect/Result";
 import { TestClock } from "effect/testing";
 import * as ApiMetrics from "../src/ApiMetrics.ts";
 import * as ApiTracing from "../src/ApiTracing.ts";

@@ -1,7 +1,7 @@
 // Covers ConnectionInfo (docs/behaviour/operator.md#logins): the path/data exclusivity and server validation, the
 // Authorization header rules, PEM-or-base64 data decoding, equality, expiration and pool keys.
 import { assert, describe, it } from "@effect/vitest";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import * as ConnectionInfo from "../src/ConnectionInfo.ts";
 

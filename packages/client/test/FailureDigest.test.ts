@@ -4,7 +4,11 @@
 // level, and every request succeeding once the server is back.
 import { assert, describe, it } from "@effect/vitest";
 import { Resource } from "@kopf/structs";
-import { Effect, Fiber, Layer, Logger, References } from "effect";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Layer from "effect/Layer";
+import * as Logger from "effect/Logger";
+import * as References from "effect/References";
 import { TestClock } from "effect/testing";
 import { type Entry, type Output, onFailure, onSuccess, requestKind } from "../src/FailureDigest.ts";
 import { KubeApi } from "../src/KubeApi.ts";

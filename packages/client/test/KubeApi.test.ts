@@ -5,7 +5,11 @@
 import { assert, describe, it } from "@effect/vitest";
 import { OperatorSettings, Settings } from "@kopf/settings";
 import { Resource } from "@kopf/structs";
-import { Effect, Fiber, Layer, Ref, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Layer from "effect/Layer";
+import * as Ref from "effect/Ref";
+import * as Stream from "effect/Stream";
 import { TestClock } from "effect/testing";
 import type { ConnectionInfo } from "../src/ConnectionInfo.ts";
 import { type ClientOptions, KubeApi } from "../src/KubeApi.ts";

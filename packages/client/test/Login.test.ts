@@ -2,7 +2,7 @@
 // connection info validated, expirations as numbers, Dates or ISO texts (naive = UTC), bad
 // results named by handler id, and no results at all as a LoginError.
 import { assert, describe, it } from "@effect/vitest";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { collect, NO_CREDENTIALS } from "../src/Login.ts";
 
 describe("Login.collect", () => {

@@ -2,7 +2,11 @@
 // are retried, how many calls each backoff setting gives and which sleeps happen between them,
 // re-iterable backoffs, Retry-After (header or details) enforced or not, and the log lines.
 import { assert, describe, it } from "@effect/vitest";
-import { Effect, Exit, Fiber, Logger, References } from "effect";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Fiber from "effect/Fiber";
+import * as Logger from "effect/Logger";
+import * as References from "effect/References";
 import { TestClock } from "effect/testing";
 import fc from "fast-check";
 import { KubeApiError } from "../src/KubeApiError.ts";

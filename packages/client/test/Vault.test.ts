@@ -2,7 +2,13 @@
 // on 401 with a retry on the next item; "not ready" blocking while re-authenticating (one login
 // for many waiters); the last-3 rejection rule; expiration on Clock; running out of credentials.
 import { assert, describe, it } from "@effect/vitest";
-import { Deferred, Effect, Exit, Fiber, Layer, Logger, Ref } from "effect";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Fiber from "effect/Fiber";
+import * as Layer from "effect/Layer";
+import * as Logger from "effect/Logger";
+import * as Ref from "effect/Ref";
 import { TestClock } from "effect/testing";
 import fc from "fast-check";
 import type * as ConnectionInfo from "../src/ConnectionInfo.ts";

@@ -12,7 +12,14 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EmulatorServer, FaultInjector, KubeEmulator, WebhookAdmission } from "@kopf/emulator";
 import { ClusterTarget as Target } from "@kopf/testing";
-import { Cause, Context, Data, Effect, Exit, Layer, Result, Scope } from "effect";
+import * as Cause from "effect/Cause";
+import * as Context from "effect/Context";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
+import * as Scope from "effect/Scope";
 
 /** An acquired cluster. */
 export interface Cluster {

@@ -3,7 +3,7 @@
  * each side's outcomes are normalised with its own placeholder tables, and the two are compared
  * interaction by interaction. The result feeds {@link Deviations.check} and the report.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as Compare from "./Compare.ts";
 import type { Connection } from "./Connection.ts";
 import type { Compared } from "./Deviations.ts";

@@ -8,7 +8,9 @@ import { readFile } from "node:fs/promises";
 import type { IncomingMessage } from "node:http";
 import { Agent, request as httpsRequest } from "node:https";
 import { ConnectionInfo, KubeConfigLogin } from "@kopf/client";
-import { Data, Effect, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import type { Method, WatchEvent } from "./Interaction.ts";
 
 /** Why a connection or request failed (not an HTTP error status: those are outcomes). */

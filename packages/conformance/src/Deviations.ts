@@ -5,7 +5,8 @@
  * cover at least one difference. So an unlisted difference fails, and so does a fixed deviation
  * left in the table: the list can neither silently grow nor rot.
  */
-import { Data, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Result from "effect/Result";
 import { type Difference, isUnder } from "./Compare.ts";
 
 /**

@@ -4,7 +4,8 @@
  * step gathers their events; polls repeat a GET until their condition holds. A network failure
  * becomes an outcome with status 0 (so one broken interaction does not hide the others).
  */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import type { Connection, ConnectionError, OpenWatch } from "./Connection.ts";
 import {
   type CollectStep,

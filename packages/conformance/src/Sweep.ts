@@ -9,7 +9,9 @@
  */
 import { type APIResource, type ApiError, KubeApi } from "@kopf/client";
 import { type RawBody, Resource } from "@kopf/structs";
-import { Effect, Schedule, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Schedule from "effect/Schedule";
+import * as Stream from "effect/Stream";
 
 /** The uids of the objects that existed when the snapshot was taken. */
 export interface Snapshot {

@@ -8,7 +8,9 @@
 import { createServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { CertificateAuthority } from "@kopf/emulator";
-import { Data, Effect, type Scope } from "effect";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import type * as Scope from "effect/Scope";
 import * as Echo from "./sequences/internal/echo.ts";
 
 /** A running webhook server. */

@@ -3,7 +3,8 @@
 // passed through untouched, and a bad target rejected with a message naming the variable.
 import { existsSync } from "node:fs";
 import { ClusterTarget as Target } from "@kopf/testing";
-import { Effect, Exit } from "effect";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import { describe, expect, it } from "vitest";
 import * as Cluster from "../src/Cluster.ts";
 import * as Connection from "../src/Connection.ts";

@@ -6,7 +6,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ClusterTarget as Target } from "@kopf/testing";
-import { Effect, Exit, Result, Scope } from "effect";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Result from "effect/Result";
+import * as Scope from "effect/Scope";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Cluster from "../src/Cluster.ts";
 import * as Conformance from "../src/Conformance.ts";

@@ -4,7 +4,9 @@
 // are all neutralised, and nothing in the sequences depends on the server instance.
 
 import { ClusterTarget as Target } from "@kopf/testing";
-import { Effect, Exit, Scope } from "effect";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Scope from "effect/Scope";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Cluster from "../src/Cluster.ts";
 import * as Conformance from "../src/Conformance.ts";

@@ -1,6 +1,6 @@
 // Covers the deviations table: decoding with clear errors, and the two-way check (unlisted
 // differences, stale entries, entries for interactions that did not run, and the counts).
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { describe, expect, it } from "vitest";
 import type { Difference } from "../src/Compare.ts";
 import * as Deviations from "../src/Deviations.ts";

@@ -4,7 +4,7 @@
 // Regenerate the document's table with KOPF_WRITE_DEVIATIONS_DOC=1 and this test.
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { describe, expect, it } from "vitest";
 import * as Cluster from "../src/Cluster.ts";
 import * as Deviations from "../src/Deviations.ts";

@@ -2,7 +2,7 @@
 // paths and bodies computed from earlier responses, selection before comparison, network
 // failures recorded as status 0 without stopping the sequence, polls repeated until their
 // condition (or timeout), and watches opened, collected (events, or the error body) and closed.
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { type Connection, ConnectionError, type OpenWatch, type RawResponse } from "../src/Connection.ts";
 import type { Sequence, WatchEvent } from "../src/Interaction.ts";

@@ -6,7 +6,7 @@ import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import type { Resource } from "@kopf/structs";
 import { Applying, Clusters, KopfRunner } from "@kopf/testing";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as Sweep from "../src/Sweep.ts";
 
 const { configmaps, namespaces, customResourceDefinitions: crds } = KopfRunner;

@@ -24,7 +24,12 @@ import { Settings } from "@kopf/settings";
 import { type RawBody, ShardRange } from "@kopf/structs";
 import { Clusters } from "@kopf/testing";
 import { ListWatch, Watcher } from "@kopf/watcher";
-import { Clock, Context, Effect, Layer, References, Stream } from "effect";
+import * as Clock from "effect/Clock";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as References from "effect/References";
+import * as Stream from "effect/Stream";
 import * as H from "../test/fixtures/Harness.ts";
 import * as Replicas from "../test/fixtures/Replicas.ts";
 

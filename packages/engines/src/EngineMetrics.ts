@@ -4,7 +4,8 @@
  * share of the hash space it handles). Like the runtime's metrics they live in Effect's metric
  * registry of the context, where the metrics endpoint reads them.
  */
-import { type Effect, Metric } from "effect";
+import type * as Effect from "effect/Effect";
+import * as Metric from "effect/Metric";
 
 /** Daemons and timers running, by `resource`, `handler` and `kind` (`daemon`, `timer`). */
 export const running = Metric.gauge("kopf_daemons_running", {

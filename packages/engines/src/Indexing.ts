@@ -25,7 +25,8 @@ import { Handling, Logging } from "@kopf/runtime";
 import { OperatorSettings } from "@kopf/settings";
 import { HandlerState } from "@kopf/storage";
 import { IsoTime, Patch, Resource } from "@kopf/structs";
-import { Deferred, Effect } from "effect";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
 import * as Indices from "./Indices.ts";
 
 /** A watch (resource × namespace) as the runtime's orchestrator reports it. */

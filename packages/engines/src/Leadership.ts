@@ -10,7 +10,9 @@
  */
 import { KubeApi } from "@kopf/client";
 import { IsoTime } from "@kopf/structs";
-import { Duration, Effect, SubscriptionRef } from "effect";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as SubscriptionRef from "effect/SubscriptionRef";
 import type * as Daemons from "./Daemons.ts";
 import * as EngineMetrics from "./EngineMetrics.ts";
 import * as LeaderElection from "./LeaderElection.ts";

@@ -6,7 +6,7 @@
  * lease anyone may take.
  */
 import { IsoTime, type JsonObject, type RawBody, Resource } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 
 /** The Lease resource (coordination.k8s.io/v1, namespaced). */
 export const LEASES: Resource.Resource = Resource.make({

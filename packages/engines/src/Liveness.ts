@@ -7,7 +7,9 @@
  * (`{}` without probes), or `500` as soon as a probe failed in any way (probes are not retried
  * within a request; a failure is not cached); other paths get `404`.
  */
-import { Data, Effect, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import * as Endpoints from "./internal/endpoints.ts";
 
 /** Why the liveness endpoint cannot be served. */

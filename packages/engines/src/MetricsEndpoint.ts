@@ -4,7 +4,9 @@
  * choosing the exposition format from the request's `Accept` header (the Prometheus text
  * format by default, OpenMetrics when the scraper asks for it), and answering a request.
  */
-import { Data, Effect, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import * as Endpoints from "./internal/endpoints.ts";
 
 /** Why the metrics endpoint cannot be served. */

@@ -15,7 +15,10 @@
  */
 import type { KubeApi } from "@kopf/client";
 import { type Engines, Operator, OperatorError, Probes, type RootTasks } from "@kopf/runtime";
-import { Effect, Result, type Scope, SubscriptionRef } from "effect";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
+import type * as Scope from "effect/Scope";
+import * as SubscriptionRef from "effect/SubscriptionRef";
 import * as Daemons from "./Daemons.ts";
 import * as EngineMetrics from "./EngineMetrics.ts";
 import * as Indexing from "./Indexing.ts";

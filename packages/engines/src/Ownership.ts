@@ -9,7 +9,10 @@
  * gained objects again from their last seen state.
  */
 import type { Engines } from "@kopf/runtime";
-import { Effect, PubSub, Stream, SubscriptionRef } from "effect";
+import * as Effect from "effect/Effect";
+import * as PubSub from "effect/PubSub";
+import * as Stream from "effect/Stream";
+import * as SubscriptionRef from "effect/SubscriptionRef";
 
 /** Which objects (by memory key) this replica may start work on. */
 export type Assignment = (key: string) => boolean;

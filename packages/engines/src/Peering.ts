@@ -22,7 +22,9 @@ import type { RootTasks } from "@kopf/runtime";
 import { OperatorSettings } from "@kopf/settings";
 import { Resource } from "@kopf/structs";
 import { ListWatch, NamespaceObserver, Watcher } from "@kopf/watcher";
-import { Data, Effect, SubscriptionRef } from "effect";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import * as SubscriptionRef from "effect/SubscriptionRef";
 import * as Ensemble from "./internal/ensemble.ts";
 import * as Presence from "./Presence.ts";
 

@@ -7,7 +7,7 @@
 import { type ApiError, KubeApi } from "@kopf/client";
 import type { RawBody } from "@kopf/structs";
 import { Resource } from "@kopf/structs";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 
 const crd = (kind: string, plural: string, scope: "Cluster" | "Namespaced"): RawBody => ({
   apiVersion: "apiextensions.k8s.io/v1",

@@ -7,7 +7,7 @@
  * pause everyone (same priority: a conflict), or to resume, and when the blocking peers expire.
  */
 import { IsoTime } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 
 /** One operator's presence. Times are epoch microseconds; the lifetime is in seconds. */
 export interface Peer {

@@ -9,7 +9,10 @@
 import { type ApiError, KubeApi } from "@kopf/client";
 import { IsoTime, type RawBody, type Resource } from "@kopf/structs";
 import { Watcher } from "@kopf/watcher";
-import { Effect, Fiber, Random, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Random from "effect/Random";
+import * as Stream from "effect/Stream";
 import * as Peers from "./Peers.ts";
 
 /** A peering object's resource and namespace (`null` cluster-wide). */

@@ -7,7 +7,8 @@
  */
 import type { Engines, Operator, RootTasks } from "@kopf/runtime";
 import { OperatorSettings, type Settings } from "@kopf/settings";
-import { Effect, SubscriptionRef } from "effect";
+import * as Effect from "effect/Effect";
+import * as SubscriptionRef from "effect/SubscriptionRef";
 import type * as Daemons from "./Daemons.ts";
 import * as LeaderElection from "./LeaderElection.ts";
 import * as Leadership from "./Leadership.ts";

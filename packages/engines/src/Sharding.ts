@@ -16,7 +16,10 @@
  */
 import { KubeApi } from "@kopf/client";
 import { IsoTime, type RawBody, ShardRange } from "@kopf/structs";
-import { Duration, Effect, Result, SubscriptionRef } from "effect";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
+import * as SubscriptionRef from "effect/SubscriptionRef";
 import type * as Daemons from "./Daemons.ts";
 import * as EngineMetrics from "./EngineMetrics.ts";
 import * as LeaseRecord from "./LeaseRecord.ts";

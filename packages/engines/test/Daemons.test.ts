@@ -7,7 +7,8 @@
  */
 import { assert, describe, it } from "@effect/vitest";
 import { type DaemonContext, Registry } from "@kopf/registry";
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import * as Daemons from "../src/Daemons.ts";
 import * as H from "./fixtures/Harness.ts";
 

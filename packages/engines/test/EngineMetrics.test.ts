@@ -3,7 +3,8 @@
  * replica's share is the size of its ranges over the whole 2^64 hash space.
  */
 import { assert, describe, it } from "@effect/vitest";
-import { Effect, Metric } from "effect";
+import * as Effect from "effect/Effect";
+import * as Metric from "effect/Metric";
 import { EngineMetrics } from "../src/index.ts";
 
 const HALF = 1n << 63n;

@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest";
 import { IsoTime } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as Identity from "../src/Identity.ts";
 
 const now = Result.getOrThrow(IsoTime.parse("2020-12-31T23:59:59.123456+00:00"));

@@ -8,7 +8,7 @@ import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { type Index, PermanentError, Registry, TemporaryError } from "@kopf/registry";
 import { KopfRunner } from "@kopf/testing";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as H from "./fixtures/Harness.ts";
 
 type ByApp = { readonly byApp: Index<string, string> };

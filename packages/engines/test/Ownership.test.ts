@@ -2,7 +2,9 @@
 // the object claimed, gains published as predicates of what was gained, drains waiting for the
 // claimed objects to end their cycles.
 import { assert, describe, it } from "@effect/vitest";
-import { Effect, Fiber, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Stream from "effect/Stream";
 import * as Ownership from "../src/Ownership.ts";
 
 describe("Ownership", () => {

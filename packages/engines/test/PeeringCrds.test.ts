@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { Resource } from "@kopf/structs";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as PeeringCrds from "../src/PeeringCrds.ts";
 import * as H from "./fixtures/Harness.ts";
 

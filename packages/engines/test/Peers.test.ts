@@ -5,7 +5,7 @@
  */
 import { assert, describe, it } from "@effect/vitest";
 import { IsoTime } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import * as Peers from "../src/Peers.ts";
 

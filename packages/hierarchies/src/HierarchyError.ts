@@ -3,7 +3,7 @@
  * `TypeError`/`LookupError` at once. These helpers are called by user code building children, so
  * (like registration calls) they throw this tagged error instead of returning a failure value.
  */
-import { Data } from "effect";
+import * as Data from "effect/Data";
 
 /**
  * Why a hierarchies call could not do its work.

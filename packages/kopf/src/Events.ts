@@ -8,7 +8,7 @@
  * an error naming the problem.
  */
 import { type Ambient, AmbientHandlers, Posting } from "@kopf/runtime";
-import { Data } from "effect";
+import * as Data from "effect/Data";
 
 /** `kopf.event()` and friends were called where no operator runs. */
 export class EventsError extends Data.TaggedError("EventsError")<{

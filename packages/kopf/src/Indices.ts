@@ -6,7 +6,7 @@
  * sync and no cast.
  */
 import type { Index } from "@kopf/registry";
-import { Data } from "effect";
+import * as Data from "effect/Data";
 
 /** Reading an index that is not in the context (an id that no index handler has). */
 export class IndexError extends Data.TaggedError("IndexError")<{

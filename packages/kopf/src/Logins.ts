@@ -5,7 +5,7 @@
  * Kopf's example 13 does). Without login handlers, the operator logs in this way by itself.
  */
 import { type ConnectionInfo, KubeConfigLogin, type LoginError, ServiceAccountLogin } from "@kopf/client";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 
 /** Where the kubeconfig is read from (default: `KUBECONFIG`, else `~/.kube/config`). */
 export type KubeconfigOptions = KubeConfigLogin.KubeConfigOptions;

@@ -6,7 +6,7 @@
  */
 import { RegistrationError } from "@kopf/registry";
 import { CustomResource } from "@kopf/resources";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { getDefaultRegistry } from "./DefaultRegistry.ts";
 
 /**
@@ -14,7 +14,7 @@ import { getDefaultRegistry } from "./DefaultRegistry.ts";
  * throws `RegistrationError` at import time, as registration mistakes do.
  *
  * @example
- * import { Schema } from "effect"
+ * import * as Schema from "effect/Schema";
  * import * as kopf from "kopf"
  *
  * export const KopfExample = kopf.resource({

@@ -15,7 +15,8 @@ import { EngineMetrics, Exposition } from "@kopf/engines";
 import { Metrics } from "@kopf/runtime";
 import { WatchMetrics } from "@kopf/watcher";
 import { parser } from "@prometheus-io/lezer-promql";
-import { Effect, Metric } from "effect";
+import * as Effect from "effect/Effect";
+import * as Metric from "effect/Metric";
 import { parse as parseYaml } from "yaml";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");

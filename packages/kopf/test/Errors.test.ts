@@ -3,7 +3,8 @@
  * handlers (the full behaviour is covered in @kopf/registry).
  */
 import { assert, describe, it } from "@effect/vitest";
-import { Effect, Exit } from "effect";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import * as kopf from "../src/index.ts";
 
 describe("errors", () => {

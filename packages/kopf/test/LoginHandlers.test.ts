@@ -5,7 +5,11 @@
  */
 import { EmulatorServer, FaultInjector, KubeEmulator } from "@kopf/emulator";
 import { KopfRunner } from "@kopf/testing";
-import { type Context, Effect, Exit, Layer, Scope } from "effect";
+import type * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
+import * as Scope from "effect/Scope";
 import { describe, expect, it } from "vitest";
 import * as kopf from "../src/index.ts";
 

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Registry as CoreRegistry } from "@kopf/registry";
 import { Operator } from "@kopf/runtime";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as kopf from "../src/index.ts";
 

@@ -7,7 +7,9 @@
 import { KubeApi } from "@kopf/client";
 import { KubeEmulator } from "@kopf/emulator";
 import { Clusters, KopfRunner } from "@kopf/testing";
-import { type Context, Effect, Layer } from "effect";
+import type * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { afterEach, describe, expect, it } from "vitest";
 import * as kopf from "../src/index.ts";
 

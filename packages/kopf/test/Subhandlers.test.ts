@@ -6,7 +6,7 @@
 import { assert, describe, it } from "@effect/vitest";
 import { Registry as CoreRegistry, SubRegistry } from "@kopf/registry";
 import { AmbientHandlers } from "@kopf/runtime";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as kopf from "../src/index.ts";
 
 function createFn() {}

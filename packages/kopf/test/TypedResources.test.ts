@@ -5,7 +5,7 @@
  * call, and `decode: false` passes the stored body through.
  */
 import { assert, beforeEach, describe, expectTypeOf, it } from "@effect/vitest";
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 import * as kopf from "../src/index.ts";
 
 const define = () =>

@@ -10,7 +10,7 @@
  * `Effect.fail(new PermanentError("bad"))`. `instanceof` follows Kopf's hierarchy:
  * `HandlerTimeoutError`, `HandlerRetriesError` and `AdmissionError` are `PermanentError`s.
  */
-import { Data } from "effect";
+import * as Data from "effect/Data";
 
 /** How a handler failure that is none of the errors below is treated. */
 export type ErrorsMode = "ignored" | "temporary" | "permanent";

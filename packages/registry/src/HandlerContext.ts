@@ -13,7 +13,7 @@
  * forward-compatibility rule); declare them with the `I` type parameter.
  */
 import type { Body, Diff, Json, Patch, Resource } from "@kopf/structs";
-import type { Effect } from "effect";
+import type * as Effect from "effect/Effect";
 import type { SubRegistry } from "./SubRegistry.ts";
 
 /** Why a changing handler runs (`create`…`resume`) or why nothing runs (`noop`, `free`, `gone`). */

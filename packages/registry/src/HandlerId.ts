@@ -13,7 +13,7 @@
  * Sub-handler ids are `{parent}/{child}`.
  */
 import { FieldPath } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { RegistrationError } from "./Errors.ts";
 
 /** The id of a handler, unique within its registry bucket and persisted in annotations. */

@@ -8,7 +8,7 @@
  * Kopf's decorators raise at import time), so a misconfigured operator fails at startup.
  */
 import type { Body, Selector } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { RegistrationError } from "./Errors.ts";
 import type { Handler, HandlerFn } from "./Handler.ts";
 import type {

@@ -4,7 +4,7 @@
  * leaves to fail later). Every option is optional; `undefined` means Kopf's `None`.
  */
 import { FieldPath } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { type ErrorsMode, RegistrationError } from "./Errors.ts";
 import type { MetaFilter, ValueFilter, WhenFilterFn } from "./Filters.ts";
 import { isMarker, isUnset } from "./Filters.ts";

@@ -9,7 +9,7 @@
  */
 import type { CustomResource } from "@kopf/resources";
 import { Selector } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { RegistrationError } from "./Errors.ts";
 import * as TypedHandlers from "./TypedHandlers.ts";
 

@@ -8,7 +8,7 @@
  * parent's `fieldNeedsChange`, and accept `old`/`new` filters only under on.update and on.field
  * parents. Their ids get no field suffix (as in Kopf).
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { RegistrationError } from "./Errors.ts";
 import type { ChangingHandler, Handler, HandlerFn } from "./Handler.ts";
 import type { ChangingContext, ChangingFilterContext } from "./HandlerContext.ts";

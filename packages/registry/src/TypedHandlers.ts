@@ -8,7 +8,7 @@
  * `{ decode: false }` skips the decoding.
  */
 import { CustomResource } from "@kopf/resources";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { PermanentError } from "./Errors.ts";
 import type { Logger } from "./HandlerContext.ts";
 

@@ -4,7 +4,8 @@
  * both throwable Errors and yieldable Effect failures with tags, and RegistrationError's reason.
  */
 import { assert, describe, it } from "@effect/vitest";
-import { Effect, Exit } from "effect";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import {
   AdmissionError,
   ErrorsMode,

@@ -4,7 +4,7 @@
  * RegistrationError for anonymous functions.
  */
 import { assert, describe, it } from "@effect/vitest";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as HandlerId from "../src/HandlerId.ts";
 
 function some_fn() {}

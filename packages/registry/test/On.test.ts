@@ -7,7 +7,7 @@
  */
 import { assert, describe, expectTypeOf, it } from "@effect/vitest";
 import type { RawBody, RawEventType } from "@kopf/structs";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import {
   ABSENT,
   type Activity,

@@ -3,7 +3,7 @@
  * meta filter nulls, value/old/new combinations, and properties of the number checks.
  */
 import { assert, describe, it } from "@effect/vitest";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as fc from "fast-check";
 import { PRESENT } from "../src/Filters.ts";
 import * as Options from "../src/Options.ts";

@@ -6,7 +6,7 @@
  */
 import { assert, describe, it } from "@effect/vitest";
 import { EVERYTHING, Resource, Selector } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as ResourceSpec from "../src/ResourceSpec.ts";
 
 const selector = (spec: unknown, resolve?: ResourceSpec.ModelResolver) => {

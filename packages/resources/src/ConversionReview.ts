@@ -4,7 +4,8 @@
  * converted through the storage version (hub and spoke), and encoded with the target version's
  * Schema; metadata and other top-level fields are kept as they are.
  */
-import { Result, Schema } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import {
   type Content,
   type CustomResource,

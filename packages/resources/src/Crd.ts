@@ -4,7 +4,7 @@
  * printer columns, the status and scale subresources, and a webhook `conversion` section when
  * there are several versions.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { CustomResource, Definition, VersionDefinition, Versions } from "./CustomResource.ts";
 import type { ResourceError } from "./Errors.ts";
 import { type JsonSchemaProps, toOpenApi } from "./OpenApi.ts";

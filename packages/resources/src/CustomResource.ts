@@ -3,7 +3,9 @@
  * printer columns, subresources and the conversion between versions. From it come the CRD
  * (`Crd.fromResource`), the typed bodies handlers receive, and their decoding (`Decoding`).
  */
-import { Result, Schema, SchemaIssue } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
+import * as SchemaIssue from "effect/SchemaIssue";
 import { ResourceError } from "./Errors.ts";
 import { dropNonNullableNulls } from "./internal/nulls.ts";
 import { type JsonSchemaProps, toOpenApi } from "./OpenApi.ts";

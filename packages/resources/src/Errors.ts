@@ -2,7 +2,7 @@
  * The errors of resource definitions: a schema without an OpenAPI form, an inconsistent
  * definition (no storage version, duplicate versions), an unreadable CRD.
  */
-import { Data } from "effect";
+import * as Data from "effect/Data";
 
 /** Why a resource definition or a CRD could not be used. */
 export type ResourceErrorReason = "Unsupported" | "InvalidDefinition" | "InvalidCrd";

@@ -5,7 +5,9 @@
  * generation; those that change what a value decodes to (defaults, int-or-string, preserved
  * fields) also change the Schema itself, so the operator decodes as the API server validates.
  */
-import { Effect, Schema, type SchemaAST } from "effect";
+import * as Effect from "effect/Effect";
+import * as Schema from "effect/Schema";
+import type * as SchemaAST from "effect/SchemaAST";
 
 /** The annotation key under which the OpenAPI generation finds the markers of a schema node. */
 export const OPENAPI_KEY = "kopf/openapi";

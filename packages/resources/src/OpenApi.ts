@@ -5,7 +5,9 @@
  * `null` and int-or-string, checks without an OpenAPI equivalent) is an error naming the field,
  * never silently dropped: the server would then accept what the operator rejects.
  */
-import { Result, type Schema, SchemaAST } from "effect";
+import * as Result from "effect/Result";
+import type * as Schema from "effect/Schema";
+import * as SchemaAST from "effect/SchemaAST";
 import { ResourceError } from "./Errors.ts";
 import { markersOf } from "./Markers.ts";
 

@@ -4,7 +4,7 @@
  * resources get typed, decoded bodies too. Every OpenAPI field the Schemas cannot check is kept
  * as a marker, so the module's `kopf crd` gives the same schema back.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { ResourceError } from "./Errors.ts";
 
 type Json = { readonly [key: string]: unknown };
@@ -127,7 +127,7 @@ const pascal = (s: string) => s.replace(/(^|[^A-Za-z0-9])([a-z0-9])/g, (_, __, c
  *
  * @example
  * fromCrd(crd)
- * // Result.succeed('import { Schema } from "effect";\nimport * as kopf from "kopf";\n\nexport const KopfExampleV1Spec = …')
+ * // Result.succeed('import * as Schema from "effect/Schema";\nimport * as kopf from "kopf";\n\nexport const KopfExampleV1Spec = …')
  */
 export const fromCrd = (crd: unknown): Result.Result<string, ResourceError> => {
   const bad = (message: string) =>

@@ -1,5 +1,6 @@
 // A resource with two versions used across the tests: v1 has `size`, v2 renamed it `replicas`.
-import { Result, Schema } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { CustomResource, Markers } from "../src/index.ts";
 
 export const SpecV1 = Schema.Struct({

@@ -21,7 +21,13 @@ import { fileURLToPath } from "node:url";
 import { CredentialsVault, KubeApi, KubeClient, KubeTransport, UndiciTransport } from "@kopf/client";
 import { Registry } from "@kopf/registry";
 import { Resource } from "@kopf/structs";
-import { Context, Deferred, Effect, Fiber, Layer, Logger, References } from "effect";
+import * as Context from "effect/Context";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Layer from "effect/Layer";
+import * as Logger from "effect/Logger";
+import * as References from "effect/References";
 import { Logging, Operator } from "../src/index.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");

@@ -22,7 +22,13 @@ import { CredentialsVault, KubeApi, KubeTransport } from "@kopf/client";
 import { EmulatorTransport, KubeEmulator } from "@kopf/emulator";
 import { Registry } from "@kopf/registry";
 import { Applying, KopfRunner } from "@kopf/testing";
-import { Context, Deferred, Effect, Fiber, Layer, Logger, References } from "effect";
+import * as Context from "effect/Context";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Layer from "effect/Layer";
+import * as Logger from "effect/Logger";
+import * as References from "effect/References";
 import { Logging, Operator } from "../src/index.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");

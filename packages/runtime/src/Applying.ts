@@ -10,7 +10,7 @@ import type { CyclePlan } from "@kopf/causes";
 import type { KubeApi } from "@kopf/client";
 import { OperatorSettings } from "@kopf/settings";
 import { IsoTime, Patch, type RawBody, type Resource } from "@kopf/structs";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as PatchApplier from "./PatchApplier.ts";
 
 /** What to patch. */

@@ -13,7 +13,9 @@
 import type { SpawningCause } from "@kopf/causes";
 import type { HandlerId, SpawningHandler } from "@kopf/registry";
 import type { RawEvent, Resource, ShardRange } from "@kopf/structs";
-import type { Effect, Scope, Stream } from "effect";
+import type * as Effect from "effect/Effect";
+import type * as Scope from "effect/Scope";
+import type * as Stream from "effect/Stream";
 
 /** What the indexing engine gets for every event, before anything else runs. */
 export interface IndexingInput {

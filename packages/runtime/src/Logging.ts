@@ -13,7 +13,15 @@
  */
 import type { Logger as HandlerLogger } from "@kopf/registry";
 import { IsoTime, type ObjectReference } from "@kopf/structs";
-import { Cause, Context, Effect, Layer, Logger, LogLevel, Option, References, Tracer } from "effect";
+import * as Cause from "effect/Cause";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Logger from "effect/Logger";
+import * as LogLevel from "effect/LogLevel";
+import * as Option from "effect/Option";
+import * as References from "effect/References";
+import * as Tracer from "effect/Tracer";
 
 /** The output formats of `--log-format`. */
 export type Format = "plain" | "full" | "json";

@@ -6,7 +6,10 @@
  * names). Recording is pure Effect: the values live in Effect's `Metric.MetricRegistry` of the
  * context (tests provide a fresh `Map`), where the exporter of `@kopf/engines` reads them.
  */
-import { Clock, Context, Effect, Metric } from "effect";
+import * as Clock from "effect/Clock";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Metric from "effect/Metric";
 import type * as ErrorModes from "./execution/ErrorModes.ts";
 
 /** Duration buckets in seconds, from 5 ms to 10 minutes (handlers may run long). */

@@ -20,7 +20,15 @@
  */
 import type { RawEvent } from "@kopf/structs";
 import { ObjectKey } from "@kopf/watcher";
-import { Cause, Clock, Duration, Effect, FiberSet, Option, Queue, type Scope, Semaphore } from "effect";
+import * as Cause from "effect/Cause";
+import * as Clock from "effect/Clock";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as FiberSet from "effect/FiberSet";
+import * as Option from "effect/Option";
+import * as Queue from "effect/Queue";
+import type * as Scope from "effect/Scope";
+import * as Semaphore from "effect/Semaphore";
 import * as Metrics from "./Metrics.ts";
 import * as Pressure from "./Pressure.ts";
 import * as Tracing from "./Tracing.ts";

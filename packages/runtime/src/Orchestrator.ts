@@ -26,7 +26,9 @@ import {
   Watcher,
   WatchMatrix,
 } from "@kopf/watcher";
-import { Effect, Stream, SubscriptionRef } from "effect";
+import * as Effect from "effect/Effect";
+import * as Stream from "effect/Stream";
+import * as SubscriptionRef from "effect/SubscriptionRef";
 import type * as Engines from "./Engines.ts";
 import * as Watching from "./internal/watching.ts";
 import * as ObjectQueues from "./ObjectQueues.ts";

@@ -32,7 +32,10 @@ import {
   type RawBody,
   Resource,
 } from "@kopf/structs";
-import { Data, Effect, LogLevel, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import * as LogLevel from "effect/LogLevel";
+import * as Result from "effect/Result";
 import { inconsistencies } from "./internal/patchConsistency.ts";
 import * as Metrics from "./Metrics.ts";
 

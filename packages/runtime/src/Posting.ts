@@ -14,7 +14,13 @@
 import { KubeApi } from "@kopf/client";
 import type { OperatorSettings } from "@kopf/settings";
 import type { KubeObject, ObjectReference } from "@kopf/structs";
-import { Context, Duration, Effect, Logger, Option, Queue, type Scope } from "effect";
+import * as Context from "effect/Context";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as Logger from "effect/Logger";
+import * as Option from "effect/Option";
+import * as Queue from "effect/Queue";
+import type * as Scope from "effect/Scope";
 import * as Logging from "./Logging.ts";
 
 /** An event to post. */

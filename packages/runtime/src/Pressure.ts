@@ -4,7 +4,10 @@
  * event. Every sleep inside processing (delays before touching, consistency waits, throttling)
  * is cut short by it, so a newer event is never kept waiting behind an older one's sleep.
  */
-import { Clock, Duration, Effect, Latch } from "effect";
+import * as Clock from "effect/Clock";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as Latch from "effect/Latch";
 
 /** A pressure flag. */
 export interface Pressure {

@@ -14,7 +14,9 @@ import type { KubeApi } from "@kopf/client";
 import type { Memo, Registry } from "@kopf/registry";
 import type { OperatorSettings } from "@kopf/settings";
 import { type RawBody, Resource } from "@kopf/structs";
-import type { Effect, Scope, Stream } from "effect";
+import type * as Effect from "effect/Effect";
+import type * as Scope from "effect/Scope";
+import type * as Stream from "effect/Stream";
 import type * as Processing from "./Processing.ts";
 
 /** What a root task gets from the running operator. */

@@ -12,7 +12,7 @@ import type { KubeApi } from "@kopf/client";
 import type { Settings } from "@kopf/settings";
 import { type Resource, ShardRange } from "@kopf/structs";
 import { Watcher } from "@kopf/watcher";
-import { Stream } from "effect";
+import * as Stream from "effect/Stream";
 
 /** A watch's items, plus the ranges each new watch covers. */
 export type Item =

@@ -14,7 +14,10 @@
  * The decisions are pure ({@link onFailure}, {@link onSuccess}); {@link throttled} performs them
  * around an effect, sleeping interruptibly by the object's {@link Pressure} flag.
  */
-import { Cause, Clock, Effect, Option } from "effect";
+import * as Cause from "effect/Cause";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Option from "effect/Option";
 import * as Metrics from "./Metrics.ts";
 import * as Pressure from "./Pressure.ts";
 

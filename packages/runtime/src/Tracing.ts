@@ -11,7 +11,7 @@
  */
 import type { RawEvent } from "@kopf/structs";
 import { Body } from "@kopf/structs";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type * as ErrorModes from "./execution/ErrorModes.ts";
 
 /**

@@ -2,7 +2,8 @@
 // the refkey, the full format's columns, and handler loggers writing through Effect's loggers
 // with the object's annotations.
 import { assert, describe, it } from "@effect/vitest";
-import { Effect, Logger } from "effect";
+import * as Effect from "effect/Effect";
+import * as Logger from "effect/Logger";
 import * as Logging from "../src/Logging.ts";
 
 const record = (overrides: Partial<Logging.Record> = {}): Logging.Record => ({

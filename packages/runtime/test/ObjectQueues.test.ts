@@ -3,7 +3,9 @@
 // limit, consistency tracking of our own patches' versions, crash isolation and shutdown.
 import { assert, describe, it } from "@effect/vitest";
 import type { RawEvent } from "@kopf/structs";
-import { Effect, Logger, Metric } from "effect";
+import * as Effect from "effect/Effect";
+import * as Logger from "effect/Logger";
+import * as Metric from "effect/Metric";
 import { TestClock } from "effect/testing";
 import * as fc from "fast-check";
 import * as Metrics from "../src/Metrics.ts";

@@ -5,7 +5,9 @@
 import { assert, describe, it } from "@effect/vitest";
 import { OperatorSettings, Settings } from "@kopf/settings";
 import type { RawBody } from "@kopf/structs";
-import { Effect, Logger, References } from "effect";
+import * as Effect from "effect/Effect";
+import * as Logger from "effect/Logger";
+import * as References from "effect/References";
 import { TestClock } from "effect/testing";
 import * as Logging from "../src/Logging.ts";
 import * as Posting from "../src/Posting.ts";

@@ -6,7 +6,11 @@ import { KubeApi } from "@kopf/client";
 import { Settings } from "@kopf/settings";
 import { type RawBody, ShardRange } from "@kopf/structs";
 import { Clusters, KopfRunner } from "@kopf/testing";
-import { Effect, Fiber, Layer, Stream, SubscriptionRef } from "effect";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Layer from "effect/Layer";
+import * as Stream from "effect/Stream";
+import * as SubscriptionRef from "effect/SubscriptionRef";
 import * as ShardWatching from "../src/ShardWatching.ts";
 
 describe("ownShards", () => {

@@ -2,7 +2,11 @@
 // last reused), reset on success, no delays ⇒ no sleep, interrupted sleeps leave the deadline and
 // skip events, continuation sleeps the remaining time, and cancellation is never throttled.
 import { assert, describe, it } from "@effect/vitest";
-import { Effect, Fiber, Logger, Metric, Option } from "effect";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Logger from "effect/Logger";
+import * as Metric from "effect/Metric";
+import * as Option from "effect/Option";
 import { TestClock } from "effect/testing";
 import * as fc from "fast-check";
 import * as Metrics from "../src/Metrics.ts";

@@ -6,7 +6,11 @@
  * builds a new tree with {@link make} (on top of the current one) and provides it.
  */
 import { AnnotationsDiffBaseStorage, SmartProgressStorage } from "@kopf/storage";
-import { Context, Effect, Layer, Result, Schema } from "effect";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
 import { toIssues } from "./internal/issues.ts";
 import { prepare, type SettingsWarning } from "./internal/overrides.ts";
 import { OperatorSettingsSchema } from "./internal/schema.ts";
@@ -162,7 +166,7 @@ const decode = Schema.decodeUnknownResult(OperatorSettingsSchema);
  *
  * @example
  * ```ts
- * import { Result } from "effect";
+ * import * as Result from "effect/Result";
  * import { Settings } from "@kopf/settings";
  *
  * const made = Settings.makeWithWarnings({ batching: { idleTimeout: 1 } });
@@ -208,7 +212,7 @@ export const make = (
  *
  * @example
  * ```ts
- * import { Effect } from "effect";
+ * import * as Effect from "effect/Effect";
  * import { Settings } from "@kopf/settings";
  * const program = Settings.makeEffect({ posting: { loggers: true } });
  * ```
@@ -259,7 +263,7 @@ export const mutableCopy = (settings: OperatorSettings): MutableSettings => {
  *
  * @example
  * ```ts
- * import { Effect } from "effect";
+ * import * as Effect from "effect/Effect";
  * import { OperatorSettings } from "@kopf/settings";
  * const program = Effect.gen(function* () {
  *   const settings = yield* OperatorSettings;
@@ -278,7 +282,7 @@ export const OperatorSettings: Context.Reference<OperatorSettings> = Context.Ref
  *
  * @example
  * ```ts
- * import { Effect } from "effect";
+ * import * as Effect from "effect/Effect";
  * import { OperatorSettings, Settings } from "@kopf/settings";
  * const program = Effect.gen(function* () {
  *   return (yield* OperatorSettings).peering.name; // "mine"

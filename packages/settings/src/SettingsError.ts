@@ -2,7 +2,7 @@
  * The error returned when operator settings are rejected: every problem found, each naming the
  * setting's full path (`networking.errorBackoffs[2]`) and what is wrong with it.
  */
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 
 /** Why a setting was rejected. */
 export const Reason = Schema.Literals(["InvalidValue", "UnknownSetting", "ConflictingValues"]);
@@ -24,7 +24,7 @@ export type Issue = typeof Issue.Type;
  *
  * @example
  * ```ts
- * import { Result } from "effect";
+ * import * as Result from "effect/Result";
  * import { Settings } from "@kopf/settings";
  *
  * const made = Settings.make({ networking: { errorBackoffs: [1, 2, -3] } });

@@ -4,7 +4,7 @@
  * Kopf allows `None`. The defaults live in `Settings.defaults()`.
  */
 import type { DiffBaseStorage, ProgressStorage } from "@kopf/storage";
-import type { LogLevel } from "effect";
+import type * as LogLevel from "effect/LogLevel";
 
 /** Settings of the operator's OS process (used by the CLI's signal handling). */
 export interface ProcessSettings {

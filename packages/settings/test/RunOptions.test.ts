@@ -3,7 +3,7 @@
  * Kopf's `running.run` and `cli.freeze`), checked through `Settings.make`.
  */
 import { assert, describe, it } from "@effect/vitest";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { RunOptions, Settings } from "../src/index.ts";
 
 const peering = (overrides: Settings.Overrides) => {

@@ -4,7 +4,9 @@
  * spellings, and the `OperatorSettings` reference and layer.
  */
 import { assert, describe, it } from "@effect/vitest";
-import { Effect, Logger, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Logger from "effect/Logger";
+import * as Result from "effect/Result";
 import * as fc from "fast-check";
 import { OperatorSettings, RunOptions, Settings } from "../src/index.ts";
 

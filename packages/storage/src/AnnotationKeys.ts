@@ -6,7 +6,7 @@
  */
 import { blake2b } from "@noble/hashes/blake2.js";
 import { utf8ToBytes } from "@noble/hashes/utils.js";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as Base64 from "./internal/base64.ts";
 import { StorageConfigError } from "./StorageError.ts";
 

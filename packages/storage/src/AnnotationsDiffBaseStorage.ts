@@ -4,7 +4,7 @@
  * byte-identical to what Python Kopf writes, so either can take over the other's objects.
  */
 import { Body, type FieldSpec, type Json, type RawBody } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as AnnotationKeys from "./AnnotationKeys.ts";
 import type { DiffBaseStorage } from "./DiffBaseStorage.ts";
 import * as Essence from "./Essence.ts";

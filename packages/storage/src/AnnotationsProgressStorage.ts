@@ -4,7 +4,7 @@
  * writes progress by default, and the keys and values are byte-identical to Kopf's.
  */
 import { Body, type FieldPath, Json, type RawBody } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as AnnotationKeys from "./AnnotationKeys.ts";
 import { removeAnnotations, removeEmptyStanzas, storeMarker } from "./internal/conventions.ts";
 import { ensure, isMutableObject, type MutableObject, purgeField } from "./internal/dicts.ts";

@@ -5,7 +5,7 @@
  * `StatusDiffBaseStorage`, `MultiDiffBaseStorage`; custom storages implement the interface.
  */
 import { type FieldSpec, Json, type RawBody } from "@kopf/structs";
-import type { Result } from "effect";
+import type * as Result from "effect/Result";
 import type { PatchLike } from "./internal/progressStorageApi.ts";
 import type { StorageDecodeError } from "./StorageError.ts";
 

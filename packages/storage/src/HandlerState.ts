@@ -4,7 +4,7 @@
  * function is pure; "now" (epoch microseconds) is an argument, read from `Clock` by the runtime.
  */
 import { IsoTime, Json } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { Outcome } from "./Outcome.ts";
 import type { ProgressRecord } from "./ProgressRecord.ts";
 import { StorageDecodeError } from "./StorageError.ts";

@@ -3,7 +3,7 @@
  * essence is read from the first storage that has one and written to all; each storage
  * removes its own fields from the essence in turn.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { DiffBaseStorage } from "./DiffBaseStorage.ts";
 import * as Essence from "./Essence.ts";
 

@@ -2,7 +2,7 @@
  * Several progress storages used as one (Kopf's `MultiProgressStorage`, docs/behaviour/progress.md#storages): records are
  * read from the first storage that has them, and written, purged and touched in all of them.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { ProgressStorage } from "./internal/progressStorageApi.ts";
 import type { ProgressRecord } from "./ProgressRecord.ts";
 import type { StorageDecodeError } from "./StorageError.ts";

@@ -5,7 +5,9 @@
  * stays hand-written (`encode`), because the text must match Python's `json.dumps` byte for byte.
  */
 import { Json } from "@kopf/structs";
-import { Result, Schema, SchemaIssue } from "effect";
+import * as Result from "effect/Result";
+import * as Schema from "effect/Schema";
+import * as SchemaIssue from "effect/SchemaIssue";
 import { put } from "./internal/dicts.ts";
 import { parseJson } from "./internal/parseJson.ts";
 import { StorageDecodeError } from "./StorageError.ts";

@@ -6,7 +6,7 @@
  * writing into the cycle's patch; "now" is an argument.
  */
 import type { IsoTime, RawBody } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { PatchLike, ProgressStorage } from "./internal/progressStorageApi.ts";
 import * as Outcome from "./Outcome.ts";
 import * as State from "./State.ts";

@@ -3,7 +3,7 @@
  * annotations only, while legacy records in `status.{name}.progress` are still read and purged.
  */
 import type { FieldSpec } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as AnnotationsProgressStorage from "./AnnotationsProgressStorage.ts";
 import * as MultiProgressStorage from "./MultiProgressStorage.ts";
 import * as StatusProgressStorage from "./StatusProgressStorage.ts";

@@ -5,7 +5,8 @@
  * or purged. States are immutable values; every transition returns a new one.
  */
 import type { IsoTime, RawBody } from "@kopf/structs";
-import { Data, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Result from "effect/Result";
 import * as HandlerState from "./HandlerState.ts";
 import type { PatchLike, ProgressStorage } from "./internal/progressStorageApi.ts";
 import type { Outcome } from "./Outcome.ts";

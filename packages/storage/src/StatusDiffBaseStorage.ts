@@ -4,7 +4,7 @@
  * to avoid merges). Needs a status that Kubernetes does not prune.
  */
 import { FieldPath, type FieldSpec, type Json } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { DiffBaseStorage } from "./DiffBaseStorage.ts";
 import * as Essence from "./Essence.ts";
 import { ensure, type MutableObject, remove } from "./internal/dicts.ts";

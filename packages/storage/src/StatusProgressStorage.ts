@@ -5,7 +5,7 @@
  * legacy records without writing new ones.
  */
 import { FieldPath, type FieldSpec, Json } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { removeEmptyStanzas } from "./internal/conventions.ts";
 import { ensure, type MutableObject, purgeField, remove } from "./internal/dicts.ts";
 import type { ProgressStorage } from "./internal/progressStorageApi.ts";

@@ -2,7 +2,7 @@
  * Errors of the storages: bad storage options (found when a storage is made) and stored state
  * that cannot be read back (a corrupted annotation or status field).
  */
-import { Data } from "effect";
+import * as Data from "effect/Data";
 
 /**
  * A storage was configured with options that cannot work.

@@ -2,7 +2,7 @@
 // V1/V2 keys, key deduplication, the -ofDRS collision mark, prefix validation, and the
 // 63-character name limit as a property.
 import { describe, expect, it } from "@effect/vitest";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as fc from "fast-check";
 import * as AnnotationKeys from "../src/AnnotationKeys.ts";
 

@@ -4,7 +4,7 @@
 // as handled, not rewritten, and re-encoded to the very same bytes. Uses the real Patch.
 import { describe, expect, it } from "@effect/vitest";
 import { IsoTime, Json, Patch, type RawBody } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as AnnotationKeys from "../src/AnnotationKeys.ts";
 import * as AnnotationsDiffBaseStorage from "../src/AnnotationsDiffBaseStorage.ts";
 import * as DiffBaseStorage from "../src/DiffBaseStorage.ts";

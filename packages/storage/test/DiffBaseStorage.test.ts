@@ -5,7 +5,7 @@
 // store-only-if-changed rule, and a store-then-fetch round trip as a property.
 import { describe, expect, it } from "@effect/vitest";
 import { FieldPath, Json, Patch, type RawBody } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as fc from "fast-check";
 import * as AnnotationsDiffBaseStorage from "../src/AnnotationsDiffBaseStorage.ts";
 import * as DiffBaseStorage from "../src/DiffBaseStorage.ts";

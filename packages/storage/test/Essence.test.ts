@@ -4,7 +4,7 @@
 // building never mutates the body.
 import { describe, expect, it } from "@effect/vitest";
 import type { RawBody } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as fc from "fast-check";
 import * as AnnotationKeys from "../src/AnnotationKeys.ts";
 import * as AnnotationsDiffBaseStorage from "../src/AnnotationsDiffBaseStorage.ts";

@@ -4,7 +4,7 @@
 // the loaded record, and decoding errors.
 import { describe, expect, it } from "@effect/vitest";
 import { IsoTime } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as HandlerState from "../src/HandlerState.ts";
 import * as ProgressRecord from "../src/ProgressRecord.ts";
 

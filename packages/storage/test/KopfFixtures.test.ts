@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "@effect/vitest";
 import { IsoTime, type Json, Patch, type RawBody } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as AnnotationKeys from "../src/AnnotationKeys.ts";
 import * as AnnotationsDiffBaseStorage from "../src/AnnotationsDiffBaseStorage.ts";
 import * as AnnotationsProgressStorage from "../src/AnnotationsProgressStorage.ts";

@@ -5,7 +5,7 @@
 // store-then-fetch round trips as a property.
 import { describe, expect, it } from "@effect/vitest";
 import type { RawBody } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as fc from "fast-check";
 import * as AnnotationsProgressStorage from "../src/AnnotationsProgressStorage.ts";
 import * as MultiProgressStorage from "../src/MultiProgressStorage.ts";

@@ -4,7 +4,7 @@
 // into an update without purging. Uses the default (smart) storage and the real Patch.
 import { describe, expect, it } from "@effect/vitest";
 import { IsoTime, Patch, type RawBody } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as Progression from "../src/Progression.ts";
 import * as SmartProgressStorage from "../src/SmartProgressStorage.ts";
 import * as State from "../src/State.ts";

@@ -4,7 +4,7 @@
 // results delivery, purging, and properties of the transitions.
 import { describe, expect, it } from "@effect/vitest";
 import { IsoTime, Patch, type RawBody } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as fc from "fast-check";
 import * as HandlerState from "../src/HandlerState.ts";
 import * as Outcome from "../src/Outcome.ts";

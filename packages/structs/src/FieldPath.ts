@@ -4,7 +4,8 @@
  * (`set`, `remove` with Kopf's cascading removal of emptied parents).
  */
 
-import { Data, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Result from "effect/Result";
 import { getOwn, hasOwn, setOwn } from "./internal/ownKeys.ts";
 import { isObject } from "./Json.ts";
 

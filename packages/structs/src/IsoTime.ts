@@ -10,7 +10,10 @@
  * `DateTime`'s conversion through `Date` measured about ten times slower than the day-number
  * arithmetic here, on a path every progress record takes.
  */
-import { Clock, Data, Effect, Result } from "effect";
+import * as Clock from "effect/Clock";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 
 /** Microseconds since 1970-01-01T00:00:00Z. */
 export type Micros = number;

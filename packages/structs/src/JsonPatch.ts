@@ -3,7 +3,8 @@
  * (`add /metadata/finalizers/2`) as Kopf's python-json-patch `from_diff` does for the changes
  * Kopf makes, JSON-pointer escaping, and applying a patch to a document.
  */
-import { Data, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Result from "effect/Result";
 import jsonpatch from "fast-json-patch";
 import { gaps } from "./internal/listAlignment.ts";
 import { deepCopy, deepEqual, isObject, type JsonValue } from "./Json.ts";

@@ -4,7 +4,7 @@
  * transform the body in place. The framework reads it back as a `PatchValue` (a JSON merge patch
  * where `null` deletes a field, and the functions); sections left empty are dropped.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { RawBody } from "./Body.ts";
 import { getOwn, setOwn } from "./internal/ownKeys.ts";
 import {

@@ -5,7 +5,8 @@
  * status subresource, and the operations rendered as a JSON patch guarded by a `test` of the
  * reference's resource version.
  */
-import { Data, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Result from "effect/Result";
 import type { MutableBody, RawBody } from "./Body.ts";
 import * as Body from "./Body.ts";
 import * as FieldPath from "./FieldPath.ts";

@@ -3,7 +3,8 @@
  * other names discovery reports), their identity, their `apiVersion`, and their API URLs
  * (Kopf's `Resource`, docs/behaviour/registration.md#public-api).
  */
-import { Data, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Result from "effect/Result";
 
 /** A specific resource kind as served by the cluster. */
 export interface Resource {

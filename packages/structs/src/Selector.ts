@@ -3,7 +3,8 @@
  * `["apps", "v1", "deployments"]`, `{ kind: "Pod" }`, `EVERYTHING`, a predicate), parsed with
  * Kopf's rules and messages (docs/behaviour/registration.md#resource-selectors) and matched against discovered resources (docs/behaviour/registration.md#resource-selectors).
  */
-import { Data, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Result from "effect/Result";
 import { blank, interpretPositional } from "./internal/selectorArgs.ts";
 import type { Resource } from "./Resource.ts";
 

@@ -7,7 +7,8 @@
  * bounds in exactly 16 lowercase hex digits (`0x10000000000000000` for 2^64), as kube-apiserver
  * v1.36 requires them.
  */
-import { Data, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Result from "effect/Result";
 
 /** A range of hashes, start inclusive, end exclusive (both within `[0, 2^64]`). */
 export interface ShardRange {

@@ -1,5 +1,5 @@
 // FieldPath: parsing/formatting field specs, lenient resolution, immutable set and cascading remove (docs/behaviour/registration.md).
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as FieldPath from "../src/FieldPath.ts";

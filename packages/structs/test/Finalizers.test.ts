@@ -1,5 +1,5 @@
 // Finalizers: deletion predicates and the finalizer patch functions as JSON-patch ops (docs/behaviour/processing.md#json-patches).
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { describe, expect, it } from "vitest";
 import type { RawBody } from "../src/Body.ts";
 import * as Finalizers from "../src/Finalizers.ts";

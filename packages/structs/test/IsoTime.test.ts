@@ -1,5 +1,7 @@
 // IsoTime: Kopf's timestamp format (docs/behaviour/progress.md#records) as epoch microseconds, parsing and formatting.
-import { DateTime, Effect, Result } from "effect";
+import * as DateTime from "effect/DateTime";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import { TestClock } from "effect/testing";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // JsonPatch: pointer escaping, index-precise diffs (docs/behaviour/processing.md#json-patches shapes), applying patches with clear errors.
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { JsonValue } from "../src/Json.ts";

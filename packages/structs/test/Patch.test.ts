@@ -1,6 +1,6 @@
 // Patch: the merge-patch accumulator with auto-vivifying views, fns, merge semantics and
 // JSON-patch generation (docs/behaviour/registration.md#public-api, docs/behaviour/processing.md#json-patches, vectors docs/behaviour/processing.md#json-patches).
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { MutableBody, RawBody } from "../src/Body.ts";

@@ -1,6 +1,6 @@
 // PatchValue: the pure builders of a typed patch value, its status/main split, and its JSON
 // patch with the resource-version guard.
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { MutableBody, RawBody } from "../src/Body.ts";

@@ -1,5 +1,5 @@
 // Resource: construction with defaults, identity, printing, apiVersion and URLs with Kopf's errors (docs/behaviour/registration.md#public-api).
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { describe, expect, it } from "vitest";
 import * as Resource from "../src/Resource.ts";
 import { failureOf } from "./support/failureOf.ts";

@@ -1,5 +1,5 @@
 // Selector: parsing with Kopf's rules and errors (docs/behaviour/registration.md#resource-selectors), matching and selecting resources (docs/behaviour/registration.md#resource-selectors).
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { describe, expect, it } from "vitest";
 import * as Resource from "../src/Resource.ts";
 import * as Selector from "../src/Selector.ts";

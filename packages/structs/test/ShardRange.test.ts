@@ -2,7 +2,7 @@
 // the `shardSelector` expression written and parsed (start inclusive, end exclusive up to 2^64),
 // and range arithmetic (normalize, subtract, intersect) checked against membership of samples.
 
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as ShardRange from "../src/ShardRange.ts";

@@ -4,7 +4,7 @@
 // SOAK_DROP_EVERY (500). 10,000 objects and a stream of changes under random stream drops; the
 // event sequence seen per object must match the server's, with a single listing. The scenario
 // lives in test/fixtures/Soak.ts; a failure rejects, so Node exits non-zero.
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { main } from "../test/fixtures/Soak.ts";
 
 await Effect.runPromise(main);

@@ -8,7 +8,7 @@
  */
 import type { GroupVersionResources } from "@kopf/client";
 import { Resource } from "@kopf/structs";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { ApiFailure } from "./ListWatch.ts";
 
 /** The discovery call of the `KubeApi` (which satisfies this port), or a scripted one. */

@@ -15,7 +15,8 @@
  */
 import type { Registry } from "@kopf/registry";
 import { Resource, Selector } from "@kopf/structs";
-import { Data, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Result from "effect/Result";
 
 type Res = Resource.Resource;
 type Sel = Selector.Selector;

@@ -6,7 +6,8 @@
  */
 import type { ApiError, KubeApi } from "@kopf/client";
 import { type RawBody, Resource } from "@kopf/structs";
-import type { Effect, Stream } from "effect";
+import type * as Effect from "effect/Effect";
+import type * as Stream from "effect/Stream";
 
 /** A list/watch failure as the watcher sees it (a `KubeApiError` is one). */
 export interface ApiFailure {

@@ -11,7 +11,11 @@
  *   with Kopf's warning, no further changes.
  */
 import { Namespaces } from "@kopf/structs";
-import { Deferred, Effect, type Scope, Stream, SubscriptionRef } from "effect";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import type * as Scope from "effect/Scope";
+import * as Stream from "effect/Stream";
+import * as SubscriptionRef from "effect/SubscriptionRef";
 import type { ApiFailure, ListWatch } from "./ListWatch.ts";
 import * as NamespaceRevision from "./NamespaceRevision.ts";
 import * as Watcher from "./Watcher.ts";

@@ -18,7 +18,13 @@
  *   rescans run beside the CRD watch, one per CRD (a newer event replaces the older's).
  */
 import { Resource, Selector } from "@kopf/structs";
-import { Duration, Effect, FiberMap, Schedule, type Scope, Stream, SubscriptionRef } from "effect";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as FiberMap from "effect/FiberMap";
+import * as Schedule from "effect/Schedule";
+import type * as Scope from "effect/Scope";
+import * as Stream from "effect/Stream";
+import * as SubscriptionRef from "effect/SubscriptionRef";
 import * as CrdServing from "./CrdServing.ts";
 import * as Discovery from "./Discovery.ts";
 import * as Insights from "./Insights.ts";

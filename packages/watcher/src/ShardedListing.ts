@@ -10,7 +10,7 @@
  */
 import type { KubeApi } from "@kopf/client";
 import { type RawBody, type Resource, ShardRange } from "@kopf/structs";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 
 /** Who filters by the shard selector. */
 export type Filtering =

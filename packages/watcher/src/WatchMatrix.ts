@@ -7,7 +7,9 @@
  * change of either input, unlike Kopf, which never restarts a dead watcher.
  */
 import { Resource } from "@kopf/structs";
-import { Effect, FiberMap, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as FiberMap from "effect/FiberMap";
+import * as Stream from "effect/Stream";
 
 /** One watch: a resource in a namespace (`null`: cluster-wide). */
 export interface Cell {

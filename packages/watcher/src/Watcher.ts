@@ -11,7 +11,13 @@
 import { KubeApi } from "@kopf/client";
 import { OperatorSettings } from "@kopf/settings";
 import type { RawBody, Resource, ShardRange } from "@kopf/structs";
-import { Cause, Clock, Effect, Option, Queue, Result, Stream } from "effect";
+import * as Cause from "effect/Cause";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Option from "effect/Option";
+import * as Queue from "effect/Queue";
+import * as Result from "effect/Result";
+import * as Stream from "effect/Stream";
 import { defectFailure, failureOf, fillKind, toInput } from "./internal/events.ts";
 import * as KnownObjects from "./internal/knownObjects.ts";
 import * as WatchMetrics from "./internal/watchMetrics.ts";

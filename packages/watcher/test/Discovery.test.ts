@@ -4,7 +4,7 @@
 
 import { assert, describe, it } from "@effect/vitest";
 import { Resource } from "@kopf/structs";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as Discovery from "../src/Discovery.ts";
 import * as FakeDiscovery from "./fixtures/FakeDiscovery.ts";
 

@@ -7,7 +7,7 @@
 import { assert, describe, it } from "@effect/vitest";
 import { Registry } from "@kopf/registry";
 import { Resource, Selector } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as Insights from "../src/Insights.ts";
 
 const VERBS = ["list", "watch", "patch"];

@@ -5,7 +5,8 @@
 
 import { assert, describe, it } from "@effect/vitest";
 import type { RawBody } from "@kopf/structs";
-import { Effect, SubscriptionRef } from "effect";
+import * as Effect from "effect/Effect";
+import * as SubscriptionRef from "effect/SubscriptionRef";
 import { TestClock } from "effect/testing";
 import * as NamespaceObserver from "../src/NamespaceObserver.ts";
 import * as FakeCluster from "./fixtures/FakeCluster.ts";

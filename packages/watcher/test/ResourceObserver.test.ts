@@ -7,7 +7,11 @@
 
 import { assert, describe, it } from "@effect/vitest";
 import { Resource, Selector } from "@kopf/structs";
-import { Effect, Fiber, Result, Stream, SubscriptionRef } from "effect";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Result from "effect/Result";
+import * as Stream from "effect/Stream";
+import * as SubscriptionRef from "effect/SubscriptionRef";
 import { TestClock } from "effect/testing";
 import type * as Insights from "../src/Insights.ts";
 import * as ResourceObserver from "../src/ResourceObserver.ts";

@@ -4,7 +4,9 @@
 
 import { assert, describe, it } from "@effect/vitest";
 import { Resource } from "@kopf/structs";
-import { Effect, Fiber, SubscriptionRef } from "effect";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as SubscriptionRef from "effect/SubscriptionRef";
 import fc from "fast-check";
 import * as WatchMatrix from "../src/WatchMatrix.ts";
 

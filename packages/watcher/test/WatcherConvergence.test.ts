@@ -3,7 +3,9 @@
 // periods), the stream never ends, and the state a consumer rebuilds from it (listed items,
 // events, synthetic deletions) converges to the server's state once the faults stop.
 import { assert, describe, it } from "@effect/vitest";
-import { Effect, Fiber, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Stream from "effect/Stream";
 import { TestClock } from "effect/testing";
 import fc from "fast-check";
 import * as Watcher from "../src/Watcher.ts";

@@ -20,7 +20,10 @@ import {
   randomBytes,
   sign as signBytes,
 } from "node:crypto";
-import { Clock, Data, Effect, Result } from "effect";
+import * as Clock from "effect/Clock";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import type forge from "node-forge";
 import type { CertificateNames } from "../Endpoint.ts";
 

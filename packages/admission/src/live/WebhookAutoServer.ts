@@ -8,7 +8,10 @@
 import { X509Certificate } from "node:crypto";
 import { connect } from "node:tls";
 import { CredentialsVault, KubeApi } from "@kopf/client";
-import { Duration, Effect, Option, Stream } from "effect";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as Option from "effect/Option";
+import * as Stream from "effect/Stream";
 import * as ClusterDetection from "../ClusterDetection.ts";
 import type { WebhookFn } from "../Serving.ts";
 import type { WebhookServerProtocol } from "../WebhookServerProtocol.ts";

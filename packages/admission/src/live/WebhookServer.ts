@@ -28,8 +28,14 @@
 import { writeFile } from "node:fs/promises";
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
-import { Clock, Duration, Effect, Fiber, Queue, Semaphore, Stream } from "effect";
+import * as Clock from "effect/Clock";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
 import { Base64 } from "effect/encoding";
+import * as Fiber from "effect/Fiber";
+import * as Queue from "effect/Queue";
+import * as Semaphore from "effect/Semaphore";
+import * as Stream from "effect/Stream";
 import type { ClientConfig } from "../ClientConfig.ts";
 import * as Endpoint from "../Endpoint.ts";
 import type { WebhookFn } from "../Serving.ts";

@@ -11,7 +11,7 @@
 import { assert, describe, it } from "@effect/vitest";
 import { AdmissionError, Registry } from "@kopf/registry";
 import { OperatorSettings, Settings } from "@kopf/settings";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { Admission, WebhookServer } from "../../src/index.ts";
 import {
   cluster,

@@ -6,7 +6,9 @@
 import { request } from "node:https";
 import { assert, describe, it } from "@effect/vitest";
 import { Registry } from "@kopf/registry";
-import { Deferred, Effect, Stream } from "effect";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Stream from "effect/Stream";
 import { type ClientConfig, Serving, WebhookServer } from "../../src/index.ts";
 import { Widget } from "../fixtures/widget.ts";
 

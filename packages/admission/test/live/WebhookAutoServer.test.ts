@@ -7,7 +7,11 @@ import { assert, describe, it } from "@effect/vitest";
 import { ConnectionInfo } from "@kopf/client";
 import { EmulatorTransport, FaultInjector, KubeEmulator } from "@kopf/emulator";
 import { Registry } from "@kopf/registry";
-import { Deferred, Effect, Layer, Result, Stream } from "effect";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
+import * as Stream from "effect/Stream";
 import { Certificates, type ClientConfig, Serving, WebhookAutoServer } from "../../src/index.ts";
 import { RESOURCE } from "../fixtures/reviews.ts";
 

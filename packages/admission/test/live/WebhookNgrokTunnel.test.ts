@@ -10,7 +10,10 @@ import { join } from "node:path";
 import { assert, describe, it } from "@effect/vitest";
 import { EmulatorTransport, FaultInjector, KubeEmulator } from "@kopf/emulator";
 import { Registry } from "@kopf/registry";
-import { Deferred, Effect, Layer, Stream } from "effect";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Stream from "effect/Stream";
 import { type ClientConfig, Serving, WebhookAutoServer, WebhookNgrokTunnel } from "../../src/index.ts";
 import { RESOURCE } from "../fixtures/reviews.ts";
 

@@ -4,7 +4,7 @@
  * nothing to do. The order of the steps is the order of a cycle.
  */
 import { Matching } from "@kopf/registry";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as ChangeCause from "../ChangeCause.ts";
 import * as ConsistencyGate from "../ConsistencyGate.ts";
 import type { Observation, Step } from "../CyclePlan.ts";

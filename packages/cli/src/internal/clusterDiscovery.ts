@@ -6,7 +6,8 @@
 import { KubeApi, KubeClient } from "@kopf/client";
 import type { Resource } from "@kopf/structs";
 import { Discovery } from "@kopf/watcher";
-import { Effect, Logger } from "effect";
+import * as Effect from "effect/Effect";
+import * as Logger from "effect/Logger";
 
 /** Which cluster to ask. */
 export interface ClusterOptions {

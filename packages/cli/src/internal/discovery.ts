@@ -8,7 +8,7 @@ import { KubeApi } from "@kopf/client";
 import type { Resource } from "@kopf/structs";
 import { Applying, Clusters } from "@kopf/testing";
 import { Discovery } from "@kopf/watcher";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 
 /**
  * Every resource of every group, with the CRDs applied.

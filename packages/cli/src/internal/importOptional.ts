@@ -2,7 +2,7 @@
  * Importing a development-only package (an optional peer dependency) when a command needs it: a
  * missing one becomes an error naming it and how to install it, not a bare module-not-found.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 
 const isMissing = (error: unknown, name: string): boolean =>
   typeof error === "object" &&

@@ -5,7 +5,8 @@
 import { mkdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { RawBody } from "@kopf/structs";
-import { Data, Effect } from "effect";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
 import { parseAllDocuments } from "yaml";
 import * as Manifests from "../Manifests.ts";
 

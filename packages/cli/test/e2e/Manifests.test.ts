@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { KubeApi } from "@kopf/client";
 import { Resource } from "@kopf/structs";
 import { Applying, Clusters } from "@kopf/testing";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllDocuments } from "yaml";
 import { invoke } from "../support/invoke.ts";

@@ -1,5 +1,6 @@
 /** Importing an optional package: a missing one is named with how to install it; other failures pass. */
-import { Effect, Exit } from "effect";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import { describe, expect, it } from "vitest";
 import { importOptional } from "../../src/internal/importOptional.ts";
 

@@ -8,7 +8,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { EmulatorServer } from "@kopf/emulator";
 import { Clusters, KopfRunner } from "@kopf/testing";
-import { Context, Effect } from "effect";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
 import * as kopf from "kopf";
 
 const examples = join(dirname(fileURLToPath(import.meta.url)), "../../../../examples");

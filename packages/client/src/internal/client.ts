@@ -5,7 +5,10 @@
  */
 import { OperatorSettings } from "@kopf/settings";
 import { type RawBody, Resource } from "@kopf/structs";
-import { Clock, Effect, Option, Stream } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Option from "effect/Option";
+import * as Stream from "effect/Stream";
 import * as Events from "../Events.ts";
 import type {
   ApiError,

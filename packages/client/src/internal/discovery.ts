@@ -4,7 +4,7 @@
  * concurrently; a group-version answering 404 (gone meanwhile, e.g. a CRD being deleted) counts
  * as empty.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as ApiResources from "../ApiResources.ts";
 import type { ApiError } from "../KubeApi.ts";
 import type { KubeApiError } from "../KubeApiError.ts";

@@ -4,7 +4,8 @@
  * a last line without a newline. Each line is decoded only once it is complete, so long lines
  * cost O(length), not O(length × chunks).
  */
-import { Effect, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Stream from "effect/Stream";
 import { KubeApiError } from "../KubeApiError.ts";
 
 const NEWLINE = 10;

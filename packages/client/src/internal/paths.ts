@@ -3,7 +3,7 @@
  * of resources' collections and objects (built by `Resource.url` of @kopf/structs).
  */
 import { Resource } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { KubeApiError } from "../KubeApiError.ts";
 
 export interface Location {

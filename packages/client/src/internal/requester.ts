@@ -5,7 +5,9 @@
  * requests (watches), which is authenticated but never retried.
  */
 import { OperatorSettings } from "@kopf/settings";
-import { Effect, type Scope, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import type * as Scope from "effect/Scope";
+import * as Stream from "effect/Stream";
 import * as ApiMetrics from "../ApiMetrics.ts";
 import * as ApiTracing from "../ApiTracing.ts";
 import * as ConnectionInfo from "../ConnectionInfo.ts";

@@ -5,7 +5,8 @@
  */
 import { OperatorSettings } from "@kopf/settings";
 import type { RawBody, RawEventType } from "@kopf/structs";
-import { Effect, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Stream from "effect/Stream";
 import type { ApiError, ApiResource, WatchEvent, WatchOptions } from "../KubeApi.ts";
 import { KubeApiError } from "../KubeApiError.ts";
 import * as JsonLines from "./jsonLines.ts";

@@ -26,7 +26,12 @@ import { chmod, readFile, rm, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import type { KubeConfig } from "@kubernetes/client-node";
-import { Context, Duration, Effect, Layer, Result, Schedule } from "effect";
+import * as Context from "effect/Context";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
+import * as Schedule from "effect/Schedule";
 import * as ConnectionInfo from "../ConnectionInfo.ts";
 import { KubeApiError } from "../KubeApiError.ts";
 import type { LoginError } from "../LoginError.ts";
@@ -131,7 +136,8 @@ export const unsupported = (info: ConnectionInfo.ConnectionInfo): ReadonlyArray<
  *
  * @example
  * ```ts
- * import { Effect, Layer } from "effect"
+ * import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
  * import { K8s, kind } from "kubernetes-fluent-client"
  * import { KfcBridge, KubeClient } from "@kopf/client"
  * const live = KfcBridge.layer().pipe(Layer.provideMerge(KubeClient.layer()))

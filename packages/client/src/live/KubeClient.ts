@@ -5,7 +5,9 @@
  *
  * Edge code: reads files and the environment, opens sockets.
  */
-import { Effect, Layer, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
 import type * as ConnectionInfo from "../ConnectionInfo.ts";
 import { type ClientOptions, KubeApi } from "../KubeApi.ts";
 import type { KubeTransport } from "../KubeTransport.ts";
@@ -78,7 +80,7 @@ export const defaultLogin = (options: LiveOptions = {}): Effect.Effect<Credentia
  *
  * @example
  * ```ts
- * import { Effect } from "effect"
+ * import * as Effect from "effect/Effect";
  * import { KubeApi, KubeClient } from "@kopf/client"
  * const program = Effect.gen(function* () {
  *   const api = yield* KubeApi

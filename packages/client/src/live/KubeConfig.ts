@@ -15,7 +15,9 @@ import { readFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { delimiter, join } from "node:path";
 import { OperatorSettings } from "@kopf/settings";
-import { Clock, Effect, Result } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import * as ConnectionInfo from "../ConnectionInfo.ts";
 import { LoginError } from "../LoginError.ts";
 import { authProviders, needsProvider } from "./internal/authProvider.ts";
@@ -196,7 +198,7 @@ const splitAuthorization = (header: string | undefined): { scheme?: string; toke
  *
  * @example
  * ```ts
- * import { Effect } from "effect"
+ * import * as Effect from "effect/Effect";
  * import { KubeConfigLogin } from "@kopf/client"
  * const program = Effect.gen(function* () {
  *   const login = KubeConfigLogin.make({ context: "kind-kind" })

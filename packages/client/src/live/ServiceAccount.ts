@@ -13,7 +13,9 @@ import { readFile, stat } from "node:fs/promises";
 import { isIPv6 } from "node:net";
 import { join } from "node:path";
 import { OperatorSettings } from "@kopf/settings";
-import { Clock, Effect, Result } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import * as ConnectionInfo from "../ConnectionInfo.ts";
 import { LoginError } from "../LoginError.ts";
 

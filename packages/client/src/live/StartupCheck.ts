@@ -12,7 +12,11 @@
  * Edge code: reads files, runs plugins, opens a connection.
  */
 import { OperatorSettings, Settings } from "@kopf/settings";
-import { Data, Effect, Layer, References, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as References from "effect/References";
+import * as Result from "effect/Result";
 import { KubeApi } from "../KubeApi.ts";
 import type { LoginError } from "../LoginError.ts";
 import { type Credentials, CredentialsVault } from "../Vault.ts";

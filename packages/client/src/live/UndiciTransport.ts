@@ -15,7 +15,11 @@
  * Edge code: sockets and files.
  */
 import { readFile } from "node:fs/promises";
-import { Effect, Layer, Result, Semaphore, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
+import * as Semaphore from "effect/Semaphore";
+import * as Stream from "effect/Stream";
 import type { Dispatcher } from "undici";
 import * as ConnectionInfo from "../ConnectionInfo.ts";
 import { KubeApiError } from "../KubeApiError.ts";
@@ -123,7 +127,7 @@ const connectionReleased = Effect.callback<void>((resume) => {
  *
  * @example
  * ```ts
- * import { Layer } from "effect"
+ * import * as Layer from "effect/Layer";
  * import { KubeApi, UndiciTransport } from "@kopf/client"
  * const api = KubeApi.layer().pipe(Layer.provide(UndiciTransport.layer()))
  * ```

@@ -2,7 +2,8 @@
 // values (property, with multi-byte characters and \r\n), blank lines are skipped, a last line
 // without a newline is kept, and a malformed line fails the stream with a TransportError.
 import { assert, describe, it } from "@effect/vitest";
-import { Effect, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Stream from "effect/Stream";
 import fc from "fast-check";
 import { lines, values } from "../../src/internal/jsonLines.ts";
 

@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { afterAll, assert, describe, it } from "@effect/vitest";
 import { OperatorSettings, Settings } from "@kopf/settings";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { TestClock } from "effect/testing";
 import * as KubeConfigLogin from "../../src/live/KubeConfig.ts";
 

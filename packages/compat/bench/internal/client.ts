@@ -3,7 +3,12 @@
 // same way for both operators.
 import { CredentialsVault, KubeApi, KubeClient, UndiciTransport } from "@kopf/client";
 import { KopfRunner } from "@kopf/testing";
-import { Effect, Fiber, Layer, ManagedRuntime, References, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Layer from "effect/Layer";
+import * as ManagedRuntime from "effect/ManagedRuntime";
+import * as References from "effect/References";
+import * as Stream from "effect/Stream";
 
 const { kopfExamples, namespaces } = KopfRunner;
 

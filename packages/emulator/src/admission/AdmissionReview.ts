@@ -3,7 +3,7 @@
  * checks it makes on the answer (apiVersion, kind, uid, patch type), and the `Status` objects it
  * answers clients with when a webhook denies a request or cannot be called. Pure functions.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { AdmissionRequest } from "../api/Admission.ts";
 import * as JsonPatch from "../api/JsonPatch.ts";
 import type { Status } from "../api/Status.ts";

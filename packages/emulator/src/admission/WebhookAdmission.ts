@@ -9,7 +9,9 @@
  * fail as a real API server's do when the service has no endpoints, and the failurePolicy decides.
  */
 import { randomUUID } from "node:crypto";
-import { Effect, Layer, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
 import {
   type AdmissionDecision,
   AdmissionHook,

@@ -4,7 +4,8 @@
  * defaulting and before validation and storage — mutating first (the core applies the returned JSON
  * patches), then validating. The default hook admits everything.
  */
-import { Context, Effect } from "effect";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
 import type * as JsonPatch from "./JsonPatch.ts";
 import type { Status } from "./Status.ts";
 

@@ -3,7 +3,8 @@
  * webhooks' patches applied, then validating webhooks), validation into a 422, and the stored-size
  * limit — in the order the apiserver runs them.
  */
-import { Effect, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import type { AdmissionOperation, AdmissionRequest, UserInfo } from "./Admission.ts";
 import { MAX_OBJECT_BYTES } from "./Body.ts";
 import * as BuiltinFields from "./BuiltinFields.ts";

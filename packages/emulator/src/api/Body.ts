@@ -2,7 +2,7 @@
  * Request bodies: size limits (3 MiB per request, as the apiserver's `MaxRequestBodyBytes`),
  * media types, and decoding JSON or YAML into a value, with 400/413/415 answers for bad input.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as YAML from "yaml";
 import { goJsonError } from "./internal/GoJson.ts";
 import { decodeText } from "./internal/Json.ts";

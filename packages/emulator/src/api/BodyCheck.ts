@@ -3,7 +3,7 @@
  * apiVersion, whose typed string fields hold strings and whose bytes fields hold base64 — with the
  * errors kube-apiserver's decoders and validation answer.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as Body from "./Body.ts";
 import * as FieldError from "./FieldError.ts";
 import type { Resolved } from "./internal/Core.ts";

@@ -3,7 +3,8 @@
  * orphanDependents), finalizers (`orphan`, `foregroundDeletion`, and the user's: an object with
  * finalizers is marked with deletionTimestamp, not removed), namespaces entering Terminating.
  */
-import { Effect, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import * as Admit from "./Admit.ts";
 import * as Body from "./Body.ts";
 import type { ApiRequest } from "./Emulator.ts";

@@ -3,7 +3,15 @@
  * requests as a kube-apiserver does (never failing: every error is a `Status` response), with
  * fault hooks (drop watches, compact history), state export/import and `apply` for fixtures.
  */
-import { Cause, Clock, Context, Duration, Effect, Layer, Queue, Random, type Stream } from "effect";
+import * as Cause from "effect/Cause";
+import * as Clock from "effect/Clock";
+import * as Context from "effect/Context";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Queue from "effect/Queue";
+import * as Random from "effect/Random";
+import type * as Stream from "effect/Stream";
 import { AdmissionHook, type AdmissionHookShape, type StoreReader } from "./Admission.ts";
 import * as Body from "./Body.ts";
 import * as CrdController from "./CrdController.ts";

@@ -4,7 +4,8 @@
  * `importState` (restore a saved `--state` file into the store as it was: uids, resourceVersions
  * and CRDs' types kept, nothing re-validated).
  */
-import { Data, Effect } from "effect";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
 import * as Crd from "./Crd.ts";
 import type { ApiRequest, ApiResponse } from "./Emulator.ts";
 import { isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";

@@ -6,7 +6,7 @@
  * message ends with the library's cause (`: missing value`, `: invalid index referenced`,
  * `: test failed`). Any failed operation fails the whole patch.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { deepEqual, goType, isObject, type JsonObject } from "./internal/Json.ts";
 
 /**

@@ -3,7 +3,7 @@
  * messages (`found 'b', expected: in, notin, =, ==, !=, gt, lt`), and the requirement validation
  * of label keys and values.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as FieldError from "./FieldError.ts";
 import type { LabelRequirement, LabelSelector } from "./Selectors.ts";
 import { qualifiedNameProblems } from "./Validation.ts";

@@ -6,7 +6,10 @@
  * webhooks, watches and managedFields see them as on a real cluster; the ConfigMap is rewritten
  * when the CA changes (the HTTPS server sets it once it has generated one).
  */
-import { type Duration, Effect, Queue, type Scope } from "effect";
+import type * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as Queue from "effect/Queue";
+import type * as Scope from "effect/Scope";
 import type { ApiRequest, ApiResponse } from "./Emulator.ts";
 import { type JsonObject, metaOf, str } from "./internal/Json.ts";
 import * as ObjectMeta from "./ObjectMeta.ts";

@@ -2,7 +2,8 @@
  * PATCH requests: JSON patch, JSON merge patch, strategic merge patch (built-in types only; 415
  * for custom resources, as real servers answer) and server-side apply, feeding the update path.
  */
-import { Effect, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import * as Admit from "./Admit.ts";
 import * as Body from "./Body.ts";
 import * as BodyCheck from "./BodyCheck.ts";

@@ -5,7 +5,7 @@
  * kinds or fields fail instead of losing data. Go's JSON rules are kept: zero values of
  * `omitempty` fields are dropped, inlined structs merge into their parent, zero times vanish.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { goDuration, Reader, rfc3339, utf8 } from "./internal/ProtobufWire.ts";
 import { kinds, messages } from "./internal/ProtoSchema.ts";
 

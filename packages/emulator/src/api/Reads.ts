@@ -3,7 +3,7 @@
  * tokens, and `resourceVersion`/`resourceVersionMatch` semantics — lists at an older
  * resourceVersion are rebuilt from the event history, and 410 Expired once it is forgotten.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import type { ApiRequest } from "./Emulator.ts";
 import * as EventsConversion from "./EventsConversion.ts";
 import * as FieldError from "./FieldError.ts";

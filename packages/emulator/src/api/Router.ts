@@ -4,7 +4,8 @@
  * subresource), the verb comes from the method and query, and its handler runs. Every failure is an
  * `ApiError` carrying the Status body.
  */
-import { Effect, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import * as Deletion from "./Deletion.ts";
 import * as Discovery from "./Discovery.ts";
 import type { ApiRequest } from "./Emulator.ts";

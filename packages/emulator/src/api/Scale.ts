@@ -2,7 +2,8 @@
  * The `scale` subresource (autoscaling/v1 Scale) of deployments and of custom resources that
  * declare it: read from and written to the replica paths of the parent object.
  */
-import { Effect, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import * as Body from "./Body.ts";
 import type { ApiRequest } from "./Emulator.ts";
 import type { Core, Resolved } from "./internal/Core.ts";

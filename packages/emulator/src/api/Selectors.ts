@@ -2,7 +2,7 @@
  * Label and field selectors as list and watch requests carry them (`labelSelector`,
  * `fieldSelector`): parsing with the apiserver's operators and matching against objects.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { getPath, type JsonObject } from "./internal/Json.ts";
 import * as LabelSelectorSyntax from "./LabelSelectorSyntax.ts";
 

@@ -3,7 +3,7 @@
  * live object by the type's list semantics, removing fields the manager applied before and no
  * longer does, ownership conflicts (409 unless `force=true`), and the manager's `Apply` entry.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as FieldSet from "./FieldSet.ts";
 import type { Resolved } from "./internal/Core.ts";
 import { asObject, deepEqual, isObject, type JsonObject } from "./internal/Json.ts";

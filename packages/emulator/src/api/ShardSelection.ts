@@ -13,7 +13,7 @@
  * the wording is k8s.io/apiserver@v0.36.3's pkg/sharding/parser.go and apimachinery's pkg/sharding.
  */
 import { ShardRange } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as Cel from "./internal/Cel.ts";
 import { type JsonObject, metaOf } from "./internal/Json.ts";
 import * as Status from "./Status.ts";

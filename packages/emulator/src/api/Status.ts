@@ -2,7 +2,7 @@
  * Kubernetes `Status` bodies for every failure the emulator answers, with the reasons, codes and
  * message wording of k8s.io/apimachinery's `errors` package, and the tagged `ApiError` carrying them.
  */
-import { Data } from "effect";
+import * as Data from "effect/Data";
 import * as FieldError from "./FieldError.ts";
 
 export type StatusReason =

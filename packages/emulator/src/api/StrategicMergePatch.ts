@@ -3,7 +3,7 @@
  * env, volumes by name; ports by port; conditions by type; ownerReferences by uid; finalizers as a
  * set), with the `$patch`, `$retainKeys`, `$deleteFromPrimitiveList` and `$setElementOrder` directives.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { isObject, type JsonObject } from "./internal/Json.ts";
 
 type Strategy = { readonly kind: "key"; readonly key: string } | { readonly kind: "set" } | undefined;

@@ -4,7 +4,11 @@
  * applied per event (leaving a selector reads as DELETED, entering as ADDED), `sendInitialEvents`,
  * `timeoutSeconds`, and the 410 "too old resource version" ERROR event.
  */
-import { Clock, Effect, Queue, Result, Stream } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Queue from "effect/Queue";
+import * as Result from "effect/Result";
+import * as Stream from "effect/Stream";
 import type { Core, Resolved, Response } from "./internal/Core.ts";
 import { encodeText, type JsonObject } from "./internal/Json.ts";
 import * as ObjectMeta from "./ObjectMeta.ts";

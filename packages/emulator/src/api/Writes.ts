@@ -2,7 +2,8 @@
  * Create, update (PUT) and patch of objects and of their `status` subresource: body checks, the
  * system fields, optimistic concurrency on resourceVersion, no-op detection, and the commit.
  */
-import { Effect, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import * as Admit from "./Admit.ts";
 import * as Body from "./Body.ts";
 import * as BodyCheck from "./BodyCheck.ts";

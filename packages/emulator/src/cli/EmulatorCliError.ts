@@ -1,5 +1,5 @@
 /** The failure of the `kopf emulator` command line: a usage error, a bad file, an object not applied. */
-import { Data } from "effect";
+import * as Data from "effect/Data";
 
 /** Why the command could not run. */
 export class EmulatorCliError extends Data.TaggedError("EmulatorCliError")<{

@@ -9,7 +9,11 @@
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Console, Context, Effect, Layer, Ref } from "effect";
+import * as Console from "effect/Console";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Ref from "effect/Ref";
 import { parseAllDocuments } from "yaml";
 import type { Argv } from "yargs";
 import yargs from "yargs";

@@ -3,7 +3,9 @@
  * webhook admission, the fault injector and the server) until interrupted. Usage errors are
  * printed with a hint and give exit code 2, start-up failures exit code 1.
  */
-import { Console, Effect, Layer } from "effect";
+import * as Console from "effect/Console";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import * as WebhookAdmission from "../admission/WebhookAdmission.ts";
 import { KubeEmulator } from "../api/Emulator.ts";
 import { FaultInjector } from "../control/FaultInjector.ts";

@@ -6,7 +6,8 @@
  * written readable by its owner only, atomically (a temporary file renamed over it).
  */
 import { readFile, rename, writeFile } from "node:fs/promises";
-import { Effect, Schema } from "effect";
+import * as Effect from "effect/Effect";
+import * as Schema from "effect/Schema";
 import type { EmulatorState } from "../api/Emulator.ts";
 import type { TlsMaterial } from "../tls/CertificateAuthority.ts";
 import { EmulatorCliError } from "./EmulatorCliError.ts";

@@ -4,7 +4,7 @@
  * interrupts it on SIGINT/SIGTERM so the server closes and the state file is saved.
  */
 import { NodeRuntime } from "@effect/platform-node";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as EmulatorMain from "./EmulatorMain.ts";
 
 NodeRuntime.runMain(

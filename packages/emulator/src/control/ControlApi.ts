@@ -14,7 +14,8 @@
  * | POST   | /.emulator/pause                | `{"seconds": N}` (resumes after N s)  |
  * | POST   | /.emulator/restart              | —                                     |
  */
-import { Duration, Effect } from "effect";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
 import type { ApiRequest, ApiResponse } from "../api/Emulator.ts";
 import * as RouteTable from "../api/RouteTable.ts";
 import type { EmulatorServerError } from "../server/EmulatorServerError.ts";

@@ -3,7 +3,13 @@
  * with a chosen status (and optional `Retry-After`), and matching requests can be delayed. Delays
  * sleep on Effect's `Clock`, so an in-process emulator under `TestClock` is driven by the test.
  */
-import { Context, Data, Duration, Effect, Layer, Ref, Schema } from "effect";
+import * as Context from "effect/Context";
+import * as Data from "effect/Data";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Ref from "effect/Ref";
+import * as Schema from "effect/Schema";
 import type { ApiRequest, ApiResponse } from "../api/Emulator.ts";
 import { statusResponse } from "../server/internal/status.ts";
 import * as RequestInfo from "./RequestInfo.ts";

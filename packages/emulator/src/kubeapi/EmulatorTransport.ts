@@ -10,7 +10,11 @@
 
 import type { ClientOptions, Credentials, LoginError, TransportRequest } from "@kopf/client";
 import { ConnectionInfo, CredentialsVault, KubeApi, KubeTransport } from "@kopf/client";
-import { Effect, Layer, Option, Result, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Option from "effect/Option";
+import * as Result from "effect/Result";
+import * as Stream from "effect/Stream";
 import { type ApiRequest, type ApiResponse, KubeEmulator } from "../api/Emulator.ts";
 import * as Status from "../api/Status.ts";
 import { FaultInjector } from "../control/FaultInjector.ts";
@@ -43,7 +47,7 @@ const toApiRequest = (request: TransportRequest, user: Authentication.UserInfo):
  *
  * @example
  * ```ts
- * import { Layer } from "effect"
+ * import * as Layer from "effect/Layer";
  * import { KubeEmulator, EmulatorTransport } from "@kopf/emulator"
  * const transport = EmulatorTransport.layer().pipe(Layer.provide(KubeEmulator.layer()))
  * ```
@@ -110,7 +114,8 @@ export const credentials = (token = "emulator-token", defaultNamespace = "defaul
  *
  * @example
  * ```ts
- * import { Effect, Layer } from "effect"
+ * import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
  * import { KubeApi } from "@kopf/client"
  * import { EmulatorTransport, KubeEmulator } from "@kopf/emulator"
  * const client = EmulatorTransport.client().pipe(Layer.provide(KubeEmulator.layer()))

@@ -5,7 +5,7 @@
  * required one (or any token when none is required); with no credentials the caller is anonymous,
  * unless a token is required.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 
 /** The authenticated user, as admission reviews report it. */
 export interface UserInfo {

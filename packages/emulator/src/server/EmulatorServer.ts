@@ -27,7 +27,12 @@ import {
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
 import type { TLSSocket } from "node:tls";
-import { Cause, Context, Effect, FiberSet, Layer, Result } from "effect";
+import * as Cause from "effect/Cause";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as FiberSet from "effect/FiberSet";
+import * as Layer from "effect/Layer";
+import * as Result from "effect/Result";
 import { type ApiRequest, KubeEmulator } from "../api/Emulator.ts";
 import * as ControlApi from "../control/ControlApi.ts";
 import { FaultInjector } from "../control/FaultInjector.ts";

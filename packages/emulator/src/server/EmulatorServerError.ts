@@ -1,5 +1,5 @@
 /** Failures of the emulator's HTTP(S) server: it could not start listening, or not restart. */
-import { Data } from "effect";
+import * as Data from "effect/Data";
 
 /** The server could not (re)start. */
 export class EmulatorServerError extends Data.TaggedError("EmulatorServerError")<{

@@ -6,7 +6,8 @@
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { Data, Effect } from "effect";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
 import { stringify } from "yaml";
 
 /** What a kubeconfig for the emulator contains. */

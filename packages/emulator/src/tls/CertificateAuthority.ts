@@ -14,7 +14,8 @@
 import { createPrivateKey, type KeyObject, randomBytes, X509Certificate } from "node:crypto";
 import { isIP } from "node:net";
 import { Certificates } from "@kopf/admission";
-import { Data, Effect } from "effect";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
 import forge from "node-forge";
 
 /** A PEM certificate with its PEM private key. */

@@ -4,7 +4,7 @@
 // v1beta1) worded as kube-apiserver words them, and the exact Status objects for denials, failed
 // calls and unsupported dry runs.
 import { assert, describe, it } from "@effect/vitest";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import * as AdmissionReview from "../../src/admission/AdmissionReview.ts";
 import { admissionRequest, patchOf } from "./support.ts";
 

@@ -4,7 +4,7 @@
 // references, untrusted certificates and timeouts, dry runs and sideEffects, and validating
 // webhooks called concurrently.
 import { assert, describe, it } from "@effect/vitest";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as WebhookAdmission from "../../src/admission/WebhookAdmission.ts";
 import { admissionRequest, patchOf, respond, storeReader, webhookServer } from "./support.ts";
 

@@ -2,7 +2,7 @@
 // servers (certificates from the emulator's CA) answering with a function of the review.
 import { createServer, type Server } from "node:https";
 import type { AddressInfo } from "node:net";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { AdmissionRequest, StoreReader } from "../../src/api/Admission.ts";
 import * as CertificateAuthority from "../../src/tls/CertificateAuthority.ts";
 

@@ -4,7 +4,7 @@
 // query's dryRun, fieldManager and fieldValidation; a patch is admitted with the create or update
 // options it becomes), the generation mutating and validating webhooks see on updates (bumped
 // after mutation, so a webhook's own spec change counts), and map keys sorted as Go writes them.
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import type { AdmissionDecision, AdmissionHookShape, AdmissionRequest } from "../../src/api/Admission.ts";
 import type * as JsonPatch from "../../src/api/JsonPatch.ts";

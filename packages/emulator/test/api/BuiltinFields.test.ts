@@ -2,7 +2,7 @@
 // conformance suite's limits/unknown-field* interactions): dropped with a warning by default and
 // under fieldValidation=Warn, dropped silently under Ignore, a 400 under Strict; known fields and
 // custom resources are left alone.
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import * as BuiltinFields from "../../src/api/BuiltinFields.ts";
 import { BUILTINS } from "../../src/api/ResourceType.ts";

@@ -1,5 +1,5 @@
 /** Type-specific validation of built-in kinds: the 422 messages a real apiserver gives for common mistakes. */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { run, send } from "./Harness.ts";
 

@@ -1,5 +1,5 @@
 /** CustomResourceDefinitions: serving right away, conditions, pruning, defaulting, validation errors, status and scale subresources, removal. */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { run, send } from "./Harness.ts";
 

@@ -1,5 +1,5 @@
 /** Core CRUD through `handle`: system fields, generateName, validation, and the exact Status bodies of failures. */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { cm, run, send } from "./Harness.ts";
 

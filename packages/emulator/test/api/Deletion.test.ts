@@ -1,5 +1,5 @@
 /** Deletion: finalizers and deletionTimestamp, preconditions, propagation policies, garbage collection of dependents, namespace termination. */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import type { AdmissionHookShape, AdmissionRequest } from "../../src/api/Admission.ts";
 import { allow } from "../../src/api/Admission.ts";

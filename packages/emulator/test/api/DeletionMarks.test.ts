@@ -2,7 +2,7 @@
  * What a deletion writes, as kube-apiserver v1.34.4 does: the generation bump of the first DELETE
  * that marks an object, and the answer and DELETED event when a write removes the last finalizer.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { CRD, cm, run, send, watch } from "./Harness.ts";
 

@@ -1,5 +1,5 @@
 /** Discovery documents: /version, /api, /api/v1, /apis, groups, aggregated discovery, OpenAPI indexes. */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { run, send } from "./Harness.ts";
 

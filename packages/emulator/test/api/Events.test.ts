@@ -1,5 +1,5 @@
 /** Events: events.k8s.io/v1 serves the same stored objects as core v1, converted field by field. */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { run, send } from "./Harness.ts";
 

@@ -1,5 +1,7 @@
 /** Test harness: a fresh emulator per test and helpers that drive `handle` and decode answers. */
-import { Effect, Layer, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Stream from "effect/Stream";
 import {
   type ApiRequest,
   type ApiResponse,

@@ -4,7 +4,7 @@
 // object key sets it, copy of a missing key copies null, negative indices count from the end,
 // a failed patch leaves the document untouched, and (json-patch v4.13.0, Kubernetes v1.36) a root
 // replace with a scalar fails.
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as JsonPatch from "../../src/api/JsonPatch.ts";

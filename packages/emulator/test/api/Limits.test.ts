@@ -1,6 +1,6 @@
 /** Limits and bad input: body and object sizes, annotation totals, malformed JSON/YAML, and a fuzz run proving `handle` always answers. */
 
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { KubeEmulator } from "../../src/api/Emulator.ts";

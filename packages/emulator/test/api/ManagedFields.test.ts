@@ -3,7 +3,7 @@
  * server-side apply start tracking; a non-apply write to an object without managedFields does not;
  * the first apply to such an object attributes its fields to `before-first-apply`.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { CRD, run, send } from "./Harness.ts";
 

@@ -4,7 +4,8 @@
  * ConfigMap, recreated when deleted, with the CA `setRootCa` publishes; nothing is created in a
  * namespace that is already terminating.
  */
-import { Effect, Layer } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { TestClock } from "effect/testing";
 import { describe, expect, it } from "vitest";
 import { KubeEmulator } from "../../src/api/Emulator.ts";

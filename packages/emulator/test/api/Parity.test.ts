@@ -4,7 +4,7 @@
  * of generateName and owner references, the CRD cleanup finalizer only on delete, and the garbage
  * collector's removal of owner references from managedFields.
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { CRD, cm, run, send } from "./Harness.ts";
 

@@ -1,5 +1,5 @@
 /** Every patch type through `handle`: merge, JSON (incl. failed `test`), strategic (415 for custom resources) and server-side apply with conflicts. */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { CRD, cm, run, send } from "./Harness.ts";
 

@@ -1,5 +1,6 @@
 /** Protobuf request bodies (what typed clients like `kubectl create namespace` send), decoded into the objects' JSON form. */
-import { Effect, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import { describe, expect, it } from "vitest";
 import * as Protobuf from "../../src/api/Protobuf.ts";
 import { run, send } from "./Harness.ts";

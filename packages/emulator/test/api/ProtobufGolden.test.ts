@@ -4,7 +4,7 @@
 // malformed or unsupported bodies fail with a reason; a fast-check property round-trips ConfigMap
 // data maps through a small encoder.
 import { assert, describe, it } from "@effect/vitest";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import * as Protobuf from "../../src/api/Protobuf.ts";
 

@@ -1,5 +1,5 @@
 /** Lists: selectors over `handle`, pagination with continue tokens (410 once expired), resourceVersion and resourceVersionMatch. */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { KubeEmulator } from "../../src/api/Emulator.ts";
 import { cm, run, send } from "./Harness.ts";

@@ -4,7 +4,7 @@
  * namespace's own), both ways of watching, read-only documents, and the two kinds of not found
  * (a plain-text 404 outside served versions, a Status 404 inside them).
  */
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import { CRD, cm, run, send, watch } from "./Harness.ts";
 

@@ -1,6 +1,6 @@
 /** Label and field selector parsing and matching: operator tables and properties. */
 
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as Selectors from "../../src/api/Selectors.ts";

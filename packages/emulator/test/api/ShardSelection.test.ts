@@ -6,7 +6,9 @@
  * selector"; with the gate off the parameter is ignored. Leases are validated as the server does.
  */
 import { ShardRange } from "@kopf/structs";
-import { Effect, Fiber, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as ShardSelection from "../../src/api/ShardSelection.ts";

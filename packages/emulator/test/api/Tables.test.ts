@@ -1,5 +1,6 @@
 /** Server-side printing: Tables for kubectl (lists, objects, watch events), custom resources' printer columns, and HumanDuration ages. */
-import { Effect, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Stream from "effect/Stream";
 import { describe, expect, it } from "vitest";
 import { KubeEmulator } from "../../src/api/Emulator.ts";
 import { humanDuration } from "../../src/api/Tables.ts";

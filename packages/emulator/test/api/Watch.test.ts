@@ -1,5 +1,8 @@
 /** Watch streams: initial state, resumption from a resourceVersion, 410 after compaction, selectors, bookmarks and timeouts on the TestClock. */
-import { Effect, Fiber, Layer, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Layer from "effect/Layer";
+import * as Stream from "effect/Stream";
 import { TestClock } from "effect/testing";
 import { describe, expect, it } from "vitest";
 import { KubeEmulator } from "../../src/api/Emulator.ts";

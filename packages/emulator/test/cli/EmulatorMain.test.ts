@@ -6,7 +6,7 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { assert, describe, it } from "@effect/vitest";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { parse as parseYaml } from "yaml";
 import { exampleCrd, repoRoot } from "../kubectl/support.ts";
 import { call } from "../server/support.ts";

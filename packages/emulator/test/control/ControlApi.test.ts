@@ -2,7 +2,7 @@
 // rule bodies passed through (and rejected with 400), pause and restart deferred until the
 // response is sent, 404 for unknown endpoints and 405 with Allow for wrong methods.
 import { assert, describe, it } from "@effect/vitest";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { ApiRequest } from "../../src/api/Emulator.ts";
 import * as ControlApi from "../../src/control/ControlApi.ts";
 import { FaultRuleError } from "../../src/control/FaultInjector.ts";

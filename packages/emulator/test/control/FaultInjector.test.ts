@@ -2,7 +2,8 @@
 // wildcards, group, namespace, name, path prefix), validation of rules, failures consumed for
 // exactly N matching requests in order, and latency slept on the TestClock.
 import { assert, describe, it } from "@effect/vitest";
-import { Effect, Fiber } from "effect";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
 import { TestClock } from "effect/testing";
 import fc from "fast-check";
 import type { ApiRequest, ApiResponse } from "../../src/api/Emulator.ts";

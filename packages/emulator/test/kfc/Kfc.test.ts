@@ -2,7 +2,8 @@
 // emulator writes: Get (one and list), Create, Apply (server-side, forced), Patch (JSON patch),
 // PatchStatus, Delete, Watch (list-then-watch, then live events), and its error objects.
 import { assert, describe, it } from "@effect/vitest";
-import { Effect, type Scope } from "effect";
+import * as Effect from "effect/Effect";
+import type * as Scope from "effect/Scope";
 import { K8s, kind } from "kubernetes-fluent-client";
 import { CRD } from "../api/Harness.ts";
 import { eventually, startEmulator } from "../kubectl/support.ts";

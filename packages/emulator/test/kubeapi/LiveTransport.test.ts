@@ -20,7 +20,8 @@ import {
   UndiciTransport,
 } from "@kopf/client";
 import { Resource } from "@kopf/structs";
-import { Effect, Layer } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import * as CertificateAuthority from "../../src/tls/CertificateAuthority.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "kopf-live-tls-"));

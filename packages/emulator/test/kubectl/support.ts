@@ -5,7 +5,9 @@ import { type ChildProcessWithoutNullStreams, execFile, execFileSync, spawn } fr
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { Context, Effect, Layer } from "effect";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import * as WebhookAdmission from "../../src/admission/WebhookAdmission.ts";
 import { KubeEmulator } from "../../src/api/Emulator.ts";
 import { FaultInjector } from "../../src/control/FaultInjector.ts";

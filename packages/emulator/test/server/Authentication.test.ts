@@ -2,7 +2,7 @@
 // bearer tokens with and without a required token, malformed authorization headers, anonymous
 // access, and the invariant that a required token is never bypassed without a CA certificate.
 import { assert, describe, it } from "@effect/vitest";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import fc from "fast-check";
 import {
   anonymousUser,

@@ -4,7 +4,8 @@
 // (mutation, denial with the webhook's message, Warning headers).
 import { request as httpRequest } from "node:http";
 import { assert, describe, it } from "@effect/vitest";
-import { Effect, Queue } from "effect";
+import * as Effect from "effect/Effect";
+import * as Queue from "effect/Queue";
 import { patchOf, respond, webhookServer } from "../admission/support.ts";
 import { type Running, startEmulator } from "../kubectl/support.ts";
 import { call, json } from "./support.ts";

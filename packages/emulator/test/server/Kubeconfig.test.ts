@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { assert, describe, it } from "@effect/vitest";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { parse } from "yaml";
 import * as Kubeconfig from "../../src/server/Kubeconfig.ts";
 

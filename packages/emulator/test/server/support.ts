@@ -2,7 +2,11 @@
 // core) and a promise-based HTTP(S) client speaking to the emulator's server.
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
 import { type Agent, request as httpsRequest } from "node:https";
-import { Effect, Layer, Queue, Ref, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
+import * as Queue from "effect/Queue";
+import * as Ref from "effect/Ref";
+import * as Stream from "effect/Stream";
 import { type ApiResponse, KubeEmulator } from "../../src/api/Emulator.ts";
 import { FaultInjector } from "../../src/control/FaultInjector.ts";
 import { EmulatorServer, type EmulatorServerOptions } from "../../src/server/EmulatorServer.ts";

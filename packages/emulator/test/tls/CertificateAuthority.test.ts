@@ -6,7 +6,8 @@ import { X509Certificate } from "node:crypto";
 import { isIP } from "node:net";
 import { connect, createServer } from "node:tls";
 import { assert, describe, it } from "@effect/vitest";
-import { Effect, Exit } from "effect";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import * as CertificateAuthority from "../../src/tls/CertificateAuthority.ts";
 
 const handshake = (serving: CertificateAuthority.KeyPair, caPem: string, servername: string, host: string) =>

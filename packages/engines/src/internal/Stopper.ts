@@ -7,7 +7,10 @@
  * interruptible Effect). Waiting runs on the operator's `Clock`, so tests drive it with TestClock.
  */
 import type { DaemonStopped, DaemonStoppingReason } from "@kopf/registry";
-import { type Context, Deferred, Effect, Option } from "effect";
+import type * as Context from "effect/Context";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Option from "effect/Option";
 
 /** The `stopped` value of a daemon's or timer's context (an `AbortSignal`, by its type too). */
 export type StoppedSignal = DaemonStopped;

@@ -3,7 +3,7 @@
  * endpoints): only `http://`; host `localhost` and port 80 by default; brackets of IPv6 hosts
  * removed.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 
 /** Where to serve an endpoint. */
 export interface Endpoint {

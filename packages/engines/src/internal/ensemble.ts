@@ -6,7 +6,10 @@
  * one at a time.
  */
 import type { KubeApi } from "@kopf/client";
-import { Effect, FiberMap, type Scope, Semaphore } from "effect";
+import * as Effect from "effect/Effect";
+import * as FiberMap from "effect/FiberMap";
+import type * as Scope from "effect/Scope";
+import * as Semaphore from "effect/Semaphore";
 import * as Presence from "../Presence.ts";
 
 /** Runs the presence of one target, reporting its verdicts through `report`. */

@@ -4,7 +4,8 @@
  */
 import { hostname, userInfo } from "node:os";
 import { IsoTime } from "@kopf/structs";
-import { Effect, Random } from "effect";
+import * as Effect from "effect/Effect";
+import * as Random from "effect/Random";
 import * as Identity from "../Identity.ts";
 
 const user = (): string => {

@@ -11,7 +11,8 @@
  * prom-client (and the OpenTelemetry API and the tree library it pulls in, ~80 modules) is
  * imported when an exposition is made, so an operator without a metrics endpoint loads none of it.
  */
-import { Effect, Metric } from "effect";
+import * as Effect from "effect/Effect";
+import * as Metric from "effect/Metric";
 import type * as Prom from "prom-client";
 import type { Format } from "../MetricsEndpoint.ts";
 

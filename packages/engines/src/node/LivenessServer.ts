@@ -3,7 +3,8 @@
  * host and port, answering through {@link Liveness.respond}, for as long as the scope is open.
  */
 import { createServer } from "node:http";
-import { Effect, type Scope } from "effect";
+import * as Effect from "effect/Effect";
+import type * as Scope from "effect/Scope";
 import * as Liveness from "../Liveness.ts";
 import { listen } from "./internal/listen.ts";
 

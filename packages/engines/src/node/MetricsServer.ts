@@ -4,7 +4,8 @@
  * rendered by {@link Exposition}, for as long as the scope is open.
  */
 import { createServer } from "node:http";
-import { Effect, type Scope } from "effect";
+import * as Effect from "effect/Effect";
+import type * as Scope from "effect/Scope";
 import * as MetricsEndpoint from "../MetricsEndpoint.ts";
 import * as Exposition from "./Exposition.ts";
 import { listen } from "./internal/listen.ts";

@@ -3,7 +3,8 @@
  * environment configures it ({@link TracingConfig.decide}), else nothing. The OpenTelemetry
  * packages are imported only then, so an operator without tracing loads none of them.
  */
-import { Effect, Layer } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import * as TracingConfig from "../TracingConfig.ts";
 
 /**

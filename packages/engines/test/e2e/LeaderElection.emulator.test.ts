@@ -9,7 +9,8 @@
  */
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import * as LeaseRecord from "../../src/LeaseRecord.ts";
 import * as H from "../fixtures/Harness.ts";
 import * as Replicas from "../fixtures/Replicas.ts";

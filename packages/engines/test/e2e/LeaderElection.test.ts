@@ -7,7 +7,8 @@
  * handled twice or on two replicas at once.
  */
 import { Applying, Clusters } from "@kopf/testing";
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import * as H from "../fixtures/Harness.ts";
 import * as Replicas from "../fixtures/Replicas.ts";

@@ -21,7 +21,8 @@
  * for real-time scheduling on a loaded machine. The figures are printed.
  */
 import { Applying, Clusters } from "@kopf/testing";
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import { describe, expect, it } from "vitest";
 import * as Sharding from "../../src/Sharding.ts";
 import * as H from "../fixtures/Harness.ts";

@@ -15,7 +15,8 @@
  * share within lease duration + retry period. The figures are printed.
  */
 import { assert, describe, it } from "@effect/vitest";
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import * as Sharding from "../../src/Sharding.ts";
 import * as H from "../fixtures/Harness.ts";
 import * as Replicas from "../fixtures/Replicas.ts";

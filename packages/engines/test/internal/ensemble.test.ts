@@ -8,7 +8,8 @@
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { Resource } from "@kopf/structs";
-import { Effect, type Scope } from "effect";
+import * as Effect from "effect/Effect";
+import type * as Scope from "effect/Scope";
 import fc from "fast-check";
 import * as Ensemble from "../../src/internal/ensemble.ts";
 import type * as Presence from "../../src/Presence.ts";

@@ -7,7 +7,7 @@
 // the test with its body; the differences the guide lists are outside what the generator makes.
 import { assert, describe, it } from "@effect/vitest";
 import { Clusters } from "@kopf/testing";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as Agreement from "../fixtures/agreement/Agreement.ts";
 import { ALL } from "../fixtures/agreement/Schemas.ts";
 

@@ -3,7 +3,7 @@
  * shared by `On` (top-level registrations) and `SubRegistry` (sub-handlers).
  */
 import type { Selector } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { RegistrationError } from "../Errors.ts";
 import type {
   ActivityHandler,

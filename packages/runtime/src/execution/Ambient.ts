@@ -9,7 +9,9 @@
  */
 import type { ChangingHandler, HandlerFn, SubRegistry } from "@kopf/registry";
 import type { RawBody } from "@kopf/structs";
-import { Context, type Effect, Fiber } from "effect";
+import * as Context from "effect/Context";
+import type * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
 
 /** How sub-handlers are passed to an explicit `execute` (Kopf's `kopf.execute` arguments). */
 export interface ExecuteOptions {

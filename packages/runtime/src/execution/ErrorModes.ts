@@ -14,7 +14,7 @@ import {
   TemporaryError,
 } from "@kopf/registry";
 import type { Outcome as Outcomes } from "@kopf/storage";
-import { Data } from "effect";
+import * as Data from "effect/Data";
 import { describeError, formatSeconds, formatTimedelta, messageOf } from "./internal/texts.ts";
 
 /**

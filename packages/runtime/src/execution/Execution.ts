@@ -22,7 +22,8 @@ import {
 import { OperatorSettings } from "@kopf/settings";
 import { Outcome, State, type StorageDecodeError } from "@kopf/storage";
 import { IsoTime } from "@kopf/structs";
-import { Effect, LogLevel } from "effect";
+import * as Effect from "effect/Effect";
+import * as LogLevel from "effect/LogLevel";
 import * as Tracing from "../Tracing.ts";
 import { executeHandlersOnce } from "./Handling.ts";
 import * as Subhandling from "./Subhandling.ts";

@@ -28,7 +28,10 @@ import { HandlerState, type Outcome, type State } from "@kopf/storage";
 type Outcome_ = Outcome.Outcome;
 
 import { IsoTime, Resource } from "@kopf/structs";
-import { Cause, Clock, Effect, Random } from "effect";
+import * as Cause from "effect/Cause";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
+import * as Random from "effect/Random";
 import * as Logging from "../Logging.ts";
 import * as Metrics from "../Metrics.ts";
 import * as Posting from "../Posting.ts";

@@ -18,7 +18,11 @@
  */
 
 import type { RawBody } from "@kopf/structs";
-import { Cause, Data, Effect, Exit, type Scope } from "effect";
+import * as Cause from "effect/Cause";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import type * as Scope from "effect/Scope";
 import { AmbientRunner, CurrentBinding, CurrentObject } from "./Ambient.ts";
 
 /** How a handler call went wrong, besides what it went wrong with. */

@@ -8,7 +8,11 @@
  */
 import type { Registry } from "@kopf/registry";
 import type { State } from "@kopf/storage";
-import { Clock, Deferred, Effect, Exit, Ref } from "effect";
+import * as Clock from "effect/Clock";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Ref from "effect/Ref";
 import { type ActivityError, type ActivityOptions, probe } from "./Activities.ts";
 
 /** Kopf's maximal age of the probes' results, in seconds. */

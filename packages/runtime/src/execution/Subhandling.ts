@@ -21,7 +21,9 @@ import {
 import type { OperatorSettings } from "@kopf/settings";
 import { Outcome, State, type StorageDecodeError } from "@kopf/storage";
 import { IsoTime } from "@kopf/structs";
-import { Data, Effect, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import { type Binding, CurrentBinding, type ExecuteOptions } from "./Ambient.ts";
 import { HandlerChildrenRetry } from "./ErrorModes.ts";
 import { type ExtraContext, executeHandlersOnce } from "./Handling.ts";

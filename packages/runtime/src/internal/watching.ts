@@ -5,7 +5,9 @@
  * namespaces in step, set pauses). Every change is one atomic update of the one state, so the
  * watches see a follower's pause no later than the namespaces it was taken for.
  */
-import { Effect, Stream, SubscriptionRef } from "effect";
+import * as Effect from "effect/Effect";
+import * as Stream from "effect/Stream";
+import * as SubscriptionRef from "effect/SubscriptionRef";
 import type * as RootTasks from "../RootTasks.ts";
 import * as WatchGate from "./watchGate.ts";
 

@@ -9,7 +9,10 @@
  * manage their own signals interrupt the operator's fiber instead.
  */
 import { OperatorSettings } from "@kopf/settings";
-import { Cause, Effect, Exit, Fiber } from "effect";
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Fiber from "effect/Fiber";
 import * as Operator from "../Operator.ts";
 
 /** The signals that stop the operator. */

@@ -4,7 +4,7 @@
 // are printed; every figure that must be zero is asserted: result-vs-mark inconsistencies, lost
 // results, unexplained re-runs, stuck finalizers, unhandled deletions.
 import { assert, describe, it } from "@effect/vitest";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as Crashing from "../fixtures/Crashing.ts";
 import * as Harness from "../fixtures/Harness.ts";
 

@@ -4,7 +4,7 @@
 // with its results, no re-run is unexplained, no finalizer is left behind. The undisturbed run
 // pins the writes per object, which storing results before marks did not change.
 import { assert, describe, it } from "@effect/vitest";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as Crashing from "../fixtures/Crashing.ts";
 import * as Harness from "../fixtures/Harness.ts";
 

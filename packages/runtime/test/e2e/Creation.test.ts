@@ -5,7 +5,7 @@
 // (two when an on.delete handler needs the finalizer); updates and field handlers see diffs.
 import { assert, describe, it } from "@effect/vitest";
 import { Registry } from "@kopf/registry";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as Harness from "../fixtures/Harness.ts";
 
 const LAST_HANDLED = "kopf.zalando.org/last-handled-configuration";

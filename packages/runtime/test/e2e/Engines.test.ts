@@ -5,7 +5,7 @@
 // and hold no finalizer. The indexing seam runs first for every event.
 import { assert, describe, it } from "@effect/vitest";
 import { Registry } from "@kopf/registry";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type * as Engines from "../../src/Engines.ts";
 import * as Harness from "../fixtures/Harness.ts";
 

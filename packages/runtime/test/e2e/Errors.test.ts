@@ -4,7 +4,8 @@
 // lifecycle; sub-handlers persisted under their own keys.
 import { assert, describe, it } from "@effect/vitest";
 import { Lifecycles, PermanentError, Registry, TemporaryError } from "@kopf/registry";
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import * as Harness from "../fixtures/Harness.ts";
 
 const RES = "kopfexamples.kopf.dev";

@@ -5,7 +5,7 @@
 // handler needs any more is removed. Counts the API writes per created object.
 import { assert, describe, it } from "@effect/vitest";
 import { Registry } from "@kopf/registry";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as Harness from "../fixtures/Harness.ts";
 
 const FINALIZER = "kopf.zalando.org/KopfFinalizerMarker";

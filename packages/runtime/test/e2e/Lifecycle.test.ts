@@ -7,7 +7,11 @@
 import { assert, describe, it } from "@effect/vitest";
 import { PermanentError, Registry } from "@kopf/registry";
 import type { RawBody } from "@kopf/structs";
-import { Context, Effect, Exit, Fiber, Layer } from "effect";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Fiber from "effect/Fiber";
+import * as Layer from "effect/Layer";
 import * as Operator from "../../src/Operator.ts";
 import * as Posting from "../../src/Posting.ts";
 import * as Harness from "../fixtures/Harness.ts";

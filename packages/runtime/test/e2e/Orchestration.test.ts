@@ -5,7 +5,7 @@ import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { Registry } from "@kopf/registry";
 import type { RawBody } from "@kopf/structs";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as Cluster from "../fixtures/Cluster.ts";
 import * as Harness from "../fixtures/Harness.ts";
 

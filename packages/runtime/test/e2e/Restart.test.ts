@@ -4,7 +4,7 @@
 // during the downtime get create only; updates and field handlers see the diffs.
 import { assert, describe, it } from "@effect/vitest";
 import { Registry, TemporaryError } from "@kopf/registry";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as Harness from "../fixtures/Harness.ts";
 
 const RES = "kopfexamples.kopf.dev";

@@ -15,7 +15,8 @@ import {
 } from "@kopf/registry";
 import { HandlerState, type State } from "@kopf/storage";
 import { Diff, IsoTime, type RawBody } from "@kopf/structs";
-import { Effect, References } from "effect";
+import * as Effect from "effect/Effect";
+import * as References from "effect/References";
 import { TestClock } from "effect/testing";
 import * as Execution from "../../src/execution/Execution.ts";
 import * as F from "./fixtures.ts";

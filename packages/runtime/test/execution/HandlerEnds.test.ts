@@ -15,7 +15,9 @@ import {
 import { Settings } from "@kopf/settings";
 import { HandlerState } from "@kopf/storage";
 import { IsoTime } from "@kopf/structs";
-import { Effect, Metric, Result } from "effect";
+import * as Effect from "effect/Effect";
+import * as Metric from "effect/Metric";
+import * as Result from "effect/Result";
 import * as ErrorModes from "../../src/execution/ErrorModes.ts";
 import { executeHandlerOnce } from "../../src/execution/Handling.ts";
 import * as Subhandling from "../../src/execution/Subhandling.ts";

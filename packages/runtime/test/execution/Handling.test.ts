@@ -8,7 +8,9 @@ import { type ChangingHandler, type Lifecycle, Lifecycles } from "@kopf/registry
 import { Settings } from "@kopf/settings";
 import { HandlerState, State } from "@kopf/storage";
 import { Diff, IsoTime } from "@kopf/structs";
-import { Effect, Exit, Fiber } from "effect";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Fiber from "effect/Fiber";
 import { TestClock } from "effect/testing";
 import * as fc from "fast-check";
 import { executeHandlerOnce, executeHandlersOnce, selectHandlers } from "../../src/execution/Handling.ts";

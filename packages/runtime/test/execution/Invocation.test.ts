@@ -2,7 +2,10 @@
 // every way they can fail (thrown, rejected, failed, died) kept as a HandlerFailure, interruption
 // staying an interruption, and the ambient runner wrapping the call while a binding is current.
 import { assert, describe, expect, it } from "@effect/vitest";
-import { Cause, Effect, Exit, Fiber } from "effect";
+import * as Cause from "effect/Cause";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Fiber from "effect/Fiber";
 import { TestClock } from "effect/testing";
 import { AmbientRunner, type Binding, CurrentBinding } from "../../src/execution/Ambient.ts";
 import { HandlerFailure, invoke } from "../../src/execution/Invocation.ts";

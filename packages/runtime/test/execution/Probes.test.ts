@@ -2,7 +2,10 @@
 // 10 s on the clock, concurrent requests sharing one run, failures not remembered.
 import { describe, expect, it } from "@effect/vitest";
 import { PermanentError, Registry } from "@kopf/registry";
-import { Deferred, Effect, Exit, Fiber } from "effect";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Fiber from "effect/Fiber";
 import { TestClock } from "effect/testing";
 import * as Probes from "../../src/execution/Probes.ts";
 import * as F from "./fixtures.ts";

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "@effect/vitest";
 import { Lifecycles, Matching, PermanentError, TemporaryError } from "@kopf/registry";
 import type { RawBody } from "@kopf/structs";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { TestClock } from "effect/testing";
 import fc from "fast-check";
 import * as Execution from "../../src/execution/Execution.ts";

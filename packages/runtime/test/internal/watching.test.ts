@@ -5,7 +5,11 @@
 // watchable (the watchable sets never show the new namespace unpaused first); a follower that
 // stops is no longer waited for; `namespaces` shows each admitted set once.
 import { assert, describe, it } from "@effect/vitest";
-import { Deferred, Effect, Fiber, Scope, Stream } from "effect";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Scope from "effect/Scope";
+import * as Stream from "effect/Stream";
 import * as Watching from "../../src/internal/watching.ts";
 
 type Names = ReadonlyArray<string>;

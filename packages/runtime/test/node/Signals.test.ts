@@ -1,7 +1,9 @@
 // Covers signal handling (docs/behaviour/operator.md#tasks-start-up-and-shutdown): the first signal stops the program gracefully (its
 // finalizers run, exit code 0), a second one exits at once; failures give exit code 1.
 import { assert, describe, it } from "@effect/vitest";
-import { Effect, Fiber, Logger } from "effect";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import * as Logger from "effect/Logger";
 import * as Signals from "../../src/node/Signals.ts";
 import * as Operator from "../../src/Operator.ts";
 

@@ -3,7 +3,7 @@
  * path written as in code (`networking.errorBackoffs[2]`), duplicates dropped, and excess keys
  * reported as unknown settings.
  */
-import { SchemaIssue } from "effect";
+import * as SchemaIssue from "effect/SchemaIssue";
 import type { Issue } from "../SettingsError.ts";
 
 const UNKNOWN_SETTING = "unknown setting";

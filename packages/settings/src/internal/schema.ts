@@ -4,7 +4,7 @@
  * (a wrong type, NaN, a negative number, an empty string).
  */
 import type { DiffBaseStorage, ProgressStorage } from "@kopf/storage";
-import { Schema } from "effect";
+import * as Schema from "effect/Schema";
 
 const expecting = (what: string) => ({ message: `expected ${what}` });
 

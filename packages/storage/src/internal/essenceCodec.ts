@@ -3,7 +3,7 @@
  * writes it (non-ASCII escaped), and back, where only a JSON object (or `null`: none) is valid.
  */
 import { Json } from "@kopf/structs";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { StorageDecodeError } from "../StorageError.ts";
 import { parseJson } from "./parseJson.ts";
 

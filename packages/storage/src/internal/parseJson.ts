@@ -1,7 +1,7 @@
 /**
  * JSON parsing of stored state into a `Result`, with an error naming where the text came from.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { StorageDecodeError } from "../StorageError.ts";
 
 /** Parse `text` read from `key`; `what` names the content for the error message. */

@@ -3,7 +3,7 @@
  * it without an import cycle. Re-exported from `ProgressStorage.ts`.
  */
 import type { Json, RawBody } from "@kopf/structs";
-import type { Result } from "effect";
+import type * as Result from "effect/Result";
 import type { ProgressRecord } from "../ProgressRecord.ts";
 import type { StorageDecodeError } from "../StorageError.ts";
 import type { MutableObject } from "./dicts.ts";

@@ -2,7 +2,7 @@
  * Kopf's interpretation of the positional arguments of a resource selector (docs/behaviour/registration.md#resource-selectors): which of
  * them are the group, the version, the name or the predicate.
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 
 /** What the positional arguments say, before the names are checked for ambiguity. */
 export interface Interpreted {

@@ -1,5 +1,5 @@
 // Test support: the failure of a Result that is expected to fail (failing the test otherwise).
-import { Result } from "effect";
+import * as Result from "effect/Result";
 
 /** The failure of `result`; throws (failing the test) when it succeeded. */
 export const failureOf = <A, E>(result: Result.Result<A, E>): E => {

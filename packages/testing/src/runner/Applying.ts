@@ -6,7 +6,8 @@
  */
 import { type APIResource, KubeApi, type KubeApiError, type LoginError } from "@kopf/client";
 import { type RawBody, Resource } from "@kopf/structs";
-import { Effect, Schedule } from "effect";
+import * as Effect from "effect/Effect";
+import * as Schedule from "effect/Schedule";
 import { KopfRunnerError } from "./KopfRunnerOptions.ts";
 import { customResourceDefinitions } from "./Resources.ts";
 

@@ -6,7 +6,8 @@
  * turns a target into a cluster for `KopfRunner`, and `@kopf/conformance`'s `Cluster` starts the
  * real API server for `real`.
  */
-import { Data, Result } from "effect";
+import * as Data from "effect/Data";
+import * as Result from "effect/Result";
 
 /** A cluster to run against. */
 export type Target =

@@ -17,7 +17,15 @@ import {
   FaultInjector,
   KubeEmulator,
 } from "@kopf/emulator";
-import { Config, ConfigProvider, type Context, Effect, Exit, Layer, Option, Result, Scope } from "effect";
+import * as Config from "effect/Config";
+import * as ConfigProvider from "effect/ConfigProvider";
+import type * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
+import * as Option from "effect/Option";
+import * as Result from "effect/Result";
+import * as Scope from "effect/Scope";
 import * as ClusterTarget from "./ClusterTarget.ts";
 
 /** A cluster: at least a `KubeApi`; the emulator's clusters also give the `KubeEmulator`. */

@@ -6,7 +6,8 @@
 import type { KubeApi } from "@kopf/client";
 import type { Logging, Operator } from "@kopf/runtime";
 import type { Settings } from "@kopf/settings";
-import { Data, type Layer } from "effect";
+import * as Data from "effect/Data";
+import type * as Layer from "effect/Layer";
 import type * as Clusters from "./Clusters.ts";
 
 /** Why the runner failed (besides the operator's own exception, which it exposes). */

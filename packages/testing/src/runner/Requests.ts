@@ -13,7 +13,7 @@ import {
   type LoginError,
   type Method,
 } from "@kopf/client";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 
 /** A response as the client got it. */
 export interface Answer {

@@ -6,7 +6,9 @@
  */
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
-import { Effect, Exit, Fiber } from "effect";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Fiber from "effect/Fiber";
 import { TestClock } from "effect/testing";
 import { Applying, Clusters, KopfRunner } from "../../src/index.ts";
 

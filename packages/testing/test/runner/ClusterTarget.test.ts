@@ -1,5 +1,5 @@
 // Covers KOPF_TEST_CLUSTER parsing: the three targets, the default, whitespace, and the errors.
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { describe, expect, it } from "vitest";
 import * as Target from "../../src/runner/ClusterTarget.ts";
 

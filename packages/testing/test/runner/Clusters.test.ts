@@ -10,7 +10,11 @@ import { join } from "node:path";
 import { KubeApi } from "@kopf/client";
 import { EmulatorServer, FaultInjector, KubeEmulator } from "@kopf/emulator";
 import { Registry } from "@kopf/registry";
-import { Cause, Context, Effect, Exit, Layer } from "effect";
+import * as Cause from "effect/Cause";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Clusters, KopfRunner } from "../../src/index.ts";
 

@@ -11,7 +11,8 @@ import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { type Index, PermanentError, Registry } from "@kopf/registry";
 import { AmbientHandlers } from "@kopf/runtime";
-import { Effect, Layer } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import { Clusters, KopfRunner } from "../../src/index.ts";
 
 const examples = join(dirname(fileURLToPath(import.meta.url)), "../../../../examples");

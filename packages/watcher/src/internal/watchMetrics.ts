@@ -3,7 +3,8 @@
  * firings, problems, last event time and age), each tagged with the watched resource and
  * namespace ("" for cluster-wide watches). An exporter reads them from Effect's metric registry.
  */
-import { Effect, Metric } from "effect";
+import * as Effect from "effect/Effect";
+import * as Metric from "effect/Metric";
 
 /** Events received, by `type` (`ADDED`, `MODIFIED`, `DELETED`, `BOOKMARK`, `ERROR`, `LIST` for listed items). */
 export const events = Metric.counter("kopf_watch_events_total", {

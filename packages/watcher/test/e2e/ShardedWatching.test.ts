@@ -9,7 +9,8 @@
 import { KubeApi } from "@kopf/client";
 import { type RawBody, Resource, ShardRange } from "@kopf/structs";
 import { Applying, Clusters, KopfRunner } from "@kopf/testing";
-import { Effect, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Stream from "effect/Stream";
 import { describe, expect, it } from "vitest";
 import * as ListWatch from "../../src/ListWatch.ts";
 import * as ShardedListing from "../../src/ShardedListing.ts";

@@ -7,7 +7,7 @@ import type { Server } from "node:http";
 import type { Server as HttpsServer } from "node:https";
 import { Socket } from "node:net";
 import type { Duplex } from "node:stream";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { WebhookServerError } from "../../WebhookServerProtocol.ts";
 
 /** Listens on the port (0: a free one) and address; answers the port bound. */

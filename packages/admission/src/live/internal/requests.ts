@@ -11,7 +11,13 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { TLSSocket } from "node:tls";
-import { Cause, Data, type Duration, Effect, Exit, Result, type Semaphore } from "effect";
+import * as Cause from "effect/Cause";
+import * as Data from "effect/Data";
+import type * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Result from "effect/Result";
+import type * as Semaphore from "effect/Semaphore";
 import * as Bounded from "../../Bounded.ts";
 import * as Conversion from "../../Conversion.ts";
 import * as JsonDepth from "../../JsonDepth.ts";

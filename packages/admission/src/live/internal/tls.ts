@@ -6,7 +6,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SecureContextOptions } from "node:tls";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import * as Endpoint from "../../Endpoint.ts";
 import { WebhookServerError } from "../../WebhookServerProtocol.ts";
 import * as Certificates from "../Certificates.ts";

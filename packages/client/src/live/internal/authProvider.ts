@@ -7,7 +7,7 @@
  * Providers client-node does not know are left to the caller (Kopf takes their `access-token`).
  */
 import type { KubeConfig } from "@kubernetes/client-node";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { LoginError } from "../../LoginError.ts";
 import type { Cluster, User } from "./kubeconfigFile.ts";
 import { redact } from "./secrets.ts";

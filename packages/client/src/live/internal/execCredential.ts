@@ -8,7 +8,8 @@
  * scrubbed of the user's secrets and shortened.
  */
 import { type ExecFileException, execFile } from "node:child_process";
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import { LoginError } from "../../LoginError.ts";
 import type { Exec } from "./kubeconfigFile.ts";
 import { redact } from "./secrets.ts";

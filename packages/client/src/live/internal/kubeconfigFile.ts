@@ -8,7 +8,7 @@
  * messages end up in logs.
  */
 import { dirname, isAbsolute, join } from "node:path";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 import { LineCounter, parseDocument } from "yaml";
 
 /** A cluster entry (kubeconfig's `clusters[].cluster`). */

@@ -6,7 +6,9 @@
  */
 import { request as httpsRequest } from "node:https";
 import { isIP } from "node:net";
-import { Duration, Effect, Result } from "effect";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import * as WebhookFailures from "../WebhookFailures.ts";
 
 /**

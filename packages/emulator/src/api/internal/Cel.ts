@@ -5,7 +5,7 @@
  * selections, literals, lists and maps, each with cel-go's `ast.ExprKind` number. Syntax errors
  * carry the wording of cel-go's most common complaints (`Syntax error: …`).
  */
-import { Result } from "effect";
+import * as Result from "effect/Result";
 
 /** cel-go's `ast.ExprKind` values, printed as numbers in the apiserver's messages. */
 export const Kind = { Call: 1, Ident: 3, List: 4, Literal: 5, Map: 6, Select: 7 } as const;

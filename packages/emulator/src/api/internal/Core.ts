@@ -1,5 +1,5 @@
 /** The state every request handler works on, and small response helpers shared by the handlers. */
-import type { Clock } from "effect";
+import type * as Clock from "effect/Clock";
 import type { AdmissionHookShape, StoreReader } from "../Admission.ts";
 import type { ApiResponse } from "../Emulator.ts";
 import type { ResourceType } from "../ResourceType.ts";

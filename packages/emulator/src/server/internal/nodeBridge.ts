@@ -5,7 +5,8 @@
  * element, honouring back-pressure).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Effect, Stream } from "effect";
+import * as Effect from "effect/Effect";
+import * as Stream from "effect/Stream";
 import type { ApiResponse } from "../../api/Emulator.ts";
 import type { CompleteResponse } from "./status.ts";
 

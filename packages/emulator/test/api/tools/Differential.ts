@@ -5,7 +5,8 @@
  */
 import { readFileSync } from "node:fs";
 import { request as httpsRequest } from "node:https";
-import { Effect, Layer } from "effect";
+import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import * as YAML from "yaml";
 import { type ApiRequest, KubeEmulator } from "../../../src/api/Emulator.ts";
 import { SCENARIO, type Step } from "./DifferentialScenario.ts";

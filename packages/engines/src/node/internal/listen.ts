@@ -5,7 +5,8 @@
  * the scope closes.
  */
 import type { Server } from "node:http";
-import { Effect, type Scope } from "effect";
+import * as Effect from "effect/Effect";
+import type * as Scope from "effect/Scope";
 import type { Endpoint } from "../../internal/endpoints.ts";
 
 /**

@@ -4,7 +4,7 @@
  * `kopf.activities.startup` and such). Used where the caller gives no logger of its own.
  */
 import type { Logger } from "@kopf/registry";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import { messageOf } from "./texts.ts";
 
 const suffix = (args: ReadonlyArray<unknown>): string =>

@@ -6,7 +6,7 @@
  * operator) goes on with the validated settings.
  */
 import { type OperatorSettings, Settings, type SettingsError } from "@kopf/settings";
-import { Result } from "effect";
+import * as Result from "effect/Result";
 
 /** The tree startup handlers change, and the settings before they ran. */
 export interface StartupSettings {

@@ -15,7 +15,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { HandlerFn, Options } from "@kopf/registry";
 import type { RawBody } from "@kopf/structs";
-import { Fiber, Layer } from "effect";
+import * as Fiber from "effect/Fiber";
+import * as Layer from "effect/Layer";
 import * as Posting from "../../Posting.ts";
 import { AmbientRunner, type Binding, type ExecuteOptions, fiberBinding, fiberObject } from "../Ambient.ts";
 import { SubhandlingError } from "../Subhandling.ts";

@@ -4,7 +4,7 @@
  */
 import { KubeApi } from "@kopf/client";
 import type { Resource } from "@kopf/structs";
-import { Effect } from "effect";
+import * as Effect from "effect/Effect";
 import type { Body } from "../Resources.ts";
 
 const isNotFound = (error: { readonly _tag: string; readonly reason?: unknown }) =>

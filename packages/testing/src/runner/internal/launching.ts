@@ -11,7 +11,14 @@ import { Admission } from "@kopf/admission";
 import type { KubeApi } from "@kopf/client";
 import { Operating } from "@kopf/engines";
 import { AmbientHandlers, Logging } from "@kopf/runtime";
-import { Cause, type Context, Deferred, Effect, Exit, Layer, Logger, References } from "effect";
+import * as Cause from "effect/Cause";
+import type * as Context from "effect/Context";
+import * as Deferred from "effect/Deferred";
+import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
+import * as Layer from "effect/Layer";
+import * as Logger from "effect/Logger";
+import * as References from "effect/References";
 import type { KopfRunnerOptions } from "../KopfRunnerOptions.ts";
 
 /** Where the output goes. */

@@ -3,7 +3,8 @@
  * or fail with `KopfRunnerError` ("Timeout") and a message saying what was last seen. KopfRunner
  * is a promise API around a running operator in real time, so this is edge code by design.
  */
-import { Clock, Effect } from "effect";
+import * as Clock from "effect/Clock";
+import * as Effect from "effect/Effect";
 import { KopfRunnerError } from "../KopfRunnerOptions.ts";
 
 /** Waits `ms` on Effect's clock. */
