@@ -45,7 +45,7 @@ const variants = {
 // The child: import, log in once, report milliseconds since its start and RSS in MiB.
 const child = `
 const started = performance.now();
-const { Effect } = await import("effect");
+const Effect = await import("effect/Effect");
 const { KubeConfigLogin } = await import("@kopf/client");
 await Effect.runPromise(KubeConfigLogin.make({ paths: process.argv[1] }));
 const ms = performance.now() - started;

@@ -176,7 +176,9 @@ if (!isMainThread) {
   parentPort?.postMessage({ done: await clients(workerData as Target) });
 } else {
   // ---- the emulator (main thread) ------------------------------------------------------------
-  const { Context, Effect, Layer } = await import("effect");
+  const Context = await import("effect/Context");
+  const Effect = await import("effect/Effect");
+  const Layer = await import("effect/Layer");
   const { KubeEmulator } = await import("src/api/Emulator.ts");
   const { FaultInjector } = await import("src/control/FaultInjector.ts");
   const { EmulatorServer } = await import("src/server/EmulatorServer.ts");

@@ -29,7 +29,7 @@ describe("importOptional", () => {
   });
 
   it("answers the module", async () => {
-    const module = await Effect.runPromise(importOptional(["effect"], () => import("effect")));
-    expect(typeof module.Effect.succeed).toBe("function");
+    const module = await Effect.runPromise(importOptional(["effect/Effect"], () => import("effect/Effect")));
+    expect(typeof module.succeed).toBe("function");
   });
 });
