@@ -87,9 +87,6 @@ export class Patch<S extends PatchObject = PatchObject, Spec extends PatchObject
       ],
     };
     Object.defineProperty(this, STATE, { value: state });
-    // The methods are not fields of the merge patch: assigning to them fails instead of shadowing them.
-    for (const name of METHODS)
-      Object.defineProperty(this, name, { value: Patch.prototype[name], enumerable: false });
     for (const [key, slot] of state.slots) defineSlot(this, key, slot, true);
     defineSlot(this, "meta", metadata, false);
     const mergePatch = init?.mergePatch ?? {};
@@ -182,6 +179,10 @@ export class Patch<S extends PatchObject = PatchObject, Spec extends PatchObject
     return PatchValue.asJsonPatch(value, reference);
   }
 }
+
+// The methods are not fields of the merge patch: assigning to them fails instead of shadowing them
+// (read-only on the prototype, so no patch needs properties of its own for them).
+for (const name of METHODS) Object.defineProperty(Patch.prototype, name, { writable: false });
 
 /** The sections of a patch: read them to write into them; assign an object or `null` to replace them. */
 export interface Patch<S extends PatchObject = PatchObject, Spec extends PatchObject = PatchObject> {
