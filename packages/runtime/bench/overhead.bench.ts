@@ -7,9 +7,14 @@
 //   2. under the V8 sampling profiler (node:inspector, 100 µs): each CPU sample is attributed to the
 //      innermost frame that belongs to a known seam of the framework — watch-event decode, cause
 //      detection, handler invocation, patch building, request sending — or to the emulator, the
-//      logging, the orchestration (queues, processing), Effect's own runtime, or the GC. The
-//      shares are applied to pass 1's CPU per object, so the profiler's own overhead is excluded.
-// No timing code is added to the library: the split comes from the profile's stacks only.
+//      logging, the metrics, the orchestration (queues, processing), Effect's own runtime, or the
+//      GC. The shares are applied to pass 1's CPU per object, so the profiler's own overhead is
+//      excluded.
+// No timing code is added to the library: the split comes from the profile's stacks only. Mind
+// what a stack can tell: an effect a seam returns (rather than calls) is run later by its fiber's
+// loop, whose stack starts where the fiber was forked — for the per-object workers, in the queues
+// — so "orchestration" also holds the Effect machinery (fibers, generators, contexts, spans) of
+// every step the workers run; the named seams count the plain code they call.
 // Prints a table and writes JSON to .reports/bench/overhead.json (or $BENCH_OUT).
 // BENCH_OVERHEAD_SPLIT=0 runs pass 1 only (BENCH_OVERHEAD_ROUNDS times, default 1) and prints
 // its CPU per object: for comparing changes on a loaded machine, where the least of a few rounds
@@ -52,6 +57,8 @@ const SEAMS: ReadonlyArray<readonly [string, RegExp]> = [
     "patch building",
     /packages\/structs\/src\/|packages\/storage\/src\/|packages\/runtime\/src\/PatchApplier\.ts/,
   ],
+  // The metric series' updates, wherever they are made from (requests, cycles, handlers, watches).
+  ["metrics", /packages\/client\/src\/MetricSeries\.ts|packages\/runtime\/src\/Metrics\.ts/],
   ["request sending", /packages\/client\/src\/|packages\/testing\/src\/kubeapi\//],
   ["emulator (API server)", /packages\/(emulator|testing)\/src\//],
   ["logging", /packages\/runtime\/src\/Logging\.ts/],
@@ -64,6 +71,7 @@ const FRAMEWORK = new Set([
   "patch building",
   "request sending",
   "logging",
+  "metrics",
   "orchestration",
   "Effect runtime",
 ]);
