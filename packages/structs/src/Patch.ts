@@ -16,6 +16,8 @@ import {
   readValue,
   type Slot,
   sectionAt,
+  sectionIn,
+  slotHasContent,
 } from "./internal/patchSections.ts";
 import { deepCopy, type JsonObject, type JsonValue } from "./Json.ts";
 import type * as JsonPatch from "./JsonPatch.ts";
@@ -108,7 +110,13 @@ export class Patch<S extends PatchObject = PatchObject, Spec extends PatchObject
 
   /** Whether there is nothing to apply: no merge-patch field and no function. */
   isEmpty(): boolean {
-    return PatchValue.isEmpty(this.toValue());
+    // Asked several times per processing cycle: answered without copying the merge patch.
+    if (this[STATE].fns.length > 0) return false;
+    for (const key of Object.keys(this)) {
+      const slot = sectionIn(this, key, this[STATE].slots);
+      if (slot === undefined ? this[key] !== undefined : slotHasContent(slot)) return false;
+    }
+    return true;
   }
 
   /** Forgets every field and function. */
