@@ -292,12 +292,12 @@ describe("isEmpty", () => {
     [
       "metadata deleted, then set as plain data",
       (p) => {
-        delete p.metadata;
+        Reflect.deleteProperty(p, "metadata");
         p.metadata = { labels: {} };
       },
       false,
     ],
-    ["status deleted", (p) => void delete p.status, true],
+    ["status deleted", (p) => void Reflect.deleteProperty(p, "status"), true],
     ["a function", (p) => void p.fns.push(() => {}), false],
   ];
   it.each(cases)("%s", (_, write, expected) => {
