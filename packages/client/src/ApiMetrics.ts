@@ -11,6 +11,7 @@ import * as Exit from "effect/Exit";
 import * as Metric from "effect/Metric";
 import type { KubeApiError } from "./KubeApiError.ts";
 import type { Method } from "./KubeTransport.ts";
+import * as MetricSeries from "./MetricSeries.ts";
 
 /** Latency buckets in seconds, from 5 ms to a minute. */
 export const LATENCY_BUCKETS: ReadonlyArray<number> = [
@@ -131,9 +132,9 @@ export const measured = <A extends { readonly status: number }, R>(
     if (Exit.isFailure(exit) && Exit.hasInterrupts(exit)) return yield* exit;
     const code = codeOf(exit);
     const ended = yield* Clock.currentTimeMillis;
-    yield* Metric.update(Metric.withAttributes(requests, { ...labels, code }), 1);
-    yield* Metric.update(Metric.withAttributes(latency, { ...labels }), (ended - started) / 1000);
-    if (code === "429") yield* Metric.update(Metric.withAttributes(throttled, { ...labels }), 1);
+    yield* Metric.update(MetricSeries.tagged(requests, { ...labels, code }), 1);
+    yield* Metric.update(MetricSeries.tagged(latency, labels), (ended - started) / 1000);
+    if (code === "429") yield* Metric.update(MetricSeries.tagged(throttled, labels), 1);
     return yield* exit;
   });
 
@@ -146,7 +147,7 @@ export const measured = <A extends { readonly status: number }, R>(
  * ```
  */
 export const retried = (labels: RequestLabels, reason: string): Effect.Effect<void> =>
-  Metric.update(Metric.withAttributes(retries, { ...labels, reason }), 1);
+  Metric.update(MetricSeries.tagged(retries, { ...labels, reason }), 1);
 
 /**
  * Runs the rate limiter's `acquire`, adding the time it waited to the limiter's metric.

@@ -23,6 +23,25 @@ export interface Attempt {
   readonly resends: number;
 }
 
+/** A server's host and port, parsed once per server (an operator talks to one or a few). */
+const addressOf = (server: string): { readonly host: string; readonly port: number } | undefined => {
+  if (addresses.has(server)) return addresses.get(server);
+  let address: { readonly host: string; readonly port: number } | undefined;
+  try {
+    const url = new URL(server);
+    address = {
+      host: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+      port: url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port),
+    };
+  } catch {
+    // A server that is not a URL has no address to tell.
+  }
+  if (addresses.size >= 64) addresses.clear();
+  addresses.set(server, address);
+  return address;
+};
+const addresses = new Map<string, { readonly host: string; readonly port: number } | undefined>();
+
 /**
  * The span attributes of an attempt before it is sent.
  *
@@ -38,12 +57,10 @@ export const attributesOf = (attempt: Attempt): Record<string, string | number> 
     "kopf.api.verb": attempt.labels.verb,
     "kopf.resource": attempt.labels.resource,
   };
-  try {
-    const url = new URL(attempt.server);
-    attributes["server.address"] = url.hostname.replace(/^\[(.*)\]$/, "$1");
-    attributes["server.port"] = url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port);
-  } catch {
-    // A server that is not a URL has no address to tell.
+  const address = addressOf(attempt.server);
+  if (address !== undefined) {
+    attributes["server.address"] = address.host;
+    attributes["server.port"] = address.port;
   }
   if (attempt.resends > 0) attributes["http.request.resend_count"] = attempt.resends;
   return attributes;

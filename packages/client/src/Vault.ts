@@ -209,6 +209,8 @@ export const make = Effect.fnUntraced(function* (options: VaultOptions) {
     let top = Number.NEGATIVE_INFINITY;
     for (const item of current.values()) top = Math.max(top, item.info.priority);
     const candidates = [...current.values()].filter((item) => item.info.priority === top);
+    // One candidate (the usual case) needs no draw: every request picks its credentials.
+    if (candidates.length === 1) return Effect.succeed(candidates[0]!);
     return Random.nextIntBetween(0, candidates.length, { halfOpen: true }).pipe(
       Effect.map((index) => candidates[index]!),
     );

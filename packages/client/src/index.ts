@@ -48,6 +48,7 @@ export * as KubeConfigLogin from "./live/KubeConfig.ts";
 export * as ServiceAccountLogin from "./live/ServiceAccount.ts";
 export * as StartupCheck from "./live/StartupCheck.ts";
 export * as UndiciTransport from "./live/UndiciTransport.ts";
+export * as MetricSeries from "./MetricSeries.ts";
 export type { RateLimit } from "./RateLimiter.ts";
 export * as RateLimiter from "./RateLimiter.ts";
 export * as Retries from "./Retries.ts";

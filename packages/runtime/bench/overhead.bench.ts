@@ -7,10 +7,18 @@
 //   2. under the V8 sampling profiler (node:inspector, 100 µs): each CPU sample is attributed to the
 //      innermost frame that belongs to a known seam of the framework — watch-event decode, cause
 //      detection, handler invocation, patch building, request sending — or to the emulator, the
-//      logging, the orchestration (queues, processing), Effect's own runtime, or the GC. The
-//      shares are applied to pass 1's CPU per object, so the profiler's own overhead is excluded.
-// No timing code is added to the library: the split comes from the profile's stacks only.
+//      logging, the metrics, the orchestration (queues, processing), Effect's own runtime, or the
+//      GC. The shares are applied to pass 1's CPU per object, so the profiler's own overhead is
+//      excluded.
+// No timing code is added to the library: the split comes from the profile's stacks only. Mind
+// what a stack can tell: an effect a seam returns (rather than calls) is run later by its fiber's
+// loop, whose stack starts where the fiber was forked — for the per-object workers, in the queues
+// — so "orchestration" also holds the Effect machinery (fibers, generators, contexts, spans) of
+// every step the workers run; the named seams count the plain code they call.
 // Prints a table and writes JSON to .reports/bench/overhead.json (or $BENCH_OUT).
+// BENCH_OVERHEAD_SPLIT=0 runs pass 1 only (BENCH_OVERHEAD_ROUNDS times, default 1) and prints
+// its CPU per object: for comparing changes on a loaded machine, where the least of a few rounds
+// is the steadiest figure.
 //
 //   node --conditions=@kopf/source packages/runtime/bench/overhead.bench.ts
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -49,6 +57,8 @@ const SEAMS: ReadonlyArray<readonly [string, RegExp]> = [
     "patch building",
     /packages\/structs\/src\/|packages\/storage\/src\/|packages\/runtime\/src\/PatchApplier\.ts/,
   ],
+  // The metric series' updates, wherever they are made from (requests, cycles, handlers, watches).
+  ["metrics", /packages\/client\/src\/MetricSeries\.ts|packages\/runtime\/src\/Metrics\.ts/],
   ["request sending", /packages\/client\/src\/|packages\/testing\/src\/kubeapi\//],
   ["emulator (API server)", /packages\/(emulator|testing)\/src\//],
   ["logging", /packages\/runtime\/src\/Logging\.ts/],
@@ -61,6 +71,7 @@ const FRAMEWORK = new Set([
   "patch building",
   "request sending",
   "logging",
+  "metrics",
   "orchestration",
   "Effect runtime",
 ]);
@@ -195,6 +206,7 @@ const run = (profiled: boolean) =>
         yield* Effect.promise(() => session.post("Profiler.start"));
       }
       const cpuBefore = process.cpuUsage();
+      const mainBefore = process.threadCpuUsage();
       const t0 = performance.now();
       yield* Effect.forEach(
         Array.from({ length: N }, (_, i) => `o-${i}`),
@@ -211,6 +223,7 @@ const run = (profiled: boolean) =>
       );
       yield* Deferred.await(allDone).pipe(Effect.timeout("600 seconds"), Effect.orDie);
       const cpu = process.cpuUsage(cpuBefore);
+      const main = process.threadCpuUsage(mainBefore);
       const seconds = (lastProcessed - t0) / 1000;
       let split: Map<string, number> | undefined;
       if (profiled) {
@@ -226,6 +239,8 @@ const run = (profiled: boolean) =>
         handled,
         objectsPerSecond: N / seconds,
         cpuUsPerObject: (cpu.user + cpu.system) / N,
+        // The JavaScript thread alone (the rest: the GC's and the compiler's helper threads).
+        mainThreadCpuUsPerObject: (main.user + main.system) / N,
         requestsPerObject: Object.fromEntries([...requests].map(([verb, count]) => [verb, round(count / N)])),
         split,
       };
@@ -237,6 +252,24 @@ const round = (value: number) => Math.round(value * 10) / 10;
 // ---- main --------------------------------------------------------------------------------------
 
 const load = loadavg();
+if (process.env.BENCH_OVERHEAD_SPLIT === "0") {
+  const rounds = Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 1);
+  for (let round = 1; round <= rounds; round++) {
+    const plain = await Effect.runPromise(
+      run(false).pipe(Effect.provideService(References.MinimumLogLevel, "Warn")),
+    );
+    console.log(
+      `round ${round}: ${N} objects, CPU µs/object ${Math.round(plain.cpuUsPerObject)} (main thread ${Math.round(
+        plain.mainThreadCpuUsPerObject,
+      )}), handled/s ${Math.round(plain.objectsPerSecond)}, requests/object ${JSON.stringify(
+        plain.requestsPerObject,
+      )}, load ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
+    );
+  }
+  process.exit(0);
+}
 const { plain, profiled } = await Effect.runPromise(
   Effect.gen(function* () {
     const plain = yield* run(false);
@@ -262,7 +295,11 @@ console.log(
     .join(" ")})`,
 );
 console.log(`  handled/s            ${round(plain.objectsPerSecond)}  (target ≥ 5000)`);
-console.log(`  CPU µs/object        ${round(plain.cpuUsPerObject)} in all, ${frameworkUs} framework`);
+console.log(
+  `  CPU µs/object        ${round(plain.cpuUsPerObject)} in all (main thread ${round(
+    plain.mainThreadCpuUsPerObject,
+  )}), ${frameworkUs} framework`,
+);
 // On a loaded machine the wall clock measures the other processes; the CPU time does not.
 console.log(
   `  objects/CPU-second   ${round(1e6 / plain.cpuUsPerObject)} in all, ${round(1e6 / frameworkUs)} framework only`,
@@ -284,6 +321,7 @@ const report = {
   objectsPerCpuSecond: round(1e6 / plain.cpuUsPerObject),
   frameworkObjectsPerCpuSecond: round(1e6 / frameworkUs),
   cpuUsPerObject: round(plain.cpuUsPerObject),
+  mainThreadCpuUsPerObject: round(plain.mainThreadCpuUsPerObject),
   frameworkCpuUsPerObject: frameworkUs,
   cpuUsPerObjectBySeam: perObject,
   requestsPerObject: plain.requestsPerObject,

@@ -6,6 +6,7 @@
  * names). Recording is pure Effect: the values live in Effect's `Metric.MetricRegistry` of the
  * context (tests provide a fresh `Map`), where the exporter of `@kopf/engines` reads them.
  */
+import { MetricSeries } from "@kopf/client";
 import * as Clock from "effect/Clock";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
@@ -100,7 +101,7 @@ const sinceArrival = <S>(metric: Metric.Metric<number, S>): Effect.Effect<void> 
     if (event === undefined) return;
     const now = yield* Clock.currentTimeMillis;
     yield* Metric.update(
-      Metric.withAttributes(metric, byResource(event.resource)),
+      MetricSeries.tagged(metric, byResource(event.resource)),
       (now - event.arrived) / 1000,
     );
   });
@@ -124,9 +125,9 @@ export interface HandlerLabels {
  */
 export const handlerCalled = (labels: HandlerLabels, retry: number): Effect.Effect<void> =>
   Effect.gen(function* () {
-    yield* Metric.update(Metric.withAttributes(handlerInvocations, { ...labels }), 1);
+    yield* Metric.update(MetricSeries.tagged(handlerInvocations, labels), 1);
     const short = { resource: labels.resource, handler: labels.handler };
-    if (retry > 0) yield* Metric.update(Metric.withAttributes(handlerRetries, short), 1);
+    if (retry > 0) yield* Metric.update(MetricSeries.tagged(handlerRetries, short), 1);
     yield* sinceArrival(eventToHandler);
   });
 
@@ -138,10 +139,10 @@ export const handlerEnded = (
 ): Effect.Effect<void> =>
   Effect.gen(function* () {
     const short = { resource: labels.resource, handler: labels.handler };
-    if (end._tag === "Succeeded") yield* Metric.update(Metric.withAttributes(handlerSuccesses, short), 1);
+    if (end._tag === "Succeeded") yield* Metric.update(MetricSeries.tagged(handlerSuccesses, short), 1);
     if (end._tag === "Failed")
-      yield* Metric.update(Metric.withAttributes(handlerFailures, { ...short, kind: end.kind }), 1);
-    if (seconds !== undefined) yield* Metric.update(Metric.withAttributes(handlerDuration, short), seconds);
+      yield* Metric.update(MetricSeries.tagged(handlerFailures, { ...short, kind: end.kind }), 1);
+    if (seconds !== undefined) yield* Metric.update(MetricSeries.tagged(handlerDuration, short), seconds);
   });
 
 /**
@@ -168,7 +169,7 @@ export const cycle = <A, E, R>(
   arrived: number,
   effect: Effect.Effect<A, E, R>,
 ): Effect.Effect<A, E, R> =>
-  Metric.update(Metric.withAttributes(cycles, byResource(resource)), 1).pipe(
+  Metric.update(MetricSeries.tagged(cycles, byResource(resource)), 1).pipe(
     Effect.andThen(Effect.provideService(effect, CurrentEvent, { resource, arrived })),
   );
 
@@ -181,7 +182,7 @@ export const cycle = <A, E, R>(
  * ```
  */
 export const gauge = (metric: Metric.Gauge<number>, resource: string, value: number): Effect.Effect<void> =>
-  Metric.update(Metric.withAttributes(metric, byResource(resource)), value);
+  Metric.update(MetricSeries.tagged(metric, byResource(resource)), value);
 
 /**
  * Records that the current event's object starts (`true`) or ends (`false`) being throttled;
@@ -197,6 +198,6 @@ export const throttling = (started: boolean): Effect.Effect<void> =>
     const event = yield* CurrentEvent;
     if (event === undefined) return;
     const labels = byResource(event.resource);
-    yield* Metric.modify(Metric.withAttributes(objectsThrottled, labels), started ? 1 : -1);
-    if (started) yield* Metric.update(Metric.withAttributes(throttlings, labels), 1);
+    yield* Metric.modify(MetricSeries.tagged(objectsThrottled, labels), started ? 1 : -1);
+    if (started) yield* Metric.update(MetricSeries.tagged(throttlings, labels), 1);
   });

@@ -135,7 +135,13 @@ export const make = <R>(
             consistencyTime = undefined;
           }
           const idle = Math.max(options.idleTimeout * 1000, (consistencyTime ?? now) - now);
-          const next = yield* Effect.timeoutOption(Queue.take(stream.queue), Duration.millis(idle));
+          // An event already queued is taken at once: the timed wait (a race of two fibers and a
+          // timer) is only for an empty queue.
+          const ready = Queue.takeUnsafe(stream.queue);
+          const next =
+            ready !== undefined && ready._tag === "Success"
+              ? Option.some(ready.value)
+              : yield* Effect.timeoutOption(Queue.take(stream.queue), Duration.millis(idle));
           if (Option.isNone(next)) {
             const exited = yield* Effect.sync(() => {
               if (Queue.sizeUnsafe(stream.queue) > 0) return false;

@@ -36,11 +36,10 @@ const TRACKED_METADATA: ReadonlyArray<FieldPath.FieldPath> = [
  * ```
  */
 export const build = (body: RawBody, options: BuildOptions = {}): Json.JsonObject => {
-  const essence = Json.deepCopy(body) as MutableObject;
-  delete essence.apiVersion;
-  delete essence.kind;
-  delete essence.metadata;
-  delete essence.status;
+  // Only what is kept is copied: metadata (with its managed fields) and status are often most of
+  // the body, and only labels and annotations come back from them.
+  const { apiVersion: _apiVersion, kind: _kind, metadata: _metadata, status: _status, ...rest } = body;
+  const essence = Json.deepCopy(rest) as MutableObject;
 
   cherrypick(body, essence, TRACKED_METADATA);
 

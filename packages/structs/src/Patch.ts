@@ -16,6 +16,8 @@ import {
   readValue,
   type Slot,
   sectionAt,
+  sectionIn,
+  slotHasContent,
 } from "./internal/patchSections.ts";
 import { deepCopy, type JsonObject, type JsonValue } from "./Json.ts";
 import type * as JsonPatch from "./JsonPatch.ts";
@@ -87,9 +89,6 @@ export class Patch<S extends PatchObject = PatchObject, Spec extends PatchObject
       ],
     };
     Object.defineProperty(this, STATE, { value: state });
-    // The methods are not fields of the merge patch: assigning to them fails instead of shadowing them.
-    for (const name of METHODS)
-      Object.defineProperty(this, name, { value: Patch.prototype[name], enumerable: false });
     for (const [key, slot] of state.slots) defineSlot(this, key, slot, true);
     defineSlot(this, "meta", metadata, false);
     const mergePatch = init?.mergePatch ?? {};
@@ -111,7 +110,13 @@ export class Patch<S extends PatchObject = PatchObject, Spec extends PatchObject
 
   /** Whether there is nothing to apply: no merge-patch field and no function. */
   isEmpty(): boolean {
-    return PatchValue.isEmpty(this.toValue());
+    // Asked several times per processing cycle: answered without copying the merge patch.
+    if (this[STATE].fns.length > 0) return false;
+    for (const key of Object.keys(this)) {
+      const slot = sectionIn(this, key, this[STATE].slots);
+      if (slot === undefined ? this[key] !== undefined : slotHasContent(slot)) return false;
+    }
+    return true;
   }
 
   /** Forgets every field and function. */
@@ -182,6 +187,10 @@ export class Patch<S extends PatchObject = PatchObject, Spec extends PatchObject
     return PatchValue.asJsonPatch(value, reference);
   }
 }
+
+// The methods are not fields of the merge patch: assigning to them fails instead of shadowing them
+// (read-only on the prototype, so no patch needs properties of its own for them).
+for (const name of METHODS) Object.defineProperty(Patch.prototype, name, { writable: false });
 
 /** The sections of a patch: read them to write into them; assign an object or `null` to replace them. */
 export interface Patch<S extends PatchObject = PatchObject, Spec extends PatchObject = PatchObject> {

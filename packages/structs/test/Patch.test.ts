@@ -208,6 +208,106 @@ describe("writing into a patch", () => {
   });
 });
 
+describe("isEmpty", () => {
+  // Answered without reading the merge patch back: it must agree with what is read back.
+  const cases: ReadonlyArray<readonly [string, (patch: Patch) => void, boolean]> = [
+    ["untouched", () => {}, true],
+    [
+      "a status field",
+      (p) => {
+        p.status.phase = "Ready";
+      },
+      false,
+    ],
+    [
+      "a null spec field (a deletion)",
+      (p) => {
+        p.spec.a = null;
+      },
+      false,
+    ],
+    [
+      "a label",
+      (p) => {
+        p.meta.labels.app = "x";
+      },
+      false,
+    ],
+    [
+      "an annotation removed",
+      (p) => {
+        p.metadata.annotations["a/b"] = null;
+      },
+      false,
+    ],
+    [
+      "status set to null",
+      (p) => {
+        p.status = null;
+      },
+      false,
+    ],
+    [
+      "status set to an empty object",
+      (p) => {
+        p.status = {};
+      },
+      false,
+    ],
+    [
+      "labels set to an empty object",
+      (p) => {
+        p.meta.labels = {};
+      },
+      false,
+    ],
+    [
+      "an empty object written into spec",
+      (p) => {
+        p.spec.nested = {};
+      },
+      false,
+    ],
+    [
+      "an undefined field",
+      (p) => {
+        p.status.phase = undefined;
+      },
+      true,
+    ],
+    [
+      "a top-level field",
+      (p) => {
+        p.data = { a: "1" };
+      },
+      false,
+    ],
+    [
+      "a top-level undefined field",
+      (p) => {
+        p.data = undefined;
+      },
+      true,
+    ],
+    [
+      "metadata deleted, then set as plain data",
+      (p) => {
+        Reflect.deleteProperty(p, "metadata");
+        p.metadata = { labels: {} };
+      },
+      false,
+    ],
+    ["status deleted", (p) => void Reflect.deleteProperty(p, "status"), true],
+    ["a function", (p) => void p.fns.push(() => {}), false],
+  ];
+  it.each(cases)("%s", (_, write, expected) => {
+    const patch = new Patch({ metadata: { name: "n" } });
+    write(patch);
+    expect(patch.isEmpty()).toBe(expected);
+    expect(patch.isEmpty()).toBe(Object.keys(patch.toMergePatch()).length === 0 && patch.fns.length === 0);
+  });
+});
+
 describe("a patch read back as JSON", () => {
   const patch = new Patch();
   patch.spec.a = null;

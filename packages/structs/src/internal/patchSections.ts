@@ -98,5 +98,30 @@ export const readSlot = (slot: Slot): JsonValue | undefined => {
   return slot.explicit ? {} : undefined;
 };
 
+/**
+ * Whether a section contributes to the merge patch ({@link readSlot} is not `undefined`), found
+ * without copying anything.
+ */
+export const slotHasContent = (slot: Slot): boolean => {
+  if (slot.nulled || slot.explicit) return true;
+  for (const key of Object.keys(slot.current)) {
+    const child = sectionIn(slot.current, key, slot.children);
+    if (child === undefined ? getOwn(slot.current, key) !== undefined : slotHasContent(child)) return true;
+  }
+  return false;
+};
+
+/** {@link sectionAt} over a section list (a handful of entries: no map is built). */
+export const sectionIn = (
+  holder: object,
+  key: string,
+  slots: ReadonlyArray<readonly [string, Slot]>,
+): Slot | undefined => {
+  const entry = slots.find(([name]) => name === key);
+  return entry === undefined || Object.getOwnPropertyDescriptor(holder, key)?.get === undefined
+    ? undefined
+    : entry[1];
+};
+
 export const readValue = (value: unknown): JsonValue | undefined =>
   value === undefined ? undefined : (deepCopy(value) as JsonValue);

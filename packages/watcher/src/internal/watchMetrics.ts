@@ -3,6 +3,7 @@
  * firings, problems, last event time and age), each tagged with the watched resource and
  * namespace ("" for cluster-wide watches). An exporter reads them from Effect's metric registry.
  */
+import { MetricSeries } from "@kopf/client";
 import * as Effect from "effect/Effect";
 import * as Metric from "effect/Metric";
 
@@ -59,15 +60,15 @@ export interface WatchMetrics {
 
 /** Binds the metrics to one watch's `resource` and `namespace` attributes. */
 export const bind = (attributes: { readonly resource: string; readonly namespace: string }): WatchMetrics => {
-  const tag = <I, S>(metric: Metric.Metric<I, S>) => Metric.withAttributes(metric, attributes);
+  const tag = <I, S>(metric: Metric.Metric<I, S>) => MetricSeries.tagged(metric, attributes);
   const one = <S>(metric: Metric.Metric<number, S>) => Metric.update(tag(metric), 1);
   return {
-    event: (type) => Metric.update(Metric.withAttributes(events, { ...attributes, type }), 1),
+    event: (type) => Metric.update(MetricSeries.tagged(events, { ...attributes, type }), 1),
     reconnect: one(reconnects),
     relist: one(relists),
     gone: one(gone),
     watchdog: one(watchdog),
-    problem: (reason) => Metric.update(Metric.withAttributes(problems, { ...attributes, reason }), 1),
+    problem: (reason) => Metric.update(MetricSeries.tagged(problems, { ...attributes, reason }), 1),
     seen: (nowMillis) =>
       Effect.andThen(
         Metric.update(tag(lastEventTimestamp), nowMillis / 1000),
