@@ -11,7 +11,7 @@
 // @kopf/cli declares them as its own dependencies so that they resolve from the bundle.
 //
 //   node scripts/bundle-cli.ts [OUTDIR]    (default packages/cli/dist/bundle; tests bundle elsewhere)
-import { rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,6 +61,30 @@ const namedCommonJs: Plugin = {
   },
 };
 
+/**
+ * undici's cookie helpers (never used here) read `globalThis.Headers` when undici loads, which
+ * makes Node.js load its own bundled copy of undici for that global: ~80 ms of CPU and ~16 MiB
+ * at every start. The bundle's copy checks against undici's own `Headers` only.
+ */
+const COOKIES = /[\\/]undici[\\/]lib[\\/]web[\\/]cookies[\\/]index\.js$/;
+const GLOBAL_HEADERS = "[Headers, globalThis.Headers].filter(Boolean)";
+const undiciCookies: Plugin = {
+  name: "undici-cookies",
+  setup(bundle) {
+    bundle.onLoad({ filter: COOKIES }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      if (!source.includes(GLOBAL_HEADERS)) {
+        return {
+          errors: [
+            { text: `${args.path} no longer has ${GLOBAL_HEADERS}: revise the undici-cookies plugin` },
+          ],
+        };
+      }
+      return { contents: source.replace(GLOBAL_HEADERS, "[Headers]"), loader: "js" };
+    });
+  },
+};
+
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   entryPoints: {
@@ -79,8 +103,14 @@ const result = await build({
   banner: {
     js: 'import { createRequire as __kopfRequire } from "node:module";\nconst require = __kopfRequire(import.meta.url);',
   },
-  legalComments: "eof",
-  plugins: [namedCommonJs],
+  // Without comments and indentation the chunks are 1.8 MiB instead of 2.5, which V8 keeps in
+  // memory as the scripts' source; names stay, so stack traces still name the functions. The
+  // licence comments go to files of their own: one non-ASCII letter in a chunk (a name in them)
+  // would make V8 hold all of that chunk's source as two-byte characters.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: "linked",
+  plugins: [namedCommonJs, undiciCookies],
   metafile: true,
   logLevel: "warning",
 });

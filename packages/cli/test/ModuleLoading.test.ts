@@ -7,8 +7,8 @@
  * object they create. The installed form (the bundle `scripts/bundle-cli.ts` makes, built here
  * into a temporary directory) loads nothing but its own files and the handler file: the
  * handlers' `import "kopf"` gets the bundle's facade (one registry, the one served), tsx only
- * when a handler file is TypeScript. Every module the process loads is recorded by a preloaded
- * hook.
+ * when a handler file is TypeScript, and not Node's own fetch implementation. Every module the
+ * process loads is recorded by a preloaded hook.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -192,6 +192,10 @@ describe("kopf run, installed (bundled)", () => {
     expect(loaded).toContain(`file://${bundle}/kopf.js`);
     expect(loaded.filter((url) => url.includes("/tsx/"))).toEqual([]);
     expect(loaded.filter(heavy)).toEqual([]);
+    // Nor Node's own fetch implementation (~80 ms, ~16 MiB), which an ES import of node:http or
+    // a read of globalThis.Headers loads.
+    expect(loaded.filter((name) => name.startsWith("node-internal:")).length).toBeGreaterThan(50);
+    expect(loaded.filter((name) => name.includes("internal/deps/undici"))).toEqual([]);
   }, 90_000);
 
   it("loads tsx for a TypeScript handler file, which gets the bundle's kopf too", async () => {
