@@ -5,6 +5,7 @@
 //   kopf.js  the `kopf` facade, which the handler files' `import "kopf"` is resolved to at run time;
 //   chunk-*.js  the modules both share (one copy: one default registry), and the modules loaded
 //            only on demand (the embedded emulator's glue, `kopf manifests`' discovery).
+// Of undici only the dispatchers the live transport uses are bundled (see UNDICI below).
 // Left out and loaded from node_modules when used: tsx (handler files in TypeScript), the
 // emulator and testing kit, and the heavy libraries of optional features (metrics, tracing,
 // webhook certificates, the Kubernetes client libraries behind some kubeconfig authentications);
@@ -34,53 +35,44 @@ const EXTERNAL = [
 ];
 
 /**
- * CommonJS packages the sources load with `import()` and destructure (`const { Pool } =
- * await import("undici")`), keyed by a workspace package that depends on them. Node.js gives
- * such an import named exports; a bundle's on-demand chunk would give only `default`, so each is
- * wrapped in a module naming every export.
+ * What the live transport takes from undici (`const { ... } = yield* Effect.promise(() =>
+ * import("undici"))` in packages/client/src/live/UndiciTransport.ts), each from its own file.
+ * undici's entry module loads all of undici (fetch, WebSocket, caches, mocks: 0.75 of the
+ * bundle's 1.8 MiB), and its cookie helpers read `globalThis.Headers`, which makes Node.js load
+ * its own copy of undici for that global (~80 ms and ~16 MiB more); the transport needs only the
+ * dispatchers, and the request API that undici's entry module mixes into them.
  */
-const COMMONJS = { undici: "packages/client" };
-
-const namedCommonJs: Plugin = {
-  name: "named-commonjs",
-  setup(bundle) {
-    const filter = new RegExp(`^(${Object.keys(COMMONJS).join("|")})$`);
-    bundle.onResolve({ filter }, (args) =>
-      args.namespace === "named-commonjs" ? undefined : { path: args.path, namespace: "named-commonjs" },
-    );
-    bundle.onLoad({ filter: /.*/, namespace: "named-commonjs" }, (args) => {
-      const from = join(root, COMMONJS[args.path as keyof typeof COMMONJS], "package.json");
-      const names = Object.keys(createRequire(from)(args.path)).filter((name) =>
-        /^[A-Za-z_$][\w$]*$/.test(name),
-      );
-      return {
-        contents: `import m from ${JSON.stringify(args.path)};\nexport default m;\nexport const { ${names.join(", ")} } = m;\n`,
-        resolveDir: dirname(from),
-      };
-    });
-  },
+const UNDICI = {
+  Pool: "lib/dispatcher/pool.js",
+  ProxyAgent: "lib/dispatcher/proxy-agent.js",
+  EnvHttpProxyAgent: "lib/dispatcher/env-http-proxy-agent.js",
 };
+const TRANSPORT = join(root, "packages/client/src/live/UndiciTransport.ts");
 
-/**
- * undici's cookie helpers (never used here) read `globalThis.Headers` when undici loads, which
- * makes Node.js load its own bundled copy of undici for that global: ~80 ms of CPU and ~16 MiB
- * at every start. The bundle's copy checks against undici's own `Headers` only.
- */
-const COOKIES = /[\\/]undici[\\/]lib[\\/]web[\\/]cookies[\\/]index\.js$/;
-const GLOBAL_HEADERS = "[Headers, globalThis.Headers].filter(Boolean)";
-const undiciCookies: Plugin = {
-  name: "undici-cookies",
+const undiciDispatchers: Plugin = {
+  name: "undici-dispatchers",
   setup(bundle) {
-    bundle.onLoad({ filter: COOKIES }, (args) => {
-      const source = readFileSync(args.path, "utf8");
-      if (!source.includes(GLOBAL_HEADERS)) {
+    bundle.onResolve({ filter: /^undici$/ }, (args) => ({ path: args.importer, namespace: "undici" }));
+    bundle.onLoad({ filter: /.*/, namespace: "undici" }, (args) => {
+      const taken = /const \{([^}]*)\} = yield\* Effect\.promise\(\(\) => import\("undici"\)\)/.exec(
+        readFileSync(TRANSPORT, "utf8"),
+      );
+      const names = taken?.[1]?.split(",").map((name) => name.trim()) ?? [];
+      if (args.path !== TRANSPORT || names.sort().join() !== Object.keys(UNDICI).sort().join()) {
         return {
-          errors: [
-            { text: `${args.path} no longer has ${GLOBAL_HEADERS}: revise the undici-cookies plugin` },
-          ],
+          errors: [{ text: `${args.path} imports undici unlike the bundle's undici table: revise it` }],
         };
       }
-      return { contents: source.replace(GLOBAL_HEADERS, "[Headers]"), loader: "js" };
+      const undici = dirname(createRequire(TRANSPORT).resolve("undici"));
+      const from = (file: string) => JSON.stringify(join(undici, file));
+      const lines = [
+        `import Dispatcher from ${from("lib/dispatcher/dispatcher.js")};`,
+        `import api from ${from("lib/api/index.js")};`,
+        ...Object.entries(UNDICI).map(([name, file]) => `import ${name} from ${from(file)};`),
+        "Object.assign(Dispatcher.prototype, api);",
+        `export { ${Object.keys(UNDICI).join(", ")} };`,
+      ];
+      return { contents: lines.join("\n"), resolveDir: undici };
     });
   },
 };
@@ -110,7 +102,7 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: "linked",
-  plugins: [namedCommonJs, undiciCookies],
+  plugins: [undiciDispatchers],
   metafile: true,
   logLevel: "warning",
 });
