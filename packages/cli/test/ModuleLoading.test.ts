@@ -205,4 +205,13 @@ describe("kopf run, installed (bundled)", () => {
     expect(tsx.length).toBeGreaterThan(0);
     expect(outside(loaded, `file://${handlers}`, ...tsx)).toEqual([]);
   }, 90_000);
+
+  it("reports a usage error with its hint to --help, and prints help when asked (its yargs renders help only then)", async () => {
+    const run = launch(["run", "--bogus", jsHandlers], join(dir, "usage.txt"), {}, join(bundle, "main.js"));
+    await run.waitFor("Try 'kopf --help' for help.");
+    expect(await run.exited).toBe(2);
+    const help = launch(["run", "--help"], join(dir, "help.txt"), {}, join(bundle, "main.js"));
+    await help.waitFor("Start an operator process and handle all the custom objects.");
+    expect(await help.exited).toBe(0);
+  }, 30_000);
 });
