@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The chaos suite (`npm run chaos`): kills and API faults against operators on the emulator, with
+# The chaos suite (`npm run chaos`): kills (in virtual time, and SIGKILL of `kopf run` processes) and
+# API faults against operators on the emulator, with
 # the figures printed and every figure that must be zero asserted (vitest.chaos.config.ts).
 # Extra arguments go to vitest.
 set -euo pipefail

@@ -4,6 +4,7 @@
  * its self-signed certificate must cover (host names and IPs, normalised, unspecified IPs
  * dropped; the common name). Pure.
  */
+import type { CertificateNames } from "@kopf/client";
 
 /** What the reported URL is made of. */
 export interface UrlParts {
@@ -67,14 +68,8 @@ export const url = (parts: UrlParts): string => {
   return `${parts.scheme}://${shown}${port}${path}`;
 };
 
-/** The names of a self-signed serving certificate. */
-export interface CertificateNames {
-  readonly commonName: string;
-  /** SAN DNS names: the host names and the IP strings (as Kopf puts both). */
-  readonly dnsNames: ReadonlyArray<string>;
-  /** SAN IP addresses. */
-  readonly ipAddresses: ReadonlyArray<string>;
-}
+/** The names of a self-signed serving certificate (defined with the certificate code). */
+export type { CertificateNames };
 
 const UNSPECIFIED: ReadonlySet<string> = new Set(["0.0.0.0", "::"]);
 

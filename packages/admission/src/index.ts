@@ -1,5 +1,6 @@
 /** Public API of @kopf/admission: admission webhooks — reviews, responses, serving, managed configurations, servers. */
 
+export { CertificateError, Certificates } from "@kopf/client";
 export * as Admission from "./Admission.ts";
 export { AdmissionRunError } from "./Admission.ts";
 export * as AdmissionMetrics from "./AdmissionMetrics.ts";
@@ -11,8 +12,6 @@ export { ConfigManagerError } from "./ConfigManager.ts";
 export * as Conversion from "./Conversion.ts";
 export * as Endpoint from "./Endpoint.ts";
 export * as JsonDepth from "./JsonDepth.ts";
-export * as Certificates from "./live/Certificates.ts";
-export { CertificateError } from "./live/Certificates.ts";
 export * as WebhookAutoServer from "./live/WebhookAutoServer.ts";
 export * as WebhookNgrokTunnel from "./live/WebhookNgrokTunnel.ts";
 export * as WebhookServer from "./live/WebhookServer.ts";

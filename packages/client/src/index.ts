@@ -40,6 +40,8 @@ export {
 export type { LoginResult } from "./Login.ts";
 export * as Login from "./Login.ts";
 export { LoginError, type LoginErrorReason } from "./LoginError.ts";
+export * as Certificates from "./live/Certificates.ts";
+export { CertificateError, type CertificateNames, type SelfSigned } from "./live/Certificates.ts";
 export * as KfcBridge from "./live/KfcBridge.ts";
 export * as KubeClient from "./live/KubeClient.ts";
 export * as KubeConfigLogin from "./live/KubeConfig.ts";

@@ -7,7 +7,6 @@ import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { KubeEmulator } from "@kopf/emulator";
 import { Resource, ShardRange } from "@kopf/structs";
-import { Clusters } from "@kopf/testing";
 import * as Effect from "effect/Effect";
 import * as Stream from "effect/Stream";
 import { TestClock } from "effect/testing";
@@ -74,14 +73,14 @@ describe("ShardedListing.detect", () => {
   it.effect("server-side for a built-in type where the gate is on (the echo)", () =>
     Effect.flatMap(KubeApi, (api) => ShardedListing.detect(api, configmaps, selector, "default")).pipe(
       Effect.map((filtering) => assert.deepStrictEqual(filtering, { _tag: "ServerSide" })),
-      Effect.provide(Clusters.inProcess(gateOn)),
+      Effect.provide(Emulated.layer(new Emulated.RequestLog(), gateOn)),
     ),
   );
 
   it.effect("client-side where the server ignores the selector", () =>
     Effect.flatMap(KubeApi, (api) => ShardedListing.detect(api, configmaps, selector, "default")).pipe(
       Effect.map((filtering) => assert.strictEqual(filtering._tag, "ClientSide")),
-      Effect.provide(Clusters.inProcess()),
+      Effect.provide(Emulated.layer(new Emulated.RequestLog())),
     ),
   );
 

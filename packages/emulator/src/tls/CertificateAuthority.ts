@@ -6,14 +6,14 @@
  * API server reads them).
  *
  * Keys and signatures come from the certificate code shared with the webhook servers
- * (`Certificates` of @kopf/admission: Node's native crypto signs, node-forge lays out).
+ * (`Certificates` of @kopf/client, shared with @kopf/admission's webhook servers: Node's native crypto signs, node-forge lays out).
  * Certificates are checked by real TLS clients against the wall clock, while the emulator's own
  * time may be a `TestClock` at 1970; so the validity window is a fixed, wide one (2000–2099) that
  * depends on neither clock.
  */
 import { createPrivateKey, type KeyObject, randomBytes, X509Certificate } from "node:crypto";
 import { isIP } from "node:net";
-import { Certificates } from "@kopf/admission";
+import { Certificates } from "@kopf/client";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import forge from "node-forge";
@@ -85,7 +85,7 @@ export const defaultServingNames: ReadonlyArray<string> = ["127.0.0.1", "::1", "
 export const covers = (serving: ServingPair, names: ReadonlyArray<string>): boolean =>
   [...defaultServingNames, ...names].every((name) => serving.names.includes(name));
 
-/** Key generation of the shared certificate code (in @kopf/admission), failing with a TlsError. */
+/** Key generation of the shared certificate code (in @kopf/client), failing with a TlsError. */
 const generateKeys = Certificates.generateKeys.pipe(
   Effect.mapError((error) => new TlsError({ reason: "KeyGeneration", message: error.message })),
 );

@@ -6,10 +6,10 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { SecureContextOptions } from "node:tls";
+import { Certificates } from "@kopf/client";
 import * as Effect from "effect/Effect";
 import * as Endpoint from "../../Endpoint.ts";
 import { WebhookServerError } from "../../WebhookServerProtocol.ts";
-import * as Certificates from "../Certificates.ts";
 import type { WebhookServerOptions } from "../WebhookServer.ts";
 
 /** What a server serves with. */

@@ -1,5 +1,5 @@
 /**
- * Self-signed serving certificates of the webhook servers (Kopf's `build_certificate`, spec
+ * Self-signed serving certificates of @kopf/admission's webhook servers (Kopf's `build_certificate`,
  * docs/behaviour/admission.md#servers-and-tunnels): an RSA 2048 key and one certificate that is its own CA (basic constraints CA=true; key
  * usages digital signature, key encipherment, certificate and CRL signing; extended usages
  * server and client authentication) for the server's host names and IPs. The API server trusts
@@ -7,7 +7,8 @@
  *
  * Keys and signatures come from Node's native crypto (fast, off the event loop for key
  * generation); node-forge only lays out the X.509 structure. No openssl binary is involved.
- * {@link generateKeys} and {@link sign} are also the emulator's certificate authority's.
+ * {@link generateKeys} and {@link sign} are also the emulator's certificate authority's; the code
+ * lives here, below both, so neither depends on the other.
  * node-forge (~40 modules) is imported on the first certificate, so an operator that serves no
  * webhooks loads none of it.
  * The validity starts an hour before now (clock skew) and lasts `days` (default 365); the
@@ -25,7 +26,15 @@ import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import type forge from "node-forge";
-import type { CertificateNames } from "../Endpoint.ts";
+
+/** The names of a self-signed serving certificate. */
+export interface CertificateNames {
+  readonly commonName: string;
+  /** SAN DNS names: the host names and the IP strings (as Kopf puts both). */
+  readonly dnsNames: ReadonlyArray<string>;
+  /** SAN IP addresses. */
+  readonly ipAddresses: ReadonlyArray<string>;
+}
 
 /** A PEM certificate with its PEM (PKCS#8) private key and its validity end. */
 export interface SelfSigned {

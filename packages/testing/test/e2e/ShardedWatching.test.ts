@@ -4,17 +4,16 @@
  * `npm run test:real` — in real time: the probe's verdict for a custom resource (whose lists
  * carry no shardInfo) agrees with the echo's verdict for ConfigMaps; a watcher of the low half
  * of the hash space sends the selector exactly when the server applies it, and emits exactly the
- * objects of its range, listed before it starts and created while it runs.
+ * objects of its range, listed before it starts and created while it runs. It tests @kopf/watcher
+ * but lives here because it chooses its cluster with this kit, which sits above the watcher.
  */
 import { KubeApi } from "@kopf/client";
 import { type RawBody, Resource, ShardRange } from "@kopf/structs";
-import { Applying, Clusters, KopfRunner } from "@kopf/testing";
+import { ListWatch, ShardedListing, Watcher } from "@kopf/watcher";
 import * as Effect from "effect/Effect";
 import * as Stream from "effect/Stream";
 import { describe, expect, it } from "vitest";
-import * as ListWatch from "../../src/ListWatch.ts";
-import * as ShardedListing from "../../src/ShardedListing.ts";
-import * as Watcher from "../../src/Watcher.ts";
+import { Applying, Clusters, KopfRunner } from "../../src/index.ts";
 
 const LOW = [{ start: 0n, end: 1n << 63n }];
 const SELECTOR = ShardRange.selector(LOW);
