@@ -18,7 +18,8 @@
 #   pnpm bench --quick         1,000 objects only, one round
 #   pnpm bench --no-peer       without the side-by-side run
 #
-# BENCH_OPERATOR=source runs our operator from the TypeScript sources instead of the build.
+# BENCH_OPERATOR=source runs our operator from the TypeScript sources instead of the bundled build,
+# BENCH_OPERATOR=modules from the packages' unbundled builds.
 # BENCH_OBJECTS (e.g. "1000,10000") and BENCH_CONCURRENCY tune the operator scenarios;
 # BENCH_OVERHEAD_OBJECTS (default 5000) the framework-overhead run; BENCH_SHARD_OBJECTS
 # (default 1000) the scale-out run;
@@ -64,8 +65,8 @@ if [ "$SCALEOUT_ONLY" -eq 1 ]; then
 fi
 
 if [ "$PEER" -eq 1 ]; then
-  # Our operator runs as installed: the built JavaScript (BENCH_OPERATOR=source: the sources).
-  [ "${BENCH_OPERATOR:-built}" = source ] || pnpm exec tsc -b
+  # Our operator runs as installed: the bundled build (BENCH_OPERATOR=source: the sources).
+  [ "${BENCH_OPERATOR:-bundle}" = source ] || pnpm build
   echo "== this port and Python Kopf side by side (node $(node --version))"
   node --conditions=@kopf/source packages/compat/bench/peer.bench.ts
   echo

@@ -1,4 +1,5 @@
-// `npm run pack`: builds every package (tsc -b), then packs each public one (every package under
+// `npm run pack`: builds every package (tsc -b, then the bundled `kopf` executable of
+// scripts/bundle-cli.ts), then packs each public one (every package under
 // packages/ that is not private) with pnpm into .packages/, one tarball each, and prints their
 // paths. pnpm writes the published manifest: workspace versions become the real ones and
 // `publishConfig.exports` (dist only) replaces the workspace's `exports` with its `@kopf/source`
@@ -25,6 +26,7 @@ const publicPackages = readdirSync(join(root, "packages"))
   );
 
 execFileSync("tsc", ["-b"], { cwd: root, stdio: "inherit" });
+execFileSync(process.execPath, [join(root, "scripts/bundle-cli.ts")], { cwd: root, stdio: "inherit" });
 rmSync(destination, { recursive: true, force: true });
 mkdirSync(destination, { recursive: true });
 

@@ -1,18 +1,29 @@
 #!/usr/bin/env node
 /**
- * The `kopf` executable: registers tsx's ESM loader (so handler files written in TypeScript load
- * directly, including their `./x.js`-style imports of `.ts` files), wires the process's streams
- * and environment into {@link Cli.main}, and exits with its exit code.
+ * The `kopf` executable: wires the process's streams and environment into {@link Cli.main}, and
+ * exits with its exit code. Handler files written in TypeScript load directly: tsx's ESM loader is
+ * registered before the first of them is imported (so their `./x.js`-style imports of `.ts` files
+ * work too); an operator whose handler files are JavaScript (a built image) never loads tsx.
  *
  * Signals: `kopf run` leaves them to the operator (the runtime's `Signals`, as Kopf does): the
  * first SIGINT/SIGTERM stops it gracefully (handlers finish, cleanup handlers run, exit code 0),
  * a second one — or `process.ultimateExitingTimeout` — exits at once. `kopf emulator` stops on the
  * first signal (saving its state file) and exits at once on a second one.
  */
-import { register } from "tsx/esm/api";
 import * as Cli from "./Cli.ts";
+import type { Importer } from "./Loading.ts";
 
-register();
+const TYPESCRIPT = /\.[cm]?tsx?$/;
+let typescript: Promise<void> | undefined;
+const importer: Importer = async (specifier) => {
+  if (TYPESCRIPT.test(specifier)) {
+    typescript ??= import("tsx/esm/api").then(({ register }) => {
+      register();
+    });
+    await typescript;
+  }
+  return import(specifier);
+};
 
 const argv = process.argv.slice(2);
 const controller = new AbortController();
@@ -34,6 +45,7 @@ const result = await Cli.main(argv, {
   stderr: (text) => process.stderr.write(text),
   env: process.env,
   cwd: process.cwd(),
+  importer,
   signal: ownSignals ? controller.signal : undefined,
 });
 process.off("SIGINT", onSignal);

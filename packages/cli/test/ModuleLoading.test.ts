@@ -4,10 +4,14 @@
  * the heavy libraries of features it does not use (metrics, tracing, webhook certificates, the
  * Kubernetes client libraries the kubeconfig is no longer read with), while `kopf run --emulator`
  * does load them, serves the embedded emulator with the given files applied, and handles the
- * object they create. Every module the process loads is recorded by a preloaded hook.
+ * object they create. The installed form (the bundle `scripts/bundle-cli.ts` makes, built here
+ * into a temporary directory) loads nothing but its own files and the handler file: the
+ * handlers' `import "kopf"` gets the bundle's facade (one registry, the one served), tsx only
+ * when a handler file is TypeScript, and not Node's own fetch implementation. Every module the
+ * process loads is recorded by a preloaded hook.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -25,6 +29,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const bin = join(here, "../bin/kopf.js");
 const recorder = join(here, "fixtures/record-modules.mjs");
 const examples = join(here, "../../../examples");
+const root = join(here, "../../..");
 
 const TEST_CODE = /\/packages\/(testing|emulator)\/|\/node_modules\/@kopf\/(testing|emulator)\//;
 
@@ -42,6 +47,8 @@ const heavy = (url: string) => HEAVY.some((name) => url.includes(`/node_modules/
 
 let dir: string;
 let handlers: string;
+let jsHandlers: string;
+let bundle: string;
 let cluster: Clusters.Built;
 let kubeconfig: string;
 
@@ -52,6 +59,11 @@ beforeAll(async () => {
     handlers,
     `import * as kopf from "kopf";\nkopf.on.create("kopfexamples", function create_fn({ name }) { return { seen: name }; });\n`,
   );
+  jsHandlers = join(dir, "handlers.mjs");
+  writeFileSync(jsHandlers, readFileSync(handlers, "utf-8"));
+  // Inside packages/cli, so that what the bundle leaves out resolves from its node_modules.
+  bundle = mkdtempSync(join(here, "../dist/test-bundle-"));
+  execFileSync(process.execPath, [join(root, "scripts/bundle-cli.ts"), bundle], { stdio: "pipe" });
   const scope = Scope.makeUnsafe();
   const context = await Effect.runPromise(Layer.buildWithScope(Clusters.https(), scope));
   const close = () => Effect.runPromise(Scope.close(scope, Exit.void));
@@ -61,15 +73,32 @@ beforeAll(async () => {
   const setup = await KopfRunner.start({ registry: kopf.Registry.make(), namespaces: ["none"], cluster });
   await setup.apply(join(examples, "crd.yaml"));
   await setup.apply(join(examples, "obj.yaml"));
+  // One object per namespace for the runs of the bundle (an object is handled once).
+  for (const namespace of ["bundle-js", "bundle-ts"]) {
+    const object = join(dir, `${namespace}.yaml`);
+    const namespaceDoc = `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${namespace}\n---\n`;
+    const example = readFileSync(join(examples, "obj.yaml"), "utf-8").replace(
+      "  name: kopf-example-1\n",
+      `  name: kopf-example-1\n  namespace: ${namespace}\n`,
+    );
+    writeFileSync(object, namespaceDoc + example);
+    await setup.apply(object);
+  }
   await setup.stop();
 }, 90_000);
 
 afterAll(async () => {
   await cluster?.close();
+  if (bundle !== undefined) rmSync(bundle, { recursive: true, force: true });
 });
 
-const launch = (args: ReadonlyArray<string>, record: string, env: Record<string, string> = {}) => {
-  const child: ChildProcess = spawn(process.execPath, ["--import", recorder, bin, ...args], {
+const launch = (
+  args: ReadonlyArray<string>,
+  record: string,
+  env: Record<string, string> = {},
+  entry: string = bin,
+) => {
+  const child: ChildProcess = spawn(process.execPath, ["--import", recorder, entry, ...args], {
     cwd: dir,
     env: { ...process.env, ...env, KOPF_RECORD_MODULES: record },
     stdio: ["ignore", "pipe", "pipe"],
@@ -135,4 +164,54 @@ describe("kopf run", () => {
     // The emulator makes its certificates with node-forge: the heavy-module check can fail too.
     expect(run.loaded().filter(heavy).length).toBeGreaterThan(0);
   }, 90_000);
+});
+
+describe("kopf run, installed (bundled)", () => {
+  const files = (loaded: ReadonlyArray<string>) => loaded.filter((url) => url.startsWith("file:"));
+  const outside = (loaded: ReadonlyArray<string>, ...allowed: ReadonlyArray<string>) =>
+    files(loaded).filter((url) => !url.startsWith(`file://${bundle}/`) && !allowed.includes(url));
+
+  /** Runs the bundle on one namespace until its object is handled; the modules it loaded. */
+  const runBundle = async (file: string, namespace: string) => {
+    const run = launch(
+      ["run", "-n", namespace, "--standalone", file],
+      join(dir, `${namespace}.txt`),
+      { KUBECONFIG: kubeconfig, NODE_COMPILE_CACHE: join(dir, "compile-cache") },
+      join(bundle, "main.js"),
+    );
+    // Handled: the file's `kopf.on.create` registered into the registry the operator serves.
+    await run.waitFor(`[${namespace}/kopf-example-1] Handler 'create_fn' succeeded.`);
+    run.child.kill("SIGTERM");
+    expect(await run.exited).toBe(0);
+    return run.loaded();
+  };
+
+  it("loads only the bundle and the handler file, whose kopf is the bundle's", async () => {
+    const loaded = await runBundle(jsHandlers, "bundle-js");
+    expect(outside(loaded, `file://${jsHandlers}`)).toEqual([]);
+    expect(loaded).toContain(`file://${bundle}/kopf.js`);
+    expect(loaded.filter((url) => url.includes("/tsx/"))).toEqual([]);
+    expect(loaded.filter(heavy)).toEqual([]);
+    // Nor Node's own fetch implementation (~80 ms, ~16 MiB), which an ES import of node:http or
+    // a read of globalThis.Headers loads.
+    expect(loaded.filter((name) => name.startsWith("node-internal:")).length).toBeGreaterThan(50);
+    expect(loaded.filter((name) => name.includes("internal/deps/undici"))).toEqual([]);
+  }, 90_000);
+
+  it("loads tsx for a TypeScript handler file, which gets the bundle's kopf too", async () => {
+    const loaded = await runBundle(handlers, "bundle-ts");
+    const tsx = files(loaded).filter((url) => url.includes("/tsx/") || url.includes("/esbuild/"));
+    // The check above can fail: tsx is recorded when it is loaded.
+    expect(tsx.length).toBeGreaterThan(0);
+    expect(outside(loaded, `file://${handlers}`, ...tsx)).toEqual([]);
+  }, 90_000);
+
+  it("reports a usage error with its hint to --help, and prints help when asked (its yargs renders help only then)", async () => {
+    const run = launch(["run", "--bogus", jsHandlers], join(dir, "usage.txt"), {}, join(bundle, "main.js"));
+    await run.waitFor("Try 'kopf --help' for help.");
+    expect(await run.exited).toBe(2);
+    const help = launch(["run", "--help"], join(dir, "help.txt"), {}, join(bundle, "main.js"));
+    await help.waitFor("Start an operator process and handle all the custom objects.");
+    expect(await help.exited).toBe(0);
+  }, 30_000);
 });

@@ -1,6 +1,6 @@
 // Side-by-side benchmark of this port and Python Kopf (not a timed test; `pnpm bench` runs it).
-// Our operator runs as installed, from the build (`pnpm build`; BENCH_OPERATOR=source: from the
-// TypeScript sources). Both operators run the same trivial handlers (fixtures/create.*,
+// Our operator runs as installed, from the bundle `pnpm build` makes (BENCH_OPERATOR=modules: the
+// packages' unbundled builds; BENCH_OPERATOR=source: the TypeScript sources). Both operators run the same trivial handlers (fixtures/create.*,
 // fixtures/create-delete.*) against a fresh emulator over HTTPS per run, one operator at a time, the order alternating
 // between rounds, and are measured from outside through /proc (CPU, RSS, peak RSS):
 //   - start: from spawning the operator to its first object being handled (the object exists
@@ -186,7 +186,7 @@ writeFileSync(
       date: new Date().toISOString(),
       node: process.version,
       kopf: python === undefined ? null : PythonKopf.KOPF_VERSION,
-      operator: process.env.BENCH_OPERATOR === "source" ? "source" : "built",
+      operator: process.env.BENCH_OPERATOR ?? "bundle",
       rounds: ROUNDS,
       sizes: SIZES,
       soak: { cycles: SOAK_CYCLES, objects: SOAK_OBJECTS },

@@ -98,7 +98,8 @@ export const deployment = (
                 readOnlyRootFilesystem: true,
                 capabilities: { drop: ["ALL"] },
               },
-              // The TypeScript loader caches compiled modules in the temporary directory.
+              // Node.js keeps its compile cache of the kopf bundle in the temporary directory (and
+              // the TypeScript loader its compiled modules, with TypeScript handler files).
               volumeMounts: [{ name: "tmp", mountPath: "/tmp" }],
             },
           ],

@@ -98,14 +98,22 @@ export const startEmulator = async (root: string, kubeconfig: string): Promise<C
 };
 
 /**
- * Our `kopf` as an installed operator runs it: the built JavaScript (`pnpm build`), with the
- * workspace packages resolved to their builds. BENCH_OPERATOR=source runs the TypeScript sources
- * of the checkout instead (type stripping at start, as `packages/cli/bin/kopf.js` does there).
+ * Our `kopf` as an installed operator runs it: the bundle `pnpm build` makes
+ * (packages/cli/dist/bundle, what `bin/kopf.js` runs under node_modules). BENCH_OPERATOR=modules
+ * runs the packages' unbundled builds instead (packages/cli/dist/main.js, each workspace package
+ * resolved to its dist/), BENCH_OPERATOR=source the TypeScript sources of the checkout (type
+ * stripping at start, as `packages/cli/bin/kopf.js` does there).
  */
-const ourCli = (root: string): string =>
-  process.env.BENCH_OPERATOR === "source"
-    ? join(root, "packages/cli/bin/kopf.js")
-    : join(root, "packages/cli/dist/main.js");
+const ourCli = (root: string): string => {
+  switch (process.env.BENCH_OPERATOR) {
+    case "source":
+      return join(root, "packages/cli/bin/kopf.js");
+    case "modules":
+      return join(root, "packages/cli/dist/main.js");
+    default:
+      return join(root, "packages/cli/dist/bundle/main.js");
+  }
+};
 
 /** Which operator. */
 export type Peer = "ours" | "kopf";

@@ -2,11 +2,10 @@
  * The health endpoint's HTTP server (edge code): a plain `node:http` server on the endpoint's
  * host and port, answering through {@link Liveness.respond}, for as long as the scope is open.
  */
-import { createServer } from "node:http";
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
 import * as Liveness from "../Liveness.ts";
-import { listen } from "./internal/listen.ts";
+import { http, listen } from "./internal/listen.ts";
 
 /**
  * Serves the endpoint in the current scope; completes with the bound port once listening.
@@ -23,7 +22,7 @@ export const serve = (
 ): Effect.Effect<number, Liveness.LivenessError, Scope.Scope> =>
   Effect.gen(function* () {
     const run = Effect.runPromiseWith(yield* Effect.context<never>());
-    const server = createServer((request, response) => {
+    const server = http().createServer((request, response) => {
       void run(
         Effect.flatMap(role, (current) =>
           Liveness.respond({

@@ -3,12 +3,11 @@
  * host and port answering through {@link MetricsEndpoint.respond} with the context's metrics
  * rendered by {@link Exposition}, for as long as the scope is open.
  */
-import { createServer } from "node:http";
 import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
 import * as MetricsEndpoint from "../MetricsEndpoint.ts";
 import * as Exposition from "./Exposition.ts";
-import { listen } from "./internal/listen.ts";
+import { http, listen } from "./internal/listen.ts";
 
 /**
  * Serves the metrics of the current context in the current scope; completes with the bound
@@ -25,7 +24,7 @@ export const serve = (
   Effect.gen(function* () {
     const exposition = yield* Exposition.make;
     const run = Effect.runPromiseWith(yield* Effect.context<never>());
-    const server = createServer((request, response) => {
+    const server = http().createServer((request, response) => {
       void run(
         MetricsEndpoint.respond({
           endpoint,

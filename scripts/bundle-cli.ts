@@ -1,0 +1,135 @@
+// Bundles the installed `kopf` executable (part of `pnpm build` and `npm run pack`): esbuild reads
+// the TypeScript sources of @kopf/cli and of the workspace packages it imports (the `@kopf/source`
+// export condition), Effect, yaml, yargs and undici, and writes packages/cli/dist/bundle/:
+//   main.js  the entry `bin/kopf.js` runs under node_modules (packages/cli/src/installed.ts);
+//   kopf.js  the `kopf` facade, which the handler files' `import "kopf"` is resolved to at run time;
+//   chunk-*.js  the modules both share (one copy: one default registry), and the modules loaded
+//            only on demand (the embedded emulator's glue, `kopf manifests`' discovery).
+// Of undici only the dispatchers the live transport uses are bundled (see UNDICI below).
+// Left out and loaded from node_modules when used: tsx (handler files in TypeScript), the
+// emulator and testing kit, and the heavy libraries of optional features (metrics, tracing,
+// webhook certificates, the Kubernetes client libraries behind some kubeconfig authentications);
+// @kopf/cli declares them as its own dependencies so that they resolve from the bundle.
+//
+//   node scripts/bundle-cli.ts [OUTDIR]    (default packages/cli/dist/bundle; tests bundle elsewhere)
+import { readFileSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build, type Plugin } from "esbuild";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const outdir = resolve(process.argv[2] ?? join(root, "packages/cli/dist/bundle"));
+
+/** Packages resolved from node_modules at run time (loaded on first use, or never for `kopf run`). */
+const EXTERNAL = [
+  "tsx",
+  "@kopf/emulator",
+  "@kopf/testing",
+  "prom-client",
+  "@opentelemetry/*",
+  "@effect/opentelemetry",
+  "node-forge",
+  "@kubernetes/client-node",
+  "kubernetes-fluent-client",
+];
+
+/**
+ * What the live transport takes from undici (`const { ... } = yield* Effect.promise(() =>
+ * import("undici"))` in packages/client/src/live/UndiciTransport.ts), each from its own file.
+ * undici's entry module loads all of undici (fetch, WebSocket, caches, mocks: 0.75 of the
+ * bundle's 1.8 MiB), and its cookie helpers read `globalThis.Headers`, which makes Node.js load
+ * its own copy of undici for that global (~80 ms and ~16 MiB more); the transport needs only the
+ * dispatchers, and the request API that undici's entry module mixes into them.
+ */
+const UNDICI = {
+  Pool: "lib/dispatcher/pool.js",
+  ProxyAgent: "lib/dispatcher/proxy-agent.js",
+  EnvHttpProxyAgent: "lib/dispatcher/env-http-proxy-agent.js",
+};
+const TRANSPORT = join(root, "packages/client/src/live/UndiciTransport.ts");
+
+const undiciDispatchers: Plugin = {
+  name: "undici-dispatchers",
+  setup(bundle) {
+    bundle.onResolve({ filter: /^undici$/ }, (args) => ({ path: args.importer, namespace: "undici" }));
+    bundle.onLoad({ filter: /.*/, namespace: "undici" }, (args) => {
+      const taken = /const \{([^}]*)\} = yield\* Effect\.promise\(\(\) => import\("undici"\)\)/.exec(
+        readFileSync(TRANSPORT, "utf8"),
+      );
+      const names = taken?.[1]?.split(",").map((name) => name.trim()) ?? [];
+      if (args.path !== TRANSPORT || names.sort().join() !== Object.keys(UNDICI).sort().join()) {
+        return {
+          errors: [{ text: `${args.path} imports undici unlike the bundle's undici table: revise it` }],
+        };
+      }
+      const undici = dirname(createRequire(TRANSPORT).resolve("undici"));
+      const from = (file: string) => JSON.stringify(join(undici, file));
+      const lines = [
+        `import Dispatcher from ${from("lib/dispatcher/dispatcher.js")};`,
+        `import api from ${from("lib/api/index.js")};`,
+        ...Object.entries(UNDICI).map(([name, file]) => `import ${name} from ${from(file)};`),
+        "Object.assign(Dispatcher.prototype, api);",
+        `export { ${Object.keys(UNDICI).join(", ")} };`,
+      ];
+      return { contents: lines.join("\n"), resolveDir: undici };
+    });
+  },
+};
+
+/**
+ * yargs renders a command's whole help text after every parse, to have it ready should the
+ * command's handler fail later; measuring each line's display width (with `Intl.Segmenter`) costs
+ * ~0.13 s of CPU and ~4 MiB at every start. kopf's commands have no handlers (the parse callback
+ * reports what failed, with its own hint to `--help`), so the bundle's yargs skips that.
+ */
+const YARGS_COMMAND = /[\\/]yargs[\\/]build[\\/]lib[\\/]command\.js$/;
+const HELP_CACHE = "yargs.getInternalMethods().getUsageInstance().cacheHelpMessage();";
+const yargsHelpCache: Plugin = {
+  name: "yargs-help-cache",
+  setup(bundle) {
+    bundle.onLoad({ filter: YARGS_COMMAND }, (args) => {
+      const source = readFileSync(args.path, "utf8");
+      if (!source.includes(HELP_CACHE)) {
+        return {
+          errors: [{ text: `${args.path} no longer has ${HELP_CACHE}: revise the yargs-help-cache plugin` }],
+        };
+      }
+      return { contents: source.replace(HELP_CACHE, ""), loader: "js" };
+    });
+  },
+};
+
+rmSync(outdir, { recursive: true, force: true });
+const result = await build({
+  entryPoints: {
+    main: join(root, "packages/cli/src/installed.ts"),
+    kopf: join(root, "packages/kopf/src/index.ts"),
+  },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node22.19",
+  conditions: ["@kopf/source"],
+  external: EXTERNAL,
+  // undici and yargs' helpers are CommonJS that `require()` Node's modules.
+  banner: {
+    js: 'import { createRequire as __kopfRequire } from "node:module";\nconst require = __kopfRequire(import.meta.url);',
+  },
+  // Without comments and indentation the chunks are a third smaller (V8 keeps them in memory as
+  // the scripts' source); names stay, so stack traces still name the functions. The
+  // licence comments go to files of their own: one non-ASCII letter in a chunk (a name in them)
+  // would make V8 hold all of that chunk's source as two-byte characters.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: "linked",
+  plugins: [undiciDispatchers, yargsHelpCache],
+  metafile: true,
+  logLevel: "warning",
+});
+const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0);
+console.log(
+  `bundle-cli: ${Object.keys(result.metafile.outputs).length} files, ${(bytes / 2 ** 20).toFixed(1)} MiB in ${outdir}`,
+);
