@@ -8,7 +8,8 @@
 // per CPU-second. Prints a table and writes JSON to .reports/bench/emulator.json (or $BENCH_OUT).
 //
 //   node --conditions=@kopf/source --expose-gc packages/emulator/bench/emulator.bench.ts
-//   BENCH_DURATION_MS (per phase, default 3000), BENCH_WATCHERS (default 4), BENCH_CONNECTIONS
+//   BENCH_WRITES (per phase, default 6000, after an unmeasured round of BENCH_WARM_UP_WRITES,
+//   default 1500), BENCH_WATCHERS (default 4), BENCH_CONNECTIONS
 //   (default 32), BENCH_MEMORY_OBJECTS (default 20000); BENCH_CPU_PROF=<dir> writes a V8 CPU
 //   profile of the emulator process there.
 import { type ChildProcess, fork } from "node:child_process";
@@ -17,7 +18,8 @@ import { Agent, request } from "node:https";
 import { cpus, loadavg } from "node:os";
 import { dirname, resolve } from "node:path";
 
-const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
+const WRITES = Number(process.env.BENCH_WRITES ?? 6000);
+const WARM_UP_WRITES = Number(process.env.BENCH_WARM_UP_WRITES ?? 1500);
 const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const MEMORY_OBJECTS = Number(process.env.BENCH_MEMORY_OBJECTS ?? 20000);
@@ -250,128 +252,123 @@ const drive = async () => {
   for (let client = 0; client < CONNECTIONS; client++)
     for (let k = 0; k < PER_CLIENT; k++)
       if ((await send("POST", base, example(patched(client, k)))) === 201) owed += WATCHERS;
-  // A short unmeasured warm-up, so that JIT compilation does not count against the first phase.
-  for (const until = performance.now() + Math.min(1000, DURATION_MS); performance.now() < until; ) {
-    const statuses = await Promise.all(
-      Array.from({ length: CONNECTIONS }, (_, client) =>
-        send(
-          "PATCH",
-          `${base}/${patched(client, 0)}`,
-          { spec: { field: String(Math.random()) } },
-          "application/merge-patch+json",
-        ),
-      ),
-    );
-    owed += statuses.filter((status) => status === 200).length * WATCHERS;
+  /** One kind of write: a step makes `writesPerStep` writes and says whether all succeeded. */
+  interface Workload {
+    readonly name: string;
+    readonly writesPerStep: number;
+    readonly step: (round: string, client: number, i: number) => Promise<boolean>;
   }
+  const mergePatch = "application/merge-patch+json";
+  const workloads: ReadonlyArray<Workload> = [
+    {
+      name: "creates (POST)",
+      writesPerStep: 1,
+      step: async (round, client, i) =>
+        (await send("POST", base, example(`c${round}-${client}-${i}`))) === 201,
+    },
+    {
+      name: "merge patches (PATCH)",
+      writesPerStep: 1,
+      step: async (round, client, i) =>
+        (await send(
+          "PATCH",
+          `${base}/${patched(client, i)}`,
+          { metadata: { labels: { n: `${round}${i}` } } },
+          mergePatch,
+        )) === 200,
+    },
+    {
+      name: "JSON patches (PATCH)",
+      writesPerStep: 1,
+      step: async (round, client, i) =>
+        (await send(
+          "PATCH",
+          `${base}/${patched(client, i)}`,
+          [{ op: "replace", path: "/spec/field", value: `${round}${i}` }],
+          "application/json-patch+json",
+        )) === 200,
+    },
+    {
+      name: "status patches (PATCH /status)",
+      writesPerStep: 1,
+      step: async (round, client, i) =>
+        (await send(
+          "PATCH",
+          `${base}/${patched(client, i)}/status`,
+          { status: { n: `${round}${i}` } },
+          mergePatch,
+        )) === 200,
+    },
+    {
+      name: "operator mix (create + 2 patches)",
+      writesPerStep: 3,
+      step: async (round, client, i) => {
+        const name = `m${round}-${client}-${i}`;
+        const created = await send("POST", base, example(name));
+        const annotated = await send(
+          "PATCH",
+          `${base}/${name}`,
+          {
+            metadata: {
+              annotations: { "kopf.zalando.org/last-handled-configuration": `{"spec":{"n":${i}}}` },
+            },
+          },
+          mergePatch,
+        );
+        const status = await send(
+          "PATCH",
+          `${base}/${name}/status`,
+          { status: { create_fn: { ok: true } } },
+          mergePatch,
+        );
+        return created === 201 && annotated === 200 && status === 200;
+      },
+    },
+  ];
 
-  /** Runs `step` (which makes `writesPerStep` writes) from CONNECTIONS concurrent loops. */
-  const phase = async (
-    name: string,
-    writesPerStep: number,
-    step: (client: number, i: number) => Promise<boolean>,
-  ): Promise<Phase> => {
+  /** Makes `writes` writes of a workload from CONNECTIONS concurrent loops; the emulator's CPU for them. */
+  const phase = async (workload: Workload, round: string, writes: number): Promise<Phase> => {
     await delivered(owed);
     const eventsBefore = received;
     const cpuBefore = await serverCpu();
     const startedAt = performance.now();
-    const deadline = startedAt + DURATION_MS;
+    const steps = Math.ceil(writes / workload.writesPerStep);
+    let next = 0;
     let ok = 0;
     let failed = 0;
     await Promise.all(
       Array.from({ length: CONNECTIONS }, async (_, client) => {
-        for (let i = 0; performance.now() < deadline; i++) {
-          if (await step(client, i)) ok++;
+        while (next < steps) {
+          if (await workload.step(round, client, next++)) ok++;
           else failed++;
         }
       }),
     );
     const wallSeconds = (performance.now() - startedAt) / 1000;
-    const writes = (ok + failed) * writesPerStep;
-    owed += ok * writesPerStep * WATCHERS;
+    const made = (ok + failed) * workload.writesPerStep;
+    owed += ok * workload.writesPerStep * WATCHERS;
     const expected = owed;
     await delivered(expected);
     const cpuAfter = await serverCpu();
     const cpuMicros = cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system;
     return {
-      name,
-      writes,
+      name: workload.name,
+      writes: made,
       failed,
-      wallPerSecond: Math.round(writes / wallSeconds),
+      wallPerSecond: Math.round(made / wallSeconds),
       cpuMs: Math.round(cpuMicros / 1000),
       systemShare: Math.round((100 * (cpuAfter.system - cpuBefore.system)) / Math.max(1, cpuMicros)) / 100,
-      microsPerWrite: Math.round(cpuMicros / Math.max(1, writes)),
-      writesPerCpuSecond: Math.round((writes * 1e6) / Math.max(1, cpuMicros)),
+      microsPerWrite: Math.round(cpuMicros / Math.max(1, made)),
+      writesPerCpuSecond: Math.round((made * 1e6) / Math.max(1, cpuMicros)),
       watchEvents: received - eventsBefore,
       watchEventsExpected: expected - eventsBefore,
     };
   };
-  const mergePatch = "application/merge-patch+json";
+  // An unmeasured warm-up round of every workload, so that JIT compilation does not count.
+  for (const workload of workloads) await phase(workload, "w", WARM_UP_WRITES);
   const load = loadavg();
   const phases: Array<Phase> = [];
-  phases.push(
-    await phase(
-      "creates (POST)",
-      1,
-      async (client, i) => (await send("POST", base, example(`c-${client}-${i}`))) === 201,
-    ),
-  );
-  phases.push(
-    await phase(
-      "merge patches (PATCH)",
-      1,
-      async (client, i) =>
-        (await send(
-          "PATCH",
-          `${base}/${patched(client, i)}`,
-          { metadata: { labels: { n: String(i) } } },
-          mergePatch,
-        )) === 200,
-    ),
-  );
-  phases.push(
-    await phase(
-      "JSON patches (PATCH)",
-      1,
-      async (client, i) =>
-        (await send(
-          "PATCH",
-          `${base}/${patched(client, i)}`,
-          [{ op: "replace", path: "/spec/field", value: `v${i}` }],
-          "application/json-patch+json",
-        )) === 200,
-    ),
-  );
-  phases.push(
-    await phase(
-      "status patches (PATCH /status)",
-      1,
-      async (client, i) =>
-        (await send("PATCH", `${base}/${patched(client, i)}/status`, { status: { n: i } }, mergePatch)) ===
-        200,
-    ),
-  );
-  phases.push(
-    await phase("operator mix (create + 2 patches)", 3, async (client, i) => {
-      const name = `m-${client}-${i}`;
-      const created = await send("POST", base, example(name));
-      const annotated = await send(
-        "PATCH",
-        `${base}/${name}`,
-        {
-          metadata: { annotations: { "kopf.zalando.org/last-handled-configuration": `{"spec":{"n":${i}}}` } },
-        },
-        mergePatch,
-      );
-      const status = await send(
-        "PATCH",
-        `${base}/${name}/status`,
-        { status: { create_fn: { ok: true } } },
-        mergePatch,
-      );
-      return created === 201 && annotated === 200 && status === 200;
-    }),
-  );
+  for (const workload of workloads) phases.push(await phase(workload, "", WRITES));
   for (const watcher of watchers) watcher.destroy();
   const memoryReply = await ask({ memory: MEMORY_OBJECTS });
   const memory = "memory" in memoryReply ? memoryReply.memory : undefined;
@@ -390,7 +387,7 @@ const drive = async () => {
   const width = Math.max(...rows.map((row) => row[0].length));
   console.log(
     `\nemulator over HTTPS, ${CONNECTIONS} keep-alive connections, ${WATCHERS} watchers, ` +
-      `${DURATION_MS} ms per phase, ${cpus().length} CPUs, load ${load.map((l) => l.toFixed(2)).join(" ")}`,
+      `${WRITES} writes per phase, ${cpus().length} CPUs, load ${load.map((l) => l.toFixed(2)).join(" ")}`,
   );
   console.log(`target: ${TARGET} writes per CPU-second of the emulator process\n`);
   for (const [name, value, verdict, detail] of rows)
@@ -409,7 +406,7 @@ const drive = async () => {
         node: process.version,
         cpus: cpus().length,
         loadavg: { before: load, after: loadAfter },
-        durationMs: DURATION_MS,
+        writesPerPhase: WRITES,
         connections: CONNECTIONS,
         watchers: WATCHERS,
         targetWritesPerCpuSecond: TARGET,
