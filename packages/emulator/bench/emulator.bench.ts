@@ -5,7 +5,9 @@
 // The emulator runs in its own process (its CPU time, TLS and GC threads included, is what counts;
 // the machine may be shared), the clients in this one over keep-alive connections, up to 32 of
 // them as the operator's client pools. Each figure is checked against the target of 10,000 writes
-// per CPU-second. Prints a table and writes JSON to .reports/bench/emulator.json (or $BENCH_OUT).
+// per CPU-second. Two reference rows show the floor: a plain node:https server in the emulator's
+// process with the same certificate, and the emulator's cheapest request (GET /healthz). Prints a
+// table and writes JSON to .reports/bench/emulator.json (or $BENCH_OUT).
 //
 //   node --conditions=@kopf/source --expose-gc packages/emulator/bench/emulator.bench.ts
 //   BENCH_WRITES (per phase, default 6000, after an unmeasured round of BENCH_WARM_UP_WRITES,
@@ -14,7 +16,8 @@
 //   profile of the emulator process there.
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { Agent, request } from "node:https";
+import { Agent, createServer, request } from "node:https";
+import type { AddressInfo } from "node:net";
 import { cpus, loadavg } from "node:os";
 import { dirname, resolve } from "node:path";
 
@@ -31,7 +34,7 @@ const PLURAL = "kopfexamples";
 
 /** Messages between this process and the emulator's. */
 type FromServer =
-  | { readonly ready: { readonly url: string; readonly caPem: string } }
+  | { readonly ready: { readonly url: string; readonly caPem: string; readonly plainUrl: string } }
   | { readonly cpu: { readonly user: number; readonly system: number } }
   | {
       readonly memory: {
@@ -86,7 +89,27 @@ const serve = async () => {
           ),
         );
         const server = Context.get(context, EmulatorServer);
-        send({ ready: { url: server.url, caPem: server.caPem } });
+        // The floor: a plain node:https server with the same certificate, answering "ok".
+        const plain = createServer(
+          {
+            cert: server.tlsMaterial.serving.certPem,
+            key: server.tlsMaterial.serving.keyPem,
+            keepAliveTimeout: 30_000,
+          },
+          (req, res) => {
+            req.resume();
+            req.on("end", () => {
+              res.writeHead(200, { "content-type": "text/plain", "content-length": "2" });
+              res.end("ok");
+            });
+          },
+        );
+        yield* Effect.promise(
+          () => new Promise<void>((listening) => plain.listen(0, "127.0.0.1", listening)),
+        );
+        yield* Effect.addFinalizer(() => Effect.sync(() => plain.close()));
+        const plainUrl = `https://127.0.0.1:${(plain.address() as AddressInfo).port}/`;
+        send({ ready: { url: server.url, caPem: server.caPem, plainUrl } });
         yield* Effect.callback<void>((resume) => {
           process.on("message", (message: ToServer) => {
             if ("cpu" in message) {
@@ -106,6 +129,7 @@ const serve = async () => {
 
 interface Phase {
   readonly name: string;
+  readonly reference: boolean;
   readonly writes: number;
   readonly failed: number;
   readonly wallPerSecond: number;
@@ -127,8 +151,8 @@ const drive = async () => {
     ],
   });
   const replies: Array<(message: FromServer) => void> = [];
-  let ready: (target: { url: string; caPem: string }) => void = () => undefined;
-  const started = new Promise<{ url: string; caPem: string }>((done) => (ready = done));
+  let ready: (target: { url: string; caPem: string; plainUrl: string }) => void = () => undefined;
+  const started = new Promise<{ url: string; caPem: string; plainUrl: string }>((done) => (ready = done));
   child.on("message", (message: FromServer) => {
     if ("ready" in message) ready(message.ready);
     else replies.shift()?.(message);
@@ -142,7 +166,7 @@ const drive = async () => {
     const reply = await ask({ cpu: true });
     return "cpu" in reply ? reply.cpu : { user: 0, system: 0 };
   };
-  const { url, caPem } = await started;
+  const { url, caPem, plainUrl } = await started;
 
   const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS, ca: caPem });
   const send = (method: string, path: string, body?: unknown, contentType = "application/json") =>
@@ -256,10 +280,24 @@ const drive = async () => {
   interface Workload {
     readonly name: string;
     readonly writesPerStep: number;
+    /** A request that writes nothing (no watch events), shown for reference, not against the target. */
+    readonly reference?: boolean;
     readonly step: (round: string, client: number, i: number) => Promise<boolean>;
   }
   const mergePatch = "application/merge-patch+json";
   const workloads: ReadonlyArray<Workload> = [
+    {
+      name: "reference: plain node:https, GET",
+      writesPerStep: 1,
+      reference: true,
+      step: async () => (await send("GET", plainUrl)) === 200,
+    },
+    {
+      name: "reference: GET /healthz",
+      writesPerStep: 1,
+      reference: true,
+      step: async () => (await send("GET", "/healthz")) === 200,
+    },
     {
       name: "creates (POST)",
       writesPerStep: 1,
@@ -346,13 +384,14 @@ const drive = async () => {
     );
     const wallSeconds = (performance.now() - startedAt) / 1000;
     const made = (ok + failed) * workload.writesPerStep;
-    owed += ok * workload.writesPerStep * WATCHERS;
+    if (workload.reference !== true) owed += ok * workload.writesPerStep * WATCHERS;
     const expected = owed;
     await delivered(expected);
     const cpuAfter = await serverCpu();
     const cpuMicros = cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system;
     return {
       name: workload.name,
+      reference: workload.reference === true,
       writes: made,
       failed,
       wallPerSecond: Math.round(made / wallSeconds),
@@ -379,8 +418,8 @@ const drive = async () => {
 
   const rows: Array<readonly [string, string, string, string]> = phases.map((p) => [
     p.name,
-    `${p.writesPerCpuSecond} writes/CPU-s`,
-    p.writesPerCpuSecond >= TARGET ? "ok" : "BELOW",
+    `${p.writesPerCpuSecond} ${p.reference ? "requests" : "writes"}/CPU-s`,
+    p.reference ? "" : p.writesPerCpuSecond >= TARGET ? "ok" : "BELOW",
     `${p.microsPerWrite} µs CPU/write (${Math.round(p.systemShare * 100)}% system); ${p.writes} writes (${p.failed} failed steps), ${p.wallPerSecond}/s wall; ` +
       `${p.watchEvents}/${p.watchEventsExpected} watch events`,
   ]);
