@@ -420,8 +420,9 @@ const drive = async () => {
     p.name,
     `${p.writesPerCpuSecond} ${p.reference ? "requests" : "writes"}/CPU-s`,
     p.reference ? "" : p.writesPerCpuSecond >= TARGET ? "ok" : "BELOW",
-    `${p.microsPerWrite} µs CPU/write (${Math.round(p.systemShare * 100)}% system); ${p.writes} writes (${p.failed} failed steps), ${p.wallPerSecond}/s wall; ` +
-      `${p.watchEvents}/${p.watchEventsExpected} watch events`,
+    `${p.microsPerWrite} µs CPU/${p.reference ? "request" : "write"} (${Math.round(p.systemShare * 100)}% system); ` +
+      `${p.writes} ${p.reference ? "requests" : "writes"} (${p.failed} failed steps), ${p.wallPerSecond}/s wall` +
+      (p.reference ? "" : `; ${p.watchEvents}/${p.watchEventsExpected} watch events`),
   ]);
   const width = Math.max(...rows.map((row) => row[0].length));
   console.log(
