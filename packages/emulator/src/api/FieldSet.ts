@@ -228,6 +228,13 @@ export const fromFieldsV1 = (fields: unknown): FieldSet => {
     for (const k of keys) if (k !== ".") visit(node[k], path === "" ? k : `${path}${SEP}${k}`);
   };
   visit(fields, "");
-  if (isObject(fields)) decodedSets.set(fields, out);
+  if (isObject(fields)) {
+    decodedSets.set(fields, out);
+    // The set encodes back to the very object it came from when that is already in our encoding
+    // (as every stored one is), so an entry that keeps its set keeps its FieldsV1 object, and the
+    // next write finds it decoded.
+    const encoding = encodeFieldsV1(out);
+    encoded.set(out, JSON.stringify(encoding) === JSON.stringify(fields) ? fields : encoding);
+  }
   return out;
 };
