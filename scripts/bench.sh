@@ -12,7 +12,8 @@
 #                              failover (packages/engines/bench/scaleout.bench.ts)
 #   pnpm bench --overhead      only the framework-overhead run
 #   pnpm bench --scaleout      only the scale-out run
-#   pnpm bench --emulator      also the emulator's own requests/s and memory (packages/emulator/bench)
+#   pnpm bench --emulator      also the emulator's own writes per CPU-second over HTTPS (target 10,000)
+#                              and memory per object (packages/emulator/bench)
 #   pnpm bench --soak          also the watcher's soak test (packages/watcher/bench)
 #   pnpm bench --all           all three
 #   pnpm bench --quick         1,000 objects only, one round

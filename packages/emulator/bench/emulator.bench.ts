@@ -1,38 +1,174 @@
-// Benchmark of the emulator over HTTPS with keep-alive (not a timed test): requests per second for
-// gets, merge patches and creates from 10 concurrent clients, watch events per second delivered to
-// 10 watchers, and heap memory per stored object. The emulator runs on the main thread and the
-// clients in a worker thread (as a separate operator process would). Prints a table and writes JSON
-// to .reports/bench/emulator.json (or $BENCH_OUT).
+// Benchmark of the emulator over HTTPS (not a timed test): writes per CPU-second of the emulator
+// process — creates, merge patches, JSON patches, status patches and an operator-like mix (create,
+// then a merge patch and a status patch of the same object) — with N watchers attached to the
+// written resource, each write's events delivered to all of them before the phase's CPU is read.
+// The emulator runs in its own process (its CPU time, TLS and GC threads included, is what counts;
+// the machine may be shared), the clients in this one over keep-alive connections, up to 32 of
+// them as the operator's client pools. Each figure is checked against the target of 10,000 writes
+// per CPU-second. Two reference rows show the floor: a plain node:https server in the emulator's
+// process with the same certificate, and the emulator's cheapest request (GET /healthz). Prints a
+// table and writes JSON to .reports/bench/emulator.json (or $BENCH_OUT).
 //
 //   node --conditions=@kopf/source --expose-gc packages/emulator/bench/emulator.bench.ts
-//   (BENCH_DURATION_MS, BENCH_WATCH_EVENTS, BENCH_MEMORY_OBJECTS tune the phases)
+//   BENCH_WRITES (per phase, default 6000, after an unmeasured round of BENCH_WARM_UP_WRITES,
+//   default 1500), BENCH_WATCHERS (default 4), BENCH_CONNECTIONS
+//   (default 32), BENCH_MEMORY_OBJECTS (default 20000); BENCH_CPU_PROF=<dir> writes a V8 CPU
+//   profile of the emulator process there.
+import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import { Agent, request } from "node:https";
-import { cpus } from "node:os";
+import { Agent, createServer, request } from "node:https";
+import type { AddressInfo } from "node:net";
+import { cpus, loadavg } from "node:os";
 import { dirname, resolve } from "node:path";
-import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 
-const CLIENTS = 10;
-const DURATION_MS = Number(process.env.BENCH_DURATION_MS ?? 3000);
-const WATCH_EVENTS = Number(process.env.BENCH_WATCH_EVENTS ?? 2000);
+const WRITES = Number(process.env.BENCH_WRITES ?? 6000);
+const WARM_UP_WRITES = Number(process.env.BENCH_WARM_UP_WRITES ?? 1500);
+const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 4);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const MEMORY_OBJECTS = Number(process.env.BENCH_MEMORY_OBJECTS ?? 20000);
-const PRELOADED = 100;
+const TARGET = 10_000;
+/** Objects each client loop patches in turn (so that concurrent patches never collide). */
+const PER_CLIENT = 8;
+const GROUP = "kopf.dev";
+const PLURAL = "kopfexamples";
 
-interface Target {
-  readonly url: string;
-  readonly caPem: string;
-}
+/** Messages between this process and the emulator's. */
+type FromServer =
+  | { readonly ready: { readonly url: string; readonly caPem: string; readonly plainUrl: string } }
+  | { readonly cpu: { readonly user: number; readonly system: number } }
+  | {
+      readonly memory: {
+        readonly objects: number;
+        readonly bytesPerObject: number;
+        readonly gcExposed: boolean;
+      };
+    };
+type ToServer = { readonly cpu: true } | { readonly memory: number } | { readonly exit: true };
 
-interface Rate {
-  readonly requests: number;
+// ---- the emulator (child process) -------------------------------------------------------------
+
+const serve = async () => {
+  const Context = await import("effect/Context");
+  const Effect = await import("effect/Effect");
+  const Layer = await import("effect/Layer");
+  const { KubeEmulator } = await import("../src/api/Emulator.ts");
+  const { FaultInjector } = await import("../src/control/FaultInjector.ts");
+  const { EmulatorServer } = await import("../src/server/EmulatorServer.ts");
+  const send = (message: FromServer) => process.send?.(message);
+
+  /** Memory per stored object, measured on a fresh emulator through `apply`. */
+  const memory = (objects: number) =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const fresh = Context.get(yield* Layer.build(KubeEmulator.layer()), KubeEmulator);
+        const gc = (globalThis as { gc?: () => void }).gc;
+        gc?.();
+        const before = process.memoryUsage().heapUsed;
+        for (let start = 0; start < objects; start += 1000) {
+          yield* fresh.apply(
+            Array.from({ length: Math.min(1000, objects - start) }, (_, k) => ({
+              apiVersion: "v1",
+              kind: "ConfigMap",
+              metadata: { name: `mem-${start + k}`, namespace: "default", labels: { app: "bench" } },
+              data: { key: "value" },
+            })),
+          );
+        }
+        gc?.();
+        const bytes = process.memoryUsage().heapUsed - before;
+        return { objects, bytesPerObject: Math.round(bytes / objects), gcExposed: gc !== undefined };
+      }),
+    );
+
+  await Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function* () {
+        const context = yield* Layer.build(
+          EmulatorServer.layer({ tls: true }).pipe(
+            Layer.provideMerge(Layer.merge(KubeEmulator.layer(), FaultInjector.layer)),
+          ),
+        );
+        const server = Context.get(context, EmulatorServer);
+        // The floor: a plain node:https server with the same certificate, answering "ok".
+        const plain = createServer(
+          {
+            cert: server.tlsMaterial.serving.certPem,
+            key: server.tlsMaterial.serving.keyPem,
+            keepAliveTimeout: 30_000,
+          },
+          (req, res) => {
+            req.resume();
+            req.on("end", () => {
+              res.writeHead(200, { "content-type": "text/plain", "content-length": "2" });
+              res.end("ok");
+            });
+          },
+        );
+        yield* Effect.promise(
+          () => new Promise<void>((listening) => plain.listen(0, "127.0.0.1", listening)),
+        );
+        yield* Effect.addFinalizer(() => Effect.sync(() => plain.close()));
+        const plainUrl = `https://127.0.0.1:${(plain.address() as AddressInfo).port}/`;
+        send({ ready: { url: server.url, caPem: server.caPem, plainUrl } });
+        yield* Effect.callback<void>((resume) => {
+          process.on("message", (message: ToServer) => {
+            if ("cpu" in message) {
+              send({ cpu: process.cpuUsage() });
+            } else if ("memory" in message) {
+              Effect.runPromise(memory(message.memory)).then((result) => send({ memory: result }));
+            } else resume(Effect.void);
+          });
+        });
+      }),
+    ),
+  );
+  process.exit(0);
+};
+
+// ---- the clients (this process) ---------------------------------------------------------------
+
+interface Phase {
+  readonly name: string;
+  readonly reference: boolean;
+  readonly writes: number;
   readonly failed: number;
-  readonly perSecond: number;
+  readonly wallPerSecond: number;
+  readonly cpuMs: number;
+  /** The share of the CPU time spent in the kernel (sockets, TLS records written). */
+  readonly systemShare: number;
+  readonly microsPerWrite: number;
+  readonly writesPerCpuSecond: number;
+  readonly watchEvents: number;
+  readonly watchEventsExpected: number;
 }
 
-// ---- the clients (worker thread) -------------------------------------------------------------
+const drive = async () => {
+  const profileDir = process.env.BENCH_CPU_PROF;
+  const child: ChildProcess = fork(new URL(import.meta.url), ["--serve"], {
+    execArgv: [
+      ...process.execArgv,
+      ...(profileDir === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${resolve(profileDir)}`]),
+    ],
+  });
+  const replies: Array<(message: FromServer) => void> = [];
+  let ready: (target: { url: string; caPem: string; plainUrl: string }) => void = () => undefined;
+  const started = new Promise<{ url: string; caPem: string; plainUrl: string }>((done) => (ready = done));
+  child.on("message", (message: FromServer) => {
+    if ("ready" in message) ready(message.ready);
+    else replies.shift()?.(message);
+  });
+  const ask = (message: ToServer) =>
+    new Promise<FromServer>((done) => {
+      replies.push(done);
+      child.send(message);
+    });
+  const serverCpu = async () => {
+    const reply = await ask({ cpu: true });
+    return "cpu" in reply ? reply.cpu : { user: 0, system: 0 };
+  };
+  const { url, caPem, plainUrl } = await started;
 
-const clients = async ({ url, caPem }: Target) => {
-  const agent = new Agent({ keepAlive: true, maxSockets: CLIENTS, ca: caPem });
+  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS, ca: caPem });
   const send = (method: string, path: string, body?: unknown, contentType = "application/json") =>
     new Promise<number>((done) => {
       const payload = body === undefined ? undefined : JSON.stringify(body);
@@ -57,91 +193,72 @@ const clients = async ({ url, caPem }: Target) => {
       req.end(payload);
     });
 
-  /** Runs `step` from CLIENTS concurrent loops for DURATION_MS. */
-  const load = async (
-    phase: string,
-    step: (client: number, i: number) => Promise<number>,
-    expected: number,
-  ): Promise<Rate> => {
-    parentPort?.postMessage({ mark: "start", phase });
-    const started = performance.now();
-    const deadline = started + DURATION_MS;
-    let ok = 0;
-    let failed = 0;
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async (_, client) => {
-        for (let i = 0; performance.now() < deadline; i++) {
-          if ((await step(client, i)) === expected) ok++;
-          else failed++;
-        }
-      }),
-    );
-    const seconds = (performance.now() - started) / 1000;
-    parentPort?.postMessage({ mark: "end", phase, count: ok + failed });
-    return { requests: ok + failed, failed, perSecond: Math.round((ok + failed) / seconds) };
+  const crd = {
+    apiVersion: "apiextensions.k8s.io/v1",
+    kind: "CustomResourceDefinition",
+    metadata: { name: `${PLURAL}.${GROUP}` },
+    spec: {
+      group: GROUP,
+      names: { kind: "KopfExample", plural: PLURAL, singular: "kopfexample", shortNames: ["kex"] },
+      scope: "Namespaced",
+      versions: [
+        {
+          name: "v1",
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          schema: {
+            openAPIV3Schema: {
+              type: "object",
+              properties: {
+                spec: {
+                  type: "object",
+                  properties: {
+                    field: { type: "string" },
+                    items: { type: "array", items: { type: "string" } },
+                    duration: { type: "string", default: "1m" },
+                  },
+                },
+                status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
+              },
+            },
+          },
+        },
+      ],
+    },
   };
-
-  const base = "/api/v1/namespaces/default/configmaps";
-  const configMap = (name: string) => ({
-    apiVersion: "v1",
-    kind: "ConfigMap",
-    metadata: { name },
-    data: { a: "b" },
-  });
-  for (let i = 0; i < PRELOADED; i++) await send("POST", base, configMap(`pre-${i}`));
-  // A short unmeasured warm-up, so that JIT compilation does not count against the first phase.
-  const warmUpUntil = performance.now() + Math.min(1000, DURATION_MS);
-  for (let i = 0; performance.now() < warmUpUntil; i++) {
-    await send("POST", base, configMap(`warm-${i}`));
-    await send("GET", `${base}/warm-${i}`);
+  if ((await send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)) !== 201)
+    throw new Error("the bench's CRD was refused");
+  const base = `/apis/${GROUP}/v1/namespaces/default/${PLURAL}`;
+  for (let tries = 0; (await send("GET", base)) !== 200; tries++) {
+    if (tries > 100) throw new Error("the bench's CRD was never served");
+    await new Promise((done) => setTimeout(done, 20));
   }
-  const creates = await load("creates", (client, i) => send("POST", base, configMap(`c${client}-${i}`)), 201);
-  const gets = await load(
-    "gets",
-    (client, i) => send("GET", `${base}/pre-${(client * 7 + i) % PRELOADED}`),
-    200,
-  );
-  const patches = await load(
-    "patches",
-    (client, i) =>
-      send(
-        "PATCH",
-        `${base}/pre-${(client * 7 + i) % PRELOADED}`,
-        { metadata: { labels: { n: String(i) } } },
-        "application/merge-patch+json",
-      ),
-    200,
-  );
-
-  // Watch: 10 watchers on a fresh namespace, then WATCH_EVENTS creates; events/s delivered to all.
-  const namespace = "watch-bench";
-  await send("POST", "/api/v1/namespaces", {
-    apiVersion: "v1",
-    kind: "Namespace",
-    metadata: { name: namespace },
+  const example = (name: string) => ({
+    apiVersion: `${GROUP}/v1`,
+    kind: "KopfExample",
+    metadata: { name, labels: { app: "bench" } },
+    spec: { field: "value", items: ["item1", "item2"] },
   });
-  const total = WATCH_EVENTS * CLIENTS;
+
+  // The watchers, attached before the first object (so no initial ADDED events).
   let received = 0;
-  let finish: () => void = () => undefined;
-  const allReceived = new Promise<void>((done) => (finish = done));
+  /** Events the watchers are owed so far (each successful write owes one to each watcher). */
+  let owed = 0;
   const watchers = await Promise.all(
     Array.from(
-      { length: CLIENTS },
+      { length: WATCHERS },
       () =>
-        new Promise<import("node:http").ClientRequest>((ready) => {
+        new Promise<import("node:http").ClientRequest>((attached) => {
           const req = request(
-            new URL(
-              `/api/v1/namespaces/${namespace}/configmaps?watch=true&fieldSelector=metadata.name!%3Dkube-root-ca.crt`,
-              url,
-            ),
+            new URL(`${base}?watch=true&allowWatchBookmarks=true`, url),
             { agent: new Agent({ ca: caPem }), headers: { authorization: "Bearer bench" } },
             (res) => {
               res.setEncoding("utf8");
               res.on("data", (chunk: string) => {
                 for (let at = chunk.indexOf("\n"); at !== -1; at = chunk.indexOf("\n", at + 1)) received++;
-                if (received >= total) finish();
               });
-              ready(req);
+              attached(req);
             },
           );
           req.on("error", () => undefined);
@@ -149,149 +266,198 @@ const clients = async ({ url, caPem }: Target) => {
         }),
     ),
   );
-  parentPort?.postMessage({ mark: "start", phase: "watch" });
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: CLIENTS }, async () => {
-      while (next < WATCH_EVENTS) {
-        const i = next++;
-        await send("POST", `/api/v1/namespaces/${namespace}/configmaps`, configMap(`w${i}`));
-      }
-    }),
-  );
-  await Promise.race([allReceived, new Promise((done) => setTimeout(done, 60_000))]);
-  parentPort?.postMessage({ mark: "end", phase: "watch", count: received });
-  const watch = {
-    events: received,
-    expected: total,
-    perSecond: Math.round(received / ((performance.now() - started) / 1000)),
+  const delivered = async (expected: number) => {
+    for (const until = performance.now() + 30_000; received < expected && performance.now() < until; )
+      await new Promise((done) => setTimeout(done, 5));
   };
-  for (const watcher of watchers) watcher.destroy();
-  agent.destroy();
-  return { creates, gets, patches, watch };
-};
 
-if (!isMainThread) {
-  parentPort?.postMessage({ done: await clients(workerData as Target) });
-} else {
-  // ---- the emulator (main thread) ------------------------------------------------------------
-  const Context = await import("effect/Context");
-  const Effect = await import("effect/Effect");
-  const Layer = await import("effect/Layer");
-  const { KubeEmulator } = await import("src/api/Emulator.ts");
-  const { FaultInjector } = await import("src/control/FaultInjector.ts");
-  const { EmulatorServer } = await import("src/server/EmulatorServer.ts");
-
-  /** The emulator thread's CPU time per phase (robust when the machine is shared). */
-  const serverCpu: Record<string, { cpuMs: number; microsPerItem: number }> = {};
-  const program = Effect.gen(function* () {
-    const context = yield* Layer.build(
-      EmulatorServer.layer({ tls: true }).pipe(
-        Layer.provideMerge(Layer.merge(KubeEmulator.layer(), FaultInjector.layer)),
-      ),
-    );
-    const server = Context.get(context, EmulatorServer);
-    const emulator = Context.get(context, KubeEmulator);
-    const http = yield* Effect.promise(
-      () =>
-        new Promise<Awaited<ReturnType<typeof clients>>>((done, fail) => {
-          const worker = new Worker(new URL(import.meta.url), {
-            workerData: { url: server.url, caPem: server.caPem } satisfies Target,
-            execArgv: process.execArgv.filter((arg) => arg !== "--expose-gc"),
-          });
-          const begun = new Map<string, number>();
-          worker.on(
-            "message",
-            (message: {
-              mark?: string;
-              phase?: string;
-              count?: number;
-              done?: Awaited<ReturnType<typeof clients>>;
-            }) => {
-              const cpu = process.threadCpuUsage();
-              const micros = cpu.user + cpu.system;
-              if (message.mark === "start" && message.phase !== undefined) begun.set(message.phase, micros);
-              if (message.mark === "end" && message.phase !== undefined) {
-                const used = micros - (begun.get(message.phase) ?? micros);
-                serverCpu[message.phase] = {
-                  cpuMs: Math.round(used / 1000),
-                  microsPerItem: Math.round(used / Math.max(1, message.count ?? 1)),
-                };
-              }
-              if (message.done !== undefined) done(message.done);
+  // The objects the patch phases write, PER_CLIENT for each client loop.
+  const patched = (client: number, i: number) => `p-${client}-${i % PER_CLIENT}`;
+  for (let client = 0; client < CONNECTIONS; client++)
+    for (let k = 0; k < PER_CLIENT; k++)
+      if ((await send("POST", base, example(patched(client, k)))) === 201) owed += WATCHERS;
+  /** One kind of write: a step makes `writesPerStep` writes and says whether all succeeded. */
+  interface Workload {
+    readonly name: string;
+    readonly writesPerStep: number;
+    /** A request that writes nothing (no watch events), shown for reference, not against the target. */
+    readonly reference?: boolean;
+    readonly step: (round: string, client: number, i: number) => Promise<boolean>;
+  }
+  const mergePatch = "application/merge-patch+json";
+  const workloads: ReadonlyArray<Workload> = [
+    {
+      name: "reference: plain node:https, GET",
+      writesPerStep: 1,
+      reference: true,
+      step: async () => (await send("GET", plainUrl)) === 200,
+    },
+    {
+      name: "reference: GET /healthz",
+      writesPerStep: 1,
+      reference: true,
+      step: async () => (await send("GET", "/healthz")) === 200,
+    },
+    {
+      name: "creates (POST)",
+      writesPerStep: 1,
+      step: async (round, client, i) =>
+        (await send("POST", base, example(`c${round}-${client}-${i}`))) === 201,
+    },
+    {
+      name: "merge patches (PATCH)",
+      writesPerStep: 1,
+      step: async (round, client, i) =>
+        (await send(
+          "PATCH",
+          `${base}/${patched(client, i)}`,
+          { metadata: { labels: { n: `${round}${i}` } } },
+          mergePatch,
+        )) === 200,
+    },
+    {
+      name: "JSON patches (PATCH)",
+      writesPerStep: 1,
+      step: async (round, client, i) =>
+        (await send(
+          "PATCH",
+          `${base}/${patched(client, i)}`,
+          [{ op: "replace", path: "/spec/field", value: `${round}${i}` }],
+          "application/json-patch+json",
+        )) === 200,
+    },
+    {
+      name: "status patches (PATCH /status)",
+      writesPerStep: 1,
+      step: async (round, client, i) =>
+        (await send(
+          "PATCH",
+          `${base}/${patched(client, i)}/status`,
+          { status: { n: `${round}${i}` } },
+          mergePatch,
+        )) === 200,
+    },
+    {
+      name: "operator mix (create + 2 patches)",
+      writesPerStep: 3,
+      step: async (round, client, i) => {
+        const name = `m${round}-${client}-${i}`;
+        const created = await send("POST", base, example(name));
+        const annotated = await send(
+          "PATCH",
+          `${base}/${name}`,
+          {
+            metadata: {
+              annotations: { "kopf.zalando.org/last-handled-configuration": `{"spec":{"n":${i}}}` },
             },
-          );
-          worker.once("error", fail);
-        }),
-    );
-    // Memory per stored object, measured on a fresh emulator through `apply`.
-    const memory = yield* Effect.scoped(
-      Effect.gen(function* () {
-        const fresh = Context.get(yield* Layer.build(KubeEmulator.layer()), KubeEmulator);
-        const gc = (globalThis as { gc?: () => void }).gc;
-        gc?.();
-        const before = process.memoryUsage().heapUsed;
-        for (let start = 0; start < MEMORY_OBJECTS; start += 1000) {
-          yield* fresh.apply(
-            Array.from({ length: Math.min(1000, MEMORY_OBJECTS - start) }, (_, k) => ({
-              apiVersion: "v1",
-              kind: "ConfigMap",
-              metadata: { name: `mem-${start + k}`, namespace: "default", labels: { app: "bench" } },
-              data: { key: "value" },
-            })),
-          );
+          },
+          mergePatch,
+        );
+        const status = await send(
+          "PATCH",
+          `${base}/${name}/status`,
+          { status: { create_fn: { ok: true } } },
+          mergePatch,
+        );
+        return created === 201 && annotated === 200 && status === 200;
+      },
+    },
+  ];
+
+  /** Makes `writes` writes of a workload from CONNECTIONS concurrent loops; the emulator's CPU for them. */
+  const phase = async (workload: Workload, round: string, writes: number): Promise<Phase> => {
+    await delivered(owed);
+    const eventsBefore = received;
+    const cpuBefore = await serverCpu();
+    const startedAt = performance.now();
+    const steps = Math.ceil(writes / workload.writesPerStep);
+    let next = 0;
+    let ok = 0;
+    let failed = 0;
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async (_, client) => {
+        while (next < steps) {
+          if (await workload.step(round, client, next++)) ok++;
+          else failed++;
         }
-        gc?.();
-        const bytes = process.memoryUsage().heapUsed - before;
-        return {
-          objects: MEMORY_OBJECTS,
-          bytesPerObject: Math.round(bytes / MEMORY_OBJECTS),
-          gcExposed: gc !== undefined,
-        };
       }),
     );
-    void emulator;
-    return { ...http, memory, serverCpu };
-  });
-
-  const results = await Effect.runPromise(Effect.scoped(program));
-  const cpu = (phase: string, unit: string) => {
-    const used = serverCpu[phase];
-    return used === undefined
-      ? ""
-      : `; server ${used.microsPerItem} µs CPU per ${unit} (≈${Math.round(1e6 / Math.max(1, used.microsPerItem))}/s per core)`;
+    const wallSeconds = (performance.now() - startedAt) / 1000;
+    const made = (ok + failed) * workload.writesPerStep;
+    if (workload.reference !== true) owed += ok * workload.writesPerStep * WATCHERS;
+    const expected = owed;
+    await delivered(expected);
+    const cpuAfter = await serverCpu();
+    const cpuMicros = cpuAfter.user + cpuAfter.system - cpuBefore.user - cpuBefore.system;
+    return {
+      name: workload.name,
+      reference: workload.reference === true,
+      writes: made,
+      failed,
+      wallPerSecond: Math.round(made / wallSeconds),
+      cpuMs: Math.round(cpuMicros / 1000),
+      systemShare: Math.round((100 * (cpuAfter.system - cpuBefore.system)) / Math.max(1, cpuMicros)) / 100,
+      microsPerWrite: Math.round(cpuMicros / Math.max(1, made)),
+      writesPerCpuSecond: Math.round((made * 1e6) / Math.max(1, cpuMicros)),
+      watchEvents: received - eventsBefore,
+      watchEventsExpected: expected - eventsBefore,
+    };
   };
-  const rate = (r: Rate, phase: string) =>
-    `${r.requests} requests, ${r.failed} failed${cpu(phase, "request")}`;
-  const rows: Array<readonly [string, string, string]> = [
-    ["creates (POST, 10 clients)", `${results.creates.perSecond} req/s`, rate(results.creates, "creates")],
-    ["gets (GET, 10 clients)", `${results.gets.perSecond} req/s`, rate(results.gets, "gets")],
-    [
-      "merge patches (PATCH, 10 clients)",
-      `${results.patches.perSecond} req/s`,
-      rate(results.patches, "patches"),
-    ],
-    [
-      "watch events to 10 watchers",
-      `${results.watch.perSecond} events/s`,
-      `${results.watch.events}/${results.watch.expected} delivered${cpu("watch", "event")}`,
-    ],
-    [
-      "memory per stored object",
-      `${results.memory.bytesPerObject} B`,
-      `${results.memory.objects} configmaps${results.memory.gcExposed ? "" : " (no --expose-gc: rough)"}`,
-    ],
-  ];
+  // An unmeasured warm-up round of every workload, so that JIT compilation does not count.
+  for (const workload of workloads) await phase(workload, "w", WARM_UP_WRITES);
+  const load = loadavg();
+  const phases: Array<Phase> = [];
+  for (const workload of workloads) phases.push(await phase(workload, "", WRITES));
+  for (const watcher of watchers) watcher.destroy();
+  const memoryReply = await ask({ memory: MEMORY_OBJECTS });
+  const memory = "memory" in memoryReply ? memoryReply.memory : undefined;
+  const loadAfter = loadavg();
+  agent.destroy();
+  child.send({ exit: true } satisfies ToServer);
+  await new Promise((done) => child.once("exit", done));
+
+  const rows: Array<readonly [string, string, string, string]> = phases.map((p) => [
+    p.name,
+    `${p.writesPerCpuSecond} ${p.reference ? "requests" : "writes"}/CPU-s`,
+    p.reference ? "" : p.writesPerCpuSecond >= TARGET ? "ok" : "BELOW",
+    `${p.microsPerWrite} µs CPU/${p.reference ? "request" : "write"} (${Math.round(p.systemShare * 100)}% system); ` +
+      `${p.writes} ${p.reference ? "requests" : "writes"} (${p.failed} failed steps), ${p.wallPerSecond}/s wall` +
+      (p.reference ? "" : `; ${p.watchEvents}/${p.watchEventsExpected} watch events`),
+  ]);
   const width = Math.max(...rows.map((row) => row[0].length));
-  console.log(`\nemulator over HTTPS, keep-alive, ${DURATION_MS} ms per phase, ${cpus().length} CPUs\n`);
-  for (const [name, value, detail] of rows)
-    console.log(`${name.padEnd(width)}  ${value.padStart(16)}  ${detail}`);
+  console.log(
+    `\nemulator over HTTPS, ${CONNECTIONS} keep-alive connections, ${WATCHERS} watchers, ` +
+      `${WRITES} writes per phase, ${cpus().length} CPUs, load ${load.map((l) => l.toFixed(2)).join(" ")}`,
+  );
+  console.log(`target: ${TARGET} writes per CPU-second of the emulator process\n`);
+  for (const [name, value, verdict, detail] of rows)
+    console.log(`${name.padEnd(width)}  ${value.padStart(20)}  ${verdict.padEnd(5)}  ${detail}`);
+  if (memory !== undefined)
+    console.log(
+      `${"memory per stored object".padEnd(width)}  ${`${memory.bytesPerObject} B`.padStart(20)}         ` +
+        `${memory.objects} configmaps${memory.gcExposed ? "" : " (no --expose-gc: rough)"}`,
+    );
   const out = resolve(process.env.BENCH_OUT ?? ".reports/bench/emulator.json");
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(
     out,
-    `${JSON.stringify({ node: process.version, cpus: cpus().length, durationMs: DURATION_MS, ...results }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        node: process.version,
+        cpus: cpus().length,
+        loadavg: { before: load, after: loadAfter },
+        writesPerPhase: WRITES,
+        connections: CONNECTIONS,
+        watchers: WATCHERS,
+        targetWritesPerCpuSecond: TARGET,
+        phases,
+        memory,
+      },
+      null,
+      2,
+    )}\n`,
   );
   console.log(`\nwritten to ${out}`);
-}
+};
+
+await (process.argv[2] === "--serve" ? serve() : drive());

@@ -135,6 +135,10 @@ const requestOf = (input: AdmitInput, object: JsonObject | undefined): Admission
       : { group: t.group, version, kind: t.kind };
   const resource = { group: t.group, version, resource: t.plural };
   const target = object ?? input.oldObject;
+  // The objects as a webhook gets them, built when first read: the default hook and webhook
+  // configurations whose rules do not match never read them.
+  let served: unknown;
+  let servedOld: unknown;
   return {
     operation: input.operation,
     kind,
@@ -145,11 +149,15 @@ const requestOf = (input: AdmitInput, object: JsonObject | undefined): Admission
     requestSubResource: resolved.subresource ?? "",
     name: (target === undefined ? undefined : str(metaOf(target).name)) ?? resolved.name ?? "",
     namespace: resolved.namespace ?? "",
-    object: object === undefined ? null : canonical(t.custom, ObjectMeta.serve(t, version, object)),
-    oldObject:
-      input.oldObject === undefined
-        ? null
-        : canonical(t.custom, ObjectMeta.serve(t, version, input.oldObject)),
+    get object() {
+      served ??= object === undefined ? null : canonical(t.custom, ObjectMeta.serve(t, version, object));
+      return served;
+    },
+    get oldObject() {
+      const old = input.oldObject;
+      servedOld ??= old === undefined ? null : canonical(t.custom, ObjectMeta.serve(t, version, old));
+      return servedOld;
+    },
     options: input.options,
     dryRun: input.dryRun,
     userInfo: input.user,

@@ -32,11 +32,40 @@ const ordered = (obj: JsonObject, first: ReadonlyArray<string>): JsonObject => {
   return out;
 };
 
+/**
+ * The value with every object's keys sorted. Parts already in order are returned as they are, not
+ * copied (objects are never mutated once stored), so a stored object shares what did not change
+ * with its previous version, and the caches keyed by those parts (managedFields decoding, FieldsV1
+ * encoding) keep hitting.
+ */
 const sortedDeep = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(sortedDeep);
-  if (!isObject(value)) return value;
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) {
+    let copy: Array<unknown> | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const sorted = sortedDeep(item);
+      if (copy === undefined && sorted !== item) copy = value.slice(0, i);
+      copy?.push(sorted);
+    }
+    return copy ?? value;
+  }
+  const obj = value as JsonObject;
+  const keys = Object.keys(obj);
+  let inOrder = true;
+  for (let i = 1; i < keys.length && inOrder; i++) inOrder = (keys[i - 1] as string) < (keys[i] as string);
+  let values: Array<unknown> | undefined;
+  for (let i = 0; i < keys.length; i++) {
+    const field = obj[keys[i] as string];
+    const sorted = sortedDeep(field);
+    if (values === undefined && sorted !== field) values = keys.slice(0, i).map((k) => obj[k]);
+    values?.push(sorted);
+  }
+  if (inOrder && values === undefined) return value;
+  const fields = values ?? keys.map((k) => obj[k]);
   const out: JsonObject = {};
-  for (const k of Object.keys(value).sort()) out[k] = sortedDeep(value[k]);
+  for (const i of keys.map((_, i) => i).sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : 1)))
+    out[keys[i] as string] = fields[i];
   return out;
 };
 

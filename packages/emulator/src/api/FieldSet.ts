@@ -187,6 +187,12 @@ export const toFieldsV1 = (set: FieldSet): JsonObject => {
   return result;
 };
 
+/**
+ * Field sets by the `FieldsV1` they were decoded from: a stored object's managedFields come back on
+ * every write to it, and decoding them again would make new sets (and miss the encoding cache).
+ */
+const decodedSets = new WeakMap<JsonObject, FieldSet>();
+
 const encodeFieldsV1 = (set: FieldSet): JsonObject => {
   const root: Node = { member: false, children: new Map() };
   for (const path of [...set].sort()) {
@@ -212,13 +218,23 @@ const encodeFieldsV1 = (set: FieldSet): JsonObject => {
 
 /** Decodes `FieldsV1` into a field set (malformed parts are skipped). */
 export const fromFieldsV1 = (fields: unknown): FieldSet => {
+  const hit = isObject(fields) ? decodedSets.get(fields) : undefined;
+  if (hit !== undefined) return hit;
   const out: FieldSet = new Set();
-  const visit = (node: unknown, path: ReadonlyArray<string>) => {
+  const visit = (node: unknown, path: string) => {
     if (!isObject(node)) return;
     const keys = Object.keys(node);
-    if (path.length > 0 && (keys.length === 0 || keys.includes("."))) out.add(path.join(SEP));
-    for (const k of keys) if (k !== ".") visit(node[k], [...path, k]);
+    if (path !== "" && (keys.length === 0 || Object.hasOwn(node, "."))) out.add(path);
+    for (const k of keys) if (k !== ".") visit(node[k], path === "" ? k : `${path}${SEP}${k}`);
   };
-  visit(fields, []);
+  visit(fields, "");
+  if (isObject(fields)) {
+    decodedSets.set(fields, out);
+    // The set encodes back to the very object it came from when that is already in our encoding
+    // (as every stored one is), so an entry that keeps its set keeps its FieldsV1 object, and the
+    // next write finds it decoded.
+    const encoding = encodeFieldsV1(out);
+    encoded.set(out, JSON.stringify(encoding) === JSON.stringify(fields) ? fields : encoding);
+  }
   return out;
 };

@@ -7,7 +7,7 @@
  * `: test failed`). Any failed operation fails the whole patch.
  */
 import * as Result from "effect/Result";
-import { deepEqual, goType, isObject, type JsonObject } from "./internal/Json.ts";
+import { clone, deepEqual, goType, isObject, type JsonObject } from "./internal/Json.ts";
 
 /**
  * One operation as decoded: `op` is "unknown" when it is not a string (as the library reads it);
@@ -164,7 +164,7 @@ const field = (op: Operation, name: "path" | "from"): Result.Result<string, stri
 };
 
 /** The operation's value; an operation without one adds or sets null. */
-const operandOf = (op: Operation): unknown => (op.value === undefined ? null : structuredClone(op.value));
+const operandOf = (op: Operation): unknown => (op.value === undefined ? null : clone(op.value));
 
 const addOp = (root: { doc: Container }, op: Operation): Result.Result<void, string> => {
   const path = field(op, "path");
@@ -255,7 +255,7 @@ const copyOp = (root: { doc: Container }, op: Operation): Result.Result<void, st
       `copy operation does not apply: doc is missing destination path: ${path.success}: ${MISSING}`,
     );
   // A missing source key copies as null.
-  const added = add(t.con, t.key, value.success === undefined ? null : structuredClone(value.success));
+  const added = add(t.con, t.key, value.success === undefined ? null : clone(value.success));
   return Result.isFailure(added)
     ? Result.fail(`error while adding value during copy: ${added.failure}`)
     : added;
@@ -291,7 +291,7 @@ const OPERATIONS: Readonly<
  */
 export const apply = (doc: unknown, ops: ReadonlyArray<Operation>): Result.Result<unknown, string> => {
   if (!isObject(doc) && !Array.isArray(doc)) return Result.fail("the document is not a JSON object or array");
-  const root = { doc: structuredClone(doc) as Container };
+  const root = { doc: clone(doc) as Container };
   for (const op of ops) {
     const run = Object.hasOwn(OPERATIONS, op.op) ? OPERATIONS[op.op] : undefined;
     const r = run === undefined ? Result.fail(`Unexpected kind: ${op.op}`) : run(root, op);

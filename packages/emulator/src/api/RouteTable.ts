@@ -27,8 +27,12 @@ export type Methods = ReadonlyArray<string> | "any";
 export interface Route<A> {
   readonly methods: Methods;
   readonly pattern: string;
+  /** The pattern split into its segments once, when the route is declared. */
+  readonly segments: Segments;
   readonly handle: (params: Readonly<Record<string, string | Segments>>) => A;
 }
+
+const patternSegments = (pattern: string): Segments => pattern.split("/").filter((s) => s.length > 0);
 
 /**
  * Declares a route.
@@ -45,6 +49,7 @@ export const route = <const P extends string, A>(
 ): Route<A> => ({
   methods,
   pattern,
+  segments: patternSegments(pattern),
   handle: handle as (params: Readonly<Record<string, string | Segments>>) => A,
 });
 
@@ -59,8 +64,6 @@ export type Match<A> =
       readonly allowed: ReadonlyArray<string>;
     }
   | { readonly _tag: "NotFound" };
-
-const patternSegments = (pattern: string): Segments => pattern.split("/").filter((s) => s.length > 0);
 
 const bind = (pattern: Segments, path: Segments): Record<string, string | Segments> | undefined => {
   const params: Record<string, string | Segments> = {};
@@ -99,7 +102,7 @@ export const match = <A>(routes: ReadonlyArray<Route<A>>, method: string, path: 
   let refused: { readonly value: A; readonly pattern: string } | undefined;
   const allowed: Array<string> = [];
   for (const candidate of routes) {
-    const params = bind(patternSegments(candidate.pattern), path);
+    const params = bind(candidate.segments, path);
     if (params === undefined) continue;
     if (allows(candidate.methods, method))
       return { _tag: "Matched", value: candidate.handle(params), pattern: candidate.pattern };
@@ -123,6 +126,10 @@ export const segments = (path: string): Segments | undefined => {
   const trimmed = path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
   const decoded: Array<string> = [];
   for (const raw of trimmed.split("/").slice(1)) {
+    if (!raw.includes("%")) {
+      decoded.push(raw);
+      continue;
+    }
     try {
       decoded.push(decodeURIComponent(raw));
     } catch {

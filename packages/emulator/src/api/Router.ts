@@ -37,8 +37,14 @@ const typeFor = (core: Core, group: string, version: string, plural: string): Re
   return type?.versions.includes(version) ? type : undefined;
 };
 
-const groupVersionServed = (core: Core, group: string, version: string): boolean =>
-  servedTypes(core).some((t) => t.group === group && t.versions.includes(version));
+/** Whether some served type is in the group and version (every request asks: no arrays built). */
+const groupVersionServed = (core: Core, group: string, version: string): boolean => {
+  for (const table of core.store.tables.values())
+    if (table.type.group === group && table.type.versions.includes(version)) return true;
+  for (const type of core.store.views.values())
+    if (type.group === group && type.versions.includes(version)) return true;
+  return false;
+};
 
 const PAGE_NOT_FOUND = () => text(404, "404 page not found\n");
 

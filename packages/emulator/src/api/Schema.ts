@@ -5,7 +5,7 @@
  */
 import { OBJECT_META_FIELDS } from "./Canonical.ts";
 import * as FieldError from "./FieldError.ts";
-import { isObject, type JsonObject } from "./internal/Json.ts";
+import { clone, isObject, type JsonObject } from "./internal/Json.ts";
 
 /** A JSONSchemaProps object as a CRD carries it. */
 export type StructuralSchema = JsonObject;
@@ -27,15 +27,50 @@ const META_FIELDS = new Set(OBJECT_META_FIELDS);
 
 /** Sets a field as an own one: `out["__proto__"] = v` would change the prototype instead. */
 const put = (out: JsonObject, key: string, value: unknown) => {
-  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === "__proto__")
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 };
 
-const pruneMeta = (meta: unknown): unknown => {
-  if (!isObject(meta)) return meta;
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(meta)) if (META_FIELDS.has(k)) out[k] = v;
-  return out;
+/** What a field mapping returns for a field to leave out. */
+const DROP: unique symbol = Symbol("drop");
+
+/**
+ * `value` with `f` applied to each field (or the field dropped when `f` answers DROP): the same
+ * object when nothing changed, so that a write that needs no pruning, null-dropping or defaulting
+ * copies nothing.
+ */
+const mapFields = (value: JsonObject, f: (key: string, field: unknown) => unknown): JsonObject => {
+  let out: JsonObject | undefined;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    const field = value[key];
+    const mapped = f(key, field);
+    if (out === undefined) {
+      if (mapped === field) continue;
+      out = {};
+      for (let j = 0; j < i; j++) put(out, keys[j] as string, value[keys[j] as string]);
+    }
+    if (mapped !== DROP) put(out, key, mapped);
+  }
+  return out ?? value;
 };
+
+/** `items` with `f` applied to each item: the same array when no item changed. */
+const mapItems = (items: ReadonlyArray<unknown>, f: (item: unknown, index: number) => unknown): unknown => {
+  let out: Array<unknown> | undefined;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const mapped = f(item, i);
+    if (out === undefined && mapped !== item) out = items.slice(0, i);
+    out?.push(mapped);
+  }
+  return out ?? items;
+};
+
+const pruneMeta = (meta: unknown): unknown =>
+  isObject(meta) ? mapFields(meta, (k, v) => (META_FIELDS.has(k) ? v : DROP)) : meta;
 
 const pruneValue = (
   value: unknown,
@@ -49,24 +84,24 @@ const pruneValue = (
     const items = sub(schema, "items");
     return items === undefined
       ? value
-      : value.map((v, i) => pruneValue(v, items, false, `${path}[${i}]`, dropped));
+      : mapItems(value, (v, i) => pruneValue(v, items, false, `${path}[${i}]`, dropped));
   }
   if (!isObject(value)) return value;
   const properties = props(schema);
   const additional = sub(schema, "additionalProperties");
   const keepAll = preserves(schema) || schema.additionalProperties === true;
-  const out: JsonObject = {};
-  for (const [k, v] of Object.entries(value)) {
+  const top = isRoot || embedded(schema);
+  return mapFields(value, (k, v) => {
+    if (top && (k === "apiVersion" || k === "kind")) return v;
+    if (top && k === "metadata") return isRoot ? v : pruneMeta(v);
     const p = path === "" ? k : `${path}.${k}`;
-    if ((isRoot || embedded(schema)) && (k === "apiVersion" || k === "kind")) out[k] = v;
-    else if ((isRoot || embedded(schema)) && k === "metadata") out[k] = isRoot ? v : pruneMeta(v);
-    else if (Object.hasOwn(properties, k))
-      put(out, k, pruneValue(v, properties[k] as StructuralSchema, false, p, dropped));
-    else if (additional !== undefined) put(out, k, pruneValue(v, additional, false, p, dropped));
-    else if (keepAll) put(out, k, v);
-    else dropped.push(p);
-  }
-  return out;
+    if (Object.hasOwn(properties, k))
+      return pruneValue(v, properties[k] as StructuralSchema, false, p, dropped);
+    if (additional !== undefined) return pruneValue(v, additional, false, p, dropped);
+    if (keepAll) return v;
+    dropped.push(p);
+    return DROP;
+  });
 };
 
 /**
@@ -83,18 +118,15 @@ const dropNullsValue = (value: unknown, schema: StructuralSchema | undefined): u
   if (schema === undefined) return value;
   if (Array.isArray(value)) {
     const items = sub(schema, "items");
-    return items === undefined ? value : value.map((v) => dropNullsValue(v, items));
+    return items === undefined ? value : mapItems(value, (v) => dropNullsValue(v, items));
   }
   if (!isObject(value)) return value;
   const properties = props(schema);
   const additional = sub(schema, "additionalProperties");
-  // Built with fromEntries: a `__proto__` key stays an own field, as it is in JSON.
-  return Object.fromEntries(
-    Object.entries(value).flatMap(([k, v]) => {
-      const s = Object.hasOwn(properties, k) && isObject(properties[k]) ? properties[k] : additional;
-      return nonNullableNull(v, s) && s?.default === undefined ? [] : [[k, dropNullsValue(v, s)]];
-    }),
-  );
+  return mapFields(value, (k, v) => {
+    const s = Object.hasOwn(properties, k) && isObject(properties[k]) ? properties[k] : additional;
+    return nonNullableNull(v, s) && s?.default === undefined ? DROP : dropNullsValue(v, s);
+  });
 };
 
 /**
@@ -111,33 +143,42 @@ const defaultValue = (value: unknown, schema: StructuralSchema | undefined): unk
     const items = sub(schema, "items");
     return items === undefined
       ? value
-      : value.map((v) =>
+      : mapItems(value, (v) =>
           nonNullableNull(v, items) && items.default !== undefined
-            ? structuredClone(items.default)
+            ? clone(items.default)
             : defaultValue(v, items),
         );
   }
   if (!isObject(value)) return value;
-  const out: JsonObject = { ...value };
-  for (const [k, s] of Object.entries(props(schema))) {
+  // Copied on the first field that changes.
+  let out: JsonObject | undefined;
+  const set = (k: string, v: unknown) => {
+    if ((out ?? value)[k] === v) return;
+    out ??= { ...value };
+    put(out, k, v);
+  };
+  const properties = props(schema);
+  for (const [k, s] of Object.entries(properties)) {
     if (!isObject(s)) continue;
-    if (out[k] === undefined && s.default !== undefined) out[k] = structuredClone(s.default);
-    else if (out[k] === null && s.default !== undefined && s.nullable !== true)
-      out[k] = structuredClone(s.default);
-    if (out[k] !== undefined) out[k] = defaultValue(out[k], s);
+    const given = (out ?? value)[k];
+    if (given === undefined && s.default !== undefined) set(k, clone(s.default));
+    else if (given === null && s.default !== undefined && s.nullable !== true) set(k, clone(s.default));
+    const now = (out ?? value)[k];
+    if (now !== undefined) set(k, defaultValue(now, s));
   }
   const additional = sub(schema, "additionalProperties");
   if (additional !== undefined)
-    for (const k of Object.keys(out))
-      if (!Object.hasOwn(props(schema), k))
-        put(
-          out,
+    for (const k of Object.keys(out ?? value))
+      if (!Object.hasOwn(properties, k)) {
+        const v = (out ?? value)[k];
+        set(
           k,
-          nonNullableNull(out[k], additional) && additional.default !== undefined
-            ? structuredClone(additional.default)
-            : defaultValue(out[k], additional),
+          nonNullableNull(v, additional) && additional.default !== undefined
+            ? clone(additional.default)
+            : defaultValue(v, additional),
         );
-  return out;
+      }
+  return out ?? value;
 };
 
 /**

@@ -36,6 +36,29 @@ export interface WatchOptions {
 const line = (type: string, object: unknown): Uint8Array =>
   encodeText(`${JSON.stringify({ type, object })}\n`);
 
+/**
+ * Encoded lines by stored event and by what decides the line (the event type a watcher sees, which
+ * fixes the object it gets, and the served type and version): every watcher of a table gets the
+ * same bytes, so an event is served and serialised once, not once per watcher. Kept as long as the
+ * event is (in the table's bounded history).
+ */
+const encodedLines = new WeakMap<StoredEvent, Map<string, Uint8Array>>();
+
+const sharedLine = (event: StoredEvent, type: string, servedAs: string, serve: () => unknown): Uint8Array => {
+  let lines = encodedLines.get(event);
+  if (lines === undefined) {
+    lines = new Map();
+    encodedLines.set(event, lines);
+  }
+  const key = `${type} ${servedAs}`;
+  let bytes = lines.get(key);
+  if (bytes === undefined) {
+    bytes = line(type, serve());
+    lines.set(key, bytes);
+  }
+  return bytes;
+};
+
 /** What a watcher sees of a stored event, given its namespace and selectors. */
 export const visibleEvent = (
   event: StoredEvent,
@@ -80,6 +103,10 @@ export const open = (core: Core, resolved: Resolved, options: WatchOptions): Res
   const { table } = resolved;
   const store = core.store;
   let headersSent = false;
+  const servedAs = `${resolved.type.group}/${resolved.type.plural}/${resolved.version}`;
+  /** The line of an event (shared with the table's other watchers unless it is a Table row). */
+  const eventLine = (event: StoredEvent, type: string, o: JsonObject): Uint8Array =>
+    options.table === undefined ? sharedLine(event, type, servedAs, () => serve(o)) : line(type, serve(o));
   const serve = (o: JsonObject): JsonObject => {
     const served = ObjectMeta.serve(resolved.type, resolved.version, o);
     if (options.table === undefined) return served;
@@ -114,13 +141,13 @@ export const open = (core: Core, resolved: Resolved, options: WatchOptions): Res
         for (const e of table.history) {
           if (e.rv <= from) continue;
           const v = visibleEvent(e, resolved.namespace, options.selection);
-          if (v !== undefined) offer(line(v.type, serve(v.object)));
+          if (v !== undefined) offer(eventLine(e, v.type, v.object));
         }
       }
       const watcher: Watcher = {
         deliver: (event) => {
           const v = visibleEvent(event, resolved.namespace, options.selection);
-          if (v !== undefined) offer(line(v.type, serve(v.object)));
+          if (v !== undefined) offer(eventLine(event, v.type, v.object));
         },
         end,
       };

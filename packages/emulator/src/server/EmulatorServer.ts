@@ -39,7 +39,7 @@ import { FaultInjector } from "../control/FaultInjector.ts";
 import * as CertificateAuthority from "../tls/CertificateAuthority.ts";
 import * as Authentication from "./Authentication.ts";
 import { EmulatorServerError } from "./EmulatorServerError.ts";
-import { headersOf, readBody, writeComplete, writeResponse } from "./internal/nodeBridge.ts";
+import { headersOf, readBody, targetOf, writeComplete, writeResponse } from "./internal/nodeBridge.ts";
 import { statusResponse } from "./internal/status.ts";
 import * as Kubeconfig from "./Kubeconfig.ts";
 
@@ -233,11 +233,11 @@ const make = Effect.fnUntraced(function* (options: EmulatorServerOptions) {
       if (read._tag === "TooLarge") {
         return writeComplete(res, tooLarge(maxBody), { connection: "close" });
       }
-      const url = new URL(req.url ?? "/", "http://emulator");
+      const target = targetOf(req.url ?? "/");
       const request: ApiRequest = {
         method: req.method ?? "GET",
-        path: url.pathname,
-        query: url.searchParams,
+        path: target.path,
+        query: target.query,
         headers: headersOf(req),
         body: read.body,
         user: auth.success,

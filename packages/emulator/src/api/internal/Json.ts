@@ -23,7 +23,25 @@ export const deepEqual = (a: unknown, b: unknown): boolean => {
   return false;
 };
 
-export const clone = <A>(value: A): A => (value === undefined ? value : structuredClone(value));
+/**
+ * A deep copy of a JSON value: objects and arrays are copied (a `__proto__` key stays an own field),
+ * anything else is returned as it is. Several times faster than `structuredClone` on the small
+ * objects of API requests.
+ */
+export const clone = <A>(value: A): A => copyJson(value) as A;
+
+const copyJson = (value: unknown): unknown => {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson);
+  const out: JsonObject = {};
+  for (const k of Object.keys(value)) {
+    const v = copyJson((value as JsonObject)[k]);
+    if (k === "__proto__")
+      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+    else out[k] = v;
+  }
+  return out;
+};
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
