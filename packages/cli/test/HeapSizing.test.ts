@@ -58,10 +58,11 @@ describe("HeapSizing.apply in a Node process", () => {
       }).trim(),
     );
 
-  it("keeps the young generation at its cap; V8's default grows it far beyond", () => {
+  it("keeps the young generation near its cap; V8's default grows it far beyond", () => {
     const capBytes = 2 * Y * 1024 * 1024;
-    // V8 counts a little more than the two semi-spaces (a few pages): well below the next doubling.
-    expect(churn(true)).toBeLessThanOrEqual(1.5 * capBytes);
-    expect(churn(false)).toBeGreaterThan(2 * capBytes);
+    // Usually at the cap; the observer's lag lets a burst of collections past it by one doubling
+    // at most (V8 also counts a few pages more than the two semi-spaces). V8's own: 64 MiB.
+    expect(churn(true)).toBeLessThanOrEqual(2 * capBytes);
+    expect(churn(false)).toBeGreaterThan(4 * capBytes);
   });
 });
