@@ -4,15 +4,17 @@
  * to about four times what survived its last full collection before it is collected again, and
  * the pages stay resident afterwards. An operator's live heap is small (the objects in flight
  * and their fibers), so `kopf run` keeps both generations nearer to it: the young generation
- * stops growing at {@link YOUNG_SEMI_SPACE_MIB} per semi-space and the old generation grows by
+ * stays near {@link YOUNG_SEMI_SPACE_MIB} per semi-space and the old generation grows by
  * {@link OLD_GROWING_PERCENT} percent between full collections. Measured side by side (README,
  * "Performance"), this roughly halves the peak RSS of a burst for a little more CPU per object.
  *
  * The flags are set in the running process (`v8.setFlagsFromString`), so they apply however the
  * operator is started (the `kopf` bin, `node …/main.js`, a container's command) without a
  * `NODE_OPTIONS` line. V8 reads the young generation's maximum only at start, so the cap is kept
- * by its growth factor instead: after each collection, growth is switched off once the young
- * generation has reached the cap and on again when it shrank below it. Whatever the user set
+ * by its growth factor instead, which V8 reads at every growth: an observer of collections
+ * switches growth off once another doubling could pass the cap and on again when it shrank.
+ * The observer runs after the collections it is told of, so a quick series of them can take the
+ * young generation one doubling past the cap (the test allows that much). Whatever the user set
  * on Node's command line or in `NODE_OPTIONS` for these wins: {@link plan} leaves it alone.
  */
 import { PerformanceObserver } from "node:perf_hooks";
