@@ -1,0 +1,108 @@
+/**
+ * Giving memory back when `kopf run` falls idle: when a tick decides to release (idle ticks in a
+ * row, grown since the last release), and — in a separate Node process, since the collection
+ * changes the whole process — that the release really brings the RSS down after a burst whose
+ * objects are gone, where V8 on its own keeps it up.
+ */
+import { execFileSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import * as HeapRelease from "../src/HeapRelease.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const MiB = 1024 * 1024;
+const busy = { cpuMs: 400, tickMs: 1000 };
+const idle = { cpuMs: 10, tickMs: 1000 };
+/** Idle ticks in a row before the one that completes the wait. */
+const N = HeapRelease.IDLE_TICKS - 1;
+
+describe("HeapRelease.tick", () => {
+  it.each([
+    {
+      name: "first idle tick",
+      state: HeapRelease.initial,
+      sample: { ...idle, rss: 100 * MiB },
+      release: false,
+      idleTicks: 1,
+    },
+    {
+      name: "the last idle tick of the wait, no release yet",
+      state: { idleTicks: N, floor: undefined },
+      sample: { ...idle, rss: 100 * MiB },
+      release: true,
+      idleTicks: 0,
+    },
+    {
+      name: "busy tick resets",
+      state: { idleTicks: N, floor: undefined },
+      sample: { ...busy, rss: 100 * MiB },
+      release: false,
+      idleTicks: 0,
+    },
+    {
+      name: "idle, not grown since the last release",
+      state: { idleTicks: 5, floor: 100 * MiB },
+      sample: { ...idle, rss: 124 * MiB },
+      release: false,
+      idleTicks: 6,
+    },
+    {
+      name: "idle, grown by a quarter",
+      state: { idleTicks: N, floor: 100 * MiB },
+      sample: { ...idle, rss: 125 * MiB },
+      release: true,
+      idleTicks: 0,
+    },
+    {
+      name: "grown but busy",
+      state: { idleTicks: N, floor: 100 * MiB },
+      sample: { ...busy, rss: 300 * MiB },
+      release: false,
+      idleTicks: 0,
+    },
+    {
+      name: "just under the idle share",
+      state: { idleTicks: N, floor: undefined },
+      sample: { cpuMs: 49, tickMs: 1000, rss: MiB },
+      release: true,
+      idleTicks: 0,
+    },
+    {
+      name: "at the idle share: busy",
+      state: { idleTicks: N, floor: undefined },
+      sample: { cpuMs: 50, tickMs: 1000, rss: MiB },
+      release: false,
+      idleTicks: 0,
+    },
+  ])("$name", ({ state, sample, release, idleTicks }) => {
+    const next = HeapRelease.tick(state, sample);
+    expect(next.release).toBe(release);
+    expect(next.state).toEqual({ idleTicks, floor: state.floor });
+  });
+
+  it("a release sets the floor", () => {
+    expect(HeapRelease.released({ idleTicks: 0, floor: 300 * MiB }, 120 * MiB)).toEqual({
+      idleTicks: 0,
+      floor: 120 * MiB,
+    });
+  });
+});
+
+describe("HeapRelease.start in a Node process", () => {
+  const burst = (releasing: boolean): { before: number; after: number } =>
+    JSON.parse(
+      execFileSync(process.execPath, [join(here, "fixtures/heap-burst.ts"), releasing ? "release" : "keep"], {
+        encoding: "utf8",
+        timeout: 60_000,
+      }),
+    );
+
+  it("brings the RSS back down after a burst once idle; without it, V8 keeps it", () => {
+    const released = burst(true);
+    const kept = burst(false);
+    // The burst holds ~150 MiB at once; all of it is garbage when the process falls idle.
+    expect(kept.after).toBeGreaterThan(kept.before + 100 * MiB);
+    expect(released.after).toBeLessThan(released.before + 50 * MiB);
+  });
+});
