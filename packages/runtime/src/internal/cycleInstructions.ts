@@ -1,7 +1,8 @@
 /**
  * How the processing interpreter performs the instructions of one cycle's plan (`CyclePlan`):
  * {@link Performer.now} performs, synchronously and without any effect, the instructions that
- * need none (the selection, the memory, the diff-base, an empty patch, the finish) — the whole of
+ * need none (the selection, the memory, the diff-base, an empty patch, a log line below the least
+ * level, the finish) — the whole of
  * a cycle with nothing to do, such as the echo of the operator's own patch — and
  * {@link Performer.perform} performs the others (engines, handlers, requests, sleeps, log lines)
  * as effects. Both report what they observed, for the plan to step on.
@@ -13,8 +14,10 @@ import type { OperatorSettings } from "@kopf/settings";
 import { DiffBaseStorage, type State, type StorageDecodeError } from "@kopf/storage";
 import type { Patch, RawEvent, Resource } from "@kopf/structs";
 import * as Clock from "effect/Clock";
-import type * as Context from "effect/Context";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
+import * as LogLevel from "effect/LogLevel";
+import * as References from "effect/References";
 import * as Applying from "../Applying.ts";
 import type * as Engines from "../Engines.ts";
 import * as Execution from "../execution/Execution.ts";
@@ -45,6 +48,12 @@ export interface Cycle {
 }
 
 const PERFORMED: CyclePlan.Observation = { _tag: "Performed" };
+
+/** The plan's log levels as Effect's. */
+const LEVELS = { Debug: "Debug", Warning: "Warn", Error: "Error" } as const satisfies Record<
+  Extract<CyclePlan.Instruction, { _tag: "Log" }>["level"],
+  LogLevel.Severity
+>;
 
 /** The handlers' contexts (with the indices as they are after indexing) and the selection. */
 const select = (cycle: Cycle): CyclePlan.Observation => {
@@ -93,6 +102,14 @@ const performNow = (cycle: Cycle, instruction: CyclePlan.Instruction): CyclePlan
       return PERFORMED;
     case "Patch":
       return patch.isEmpty() ? { _tag: "Patched", outcome: { _tag: "NothingToPatch" } } : undefined;
+    case "Log":
+      // A line below the least level is dropped by the loggers anyway: no effect is run for it.
+      return LogLevel.isGreaterThan(
+        Context.get(cycle.services, References.MinimumLogLevel),
+        LEVELS[instruction.level],
+      )
+        ? PERFORMED
+        : undefined;
     case "Finish":
       return PERFORMED;
     default:
