@@ -17,23 +17,19 @@
  * {@link ProcessorOptions.engines} (see `Engines`), and do nothing when none is registered (the
  * runtime alone; `@kopf/engines` registers them).
  */
-import { CyclePlan, CycleSelection, FinalizerDecision, ResourceMemory } from "@kopf/causes";
+import { CyclePlan, ResourceMemory } from "@kopf/causes";
 import type { KubeApi } from "@kopf/client";
 import type { Lifecycle, Memo, Registry } from "@kopf/registry";
 import { OperatorSettings } from "@kopf/settings";
-import { DiffBaseStorage } from "@kopf/storage";
 import { Patch, type RawEvent, Resource } from "@kopf/structs";
-import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Option from "effect/Option";
-import * as Applying from "./Applying.ts";
 import type * as Engines from "./Engines.ts";
-import * as Execution from "./execution/Execution.ts";
+import * as CycleInstructions from "./internal/cycleInstructions.ts";
 import * as Logging from "./Logging.ts";
 import * as Metrics from "./Metrics.ts";
 import type * as ObjectQueues from "./ObjectQueues.ts";
 import * as Posting from "./Posting.ts";
-import * as Pressure from "./Pressure.ts";
 import * as Throttler from "./Throttler.ts";
 
 /** What the runtime keeps about one object between its events. */
@@ -140,24 +136,23 @@ interface CycleInput {
 
 /**
  * One cycle (docs/behaviour/processing.md#per-event steps 4–6, docs/behaviour/processing.md#cause-order):
- * the interpreter of the cycle's plan. It builds the cycle's patch and handler contexts, selects
- * the handlers (`CycleSelection`), then performs the instructions of `CyclePlan` one by one and
- * reports what each did, until the plan finishes with the cycle's outcome.
+ * the interpreter of the cycle's plan. It builds the cycle's patch, then performs the
+ * instructions of `CyclePlan` one by one (`CycleSelection` on its `Select` instruction) and
+ * reports what each did, until the plan finishes with the cycle's outcome. The instructions that
+ * need no effect are performed in a plain loop, so a cycle with nothing to do (the echo of our own
+ * patch) runs no effect per step.
  */
 const processCauses = (input: CycleInput) =>
   Effect.gen(function* () {
     const { options, event, key, memory, context } = input;
-    const { registry, resource } = options;
     const engines = options.engines ?? {};
     const settings = yield* OperatorSettings;
-    const { finalizer, diffbaseStorage, progressStorage } = settings.persistence;
-    const body = event.object;
-
-    const patch = new Patch.Patch(body, { fns: memory.remaining?.fns ?? [] });
+    const services = yield* Effect.context<never>();
+    const patch = new Patch.Patch(event.object, { fns: memory.remaining?.fns ?? [] });
     const facts: CyclePlan.Facts = {
       type: event.type,
-      body,
-      finalizer,
+      body: event.object,
+      finalizer: settings.persistence.finalizer,
       consistencyTime: context.consistencyTime,
       patchInitiallyEmpty: patch.isEmpty(),
       engines: {
@@ -165,137 +160,30 @@ const processCauses = (input: CycleInput) =>
         ownership: engines.ownership !== undefined,
       },
     };
-    /** The handlers' contexts (with the indices as they are after indexing) and the selection. */
-    const select = Effect.gen(function* () {
-      const services = yield* Effect.context<never>();
-      const ctx = {
-        resource,
-        patch,
-        logger: Logging.handlerLogger(services),
-        memo: memory.memo,
-        indices: engines.indices?.() ?? {},
-      };
-      return CycleSelection.select({
-        event,
-        registry,
-        resource,
-        persistence: { finalizer, diffbaseStorage, progressStorage },
-        memory: memory.causes,
-        context: ctx,
-        // The `on.event` handlers' logger is local: its lines are never posted as events (Kopf's `LocalObjectLogger`).
-        localLogger: () => Logging.handlerLogger(services, { [Logging.LOCAL]: true }),
-        spawns: engines.spawning !== undefined,
-      });
+    const performer = CycleInstructions.make({
+      registry: options.registry,
+      resource: options.resource,
+      lifecycle: options.lifecycle,
+      engines,
+      settings,
+      services,
+      event,
+      key,
+      memory,
+      context,
+      patch,
     });
-
-    let claimed = false;
-    const perform = (instruction: CyclePlan.Instruction) =>
-      Effect.gen(function* () {
-        const performed: CyclePlan.Observation = { _tag: "Performed" };
-        switch (instruction._tag) {
-          case "Index":
-            if (engines.indexing !== undefined) yield* engines.indexing({ resource, event, key });
-            if (engines.indexed !== undefined) yield* engines.indexed;
-            return performed;
-          case "Claim":
-            claimed = engines.ownership === undefined ? false : yield* engines.ownership.claim(key);
-            return { _tag: "Claimed", claimed } as const;
-          case "Select":
-            return { _tag: "Selected", selection: yield* select } as const;
-          case "RunWatching":
-            yield* Execution.runWatching({
-              cause: instruction.cause,
-              handlers: instruction.handlers,
-              settings,
-            });
-            return { _tag: "Watched", patchEmpty: patch.isEmpty() } as const;
-          case "Fail":
-            return yield* Effect.fail(instruction.error);
-          case "Spawn": {
-            const spawned =
-              engines.spawning === undefined
-                ? { delays: [], excluded: new Set<string>() }
-                : yield* engines.spawning({ resource, event, key, ...instruction });
-            return { _tag: "Spawned", ...spawned, patchEmpty: patch.isEmpty() } as const;
-          }
-          case "Finalizer": {
-            const fn = FinalizerDecision.toPatchFn(instruction.decision, finalizer);
-            if (instruction.decision._tag !== "Keep") yield* Effect.logDebug(instruction.decision.message);
-            if (fn !== undefined) patch.fns.push(fn);
-            return performed;
-          }
-          case "Wait": {
-            const now = yield* Clock.currentTimeMillis;
-            const slept = yield* Pressure.sleep(context.pressure, (instruction.until - now) / 1000);
-            return { _tag: "Waited", sleptFully: slept.fully } as const;
-          }
-          case "Log": {
-            const line =
-              instruction.level === "Error"
-                ? Effect.logError(instruction.message)
-                : instruction.level === "Warning"
-                  ? Effect.logWarning(instruction.message)
-                  : Effect.logDebug(instruction.message);
-            yield* instruction.local === true ? line.pipe(Effect.annotateLogs(Logging.LOCAL, true)) : line;
-            return performed;
-          }
-          case "RunChanging": {
-            const run = yield* Execution.runChanging({
-              ...instruction,
-              settings,
-              lifecycle: options.lifecycle,
-            });
-            return { _tag: "Changed", done: run.done, skipped: run.skipped, delays: run.delays } as const;
-          }
-          case "StoreDiffBase":
-            DiffBaseStorage.storeIfChanged(diffbaseStorage, {
-              body,
-              patch,
-              old: instruction.old,
-              new: instruction.new,
-            });
-            return performed;
-          case "Remember":
-            if (instruction.change._tag === "MarkFullyHandled")
-              memory.causes = ResourceMemory.markFullyHandled(memory.causes);
-            else memory.remaining = instruction.change.pending;
-            return performed;
-          case "Fence":
-            return {
-              _tag: "Held",
-              holds: engines.ownership === undefined ? true : yield* engines.ownership.holds(key),
-            } as const;
-          case "Patch":
-            return { _tag: "Patched", outcome: yield* Applying.patch({ resource, body, patch }) } as const;
-          case "Post": {
-            const events = yield* Posting.CurrentEvents;
-            events?.warn(body, { reason: instruction.event.reason, message: instruction.event.message });
-            return performed;
-          }
-          case "Sleep": {
-            const slept = yield* Pressure.sleep(context.pressure, instruction.seconds);
-            return { _tag: "Slept", ...slept } as const;
-          }
-          case "Touch":
-            return { _tag: "Touched", resourceVersion: yield* Applying.touch({ resource, body }) } as const;
-          case "Finish":
-            return performed;
-        }
-      });
-
-    const interpret = Effect.gen(function* () {
-      let step = CyclePlan.start(facts);
-      while (step.instruction._tag !== "Finish")
-        step = CyclePlan.advance(step.state, yield* perform(step.instruction));
-      return step.instruction.outcome;
-    });
-    const outcome = yield* interpret.pipe(
-      // Scaled out: the object claimed for this cycle is released however the cycle ends.
-      Effect.ensuring(
-        Effect.suspend(() =>
-          claimed && engines.ownership !== undefined ? engines.ownership.release(key) : Effect.void,
-        ),
-      ),
-    );
-    return outcome._tag === "Applied" ? outcome.resourceVersion : undefined;
+    const interpret = Effect.suspend(() => CycleInstructions.run(performer, CyclePlan.start(facts)));
+    const { ownership } = engines;
+    // Scaled out: the object claimed for this cycle is released however the cycle ends.
+    const outcome =
+      ownership === undefined
+        ? interpret
+        : interpret.pipe(
+            Effect.ensuring(
+              Effect.suspend(() => (performer.claimed() ? ownership.release(key) : Effect.void)),
+            ),
+          );
+    const done = yield* outcome;
+    return done._tag === "Applied" ? done.resourceVersion : undefined;
   });

@@ -1,0 +1,257 @@
+/**
+ * How the processing interpreter performs the instructions of one cycle's plan (`CyclePlan`):
+ * {@link Performer.now} performs, synchronously and without any effect, the instructions that
+ * need none (the selection, the memory, the diff-base, an empty patch, a log line below the least
+ * level, the finish) — the whole of
+ * a cycle with nothing to do, such as the echo of the operator's own patch — and
+ * {@link Performer.perform} performs the others (engines, handlers, requests, sleeps, log lines)
+ * as effects. Both report what they observed, for the plan to step on.
+ */
+import { CyclePlan, CycleSelection, FinalizerDecision, ResourceMemory } from "@kopf/causes";
+import type { KubeApi } from "@kopf/client";
+import type { Lifecycle, Memo, Registry } from "@kopf/registry";
+import type { OperatorSettings } from "@kopf/settings";
+import { DiffBaseStorage, type State, type StorageDecodeError } from "@kopf/storage";
+import type { Patch, RawEvent, Resource } from "@kopf/structs";
+import * as Clock from "effect/Clock";
+import * as Context from "effect/Context";
+import * as Effect from "effect/Effect";
+import * as LogLevel from "effect/LogLevel";
+import * as References from "effect/References";
+import * as Applying from "../Applying.ts";
+import type * as Engines from "../Engines.ts";
+import * as Execution from "../execution/Execution.ts";
+import * as Logging from "../Logging.ts";
+import type * as ObjectQueues from "../ObjectQueues.ts";
+import type * as PatchApplier from "../PatchApplier.ts";
+import * as Posting from "../Posting.ts";
+import * as Pressure from "../Pressure.ts";
+
+/** What the instructions of one cycle act on. */
+export interface Cycle {
+  readonly registry: Registry.Registry;
+  readonly resource: Resource.Resource;
+  readonly lifecycle: Lifecycle | undefined;
+  readonly engines: Engines.Engines;
+  readonly settings: OperatorSettings;
+  /** The cycle's services (with the object's log annotation), for the handlers' loggers. */
+  readonly services: Context.Context<never>;
+  readonly event: RawEvent;
+  readonly key: string;
+  readonly memory: {
+    causes: ResourceMemory.ResourceMemory;
+    readonly memo: Memo;
+    remaining: Patch.Patch | undefined;
+  };
+  readonly context: ObjectQueues.WorkerContext;
+  readonly patch: Patch.Patch;
+}
+
+const PERFORMED: CyclePlan.Observation = { _tag: "Performed" };
+
+/** The plan's log levels as Effect's. */
+const LEVELS = { Debug: "Debug", Warning: "Warn", Error: "Error" } as const satisfies Record<
+  Extract<CyclePlan.Instruction, { _tag: "Log" }>["level"],
+  LogLevel.Severity
+>;
+
+/** The handlers' contexts (with the indices as they are after indexing) and the selection. */
+const select = (cycle: Cycle): CyclePlan.Observation => {
+  const { registry, resource, engines, settings, services, event, memory, patch } = cycle;
+  const { finalizer, diffbaseStorage, progressStorage } = settings.persistence;
+  return {
+    _tag: "Selected",
+    selection: CycleSelection.select({
+      event,
+      registry,
+      resource,
+      persistence: { finalizer, diffbaseStorage, progressStorage },
+      memory: memory.causes,
+      context: {
+        resource,
+        patch,
+        logger: Logging.handlerLogger(services),
+        memo: memory.memo,
+        indices: engines.indices?.() ?? {},
+      },
+      // The `on.event` handlers' logger is local: its lines are never posted as events (Kopf's `LocalObjectLogger`).
+      localLogger: () => Logging.handlerLogger(services, { [Logging.LOCAL]: true }),
+      spawns: engines.spawning !== undefined,
+    }),
+  };
+};
+
+/** Performs an instruction that needs no effect; `undefined` for one that does. */
+const performNow = (cycle: Cycle, instruction: CyclePlan.Instruction): CyclePlan.Observation | undefined => {
+  const { memory, patch } = cycle;
+  switch (instruction._tag) {
+    case "Select":
+      return select(cycle);
+    case "StoreDiffBase":
+      DiffBaseStorage.storeIfChanged(cycle.settings.persistence.diffbaseStorage, {
+        body: cycle.event.object,
+        patch,
+        old: instruction.old,
+        new: instruction.new,
+      });
+      return PERFORMED;
+    case "Remember":
+      if (instruction.change._tag === "MarkFullyHandled")
+        memory.causes = ResourceMemory.markFullyHandled(memory.causes);
+      else memory.remaining = instruction.change.pending;
+      return PERFORMED;
+    case "Patch":
+      return patch.isEmpty() ? { _tag: "Patched", outcome: { _tag: "NothingToPatch" } } : undefined;
+    case "Log":
+      // A line below the least level is dropped by the loggers anyway: no effect is run for it.
+      return LogLevel.isGreaterThan(
+        Context.get(cycle.services, References.MinimumLogLevel),
+        LEVELS[instruction.level],
+      )
+        ? PERFORMED
+        : undefined;
+    case "Finish":
+      return PERFORMED;
+    default:
+      return undefined;
+  }
+};
+
+/** Performs an instruction as an effect; `claims` keeps whether the object was claimed. */
+const performEffect = (
+  cycle: Cycle,
+  claims: { claimed: boolean },
+  instruction: CyclePlan.Instruction,
+): Effect.Effect<CyclePlan.Observation, CycleError, KubeApi> =>
+  Effect.gen(function* () {
+    const { resource, engines, settings, event, key, context, patch } = cycle;
+    const body = event.object;
+    switch (instruction._tag) {
+      case "Index":
+        if (engines.indexing !== undefined) yield* engines.indexing({ resource, event, key });
+        if (engines.indexed !== undefined) yield* engines.indexed;
+        return PERFORMED;
+      case "Claim":
+        claims.claimed = engines.ownership === undefined ? false : yield* engines.ownership.claim(key);
+        return { _tag: "Claimed", claimed: claims.claimed } as const;
+      case "RunWatching":
+        yield* Execution.runWatching({ cause: instruction.cause, handlers: instruction.handlers, settings });
+        return { _tag: "Watched", patchEmpty: patch.isEmpty() } as const;
+      case "Fail":
+        return yield* Effect.fail(instruction.error);
+      case "Spawn": {
+        const spawned =
+          engines.spawning === undefined
+            ? { delays: [], excluded: new Set<string>() }
+            : yield* engines.spawning({ resource, event, key, ...instruction });
+        return { _tag: "Spawned", ...spawned, patchEmpty: patch.isEmpty() } as const;
+      }
+      case "Finalizer": {
+        const fn = FinalizerDecision.toPatchFn(instruction.decision, settings.persistence.finalizer);
+        if (instruction.decision._tag !== "Keep") yield* Effect.logDebug(instruction.decision.message);
+        if (fn !== undefined) patch.fns.push(fn);
+        return PERFORMED;
+      }
+      case "Wait": {
+        const time = yield* Clock.currentTimeMillis;
+        const slept = yield* Pressure.sleep(context.pressure, (instruction.until - time) / 1000);
+        return { _tag: "Waited", sleptFully: slept.fully } as const;
+      }
+      case "Log": {
+        const line =
+          instruction.level === "Error"
+            ? Effect.logError(instruction.message)
+            : instruction.level === "Warning"
+              ? Effect.logWarning(instruction.message)
+              : Effect.logDebug(instruction.message);
+        yield* instruction.local === true ? line.pipe(Effect.annotateLogs(Logging.LOCAL, true)) : line;
+        return PERFORMED;
+      }
+      case "RunChanging": {
+        const run = yield* Execution.runChanging({ ...instruction, settings, lifecycle: cycle.lifecycle });
+        return { _tag: "Changed", done: run.done, skipped: run.skipped, delays: run.delays } as const;
+      }
+      case "Fence":
+        return {
+          _tag: "Held",
+          holds: engines.ownership === undefined ? true : yield* engines.ownership.holds(key),
+        } as const;
+      case "Patch":
+        return { _tag: "Patched", outcome: yield* Applying.patch({ resource, body, patch }) } as const;
+      case "Post": {
+        const events = yield* Posting.CurrentEvents;
+        events?.warn(body, { reason: instruction.event.reason, message: instruction.event.message });
+        return PERFORMED;
+      }
+      case "Sleep": {
+        const slept = yield* Pressure.sleep(context.pressure, instruction.seconds);
+        return { _tag: "Slept", ...slept } as const;
+      }
+      case "Touch":
+        return { _tag: "Touched", resourceVersion: yield* Applying.touch({ resource, body }) } as const;
+      default:
+        return performNow(cycle, instruction) ?? PERFORMED;
+    }
+  });
+
+/** How performing an instruction can fail (the cycle's throttler retries or reports it). */
+export type CycleError =
+  | StorageDecodeError
+  | State.StateError
+  | PatchApplier.PatchNotStored
+  | Patch.PatchError;
+
+/** The performer of one cycle's instructions. */
+export interface Performer {
+  /** Performs an instruction that needs no effect; `undefined` for one that does. */
+  readonly now: (instruction: CyclePlan.Instruction) => CyclePlan.Observation | undefined;
+  /** Performs an instruction as an effect. */
+  readonly perform: (
+    instruction: CyclePlan.Instruction,
+  ) => Effect.Effect<CyclePlan.Observation, CycleError, KubeApi>;
+  /** Whether this replica claimed the object in this cycle (to release it however the cycle ends). */
+  readonly claimed: () => boolean;
+}
+
+/**
+ * A performer for one cycle.
+ *
+ * @example
+ * ```ts
+ * const performer = CycleInstructions.make(cycle)
+ * ```
+ */
+export const make = (cycle: Cycle): Performer => {
+  const claims = { claimed: false };
+  return {
+    now: (instruction) => performNow(cycle, instruction),
+    perform: (instruction) => performEffect(cycle, claims, instruction),
+    claimed: () => claims.claimed,
+  };
+};
+
+/**
+ * Runs a cycle's plan from `step` to its outcome with `performer`.
+ *
+ * @example
+ * ```ts
+ * const outcome = yield* run(make(cycle), CyclePlan.start(facts))
+ * ```
+ */
+export const run = (
+  performer: Performer,
+  from: CyclePlan.Step,
+): Effect.Effect<CyclePlan.Outcome, CycleError, KubeApi> => {
+  let step = from;
+  for (;;) {
+    if (step.instruction._tag === "Finish") return Effect.succeed(step.instruction.outcome);
+    const observed = performer.now(step.instruction);
+    if (observed === undefined) {
+      const { state } = step;
+      return Effect.flatMap(performer.perform(step.instruction), (o) =>
+        run(performer, CyclePlan.advance(state, o)),
+      );
+    }
+    step = CyclePlan.advance(step.state, observed);
+  }
+};
