@@ -1,7 +1,7 @@
 /**
  * `kopf run` processes killed with SIGKILL (`npm run chaos`): one operator at a time serves a
- * namespace of an HTTPS emulator; while objects are created, and again while they are deleted,
- * the process is killed at random moments (before it is ready, inside handlers, between a
+ * namespace of an HTTPS emulator; objects are created in eight waves and deleted in four, and after
+ * each wave the process is killed at a random moment once it is busy (inside handlers, between a
  * handler's end and its progress write) and a new one started at once. Two creation handlers and
  * a deletion handler write what they do to a journal (start and end, with their process id).
  *
@@ -132,22 +132,26 @@ const startsOf = (pid: number): number =>
     .filter((line) => line.split(" ")[1] === String(pid) && line.split(" ")[2] === "start").length;
 
 /**
- * Kills the running operator with SIGKILL up to `maxKills` times, each time once it has started
- * 1–4 handlers and then 0–350 ms more (so kills land inside handlers and between a handler's end
- * and its progress write), starting a new one at once; stops early when an operator starts no
- * handler for 15 s (nothing left to do). Answers the operator left running.
+ * Feeds the operator work in waves and kills it with SIGKILL after each wave, once it has started
+ * 1–4 handlers (or at least one, after 10 s) and then 0–350 ms more — so kills land inside
+ * handlers and between a handler's end and its progress write — starting a new one at once. Every
+ * wave leaves work to do, so each kill finds the operator busy however fast it is; an operator
+ * that starts no handler within 60 s fails the test. Answers the operator left running.
  */
-const killWhileHandling = async (
+const killAfterEachWave = async (
   current: ReturnType<typeof launch>,
-  maxKills: number,
+  waves: ReadonlyArray<() => Promise<void>>,
 ): Promise<ReturnType<typeof launch>> => {
   let operator = current;
-  for (let killed = 0; killed < maxKills; killed += 1) {
+  for (const wave of waves) {
+    await wave();
     const pid = operator.child.pid;
     if (pid === undefined) throw new Error("an operator did not start");
     const target = 1 + Math.floor(Math.random() * 4);
-    const busy = await eventually(async () => startsOf(pid) >= target, 15_000);
-    if (!busy) break;
+    const enough = await eventually(async () => startsOf(pid) >= target, 10_000);
+    if (!enough && !(await eventually(async () => startsOf(pid) >= 1, 50_000))) {
+      throw new Error(`the operator ${pid} started no handler in 60 s:\n${operator.output().slice(-4000)}`);
+    }
     await sleep(Math.random() * 350);
     kills.push({ pid, at: Date.now() });
     operator.child.kill("SIGKILL");
@@ -156,6 +160,12 @@ const killWhileHandling = async (
   }
   return operator;
 };
+
+/** `items` cut into `count` slices of about the same size. */
+const slices = <A>(items: ReadonlyArray<A>, count: number): ReadonlyArray<ReadonlyArray<A>> =>
+  Array.from({ length: count }, (_, i) =>
+    items.slice(Math.floor((i * items.length) / count), Math.floor(((i + 1) * items.length) / count)),
+  );
 
 const objects = () =>
   api((kube) => kube.list(kex, { namespace: NS })).then((list) => list.items as ReadonlyArray<RawBody>);
@@ -234,34 +244,35 @@ describe("kopf run killed with SIGKILL", () => {
   it(`handles ${OBJECTS} objects and their deletion with no result lost and every re-run explained`, async () => {
     const names = Array.from({ length: OBJECTS }, (_, i) => `killed-${i}`);
     let operator = launch();
-    // Creation: the objects arrive in waves while the operator is killed and restarted.
-    const creating = (async () => {
-      for (const [i, name] of names.entries()) {
-        await api((kube) =>
-          kube.create(
-            kex,
-            { apiVersion: "kopf.dev/v1", kind: "KopfExample", metadata: { name }, spec: {} },
-            {
-              namespace: NS,
-            },
-          ),
-        );
-        if (i % 5 === 4) await sleep(300);
-      }
-    })();
+    // Creation: the objects arrive in eight waves, the operator killed after each.
+    const create = (name: string) =>
+      api((kube) =>
+        kube.create(
+          kex,
+          { apiVersion: "kopf.dev/v1", kind: "KopfExample", metadata: { name }, spec: {} },
+          {
+            namespace: NS,
+          },
+        ),
+      );
+    operator = await killAfterEachWave(
+      operator,
+      slices(names, 8).map((wave) => () => Promise.all(wave.map(create)).then(() => undefined)),
+    );
     const handled = async () =>
       (await objects()).filter((o) => `${PREFIX}last-handled-configuration` in annotations(o)).length ===
       OBJECTS;
-    operator = await killWhileHandling(operator, 10);
-    await creating;
     const settled = await eventually(handled, 120_000);
     const created = await objects();
     const byKeyCreated = runs();
 
-    // Deletion: every object deleted at once while the operator is killed again.
-    await Promise.all(names.map((name) => api((kube) => kube.delete(kex, { namespace: NS, name }))));
+    // Deletion: the objects deleted in four waves, the operator killed after each.
+    const remove = (name: string) => api((kube) => kube.delete(kex, { namespace: NS, name }));
+    operator = await killAfterEachWave(
+      operator,
+      slices(names, 4).map((wave) => () => Promise.all(wave.map(remove)).then(() => undefined)),
+    );
     const gone = async () => (await objects()).length === 0;
-    operator = await killWhileHandling(operator, 6);
     const allGone = await eventually(gone, 120_000);
     const left = await objects();
     operator.child.kill("SIGTERM");
@@ -300,7 +311,7 @@ describe("kopf run killed with SIGKILL", () => {
       [...byKey.values()].some((list) => list.some((run) => run.pid === kill.pid && !run.ended)),
     ).length;
     console.log(`  kills inside a handler: ${insideHandlers} of ${kills.length}`);
-    expect(kills.length).toBeGreaterThanOrEqual(8);
+    expect(kills.length).toBe(12);
     expect(insideHandlers).toBeGreaterThan(0);
     expect(lost.map((o) => o.metadata?.name)).toEqual([]);
     expect(missingResults.map((o) => o.metadata?.name)).toEqual([]);
