@@ -36,28 +36,38 @@ const ordered = (obj: JsonObject, first: ReadonlyArray<string>): JsonObject => {
  * The value with every object's keys sorted. Parts already in order are returned as they are, not
  * copied (objects are never mutated once stored), so a stored object shares what did not change
  * with its previous version, and the caches keyed by those parts (managedFields decoding, FieldsV1
- * encoding) keep hitting.
+ * encoding) keep hitting. `previous` is the same place in an already sorted value (the previous
+ * version of a stored object): a part that is that very object is known sorted and not walked.
  */
-const sortedDeep = (value: unknown): unknown => {
-  if (typeof value !== "object" || value === null) return value;
+const sortedDeep = (value: unknown, previous: unknown): unknown => {
+  if (typeof value !== "object" || value === null || value === previous) return value;
   if (Array.isArray(value)) {
+    const before = Array.isArray(previous) ? previous : undefined;
     let copy: Array<unknown> | undefined;
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      const sorted = sortedDeep(item);
+      const sorted = sortedDeep(item, before?.[i]);
       if (copy === undefined && sorted !== item) copy = value.slice(0, i);
       copy?.push(sorted);
     }
     return copy ?? value;
   }
   const obj = value as JsonObject;
+  const before = isObject(previous) ? previous : undefined;
   const keys = Object.keys(obj);
   let inOrder = true;
   for (let i = 1; i < keys.length && inOrder; i++) inOrder = (keys[i - 1] as string) < (keys[i] as string);
   let values: Array<unknown> | undefined;
   for (let i = 0; i < keys.length; i++) {
     const field = obj[keys[i] as string];
-    const sorted = sortedDeep(field);
+    const sorted = sortedDeep(
+      field,
+      before === undefined
+        ? undefined
+        : Object.hasOwn(before, keys[i] as string)
+          ? before[keys[i] as string]
+          : undefined,
+    );
     if (values === undefined && sorted !== field) values = keys.slice(0, i).map((k) => obj[k]);
     values?.push(sorted);
   }
@@ -77,14 +87,15 @@ const sortedMap = (map: JsonObject): JsonObject => {
 };
 
 /**
- * The object with its keys in the apiserver's order.
+ * The object with its keys in the apiserver's order; `previous`, an object already in that order
+ * (the stored version `obj` replaces), lets a custom resource's unchanged parts go unchecked.
  *
  * @example
  * canonical(false, { metadata: { uid: "u", name: "n" }, apiVersion: "v1", kind: "ConfigMap" })
  * // { kind: "ConfigMap", apiVersion: "v1", metadata: { name: "n", uid: "u" } }
  */
-export const canonical = (custom: boolean, obj: JsonObject): JsonObject => {
-  if (custom) return sortedDeep(obj) as JsonObject;
+export const canonical = (custom: boolean, obj: JsonObject, previous?: JsonObject): JsonObject => {
+  if (custom) return sortedDeep(obj, previous) as JsonObject;
   const top = ordered(obj, ["kind", "apiVersion", "metadata"]);
   if (isObject(top.metadata)) {
     const meta = ordered(top.metadata, OBJECT_META_FIELDS);

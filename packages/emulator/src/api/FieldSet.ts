@@ -176,6 +176,13 @@ interface Node {
 const encoded = new WeakMap<FieldSet, JsonObject>();
 
 /**
+ * Field sets by the `FieldsV1` they were decoded from (or encoded to): a stored object's
+ * managedFields come back on every write to it, and decoding them again would make new sets (and
+ * miss the encoding cache).
+ */
+const decodedSets = new WeakMap<JsonObject, FieldSet>();
+
+/**
  * Encodes a field set as `FieldsV1` (cached per set: managedFields entries keep their sets from
  * write to write, and neither sets nor stored objects are mutated once made).
  */
@@ -184,14 +191,9 @@ export const toFieldsV1 = (set: FieldSet): JsonObject => {
   if (hit !== undefined) return hit;
   const result = encodeFieldsV1(set);
   encoded.set(set, result);
+  decodedSets.set(result, set);
   return result;
 };
-
-/**
- * Field sets by the `FieldsV1` they were decoded from: a stored object's managedFields come back on
- * every write to it, and decoding them again would make new sets (and miss the encoding cache).
- */
-const decodedSets = new WeakMap<JsonObject, FieldSet>();
 
 const encodeFieldsV1 = (set: FieldSet): JsonObject => {
   const root: Node = { member: false, children: new Map() };

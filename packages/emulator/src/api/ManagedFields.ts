@@ -69,16 +69,39 @@ const sorted = (entries: Array<Entry>): Array<Entry> => {
   );
 };
 
-export const encode = (entries: ReadonlyArray<Entry>): Array<JsonObject> =>
-  sorted(entries.filter((e) => e.fields.size > 0)).map((e) => ({
-    ...(e.manager === "" ? {} : { manager: e.manager }),
-    operation: e.operation,
-    apiVersion: e.apiVersion,
-    ...(e.time === "" ? {} : { time: e.time }),
-    fieldsType: "FieldsV1",
-    fieldsV1: FieldSet.toFieldsV1(e.fields),
-    ...(e.subresource === undefined ? {} : { subresource: e.subresource }),
-  }));
+/**
+ * The managedFields of `entries`, each entry's keys in the order the apiserver writes them: a
+ * custom resource's sorted (it is a Go map there), a built-in one's in Go struct order — so that
+ * storing the entries does not reorder (copy) them and the decoding cache keeps hitting.
+ */
+export const encode = (entries: ReadonlyArray<Entry>, custom: boolean): Array<JsonObject> => {
+  const kept = sorted(entries.filter((e) => e.fields.size > 0));
+  const encoded = kept.map((e): JsonObject => {
+    const fieldsV1 = FieldSet.toFieldsV1(e.fields);
+    return custom
+      ? {
+          apiVersion: e.apiVersion,
+          fieldsType: "FieldsV1",
+          fieldsV1,
+          ...(e.manager === "" ? {} : { manager: e.manager }),
+          operation: e.operation,
+          ...(e.subresource === undefined ? {} : { subresource: e.subresource }),
+          ...(e.time === "" ? {} : { time: e.time }),
+        }
+      : {
+          ...(e.manager === "" ? {} : { manager: e.manager }),
+          operation: e.operation,
+          apiVersion: e.apiVersion,
+          ...(e.time === "" ? {} : { time: e.time }),
+          fieldsType: "FieldsV1",
+          fieldsV1,
+          ...(e.subresource === undefined ? {} : { subresource: e.subresource }),
+        };
+  });
+  // They decode to the very entries they came from: the next write to the object finds them decoded.
+  decoded.set(encoded, kept);
+  return encoded;
+};
 
 export const sameEntry = (
   e: Entry,
@@ -98,8 +121,9 @@ export const scoped = (
   return new Set([...set].filter((p) => (subresource === "status" ? inStatus(p) : !inStatus(p))));
 };
 
-export const withEntries = (obj: JsonObject, entries: ReadonlyArray<Entry>): JsonObject => {
-  const encoded = encode(entries);
+/** `obj` with `entries` as its managedFields (see {@link encode} for `custom`). */
+export const withEntries = (obj: JsonObject, entries: ReadonlyArray<Entry>, custom: boolean): JsonObject => {
+  const encoded = encode(entries, custom);
   const meta = { ...metaOf(obj) };
   if (encoded.length === 0) delete meta.managedFields;
   else meta.managedFields = encoded;
@@ -166,7 +190,8 @@ export const track = (
   // kube-apiserver's field manager never starts tracking on a non-apply write: an existing
   // object without managedFields (or whose write reset them) stays without; only creates and
   // server-side apply start it.
-  if (old !== undefined && oldEntries.every((e) => e.fields.size === 0)) return withEntries(next, []);
+  if (old !== undefined && oldEntries.every((e) => e.fields.size === 0))
+    return withEntries(next, [], resolved.type.custom);
   const shape = TypeShape.shapeOf(resolved.type);
   const newSet = FieldSet.of(next, shape);
   const oldSet = old === undefined ? new Set<string>() : FieldSet.ofCached(old, shape);
@@ -180,7 +205,7 @@ export const track = (
       changed.add(p);
   const removed = new Set([...oldSet].filter((p) => !newSet.has(p)));
   const mine = scoped(changed, resolved, subresource);
-  if (mine.size === 0 && removed.size === 0) return withEntries(next, oldEntries);
+  if (mine.size === 0 && removed.size === 0) return withEntries(next, oldEntries, resolved.type.custom);
   const lost = (p: string) => mine.has(p) || removed.has(p);
   const entries = oldEntries.map((e) => {
     if (sameEntry(e, manager, operation, subresource)) return e;
@@ -206,7 +231,7 @@ export const track = (
   };
   if (idx >= 0) entries[idx] = entry;
   else entries.push(entry);
-  return withEntries(next, entries);
+  return withEntries(next, entries, resolved.type.custom);
 };
 
 /** The manager kube-apiserver names as the owner of an object's fields when it is first applied to. */

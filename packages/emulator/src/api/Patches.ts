@@ -131,7 +131,7 @@ const serverSideApply = Effect.fnUntraced(function* (core: Core, resolved: Resol
           ServerSideApply.apply(resolved, undefined, applied, manager, force, core.now()),
         );
         return yield* Writes.createFromBody(core, resolved, request, created, (obj) =>
-          ManagedFields.withEntries(obj, ManagedFields.decode(created)),
+          ManagedFields.withEntries(obj, ManagedFields.decode(created), resolved.type.custom),
         );
       }),
   );

@@ -146,7 +146,7 @@ export const apply = (
                   o.manager === e.manager && o.operation === e.operation && o.subresource === e.subresource,
               ) ?? e),
         );
-  return Result.succeed(ManagedFields.withEntries(next as JsonObject, all));
+  return Result.succeed(ManagedFields.withEntries(next as JsonObject, all, resolved.type.custom));
 };
 
 const withoutManagedFields = (obj: unknown): unknown => {

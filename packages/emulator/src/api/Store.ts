@@ -120,10 +120,11 @@ export class Store {
   /** Stores a new or changed object with the next resourceVersion; returns the stored object. */
   put(table: Table, obj: JsonObject, previous: JsonObject | undefined): JsonObject {
     const rv = ++this.rv;
-    const stored = canonical(table.type.custom, {
-      ...obj,
-      metadata: { ...metaOf(obj), resourceVersion: String(rv) },
-    });
+    const stored = canonical(
+      table.type.custom,
+      { ...obj, metadata: { ...metaOf(obj), resourceVersion: String(rv) } },
+      previous,
+    );
     const ns = namespaceOf(stored);
     const name = nameOf(stored);
     let names = table.byNamespace.get(ns);
