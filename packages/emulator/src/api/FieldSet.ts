@@ -10,7 +10,8 @@ import type { Shape } from "./TypeShape.ts";
 /** A path: elements such as `f:spec`, `k:{"name":"a"}`, `v:"x"`, joined by newlines. */
 export type FieldSet = Set<string>;
 
-const SEP = "\n";
+/** The separator of a path's elements. */
+export const SEP = "\n";
 
 /** Fields the server owns or that identify the object: never part of a field set. */
 const IGNORED_ROOT = new Set(["apiVersion", "kind"]);
@@ -39,6 +40,18 @@ const keyElement = (item: unknown, keys: ReadonlyArray<string>): string | undefi
 
 export type Mode = "update" | "apply";
 
+/** Whether a field is never part of a field set (`names` leads to the object holding it). */
+export const isIgnored = (names: ReadonlyArray<string>, key: string): boolean =>
+  (names.length === 0 && IGNORED_ROOT.has(key)) ||
+  (names.length === 1 && names[0] === "metadata" && IGNORED_META.has(key));
+
+/** Whether a field's value is an object whose fields are walked one by one (not a leaf or atomic). */
+export const isWalkedObject = (
+  value: unknown,
+  names: ReadonlyArray<string>,
+  shape: Shape,
+): value is JsonObject => isObject(value) && !isEmpty(value) && !shape.isAtomic(names);
+
 /** Walks `value` adding its paths under `prefix` (the path so far, "" at the root). */
 const walk = (
   value: unknown,
@@ -51,40 +64,54 @@ const walk = (
 ): void => {
   if (!isObject(value)) return;
   for (const k in value) {
-    if (!Object.hasOwn(value, k)) continue;
-    const v = value[k];
-    if (names.length === 0 && IGNORED_ROOT.has(k)) continue;
-    if (names.length === 1 && names[0] === "metadata" && IGNORED_META.has(k)) continue;
-    const childNames = [...names, k];
-    const key = prefix === "" ? `f:${k}` : `${prefix}${SEP}f:${k}`;
-    if (Array.isArray(v)) {
-      const list = shape.list(childNames);
-      if (list.kind === "atomic" || v.length === 0) {
-        out.add(key);
-        continue;
-      }
-      if (mode === "update" && shape.isMember(childNames, inItem)) out.add(key);
-      if (list.kind === "set") for (const item of v) out.add(`${key}${SEP}v:${JSON.stringify(item)}`);
-      else
-        for (const item of v) {
-          const el = keyElement(item, list.keys);
-          if (el === undefined) {
-            out.add(key);
-            break;
-          }
-          const itemKey = `${key}${SEP}${el}`;
-          out.add(itemKey);
-          // Owner references are owned as whole items (a bare `k:{"uid":…}`), as the apiserver records them.
-          if (names.length !== 1 || names[0] !== "metadata" || k !== "ownerReferences")
-            walk(item, itemKey, childNames, shape, mode, out, true);
-        }
-    } else if (isObject(v) && !isEmpty(v) && !shape.isAtomic(childNames)) {
-      if (mode === "update" && shape.isMember(childNames, inItem)) out.add(key);
-      walk(v, key, childNames, shape, mode, out, inItem);
-    } else if (isObject(v) && !shape.isAtomic(childNames) && !shape.isMember(childNames, inItem)) {
-      // An empty struct that is not a node of its own (a Lease's `spec: {}`) owns nothing.
-    } else out.add(key);
+    if (!Object.hasOwn(value, k) || isIgnored(names, k)) continue;
+    walkField(k, value[k], prefix, names, shape, mode, out, inItem);
   }
+};
+
+/**
+ * Adds the paths of field `k` (value `v`) of the object at `prefix` (reached by `names`): the
+ * field itself when it is a leaf or a node of its own, and everything below it.
+ */
+export const walkField = (
+  k: string,
+  v: unknown,
+  prefix: string,
+  names: ReadonlyArray<string>,
+  shape: Shape,
+  mode: Mode,
+  out: FieldSet,
+  inItem: boolean,
+): void => {
+  const childNames = [...names, k];
+  const key = prefix === "" ? `f:${k}` : `${prefix}${SEP}f:${k}`;
+  if (Array.isArray(v)) {
+    const list = shape.list(childNames);
+    if (list.kind === "atomic" || v.length === 0) {
+      out.add(key);
+      return;
+    }
+    if (mode === "update" && shape.isMember(childNames, inItem)) out.add(key);
+    if (list.kind === "set") for (const item of v) out.add(`${key}${SEP}v:${JSON.stringify(item)}`);
+    else
+      for (const item of v) {
+        const el = keyElement(item, list.keys);
+        if (el === undefined) {
+          out.add(key);
+          break;
+        }
+        const itemKey = `${key}${SEP}${el}`;
+        out.add(itemKey);
+        // Owner references are owned as whole items (a bare `k:{"uid":…}`), as the apiserver records them.
+        if (names.length !== 1 || names[0] !== "metadata" || k !== "ownerReferences")
+          walk(item, itemKey, childNames, shape, mode, out, true);
+      }
+  } else if (isWalkedObject(v, childNames, shape)) {
+    if (mode === "update" && shape.isMember(childNames, inItem)) out.add(key);
+    walk(v, key, childNames, shape, mode, out, inItem);
+  } else if (isObject(v) && !shape.isAtomic(childNames) && !shape.isMember(childNames, inItem)) {
+    // An empty struct that is not a node of its own (a Lease's `spec: {}`) owns nothing.
+  } else out.add(key);
 };
 
 const isEmpty = (obj: JsonObject): boolean => {
@@ -115,17 +142,6 @@ export const parentsOf = (set: ReadonlySet<string>): Set<string> => {
     }
   }
   return out;
-};
-
-const cache = new WeakMap<JsonObject, FieldSet>();
-
-/** The field set of a stored (never mutated) object, computed once. The caller must not mutate it. */
-export const ofCached = (obj: JsonObject, shape: Shape): FieldSet => {
-  const hit = cache.get(obj);
-  if (hit !== undefined) return hit;
-  const set = of(obj, shape);
-  cache.set(obj, set);
-  return set;
 };
 
 /** The value at a path (`found` false when absent). */

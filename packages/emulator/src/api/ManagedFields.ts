@@ -6,9 +6,10 @@
  * has to `before-first-apply`. A main-resource write may reset them (`[]` or `[{}]`) or replace
  * them with valid entries of its own.
  */
+import * as FieldChanges from "./FieldChanges.ts";
 import * as FieldSet from "./FieldSet.ts";
 import type { Resolved } from "./internal/Core.ts";
-import { asObject, deepEqual, isObject, type JsonObject, metaOf } from "./internal/Json.ts";
+import { asObject, isObject, type JsonObject, metaOf } from "./internal/Json.ts";
 import { formatTime } from "./internal/Time.ts";
 import { apiVersionOf } from "./ResourceType.ts";
 import * as TypeShape from "./TypeShape.ts";
@@ -193,17 +194,10 @@ export const track = (
   if (old !== undefined && oldEntries.every((e) => e.fields.size === 0))
     return withEntries(next, [], resolved.type.custom);
   const shape = TypeShape.shapeOf(resolved.type);
-  const newSet = FieldSet.of(next, shape);
-  const oldSet = old === undefined ? new Set<string>() : FieldSet.ofCached(old, shape);
-  const changed = new Set<string>();
-  const parents = FieldSet.parentsOf(newSet);
-  for (const p of newSet)
-    if (
-      !oldSet.has(p) ||
-      (!parents.has(p) && !deepEqual(FieldSet.lookup(old, p).value, FieldSet.lookup(next, p).value))
-    )
-      changed.add(p);
-  const removed = new Set([...oldSet].filter((p) => !newSet.has(p)));
+  const { changed, removed } =
+    old === undefined
+      ? { changed: FieldSet.of(next, shape), removed: new Set<string>() }
+      : FieldChanges.changes(old, next, shape);
   const mine = scoped(changed, resolved, subresource);
   if (mine.size === 0 && removed.size === 0) return withEntries(next, oldEntries, resolved.type.custom);
   const lost = (p: string) => mine.has(p) || removed.has(p);
