@@ -1,7 +1,7 @@
 /**
  * The shared tail of every write: custom-resource pruning and defaulting, admission (mutating
- * webhooks' patches applied, then validating webhooks), validation into a 422, and the stored-size
- * limit — in the order the apiserver runs them.
+ * webhooks' patches applied, then validating webhooks) and validation into a 422, in the order the
+ * apiserver runs them; then the stored-size limit, checked by the writes on what they store.
  */
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
@@ -12,7 +12,7 @@ import * as BuiltinValidation from "./BuiltinValidation.ts";
 import { canonical } from "./Canonical.ts";
 import * as Crd from "./Crd.ts";
 import type { Core, Resolved } from "./internal/Core.ts";
-import { isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
+import { isObject, type JsonObject, metaOf, storedJson, str } from "./internal/Json.ts";
 import * as JsonPatch from "./JsonPatch.ts";
 import * as ObjectMeta from "./ObjectMeta.ts";
 import type { ResourceType } from "./ResourceType.ts";
@@ -105,8 +105,12 @@ export const validate = (
   return Status.invalid(type.group, type.kind, str(meta.name) ?? str(meta.generateName) ?? "", errors);
 };
 
-export const checkStoredSize = (obj: JsonObject): Status.ApiError | undefined =>
-  JSON.stringify(obj).length > MAX_OBJECT_BYTES
+/**
+ * The 413 etcd answers for an object too large to store, checked on the object as the store will
+ * keep it ({@link Store.stage}): its text is the one the write's response and watch events send.
+ */
+export const checkStoredSize = (staged: JsonObject): Status.ApiError | undefined =>
+  storedJson(staged).length > MAX_OBJECT_BYTES
     ? Status.requestEntityTooLarge("etcdserver: request is too large")
     : undefined;
 
@@ -205,9 +209,5 @@ const admitting = Effect.fnUntraced(function* (input: AdmitInput, warnings: Arra
   const validation = yield* core.admission.validate(requestOf(input, object), core.reader);
   warnings.push(...(validation.warnings ?? []));
   if (validation._tag === "Deny") return yield* Effect.fail(denied(validation.status));
-  if (object !== undefined) {
-    const tooLarge = checkStoredSize(object);
-    if (tooLarge !== undefined) return yield* Effect.fail(tooLarge);
-  }
   return object;
 });

@@ -117,14 +117,28 @@ export class Store {
     return loc === undefined ? undefined : this.tables.get(loc.key)?.get(loc.namespace, loc.name);
   }
 
-  /** Stores a new or changed object with the next resourceVersion; returns the stored object. */
-  put(table: Table, obj: JsonObject, previous: JsonObject | undefined): JsonObject {
-    const rv = ++this.rv;
-    const stored = canonical(
+  /** The object {@link stage} made last (what `put` of it stores as it is). */
+  private staged: JsonObject | undefined;
+
+  /**
+   * The object as {@link put} would store it now — keys in the apiserver's order, the next
+   * resourceVersion — to check before storing it (a `put` of it right after stores it as it is).
+   */
+  stage(table: Table, obj: JsonObject, previous: JsonObject | undefined): JsonObject {
+    this.staged = canonical(
       table.type.custom,
-      { ...obj, metadata: { ...metaOf(obj), resourceVersion: String(rv) } },
+      { ...obj, metadata: { ...metaOf(obj), resourceVersion: String(this.rv + 1) } },
       previous,
     );
+    return this.staged;
+  }
+
+  /** Stores a new or changed object with the next resourceVersion; returns the stored object. */
+  put(table: Table, obj: JsonObject, previous: JsonObject | undefined): JsonObject {
+    const stored =
+      obj === this.staged && rvOf(obj) === String(this.rv + 1) ? obj : this.stage(table, obj, previous);
+    this.staged = undefined;
+    const rv = ++this.rv;
     const ns = namespaceOf(stored);
     const name = nameOf(stored);
     let names = table.byNamespace.get(ns);

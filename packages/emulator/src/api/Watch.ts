@@ -10,7 +10,7 @@ import * as Queue from "effect/Queue";
 import * as Result from "effect/Result";
 import * as Stream from "effect/Stream";
 import type { Core, Resolved, Response } from "./internal/Core.ts";
-import { encodeText, type JsonObject } from "./internal/Json.ts";
+import { encodeText, type JsonObject, storedJson } from "./internal/Json.ts";
 import * as ObjectMeta from "./ObjectMeta.ts";
 import * as Reads from "./Reads.ts";
 import { apiVersionOf } from "./ResourceType.ts";
@@ -36,6 +36,10 @@ export interface WatchOptions {
 const line = (type: string, object: unknown): Uint8Array =>
   encodeText(`${JSON.stringify({ type, object })}\n`);
 
+/** {@link line} of a stored object, whose text the write's response reuses. */
+const storedLine = (type: string, object: JsonObject): Uint8Array =>
+  encodeText(`{"type":"${type}","object":${storedJson(object)}}\n`);
+
 /**
  * Encoded lines by stored event and by what decides the line (the event type a watcher sees, which
  * fixes the object it gets, and the served type and version): every watcher of a table gets the
@@ -44,7 +48,12 @@ const line = (type: string, object: unknown): Uint8Array =>
  */
 const encodedLines = new WeakMap<StoredEvent, Map<string, Uint8Array>>();
 
-const sharedLine = (event: StoredEvent, type: string, servedAs: string, serve: () => unknown): Uint8Array => {
+const sharedLine = (
+  event: StoredEvent,
+  type: string,
+  servedAs: string,
+  serve: () => JsonObject,
+): Uint8Array => {
   let lines = encodedLines.get(event);
   if (lines === undefined) {
     lines = new Map();
@@ -53,7 +62,8 @@ const sharedLine = (event: StoredEvent, type: string, servedAs: string, serve: (
   const key = `${type} ${servedAs}`;
   let bytes = lines.get(key);
   if (bytes === undefined) {
-    bytes = line(type, serve());
+    const served = serve();
+    bytes = served === event.object ? storedLine(type, served) : line(type, served);
     lines.set(key, bytes);
   }
   return bytes;

@@ -136,6 +136,9 @@ export const createFromBody = Effect.fnUntraced(function* (
     prepare: (mutated) => ObjectMeta.prepareCreate(resolved.type, mutated, now, core.random),
   });
   const final = admitted.object as JsonObject;
+  const staged = core.store.stage(resolved.table, final, undefined);
+  const tooLarge = Admit.checkStoredSize(staged);
+  if (tooLarge !== undefined) return yield* Effect.fail(Status.withWarnings(tooLarge, admitted.warnings));
   const finalName = nameOf(final);
   if (rejectResourceVersion && (str(meta.resourceVersion) ?? "") !== "")
     return yield* Effect.fail(
@@ -159,7 +162,7 @@ export const createFromBody = Effect.fnUntraced(function* (
   const nsAgain = checkNamespace(core, resolved, finalName, true);
   if (nsAgain !== undefined) return yield* Effect.fail(Status.withWarnings(nsAgain, admitted.warnings));
   if (dryRun) return json(201, served(resolved, final), admitted.warnings);
-  const stored = core.store.put(resolved.table, final, undefined);
+  const stored = core.store.put(resolved.table, staged, undefined);
   core.afterChange(resolved.table, stored, false);
   return json(201, served(resolved, stored), admitted.warnings);
 });
@@ -225,6 +228,9 @@ export const commitUpdate = Effect.fnUntraced(function* (
         ),
     });
     const final = admitted.object as JsonObject;
+    const staged = core.store.stage(resolved.table, final, current);
+    const tooLarge = Admit.checkStoredSize(staged);
+    if (tooLarge !== undefined) return yield* Effect.fail(Status.withWarnings(tooLarge, admitted.warnings));
     const latest = resolved.table.get(ns, name);
     if (latest !== current) {
       if (strictRv || attempt >= 8)
@@ -248,7 +254,7 @@ export const commitUpdate = Effect.fnUntraced(function* (
       );
       return json(200, served(resolved, answer), admitted.warnings);
     }
-    const stored = core.store.put(resolved.table, final, current);
+    const stored = core.store.put(resolved.table, staged, current);
     core.afterChange(resolved.table, stored, false);
     return json(200, served(resolved, stored), admitted.warnings);
   }

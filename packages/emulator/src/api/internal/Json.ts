@@ -46,7 +46,25 @@ const copyJson = (value: unknown): unknown => {
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
 
-export const encode = (value: unknown): Uint8Array => encoder.encode(JSON.stringify(value));
+/** The object {@link storedJson} serialised last, and its text. */
+let lastStored: unknown;
+let lastStoredText = "";
+
+/**
+ * The JSON text of a stored object (never mutated once stored), serialised once for the write
+ * that stored it: its watch events and its response (through {@link encode}) send the same text.
+ * Only the last object is kept, so the text never outlives the write that needs it.
+ */
+export const storedJson = (obj: JsonObject): string => {
+  if (obj !== lastStored) {
+    lastStoredText = JSON.stringify(obj);
+    lastStored = obj;
+  }
+  return lastStoredText;
+};
+
+export const encode = (value: unknown): Uint8Array =>
+  encoder.encode(value === lastStored ? lastStoredText : JSON.stringify(value));
 export const encodeText = (text: string): Uint8Array => encoder.encode(text);
 export const decodeText = (bytes: Uint8Array): string | undefined => {
   try {
