@@ -192,9 +192,8 @@ interface Node {
 const encoded = new WeakMap<FieldSet, JsonObject>();
 
 /**
- * Field sets by the `FieldsV1` they were decoded from (or encoded to): a stored object's
- * managedFields come back on every write to it, and decoding them again would make new sets (and
- * miss the encoding cache).
+ * Field sets by the `FieldsV1` they were decoded from: a stored object's managedFields come back on
+ * every write to it, and decoding them again would make new sets (and miss the encoding cache).
  */
 const decodedSets = new WeakMap<JsonObject, FieldSet>();
 
@@ -207,7 +206,6 @@ export const toFieldsV1 = (set: FieldSet): JsonObject => {
   if (hit !== undefined) return hit;
   const result = encodeFieldsV1(set);
   encoded.set(set, result);
-  decodedSets.set(result, set);
   return result;
 };
 

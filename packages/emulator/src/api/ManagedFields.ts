@@ -25,11 +25,26 @@ export interface Entry {
 
 const decoded = new WeakMap<ReadonlyArray<unknown>, ReadonlyArray<Entry>>();
 
+/**
+ * The entries the last {@link RECENT} encoded managedFields came from (oldest first): the next
+ * write to a recently written object finds them decoded, and an object written once keeps none.
+ */
+const recent = new Map<ReadonlyArray<unknown>, ReadonlyArray<Entry>>();
+const RECENT = 1024;
+
+const remember = (raw: ReadonlyArray<unknown>, entries: ReadonlyArray<Entry>): void => {
+  recent.set(raw, entries);
+  if (recent.size > RECENT) {
+    const oldest = recent.keys().next().value;
+    if (oldest !== undefined) recent.delete(oldest);
+  }
+};
+
 /** The entries of an object's managedFields (cached per stored array: stored objects are never mutated). */
 export const decode = (obj: JsonObject): Array<Entry> => {
   const raw = metaOf(obj).managedFields;
   if (!Array.isArray(raw)) return [];
-  const cached = decoded.get(raw);
+  const cached = recent.get(raw) ?? decoded.get(raw);
   if (cached !== undefined) return [...cached];
   const entries = decodeEntries(raw);
   decoded.set(raw, entries);
@@ -99,8 +114,8 @@ export const encode = (entries: ReadonlyArray<Entry>, custom: boolean): Array<Js
           ...(e.subresource === undefined ? {} : { subresource: e.subresource }),
         };
   });
-  // They decode to the very entries they came from: the next write to the object finds them decoded.
-  decoded.set(encoded, kept);
+  // They decode to the very entries they came from.
+  remember(encoded, kept);
   return encoded;
 };
 
