@@ -9,7 +9,21 @@ import * as Metric from "effect/Metric";
 
 /** Distinct attribute sets kept per metric before the memory is cleared (ids made per object stay bounded). */
 const LIMIT = 4096;
-const series = new WeakMap<object, Map<string, object>>();
+
+/**
+ * The series of one metric, as a tree walked attribute by attribute (name, then value): a lookup
+ * builds no key string, only reads maps keyed by the strings it is given (whose hashes V8 keeps).
+ */
+interface Node {
+  series: object | undefined;
+  readonly next: Map<string, Map<string, Node>>;
+}
+interface Root {
+  node: Node;
+  size: number;
+}
+const roots = new WeakMap<object, Root>();
+const newNode = (): Node => ({ series: undefined, next: new Map() });
 
 /**
  * The metric tagged with these attributes (the same instance for equal attributes given in the
@@ -24,17 +38,35 @@ export const tagged = <I, S, A extends { readonly [K in keyof A]: string }>(
   metric: Metric.Metric<I, S>,
   attributes: A,
 ): Metric.Metric<I, S> => {
-  let known = series.get(metric);
-  if (known === undefined) {
-    known = new Map();
-    series.set(metric, known);
+  let root = roots.get(metric);
+  if (root === undefined) {
+    root = { node: newNode(), size: 0 };
+    roots.set(metric, root);
   }
-  let key = "";
-  for (const name in attributes) key += `${name}\u0000${attributes[name]}\u0001`;
-  const found = known.get(key);
-  if (found !== undefined) return found as Metric.Metric<I, S>;
-  if (known.size >= LIMIT) known.clear();
+  let node = root.node;
+  for (const name in attributes) {
+    const value: string = attributes[name];
+    let byValue = node.next.get(name);
+    if (byValue === undefined) {
+      byValue = new Map();
+      node.next.set(name, byValue);
+    }
+    let child = byValue.get(value);
+    if (child === undefined) {
+      child = newNode();
+      byValue.set(value, child);
+    }
+    node = child;
+  }
+  if (node.series !== undefined) return node.series as Metric.Metric<I, S>;
+  if (root.size >= LIMIT) {
+    // Forget every series of this metric and start over (the updates already made stay recorded).
+    root.node = newNode();
+    root.size = 0;
+    return tagged(metric, attributes);
+  }
   const made = Metric.withAttributes(metric, { ...attributes } as Record<string, string>);
-  known.set(key, made);
+  node.series = made;
+  root.size += 1;
   return made;
 };

@@ -50,6 +50,8 @@ export interface Outgoing {
   readonly path: string;
   readonly body?: unknown;
   readonly contentType?: string | undefined;
+  /** Its shape, when known beforehand (see {@link Requester.target}); else parsed from the path. */
+  readonly shape?: Shape | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -59,13 +61,26 @@ const decoder = new TextDecoder();
 export const millis = (seconds: number | null | undefined): number | undefined =>
   seconds === null || seconds === undefined ? undefined : seconds * 1000;
 
+/**
+ * Whether a text is only whitespace, as `trim` tells, answered at its first character in the
+ * usual case (a JSON body starts with `{` or `[`) instead of copying the whole text.
+ */
+const isBlank = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) continue;
+    return code < 0x80 ? false : text.trim() === "";
+  }
+  return true;
+};
+
 /** The JSON of a response body (`undefined` when empty). */
 export const parseJson = (
   response: TransportResponse,
   what: string,
 ): Effect.Effect<unknown, KubeApiError> => {
   const text = decoder.decode(response.body);
-  if (text.trim() === "") return Effect.succeed(undefined);
+  if (isBlank(text)) return Effect.succeed(undefined);
   return Effect.try({
     try: () => JSON.parse(text) as unknown,
     catch: (cause) =>
@@ -77,6 +92,26 @@ export const parseJson = (
 
 /** The text of a response body. */
 export const textOf = (response: TransportResponse): string => decoder.decode(response.body);
+
+/** What a request is, for its metrics and its failure digest: derived once per kind of request. */
+export interface Shape {
+  readonly labels: ApiMetrics.RequestLabels;
+  /** The kind of request for the failure digest (`FailureDigest.requestKind`). */
+  readonly kind: string;
+}
+
+/** The shape of a request from its method and path (parsed). */
+export const shapeOf = (method: Method, path: string): Shape => ({
+  labels: ApiMetrics.labelsOf(method, path),
+  kind: FailureDigest.requestKind(method, path),
+});
+
+/** A request to a resource: its method, its path and its shape. */
+export interface Target {
+  readonly method: Method;
+  readonly path: string;
+  readonly shape: Shape;
+}
 
 export interface Requester {
   /** One authenticated, rate-limited, timed and retried request; error statuses fail. */
@@ -92,8 +127,46 @@ export interface Requester {
     location: Location,
     query?: Query,
   ) => Effect.Effect<string, KubeApiError>;
+  /** The path and shape of a request to a resource (the shape is remembered per kind of request). */
+  readonly target: (
+    method: Method,
+    resource: ApiResource,
+    location: Location,
+    query?: Query,
+  ) => Effect.Effect<Target, KubeApiError>;
   readonly vault: CredentialsVault["Service"];
 }
+
+// The shapes of requests to a resource, by what decides them: the method, whether a namespace,
+// a name and a subresource are addressed, and whether it is a watch. Names and namespaces do
+// not change a shape, so it is derived once from a path with placeholders in their place.
+const shapes = new WeakMap<ApiResource, Map<string, Shape>>();
+
+const shapeFor = (
+  method: Method,
+  resource: ApiResource,
+  location: Location,
+  query: Query | undefined,
+): Shape => {
+  let known = shapes.get(resource);
+  if (known === undefined) {
+    known = new Map();
+    shapes.set(resource, known);
+  }
+  const watch = query?.watch;
+  const key = `${method} ${location.namespace ? 1 : 0}${location.name === undefined ? 0 : 1} ${location.subresource ?? ""} ${watch ?? ""}`;
+  const found = known.get(key);
+  if (found !== undefined) return found;
+  const placeholders: Location = {
+    namespace: location.namespace ? "_" : location.namespace,
+    name: location.name === undefined ? undefined : "_",
+    subresource: location.subresource,
+  };
+  const template = resourcePath(resource, placeholders, watch === undefined ? undefined : { watch });
+  const shape = shapeOf(method, template._tag === "Success" ? template.success : "");
+  known.set(key, shape);
+  return shape;
+};
 
 export const makeRequester = (
   transport: KubeTransport["Service"],
@@ -101,6 +174,8 @@ export const makeRequester = (
   options: ClientOptions,
 ): Requester => {
   const limiter = options.rateLimit ? RateLimiter.make(options.rateLimit) : RateLimiter.unlimited;
+  // Without a rate limit, there is no wait to measure.
+  const limited = limiter === RateLimiter.unlimited ? Effect.void : ApiMetrics.limited(limiter.acquire);
   const userAgent = options.userAgent ?? `kopf/${VERSION}`;
   const digest = FailureDigest.make(options.failureSummaryInterval ?? 10);
 
@@ -126,61 +201,71 @@ export const makeRequester = (
   const send = (outgoing: Outgoing): Effect.Effect<TransportResponse, ApiError> =>
     Effect.gen(function* () {
       const { networking } = yield* OperatorSettings;
-      const what = `${outgoing.method} ${outgoing.path}`;
-      const kind = FailureDigest.requestKind(outgoing.method, outgoing.path);
+      const shape = outgoing.shape ?? shapeOf(outgoing.method, outgoing.path);
       const total = millis(networking.requestTimeout);
       const connect = millis(networking.connectTimeout);
-      const retryOptions: Retries.RetryOptions = {
-        errorBackoffs: networking.errorBackoffs,
-        enforceRetryAfter: networking.enforceRetryAfter,
-      };
-      const labels = ApiMetrics.labelsOf(outgoing.method, outgoing.path);
-      return yield* vault
-        .withCredentials((item) => {
-          let failure: KubeApiError | undefined; // the last attempt's, named when it is retried
-          let resends = 0;
-          const once = ApiMetrics.limited(limiter.acquire).pipe(
-            Effect.andThen(
-              Effect.suspend(() =>
-                failure === undefined ? Effect.void : ApiMetrics.retried(labels, failure.reason),
+      const response = yield* vault.withCredentials((item) => {
+        const what = (): string => `${outgoing.method} ${outgoing.path}`;
+        // One attempt: rate-limited, in its span, measured, timed; `failure` is the previous
+        // attempt's, counted as a retry of its reason.
+        const attempt = (resends: number, failure: KubeApiError | undefined) => {
+          const sent = ApiTracing.traced(
+            { ...outgoing, server: item.info.server, labels: shape.labels, resends },
+            ApiMetrics.measured(
+              shape.labels,
+              Effect.flatMap(
+                Effect.suspend(() => transport.request(transportRequest(item, outgoing, connect))),
+                (response) => {
+                  const error = KubeApiError.fromResponse(response);
+                  return error === undefined ? Effect.succeed(response) : Effect.fail(error);
+                },
               ),
             ),
-            Effect.andThen(
-              Effect.suspend(() =>
-                ApiTracing.traced(
-                  { ...outgoing, server: item.info.server, labels, resends: resends++ },
-                  ApiMetrics.measured(
-                    labels,
-                    transport.request(transportRequest(item, outgoing, connect)).pipe(
-                      Effect.flatMap((response) => {
-                        const error = KubeApiError.fromResponse(response);
-                        return error === undefined ? Effect.succeed(response) : Effect.fail(error);
-                      }),
-                    ),
-                  ),
-                ),
-              ),
-            ),
-            Effect.tapError((error) => Effect.sync(() => (failure = error))),
           );
-          const timed =
-            total === undefined
-              ? once
-              : once.pipe(
-                  Effect.timeoutOrElse({
-                    duration: total,
-                    orElse: () =>
-                      Effect.fail(KubeApiError.timeout(`No response within ${total / 1000}s: ${what}`)),
-                  }),
-                );
-          return Retries.retrying(retryOptions, what, (line) => digest.failed(kind, line))(timed);
-        })
-        .pipe(Effect.tap(() => digest.succeeded(kind)));
+          const counted =
+            failure === undefined
+              ? sent
+              : Effect.andThen(ApiMetrics.retried(shape.labels, failure.reason), sent);
+          const once = limited === Effect.void ? counted : Effect.andThen(limited, counted);
+          return total === undefined
+            ? once
+            : Effect.timeoutOrElse(once, {
+                duration: total,
+                orElse: () =>
+                  Effect.fail(KubeApiError.timeout(`No response within ${total / 1000}s: ${what()}`)),
+              });
+        };
+        // The first attempt goes alone; only a retryable failure builds the retry schedule, which
+        // is then run from that failure on (so its attempts and log lines count it as the first).
+        return Effect.catch(attempt(0, undefined), (first) => {
+          if (!Retries.isRetryable(first)) return Effect.fail(first);
+          let resends = 0;
+          let failure: KubeApiError | undefined = first;
+          const again = Effect.suspend(() => {
+            if (resends === 0) {
+              resends += 1;
+              return Effect.fail(first);
+            }
+            return Effect.tapError(attempt(resends++, failure), (error) =>
+              Effect.sync(() => {
+                failure = error;
+              }),
+            );
+          });
+          const retryOptions: Retries.RetryOptions = {
+            errorBackoffs: networking.errorBackoffs,
+            enforceRetryAfter: networking.enforceRetryAfter,
+          };
+          return Retries.retrying(retryOptions, what(), (line) => digest.failed(shape.kind, line))(again);
+        });
+      });
+      yield* digest.succeeded(shape.kind);
+      return response;
     });
 
   const open = (path: string, connectTimeout: number | undefined) =>
     vault.withCredentials((item) =>
-      ApiMetrics.limited(limiter.acquire).pipe(
+      limited.pipe(
         Effect.andThen(
           // The opening of a watch is measured like a request (its latency: until the headers are in).
           ApiTracing.traced(
@@ -224,6 +309,12 @@ export const makeRequester = (
       ),
     open,
     pathOf: (resource, location, query) => Effect.fromResult(resourcePath(resource, location, query)),
+    target: (method, resource, location, query) => {
+      const path = resourcePath(resource, location, query);
+      return path._tag === "Failure"
+        ? Effect.fail(path.failure)
+        : Effect.succeed({ method, path: path.success, shape: shapeFor(method, resource, location, query) });
+    },
     vault,
   };
 };
