@@ -4,7 +4,7 @@
  * Python's `json.dumps(value, separators=(",", ":"))` so that annotations written by this port
  * read exactly like those written by Kopf.
  */
-import { getOwn, setOwn } from "./internal/ownKeys.ts";
+import { setOwn } from "./internal/ownKeys.ts";
 
 /** Any JSON value. */
 export type JsonValue = null | boolean | number | string | ReadonlyArray<JsonValue> | JsonObject;
@@ -72,8 +72,9 @@ export const deepCopy = <A>(x: A): A => {
   if (Array.isArray(x)) return x.map((item) => deepCopy(item)) as A;
   if (isObject(x)) {
     const out: Record<string, unknown> = {};
+    // The keys are own ones (Object.keys), so they are read directly.
     for (const k of Object.keys(x)) {
-      const v = getOwn(x, k);
+      const v = x[k];
       if (v !== undefined) setOwn(out, k, deepCopy(v));
     }
     return out as A;
