@@ -5,7 +5,7 @@
  */
 import { FieldPath, type FieldSpec, Json, type RawBody } from "@kopf/structs";
 import { detectMarkedPrefixes, removeEmptyStanzas } from "./internal/conventions.ts";
-import { cherrypick, isMutableObject, type MutableObject, remove } from "./internal/dicts.ts";
+import { cherrypick, isMutableObject, type MutableObject, put, remove } from "./internal/dicts.ts";
 
 /** kubectl's own last-applied state: never part of the essence. */
 export const KUBECTL_LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
@@ -17,6 +17,9 @@ export interface BuildOptions {
   /** Fields to drop (the storage's `ignoredFields`), with emptied parents. */
   readonly ignoredFields?: Iterable<FieldSpec> | undefined;
 }
+
+/** The top-level fields left out of the essence (labels and annotations come back). */
+const DROPPED: ReadonlySet<string> = new Set(["apiVersion", "kind", "metadata", "status"]);
 
 const TRACKED_METADATA: ReadonlyArray<FieldPath.FieldPath> = [
   ["metadata", "labels"],
@@ -38,8 +41,13 @@ const TRACKED_METADATA: ReadonlyArray<FieldPath.FieldPath> = [
 export const build = (body: RawBody, options: BuildOptions = {}): Json.JsonObject => {
   // Only what is kept is copied: metadata (with its managed fields) and status are often most of
   // the body, and only labels and annotations come back from them.
-  const { apiVersion: _apiVersion, kind: _kind, metadata: _metadata, status: _status, ...rest } = body;
-  const essence = Json.deepCopy(rest) as MutableObject;
+  // (A loop rather than an object rest pattern, which V8 runs through a slow generic path.)
+  const essence: MutableObject = {};
+  for (const key of Object.keys(body)) {
+    if (DROPPED.has(key)) continue;
+    const value = (body as MutableObject)[key];
+    if (value !== undefined) put(essence, key, Json.deepCopy(value));
+  }
 
   cherrypick(body, essence, TRACKED_METADATA);
 
