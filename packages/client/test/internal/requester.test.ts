@@ -46,11 +46,7 @@ describe("requester.target", () => {
         for (const [method, resource, location, query] of cases) {
           const made = yield* target(method, resource, location, query);
           assert.strictEqual(made.path, yield* pathOf(resource, location, query));
-          assert.deepStrictEqual(
-            made.shape,
-            shapeOf(method, made.path),
-            `round ${round}: ${made.path}`,
-          );
+          assert.deepStrictEqual(made.shape, shapeOf(method, made.path), `round ${round}: ${made.path}`);
         }
       }
     }),
