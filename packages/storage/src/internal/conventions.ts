@@ -63,6 +63,17 @@ const isEmptyValue = (value: unknown): boolean =>
   (Array.isArray(value) && value.length === 0) ||
   (isMutableObject(value) && Object.keys(value).length === 0);
 
+/** Whether {@link removeEmptyStanzas} would change the essence. */
+export const hasEmptyStanzas = (essence: MutableObject): boolean => {
+  const metadata = essence.metadata;
+  if (isMutableObject(metadata)) {
+    if (Object.hasOwn(metadata, "annotations") && isEmptyValue(metadata.annotations)) return true;
+    if (Object.hasOwn(metadata, "labels") && isEmptyValue(metadata.labels)) return true;
+  }
+  if (Object.hasOwn(essence, "metadata") && isEmptyValue(essence.metadata)) return true;
+  return Object.hasOwn(essence, "status") && isEmptyValue(essence.status);
+};
+
 /**
  * Remove empty `metadata.annotations`, `metadata.labels`, then an empty `metadata`, and an
  * empty `status` ("empty" as Python's falsiness: `{}`, `[]`, `""`, `0`, `false`, `null`).
