@@ -4,7 +4,7 @@
  * Python's `json.dumps(value, separators=(",", ":"))` so that annotations written by this port
  * read exactly like those written by Kopf.
  */
-import { setOwn } from "./internal/ownKeys.ts";
+import { presentKeys, setOwn } from "./internal/ownKeys.ts";
 
 /** Any JSON value. */
 export type JsonValue = null | boolean | number | string | ReadonlyArray<JsonValue> | JsonObject;
@@ -28,10 +28,6 @@ export const isObject = (x: unknown): x is { readonly [key: string]: unknown } =
   const proto = Object.getPrototypeOf(x);
   return proto === Object.prototype || proto === null;
 };
-
-/** Own keys of a plain object whose values are not `undefined` (JSON treats those as absent). */
-const presentKeys = (x: { readonly [key: string]: unknown }): Array<string> =>
-  Object.keys(x).filter((k) => x[k] !== undefined);
 
 /**
  * Structural equality of JSON-like values: arrays element by element, objects by their keys
