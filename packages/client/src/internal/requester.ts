@@ -199,33 +199,38 @@ export const makeRequester = (
   };
 
   const send = (outgoing: Outgoing): Effect.Effect<TransportResponse, ApiError> =>
-    Effect.gen(function* () {
-      const { networking } = yield* OperatorSettings;
+    Effect.flatMap(Effect.service(OperatorSettings), ({ networking }) => {
       const shape = outgoing.shape ?? shapeOf(outgoing.method, outgoing.path);
       const total = millis(networking.requestTimeout);
       const connect = millis(networking.connectTimeout);
-      const response = yield* vault.withCredentials((item) => {
-        const what = (): string => `${outgoing.method} ${outgoing.path}`;
+      const what = (): string => `${outgoing.method} ${outgoing.path}`;
+      const sent = vault.withCredentials((item) => {
+        // The request as the transport takes it: the same for every attempt with these credentials.
+        const request = transportRequest(item, outgoing, connect);
+        const checked = Effect.flatMap(
+          Effect.suspend(() => transport.request(request)),
+          (response): Effect.Effect<TransportResponse, KubeApiError> => {
+            const error = KubeApiError.fromResponse(response);
+            return error === undefined ? Effect.succeed(response) : Effect.fail(error);
+          },
+        );
         // One attempt: rate-limited, in its span, measured, timed; `failure` is the previous
         // attempt's, counted as a retry of its reason.
         const attempt = (resends: number, failure: KubeApiError | undefined) => {
-          const sent = ApiTracing.traced(
-            { ...outgoing, server: item.info.server, labels: shape.labels, resends },
-            ApiMetrics.measured(
-              shape.labels,
-              Effect.flatMap(
-                Effect.suspend(() => transport.request(transportRequest(item, outgoing, connect))),
-                (response) => {
-                  const error = KubeApiError.fromResponse(response);
-                  return error === undefined ? Effect.succeed(response) : Effect.fail(error);
-                },
-              ),
-            ),
+          const traced = ApiTracing.traced(
+            {
+              method: outgoing.method,
+              path: outgoing.path,
+              server: item.info.server,
+              labels: shape.labels,
+              resends,
+            },
+            ApiMetrics.measured(shape.labels, checked),
           );
           const counted =
             failure === undefined
-              ? sent
-              : Effect.andThen(ApiMetrics.retried(shape.labels, failure.reason), sent);
+              ? traced
+              : Effect.andThen(ApiMetrics.retried(shape.labels, failure.reason), traced);
           const once = limited === Effect.void ? counted : Effect.andThen(limited, counted);
           return total === undefined
             ? once
@@ -259,8 +264,7 @@ export const makeRequester = (
           return Retries.retrying(retryOptions, what(), (line) => digest.failed(shape.kind, line))(again);
         });
       });
-      yield* digest.succeeded(shape.kind);
-      return response;
+      return Effect.tap(sent, () => digest.succeeded(shape.kind));
     });
 
   const open = (path: string, connectTimeout: number | undefined) =>
