@@ -20,27 +20,27 @@ export const LATENCY_BUCKETS: ReadonlyArray<number> = [
 ];
 
 /** Request attempts, by `verb`, `resource` and `code` (`<error>` when nothing was answered). */
-export const requests = Metric.counter("kopf_api_requests_total", {
+export const requests = MetricSeries.counter("kopf_api_requests_total", {
   description: "Kubernetes API request attempts, by verb, resource and HTTP status code",
   incremental: true,
 });
 /** Seconds from sending an attempt to its complete response (or its failure). */
-export const latency = Metric.histogram("kopf_api_request_duration_seconds", {
+export const latency = MetricSeries.histogram("kopf_api_request_duration_seconds", {
   description: "Kubernetes API request latency in seconds, by verb and resource",
   boundaries: LATENCY_BUCKETS,
 });
 /** Attempts after the first one of a request, by `verb`, `resource` and the `reason` retried. */
-export const retries = Metric.counter("kopf_api_retries_total", {
+export const retries = MetricSeries.counter("kopf_api_retries_total", {
   description: "Kubernetes API request attempts retried after a failure, by verb, resource and reason",
   incremental: true,
 });
 /** `429 Too Many Requests` answers, by `verb` and `resource`. */
-export const throttled = Metric.counter("kopf_api_rate_limited_total", {
+export const throttled = MetricSeries.counter("kopf_api_rate_limited_total", {
   description: "Kubernetes API requests answered 429 Too Many Requests, by verb and resource",
   incremental: true,
 });
 /** Seconds spent waiting for the client-side rate limiter. */
-export const limiterWait = Metric.counter("kopf_api_rate_limiter_wait_seconds_total", {
+export const limiterWait = MetricSeries.counter("kopf_api_rate_limiter_wait_seconds_total", {
   description: "Seconds spent waiting for the client-side rate limiter",
   incremental: true,
 });

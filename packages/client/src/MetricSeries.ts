@@ -4,6 +4,12 @@
  * so tagging a metric afresh on every update costs a serialisation per update. The operator
  * updates a handful of series (resource, handler, verb, code…) thousands of times a second; this
  * module hands out one tagged metric per distinct attribute set, so the key is computed once.
+ *
+ * Even a remembered `withAttributes` series recomputes its key whenever the series updated
+ * before it was another one of the same metric (the wrapped metric remembers one key). Metrics
+ * made with this module's {@link counter}, {@link gauge} and {@link histogram} are tagged as
+ * metrics of their own with the attributes built in, each keeping its key; they land in the same
+ * series of Effect's registry as `withAttributes` would.
  */
 import * as Metric from "effect/Metric";
 
@@ -23,6 +29,69 @@ interface Root {
   size: number;
 }
 const roots = new WeakMap<object, Root>();
+
+/** How to make a metric of the same name and options with attributes built in. */
+type Maker = (attributes: Record<string, string>) => object;
+const makers = new WeakMap<object, Maker>();
+
+/** Options of {@link counter}: those of `Metric.counter` for numbers. */
+export interface CounterOptions {
+  readonly description?: string | undefined;
+  readonly incremental?: boolean | undefined;
+}
+
+/**
+ * `Metric.counter`, whose {@link tagged} series are metrics of their own (see the module comment).
+ *
+ * @example
+ * ```ts
+ * export const requests = MetricSeries.counter("kopf_api_requests_total", { incremental: true })
+ * ```
+ */
+export const counter = (name: string, options: CounterOptions = {}): Metric.Counter<number> => {
+  const made = Metric.counter(name, options);
+  makers.set(made, (attributes) => Metric.counter(name, { ...options, attributes }));
+  return made;
+};
+
+/** Options of {@link gauge}: those of `Metric.gauge` for numbers. */
+export interface GaugeOptions {
+  readonly description?: string | undefined;
+}
+
+/**
+ * `Metric.gauge`, whose {@link tagged} series are metrics of their own (see the module comment).
+ *
+ * @example
+ * ```ts
+ * export const queued = MetricSeries.gauge("kopf_queue_objects", { description: "Objects queued" })
+ * ```
+ */
+export const gauge = (name: string, options: GaugeOptions = {}): Metric.Gauge<number> => {
+  const made = Metric.gauge(name, options);
+  makers.set(made, (attributes) => Metric.gauge(name, { ...options, attributes }));
+  return made;
+};
+
+/** Options of {@link histogram}: those of `Metric.histogram`. */
+export interface HistogramOptions {
+  readonly description?: string | undefined;
+  readonly boundaries: ReadonlyArray<number>;
+}
+
+/**
+ * `Metric.histogram`, whose {@link tagged} series are metrics of their own (see the module comment).
+ *
+ * @example
+ * ```ts
+ * export const latency = MetricSeries.histogram("kopf_api_request_duration_seconds", { boundaries: [0.1, 1] })
+ * ```
+ */
+export const histogram = (name: string, options: HistogramOptions): Metric.Histogram<number> => {
+  const made = Metric.histogram(name, options);
+  makers.set(made, (attributes) => Metric.histogram(name, { ...options, attributes }));
+  return made;
+};
 const newNode = (): Node => ({ series: undefined, next: new Map() });
 
 /**
@@ -65,7 +134,10 @@ export const tagged = <I, S, A extends { readonly [K in keyof A]: string }>(
     root.size = 0;
     return tagged(metric, attributes);
   }
-  const made = Metric.withAttributes(metric, { ...attributes } as Record<string, string>);
+  const copy = { ...attributes } as Record<string, string>;
+  const maker = makers.get(metric);
+  const made =
+    maker === undefined ? Metric.withAttributes(metric, copy) : (maker(copy) as Metric.Metric<I, S>);
   node.series = made;
   root.size += 1;
   return made;

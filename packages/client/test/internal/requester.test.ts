@@ -57,6 +57,10 @@ describe("requester.target", () => {
       const { target, pathOf } = yield* requester;
       const error = yield* Effect.flip(target("GET", nodes, { namespace: "ns1", name: "n1" }));
       assert.strictEqual(error.reason, "BadRequest");
+      assert.strictEqual(
+        error.message,
+        (yield* Effect.flip(pathOf(nodes, { namespace: "ns1", name: "n1" }))).message,
+      );
     }),
   );
 });
