@@ -34,6 +34,13 @@ const roots = new WeakMap<object, Root>();
 type Maker = (attributes: Record<string, string>) => object;
 const makers = new WeakMap<object, Maker>();
 
+/** The metric `make` makes without attributes, remembered with how to make its series. */
+const withSeries = <M extends object>(make: (attributes: Record<string, string> | undefined) => M): M => {
+  const made = make(undefined);
+  makers.set(made, make);
+  return made;
+};
+
 /** Options of {@link counter}: those of `Metric.counter` for numbers. */
 export interface CounterOptions {
   readonly description?: string | undefined;
@@ -48,11 +55,8 @@ export interface CounterOptions {
  * export const requests = MetricSeries.counter("kopf_api_requests_total", { incremental: true })
  * ```
  */
-export const counter = (name: string, options: CounterOptions = {}): Metric.Counter<number> => {
-  const made = Metric.counter(name, options);
-  makers.set(made, (attributes) => Metric.counter(name, { ...options, attributes }));
-  return made;
-};
+export const counter = (name: string, options: CounterOptions = {}): Metric.Counter<number> =>
+  withSeries((attributes) => Metric.counter(name, { ...options, attributes }));
 
 /** Options of {@link gauge}: those of `Metric.gauge` for numbers. */
 export interface GaugeOptions {
@@ -67,11 +71,8 @@ export interface GaugeOptions {
  * export const queued = MetricSeries.gauge("kopf_queue_objects", { description: "Objects queued" })
  * ```
  */
-export const gauge = (name: string, options: GaugeOptions = {}): Metric.Gauge<number> => {
-  const made = Metric.gauge(name, options);
-  makers.set(made, (attributes) => Metric.gauge(name, { ...options, attributes }));
-  return made;
-};
+export const gauge = (name: string, options: GaugeOptions = {}): Metric.Gauge<number> =>
+  withSeries((attributes) => Metric.gauge(name, { ...options, attributes }));
 
 /** Options of {@link histogram}: those of `Metric.histogram`. */
 export interface HistogramOptions {
@@ -87,11 +88,8 @@ export interface HistogramOptions {
  * export const latency = MetricSeries.histogram("kopf_api_request_duration_seconds", { boundaries: [0.1, 1] })
  * ```
  */
-export const histogram = (name: string, options: HistogramOptions): Metric.Histogram<number> => {
-  const made = Metric.histogram(name, options);
-  makers.set(made, (attributes) => Metric.histogram(name, { ...options, attributes }));
-  return made;
-};
+export const histogram = (name: string, options: HistogramOptions): Metric.Histogram<number> =>
+  withSeries((attributes) => Metric.histogram(name, { ...options, attributes }));
 const newNode = (): Node => ({ series: undefined, next: new Map() });
 
 /**
