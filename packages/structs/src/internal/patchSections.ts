@@ -68,10 +68,13 @@ const slotOf = (holder: Holder, key: string): Slot => (holder[SLOTS] as Record<s
 
 // One accessor pair per key name, shared by every holder: V8 then gives all patches the same
 // hidden classes (fresh functions per property would give each patch its own, slow to make).
-const accessors = new Map<string, PropertyDescriptor>();
+const accessors: readonly [Map<string, PropertyDescriptor>, Map<string, PropertyDescriptor>] = [
+  new Map(),
+  new Map(),
+];
 const accessorOf = (key: string, enumerable: boolean): PropertyDescriptor => {
-  const name = `${enumerable ? "+" : "-"}${key}`;
-  let accessor = accessors.get(name);
+  const byKey = accessors[enumerable ? 1 : 0];
+  let accessor = byKey.get(key);
   if (accessor === undefined) {
     accessor = {
       get(this: Holder) {
@@ -83,7 +86,7 @@ const accessorOf = (key: string, enumerable: boolean): PropertyDescriptor => {
       enumerable,
       configurable: true,
     };
-    accessors.set(name, accessor);
+    byKey.set(key, accessor);
   }
   return accessor;
 };
