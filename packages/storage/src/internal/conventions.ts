@@ -10,6 +10,7 @@ import { ensure, isMutableObject, lookup, type MutableObject } from "./dicts.ts"
 export const MARKER_NAME = "kopf-managed";
 
 const KNOWN_PREFIXES: ReadonlyArray<string> = ["kopf.zalando.org"];
+const KNOWN_SUFFIXES: ReadonlyArray<string> = KNOWN_PREFIXES.map((known) => `.${known}`);
 
 /**
  * Prefixes of annotation keys managed by Kopf-based operators: those with a `{prefix}/kopf-managed`
@@ -21,11 +22,10 @@ export const detectMarkedPrefixes = (keys: Iterable<string>): ReadonlySet<string
     const slash = key.indexOf("/");
     if (slash < 0) continue;
     const prefix = key.slice(0, slash);
-    const name = key.slice(slash + 1);
     if (
-      name === MARKER_NAME ||
+      (key.length - slash - 1 === MARKER_NAME.length && key.endsWith(MARKER_NAME)) ||
       KNOWN_PREFIXES.includes(prefix) ||
-      KNOWN_PREFIXES.some((known) => prefix.endsWith(`.${known}`))
+      KNOWN_SUFFIXES.some((suffix) => prefix.endsWith(suffix))
     ) {
       prefixes.add(prefix);
     }
