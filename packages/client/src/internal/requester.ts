@@ -25,6 +25,9 @@ import * as RateLimiter from "../RateLimiter.ts";
 import * as Retries from "../Retries.ts";
 import type { CredentialsVault, VaultItem } from "../Vault.ts";
 import { type Location, type Query, resourcePath } from "./paths.ts";
+import { type Shape, shapeFor, shapeOf } from "./shapes.ts";
+
+export { type Shape, shapeOf } from "./shapes.ts";
 
 /** The version reported in the `User-Agent` header. */
 export const VERSION = "0.1.0";
@@ -93,19 +96,6 @@ export const parseJson = (
 /** The text of a response body. */
 export const textOf = (response: TransportResponse): string => decoder.decode(response.body);
 
-/** What a request is, for its metrics and its failure digest: derived once per kind of request. */
-export interface Shape {
-  readonly labels: ApiMetrics.RequestLabels;
-  /** The kind of request for the failure digest (`FailureDigest.requestKind`). */
-  readonly kind: string;
-}
-
-/** The shape of a request from its method and path (parsed). */
-export const shapeOf = (method: Method, path: string): Shape => ({
-  labels: ApiMetrics.labelsOf(method, path),
-  kind: FailureDigest.requestKind(method, path),
-});
-
 /** A request to a resource: its method, its path and its shape. */
 export interface Target {
   readonly method: Method;
@@ -136,37 +126,6 @@ export interface Requester {
   ) => Effect.Effect<Target, KubeApiError>;
   readonly vault: CredentialsVault["Service"];
 }
-
-// The shapes of requests to a resource, by what decides them: the method, whether a namespace,
-// a name and a subresource are addressed, and whether it is a watch. Names and namespaces do
-// not change a shape, so it is derived once from a path with placeholders in their place.
-const shapes = new WeakMap<ApiResource, Map<string, Shape>>();
-
-const shapeFor = (
-  method: Method,
-  resource: ApiResource,
-  location: Location,
-  query: Query | undefined,
-): Shape => {
-  let known = shapes.get(resource);
-  if (known === undefined) {
-    known = new Map();
-    shapes.set(resource, known);
-  }
-  const watch = query?.watch;
-  const key = `${method} ${location.namespace ? 1 : 0}${location.name === undefined ? 0 : 1} ${location.subresource ?? ""} ${watch ?? ""}`;
-  const found = known.get(key);
-  if (found !== undefined) return found;
-  const placeholders: Location = {
-    namespace: location.namespace ? "_" : location.namespace,
-    name: location.name === undefined ? undefined : "_",
-    subresource: location.subresource,
-  };
-  const template = resourcePath(resource, placeholders, watch === undefined ? undefined : { watch });
-  const shape = shapeOf(method, template._tag === "Success" ? template.success : "");
-  known.set(key, shape);
-  return shape;
-};
 
 export const makeRequester = (
   transport: KubeTransport["Service"],
