@@ -29,8 +29,8 @@ type Outcome_ = Outcome.Outcome;
 
 import { IsoTime, Resource } from "@kopf/structs";
 import * as Cause from "effect/Cause";
-import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
+import type * as Fiber from "effect/Fiber";
 import * as Random from "effect/Random";
 import * as Logging from "../Logging.ts";
 import * as Metrics from "../Metrics.ts";
@@ -38,6 +38,7 @@ import * as Posting from "../Posting.ts";
 import * as Tracing from "../Tracing.ts";
 import * as ErrorModes from "./ErrorModes.ts";
 import { HandlerFailure, invoke } from "./Invocation.ts";
+import { nowMicros, nowMillis } from "./internal/fiberClock.ts";
 
 /** Any cause a handler can be executed for. */
 export type ExecutableCause =
@@ -91,19 +92,13 @@ export interface HandlerAttempt {
 
 const loggerOf = (cause: ExecutableCause): Logger => cause.logger;
 
-const emit = (logger: Logger, log: ErrorModes.LogLine, error: unknown): Effect.Effect<void> =>
-  Effect.sync(() => {
-    switch (log.level) {
-      case "debug":
-        return logger.debug(log.message);
-      case "info":
-        return logger.info(log.message);
-      case "warning":
-        return logger.warning(log.message);
-      case "error":
-        return log.traceback ? logger.exception(log.message, error) : logger.error(log.message);
-    }
-  });
+const emit = (logger: Logger, log: ErrorModes.LogLine, error: unknown): void => {
+  if (log.level === "debug") logger.debug(log.message);
+  else if (log.level === "info") logger.info(log.message);
+  else if (log.level === "warning") logger.warning(log.message);
+  else if (log.traceback) logger.exception(log.message, error);
+  else logger.error(log.message);
+};
 
 const adjusted = (handler: ExecutableHandler, cause: ExecutableCause): ExecutableCause =>
   cause._tag === "ChangingCause" && handler._tag === "ChangingHandler"
@@ -154,20 +149,19 @@ const labelsOf = (handler: ExecutableHandler, cause: ExecutableCause): Metrics.H
  * (`posting.loggers` with `posting.level` at `Error` or below).
  */
 const warnOfFailure = (
+  fiber: Fiber.Fiber<unknown, unknown>,
   cause: ExecutableCause,
   settings: OperatorSettings,
   end: ErrorModes.End,
   message: string,
-): Effect.Effect<void> =>
-  Effect.gen(function* () {
-    if (cause._tag !== "ChangingCause" && cause._tag !== "SpawningCause") return;
-    const event = ErrorModes.failureEvent(end, message);
-    if (event === undefined) return;
-    const { posting } = settings;
-    if (posting.loggers && Logging.levelNumber(posting.level) <= 40) return;
-    const events = yield* Posting.CurrentEvents;
-    events?.event(cause.body, event);
-  });
+): void => {
+  if (cause._tag !== "ChangingCause" && cause._tag !== "SpawningCause") return;
+  const event = ErrorModes.failureEvent(end, message);
+  if (event === undefined) return;
+  const { posting } = settings;
+  if (posting.loggers && Logging.levelNumber(posting.level) <= 40) return;
+  fiber.getRef(Posting.CurrentEvents)?.event(cause.body, event);
+};
 
 const unwrap = (failure: unknown): unknown => (failure instanceof HandlerFailure ? failure.error : failure);
 
@@ -190,13 +184,16 @@ export const executeHandlerOnce = (attempt: HandlerAttempt): Effect.Effect<Outco
   return Tracing.handler(span, executeTraced(attempt, labels));
 };
 
+/**
+ * One attempt, performed as plain code wherever no effect is needed: the judgement, the log
+ * lines, the span's outcome and the metrics are synchronous steps around the handler's call.
+ */
 const executeTraced = (attempt: HandlerAttempt, labels: Metrics.HandlerLabels): Effect.Effect<Outcome_> =>
-  Effect.gen(function* () {
+  Effect.withFiber((fiber) => {
     const { handler, state, settings, lifecycle } = attempt;
     const logger = loggerOf(attempt.cause);
     const title = Handler.describe(handler as AnyHandler);
-    const now = yield* IsoTime.now;
-    const runtime = HandlerState.runtime(state, now);
+    const runtime = HandlerState.runtime(state, nowMicros(fiber));
     const judged: ErrorModes.Attempt = {
       title,
       retries: state.retries,
@@ -207,57 +204,88 @@ const executeTraced = (attempt: HandlerAttempt, labels: Metrics.HandlerLabels): 
       errors: Handler.effectiveErrors(handler as AnyHandler),
     };
 
-    yield* Effect.sync(() => logger.debug(`${title} is invoked.`));
+    logger.debug(`${title} is invoked.`);
     const limit = ErrorModes.precheck(judged);
     if (limit !== undefined) {
       const verdict = ErrorModes.failed(judged, limit);
-      yield* emit(logger, verdict.log, limit);
       const end = ErrorModes.endOf(verdict.outcome, { error: limit });
-      yield* Tracing.ended(end);
-      yield* Metrics.handlerEnded(labels, end, undefined);
-      yield* warnOfFailure(attempt.cause, settings, end, verdict.log.message);
-      return verdict.outcome;
+      return Effect.succeed(conclude(fiber, attempt, labels, verdict, limit, end, undefined));
     }
 
     const cause = adjusted(handler, attempt.cause);
-    const sub =
-      attempt.extraContext === undefined
-        ? undefined
-        : yield* attempt.extraContext({ handler, cause, settings, lifecycle });
+    return attempt.extraContext === undefined
+      ? call(attempt, labels, judged, cause, undefined)
+      : Effect.flatMap(attempt.extraContext({ handler, cause, settings, lifecycle }), (sub) =>
+          call(attempt, labels, judged, cause, sub),
+        );
+  });
+
+/** Calls the handler (inside its sub-handling context, if any) and concludes the attempt. */
+const call = (
+  attempt: HandlerAttempt,
+  labels: Metrics.HandlerLabels,
+  judged: ErrorModes.Attempt,
+  cause: ExecutableCause,
+  sub: Subcontext | undefined,
+): Effect.Effect<Outcome_> =>
+  Effect.withFiber((fiber) => {
+    const { handler, state } = attempt;
+    const logger = loggerOf(attempt.cause);
     const context = contextOf(cause, {
       ...attempt.fields,
       ...sub?.fields,
       param: handler.param,
       retry: state.retries,
       started: new Date(IsoTime.toMillis(state.started)),
-      runtime: runtime / 1000,
+      runtime: judged.runtime / 1000,
     });
-    const call = invoke(handler.fn as (ctx: unknown) => unknown, context);
-    yield* Metrics.handlerCalled(labels, state.retries);
-    const calledAt = yield* Clock.currentTimeMillis;
-    const result = yield* (sub === undefined ? call : sub.around(call)).pipe(
-      Effect.map((value) => ({ ok: true as const, value })),
+    const invocation = invoke(handler.fn as (ctx: unknown) => unknown, context);
+    Metrics.handlerCalledNow(fiber, labels, state.retries);
+    const calledAt = nowMillis(fiber);
+    return (sub === undefined ? invocation : sub.around(invocation)).pipe(
       // Whatever else went wrong around the call (e.g. a custom storage throwing while the
       // sub-handlers are stored) is the attempt's failure too, as in Kopf; interruption is not.
-      Effect.catchCause((failure) =>
-        Cause.hasInterruptsOnly(failure)
-          ? Effect.failCause(failure as Cause.Cause<never>) // interruptions only: nothing typed
-          : Effect.succeed({ ok: false as const, error: unwrap(Cause.squash(failure)) }),
+      Effect.matchCauseEffect({
+        onSuccess: (value) => Effect.succeed({ ok: true as const, value }),
+        onFailure: (failure) =>
+          Cause.hasInterruptsOnly(failure)
+            ? Effect.failCause(failure as Cause.Cause<never>) // interruptions only: nothing typed
+            : Effect.succeed({ ok: false as const, error: unwrap(Cause.squash(failure)) }),
+      }),
+      Effect.onInterrupt(() =>
+        Effect.sync(() => logger.warning(`${judged.title} is cancelled. Will escalate.`)),
       ),
-      Effect.onInterrupt(() => Effect.sync(() => logger.warning(`${title} is cancelled. Will escalate.`))),
+      Effect.flatMap((result) =>
+        Effect.withFiberSucceed((fiber) => {
+          const subrefs = sub?.subrefs() ?? [];
+          const verdict = result.ok
+            ? ErrorModes.succeeded(judged, result.value, subrefs)
+            : ErrorModes.failed(judged, result.error, subrefs);
+          const error = result.ok ? undefined : result.error;
+          const end = ErrorModes.endOf(verdict.outcome, result.ok ? undefined : { error: result.error });
+          const seconds = (nowMillis(fiber) - calledAt) / 1000;
+          return conclude(fiber, attempt, labels, verdict, error, end, seconds);
+        }),
+      ),
     );
-    const subrefs = sub?.subrefs() ?? [];
-    const verdict = result.ok
-      ? ErrorModes.succeeded(judged, result.value, subrefs)
-      : ErrorModes.failed(judged, result.error, subrefs);
-    yield* emit(logger, verdict.log, result.ok ? undefined : result.error);
-    const end = ErrorModes.endOf(verdict.outcome, result.ok ? undefined : { error: result.error });
-    const seconds = ((yield* Clock.currentTimeMillis) - calledAt) / 1000;
-    yield* Tracing.ended(end);
-    yield* Metrics.handlerEnded(labels, end, seconds);
-    yield* warnOfFailure(attempt.cause, settings, end, verdict.log.message);
-    return verdict.outcome;
   });
+
+/** The end of an attempt: its log line, its span's outcome, its metrics and its warning event. */
+const conclude = (
+  fiber: Fiber.Fiber<unknown, unknown>,
+  attempt: HandlerAttempt,
+  labels: Metrics.HandlerLabels,
+  verdict: ErrorModes.Verdict,
+  error: unknown,
+  end: ErrorModes.End,
+  seconds: number | undefined,
+): Outcome_ => {
+  emit(loggerOf(attempt.cause), verdict.log, error);
+  Tracing.endedNow(fiber, end);
+  Metrics.handlerEndedNow(fiber, labels, end, seconds);
+  warnOfFailure(fiber, attempt.cause, attempt.settings, end, verdict.log.message);
+  return verdict.outcome;
+};
 
 /** A cycle's execution of handlers: what to run, with which lifecycle and state. */
 export interface HandlersRun {
@@ -309,30 +337,37 @@ export const selectHandlers = <H extends { readonly id: HandlerId.HandlerId }>(i
  * const next = State.withOutcomes(state, outcomes, now)
  */
 export const executeHandlersOnce = (run: HandlersRun): Effect.Effect<ReadonlyMap<string, Outcome_>> =>
-  Effect.gen(function* () {
-    const now = yield* IsoTime.now;
-    const random = yield* Random.Random;
+  Effect.withFiber((fiber) => {
+    const random = fiber.getRef(Random.Random);
     const plan = selectHandlers({
       handlers: run.handlers,
       state: run.state,
-      now,
+      now: nowMicros(fiber),
       lifecycle: run.lifecycle,
       random: () => random.nextDoubleUnsafe(),
     });
     const outcomes = new Map<string, Outcome_>();
-    for (const handler of plan) {
-      const state = run.state.handlers.get(handler.id);
-      if (state === undefined) continue;
-      const outcome = yield* executeHandlerOnce({
-        handler,
-        cause: run.cause,
-        state,
-        settings: run.settings,
-        lifecycle: run.lifecycle,
-        extraContext: run.extraContext,
-        fields: run.fields,
-      });
-      outcomes.set(handler.id, outcome);
-    }
-    return outcomes;
+    // One after another: each handler's attempt, then the next one's.
+    const from = (index: number): Effect.Effect<ReadonlyMap<string, Outcome_>> => {
+      for (let i = index; i < plan.length; i++) {
+        const handler = plan[i]!;
+        const state = run.state.handlers.get(handler.id);
+        if (state === undefined) continue;
+        const attempt = executeHandlerOnce({
+          handler,
+          cause: run.cause,
+          state,
+          settings: run.settings,
+          lifecycle: run.lifecycle,
+          extraContext: run.extraContext,
+          fields: run.fields,
+        });
+        return Effect.flatMap(attempt, (outcome) => {
+          outcomes.set(handler.id, outcome);
+          return from(i + 1);
+        });
+      }
+      return Effect.succeed(outcomes);
+    };
+    return from(0);
   });
