@@ -96,6 +96,24 @@ export const CurrentEvent: Context.Reference<CurrentEvent | undefined> = Context
 
 const byResource = (resource: string) => ({ resource });
 
+/** The per-resource series, by metric and resource (resource kinds are few: never cleared). */
+const resourceSeries = new WeakMap<object, Map<string, object>>();
+
+/** The series of `metric` for `resource`, tagged once per resource. */
+const ofResource = <I, S>(metric: Metric.Metric<I, S>, resource: string): Metric.Metric<I, S> => {
+  let known = resourceSeries.get(metric);
+  if (known === undefined) {
+    known = new Map();
+    resourceSeries.set(metric, known);
+  }
+  let found = known.get(resource) as Metric.Metric<I, S> | undefined;
+  if (found === undefined) {
+    found = MetricSeries.tagged(metric, byResource(resource));
+    known.set(resource, found);
+  }
+  return found;
+};
+
 /** Records the seconds since the current event's arrival (by the fiber's `Clock`); nothing outside of processing. */
 const recordSinceArrival = <S>(
   metric: Metric.Metric<number, S>,
@@ -104,10 +122,7 @@ const recordSinceArrival = <S>(
   const event = fiber.getRef(CurrentEvent);
   if (event === undefined) return;
   const now = fiber.getRef(Clock.Clock).currentTimeMillisUnsafe();
-  MetricSeries.tagged(metric, byResource(event.resource)).updateUnsafe(
-    (now - event.arrived) / 1000,
-    fiber.context,
-  );
+  ofResource(metric, event.resource).updateUnsafe((now - event.arrived) / 1000, fiber.context);
 };
 
 /** The labels of one handler. */
@@ -208,7 +223,7 @@ export const cycle = <A, E, R>(
   effect: Effect.Effect<A, E, R>,
 ): Effect.Effect<A, E, R> =>
   Effect.withFiber((fiber) => {
-    MetricSeries.tagged(cycles, byResource(resource)).updateUnsafe(1, fiber.context);
+    ofResource(cycles, resource).updateUnsafe(1, fiber.context);
     return Effect.provideService(effect, CurrentEvent, { resource, arrived });
   });
 
@@ -238,7 +253,7 @@ export const gaugeUnsafe = (
   resource: string,
   value: number,
 ): void => {
-  MetricSeries.tagged(metric, byResource(resource)).updateUnsafe(value, context);
+  ofResource(metric, resource).updateUnsafe(value, context);
 };
 
 /**

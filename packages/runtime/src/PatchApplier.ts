@@ -125,8 +125,11 @@ const render = (value: unknown): string => JSON.stringify(value);
  * patch.meta.annotations["kopf.zalando.org/last-handled-configuration"] = "{...}"
  * mergeRequests(resource, patch) // [{ part: "status", ... }, { part: "object", ... }]
  */
-export const mergeRequests = (resource: Resource.Resource, patch: Patch.Patch): ReadonlyArray<Write> => {
-  const value = patch.toValue();
+export const mergeRequests = (resource: Resource.Resource, patch: Patch.Patch): ReadonlyArray<Write> =>
+  mergeRequestsOf(resource, patch.toValue());
+
+/** The merge patches of a patch's value (see {@link mergeRequests}). */
+const mergeRequestsOf = (resource: Resource.Resource, value: PatchValue.PatchValue): ReadonlyArray<Write> => {
   const toWrite = (part: Write["part"], payload: JsonObject | undefined): ReadonlyArray<Write> =>
     payload === undefined ? [] : [{ part, type: "merge", payload }];
   if (!Resource.hasStatusSubresource(resource))
@@ -188,6 +191,8 @@ export const apply = (
     if (patch.isEmpty())
       return Effect.succeed({ _tag: "Applied", body: undefined, resourceVersion: undefined, calls: 0 });
     const location = { namespace: Body.namespace(body) ?? null, name: Body.name(body) ?? "" };
+    // The merge patch is copied once: for the requests and for the check of their responses.
+    const value = patch.toValue();
     let calls = 0;
     let freshest: RawBody | undefined;
 
@@ -286,7 +291,7 @@ export const apply = (
       return { ...write, payload: [PatchValue.guard(freshest ?? body), ...ops] };
     };
     const afterMerges = (): Effect.Effect<Outcome, PatchNotStored | Patch.PatchError> => {
-      const found = freshest === undefined ? [] : inconsistencies(patch.toMergePatch(), freshest);
+      const found = freshest === undefined ? [] : inconsistencies(value.mergePatch, freshest);
       const json = jsonRequests(resource, patch, freshest ?? body);
       const rest = Result.isFailure(json)
         ? Effect.fail(json.failure)
@@ -298,5 +303,5 @@ export const apply = (
           )
         : rest;
     };
-    return sendEach(mergeRequests(resource, patch), (write) => write, afterMerges);
+    return sendEach(mergeRequestsOf(resource, value), (write) => write, afterMerges);
   });
