@@ -6,39 +6,32 @@
  * attempt is logged ("is cancelled. Will escalate.") and propagated.
  *
  * Used for changing handlers (with the sub-handling context), `on.event` handlers and
- * activities alike; the context object is built per kind of cause (`HandlerCause`).
+ * activities alike; the context object is built per kind of cause (`HandlerCause`). One
+ * attempt of one handler is `internal/attempt.ts`.
  */
-import {
-  type ActivityHandler,
-  type AnyHandler,
-  type ChangingHandler,
-  Handler,
+import type {
+  ActivityHandler,
+  ChangingHandler,
   HandlerCause,
-  type HandlerId,
-  type IndexingHandler,
-  type Lifecycle,
-  type Logger,
-  type SpawningHandler,
-  type WatchingHandler,
-  type WebhookHandler,
+  HandlerId,
+  IndexingHandler,
+  Lifecycle,
+  SpawningHandler,
+  WatchingHandler,
+  WebhookHandler,
 } from "@kopf/registry";
 import type { OperatorSettings } from "@kopf/settings";
 import { HandlerState, type Outcome, type State } from "@kopf/storage";
+import { type IsoTime, Resource } from "@kopf/structs";
+import * as Effect from "effect/Effect";
+import * as Random from "effect/Random";
+import type * as Metrics from "../Metrics.ts";
+import * as Tracing from "../Tracing.ts";
+import type { HandlerFailure } from "./Invocation.ts";
+import * as Attempt from "./internal/attempt.ts";
+import { nowMicros } from "./internal/fiberClock.ts";
 
 type Outcome_ = Outcome.Outcome;
-
-import { IsoTime, Resource } from "@kopf/structs";
-import * as Cause from "effect/Cause";
-import * as Effect from "effect/Effect";
-import type * as Fiber from "effect/Fiber";
-import * as Random from "effect/Random";
-import * as Logging from "../Logging.ts";
-import * as Metrics from "../Metrics.ts";
-import * as Posting from "../Posting.ts";
-import * as Tracing from "../Tracing.ts";
-import * as ErrorModes from "./ErrorModes.ts";
-import { HandlerFailure, invoke } from "./Invocation.ts";
-import { nowMicros, nowMillis } from "./internal/fiberClock.ts";
 
 /** Any cause a handler can be executed for. */
 export type ExecutableCause =
@@ -90,39 +83,6 @@ export interface HandlerAttempt {
   readonly fields?: Readonly<Record<string, unknown>> | undefined;
 }
 
-const loggerOf = (cause: ExecutableCause): Logger => cause.logger;
-
-const emit = (logger: Logger, log: ErrorModes.LogLine, error: unknown): void => {
-  if (log.level === "debug") logger.debug(log.message);
-  else if (log.level === "info") logger.info(log.message);
-  else if (log.level === "warning") logger.warning(log.message);
-  else if (log.traceback) logger.exception(log.message, error);
-  else logger.error(log.message);
-};
-
-const adjusted = (handler: ExecutableHandler, cause: ExecutableCause): ExecutableCause =>
-  cause._tag === "ChangingCause" && handler._tag === "ChangingHandler"
-    ? HandlerCause.adjustCause(handler, cause)
-    : cause;
-
-const contextOf = (cause: ExecutableCause, invocation: Readonly<Record<string, unknown>>): unknown => {
-  const fields = invocation as unknown as HandlerCause.ChangingInvocation;
-  switch (cause._tag) {
-    case "ActivityCause":
-      return HandlerCause.activityContext(cause, fields);
-    case "ChangingCause":
-      return HandlerCause.handlerContext(cause, fields);
-    case "WatchingCause":
-      return HandlerCause.handlerContext(cause, fields);
-    case "IndexingCause":
-      return HandlerCause.handlerContext(cause, fields);
-    case "SpawningCause":
-      return HandlerCause.handlerContext(cause, fields as unknown as HandlerCause.SpawningInvocation);
-    case "WebhookCause":
-      return HandlerCause.handlerContext(cause, fields);
-  }
-};
-
 /** The bounded labels of a handler's metrics: its resource, id and the kind of cause. */
 const labelsOf = (handler: ExecutableHandler, cause: ExecutableCause): Metrics.HandlerLabels => {
   const resource = cause._tag === "ActivityCause" ? "" : Resource.toString(cause.resource);
@@ -144,28 +104,6 @@ const labelsOf = (handler: ExecutableHandler, cause: ExecutableCause): Metrics.H
 };
 
 /**
- * Posts the Warning event of a handler that failed for good on its object (changing handlers,
- * daemons and timers): unless posting is off, or the failure's own log line is posted already
- * (`posting.loggers` with `posting.level` at `Error` or below).
- */
-const warnOfFailure = (
-  fiber: Fiber.Fiber<unknown, unknown>,
-  cause: ExecutableCause,
-  settings: OperatorSettings,
-  end: ErrorModes.End,
-  message: string,
-): void => {
-  if (cause._tag !== "ChangingCause" && cause._tag !== "SpawningCause") return;
-  const event = ErrorModes.failureEvent(end, message);
-  if (event === undefined) return;
-  const { posting } = settings;
-  if (posting.loggers && Logging.levelNumber(posting.level) <= 40) return;
-  fiber.getRef(Posting.CurrentEvents)?.event(cause.body, event);
-};
-
-const unwrap = (failure: unknown): unknown => (failure instanceof HandlerFailure ? failure.error : failure);
-
-/**
  * Executes one handler once and judges the attempt (docs/behaviour/processing.md#errors-and-retries). Completes with the outcome;
  * fails only by interruption.
  *
@@ -181,110 +119,7 @@ export const executeHandlerOnce = (attempt: HandlerAttempt): Effect.Effect<Outco
     // Daemons and timers run for long: each invocation is a trace of its own.
     root: attempt.cause._tag === "SpawningCause",
   };
-  return Tracing.handler(span, executeTraced(attempt, labels));
-};
-
-/**
- * One attempt, performed as plain code wherever no effect is needed: the judgement, the log
- * lines, the span's outcome and the metrics are synchronous steps around the handler's call.
- */
-const executeTraced = (attempt: HandlerAttempt, labels: Metrics.HandlerLabels): Effect.Effect<Outcome_> =>
-  Effect.withFiber((fiber) => {
-    const { handler, state, settings, lifecycle } = attempt;
-    const logger = loggerOf(attempt.cause);
-    const title = Handler.describe(handler as AnyHandler);
-    const runtime = HandlerState.runtime(state, nowMicros(fiber));
-    const judged: ErrorModes.Attempt = {
-      title,
-      retries: state.retries,
-      runtime,
-      timeout: handler.timeout,
-      retryLimit: handler.retries,
-      backoff: handler.backoff ?? settings.execution.defaultBackoff,
-      errors: Handler.effectiveErrors(handler as AnyHandler),
-    };
-
-    logger.debug(`${title} is invoked.`);
-    const limit = ErrorModes.precheck(judged);
-    if (limit !== undefined) {
-      const verdict = ErrorModes.failed(judged, limit);
-      const end = ErrorModes.endOf(verdict.outcome, { error: limit });
-      return Effect.succeed(conclude(fiber, attempt, labels, verdict, limit, end, undefined));
-    }
-
-    const cause = adjusted(handler, attempt.cause);
-    return attempt.extraContext === undefined
-      ? call(attempt, labels, judged, cause, undefined)
-      : Effect.flatMap(attempt.extraContext({ handler, cause, settings, lifecycle }), (sub) =>
-          call(attempt, labels, judged, cause, sub),
-        );
-  });
-
-/** Calls the handler (inside its sub-handling context, if any) and concludes the attempt. */
-const call = (
-  attempt: HandlerAttempt,
-  labels: Metrics.HandlerLabels,
-  judged: ErrorModes.Attempt,
-  cause: ExecutableCause,
-  sub: Subcontext | undefined,
-): Effect.Effect<Outcome_> =>
-  Effect.withFiber((fiber) => {
-    const { handler, state } = attempt;
-    const logger = loggerOf(attempt.cause);
-    const context = contextOf(cause, {
-      ...attempt.fields,
-      ...sub?.fields,
-      param: handler.param,
-      retry: state.retries,
-      started: new Date(IsoTime.toMillis(state.started)),
-      runtime: judged.runtime / 1000,
-    });
-    const invocation = invoke(handler.fn as (ctx: unknown) => unknown, context);
-    Metrics.handlerCalledNow(fiber, labels, state.retries);
-    const calledAt = nowMillis(fiber);
-    return (sub === undefined ? invocation : sub.around(invocation)).pipe(
-      // Whatever else went wrong around the call (e.g. a custom storage throwing while the
-      // sub-handlers are stored) is the attempt's failure too, as in Kopf; interruption is not.
-      Effect.matchCauseEffect({
-        onSuccess: (value) => Effect.succeed({ ok: true as const, value }),
-        onFailure: (failure) =>
-          Cause.hasInterruptsOnly(failure)
-            ? Effect.failCause(failure as Cause.Cause<never>) // interruptions only: nothing typed
-            : Effect.succeed({ ok: false as const, error: unwrap(Cause.squash(failure)) }),
-      }),
-      Effect.onInterrupt(() =>
-        Effect.sync(() => logger.warning(`${judged.title} is cancelled. Will escalate.`)),
-      ),
-      Effect.flatMap((result) =>
-        Effect.withFiberSucceed((fiber) => {
-          const subrefs = sub?.subrefs() ?? [];
-          const verdict = result.ok
-            ? ErrorModes.succeeded(judged, result.value, subrefs)
-            : ErrorModes.failed(judged, result.error, subrefs);
-          const error = result.ok ? undefined : result.error;
-          const end = ErrorModes.endOf(verdict.outcome, result.ok ? undefined : { error: result.error });
-          const seconds = (nowMillis(fiber) - calledAt) / 1000;
-          return conclude(fiber, attempt, labels, verdict, error, end, seconds);
-        }),
-      ),
-    );
-  });
-
-/** The end of an attempt: its log line, its span's outcome, its metrics and its warning event. */
-const conclude = (
-  fiber: Fiber.Fiber<unknown, unknown>,
-  attempt: HandlerAttempt,
-  labels: Metrics.HandlerLabels,
-  verdict: ErrorModes.Verdict,
-  error: unknown,
-  end: ErrorModes.End,
-  seconds: number | undefined,
-): Outcome_ => {
-  emit(loggerOf(attempt.cause), verdict.log, error);
-  Tracing.endedNow(fiber, end);
-  Metrics.handlerEndedNow(fiber, labels, end, seconds);
-  warnOfFailure(fiber, attempt.cause, attempt.settings, end, verdict.log.message);
-  return verdict.outcome;
+  return Tracing.handler(span, Attempt.perform(attempt, labels));
 };
 
 /** A cycle's execution of handlers: what to run, with which lifecycle and state. */
