@@ -5,9 +5,9 @@
  * import (syntax error, a throwing top level, a missing dependency) is a `LoadError` naming the
  * file and the reason, never a crash with a bare stack.
  *
- * TypeScript files load directly: the `kopf` binary registers tsx's ESM loader before loading
- * (Node's own type stripping does not map `./x.js` imports to `./x.ts`, tsx does); inside a test
- * runner that already compiles TypeScript, the runner's own `import` is used instead.
+ * TypeScript files load directly: the `kopf` binary's importer strips their types with Node.js's
+ * own stripping or, where that cannot, tsx (see `TypeScriptImport.ts`); inside a test runner that
+ * already compiles TypeScript, the runner's own `import` is used instead.
  */
 import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";

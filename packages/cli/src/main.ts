@@ -1,9 +1,11 @@
 #!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 /**
  * The `kopf` executable: wires the process's streams and environment into {@link Cli.main}, and
- * exits with its exit code. Handler files written in TypeScript load directly: tsx's ESM loader is
- * registered before the first of them is imported (so their `./x.js`-style imports of `.ts` files
- * work too); an operator whose handler files are JavaScript (a built image) never loads tsx.
+ * exits with its exit code. Handler files written in TypeScript load directly: through Node.js's
+ * own type stripping, or tsx where that cannot load them ({@link TypeScriptImport}); an operator
+ * whose handler files are JavaScript (a built image) never loads either.
  * For `kopf run`, before the rest loads, it sizes V8's heap for an operator ({@link HeapSizing})
  * and gives memory back when the operator falls idle ({@link HeapRelease}); `KOPF_HEAP_TUNING=off`
  * leaves V8's defaults.
@@ -15,7 +17,7 @@
  */
 import * as HeapRelease from "./HeapRelease.ts";
 import * as HeapSizing from "./HeapSizing.ts";
-import type { Importer } from "./Loading.ts";
+import * as TypeScriptImport from "./TypeScriptImport.ts";
 
 const argv = process.argv.slice(2);
 // Before the rest loads, so that loading it grows the heap only as far as an operator's would.
@@ -26,17 +28,32 @@ if (argv[0] === "run" && process.env.KOPF_HEAP_TUNING !== "off") {
 
 const Cli = await import("./Cli.ts");
 
-const TYPESCRIPT = /\.[cm]?tsx?$/;
-let typescript: Promise<void> | undefined;
-const importer: Importer = async (specifier) => {
-  if (TYPESCRIPT.test(specifier)) {
-    typescript ??= import("tsx/esm/api").then(({ register }) => {
-      register();
-    });
-    await typescript;
+/** The `type` of the `package.json` in `dir`: `null` when there is none (or it is unreadable). */
+const packageType = (dir: string): string | undefined | null => {
+  try {
+    const manifest: unknown = JSON.parse(readFileSync(`${dir.replace(/\/$/, "")}/package.json`, "utf-8"));
+    return typeof manifest === "object" &&
+      manifest !== null &&
+      "type" in manifest &&
+      typeof manifest.type === "string"
+      ? manifest.type
+      : undefined;
+  } catch {
+    return null;
   }
-  return import(specifier);
 };
+
+const importer = TypeScriptImport.makeImporter({
+  native: Boolean(process.features.typescript),
+  isModule: (specifier) =>
+    specifier.startsWith("file:") && TypeScriptImport.isModuleFile(fileURLToPath(specifier), packageType),
+  tsxOnly: process.env.KOPF_TYPESCRIPT === "tsx",
+  loadTsx: () =>
+    import("tsx/esm/api").then(({ register }) => {
+      register();
+    }),
+  load: (specifier) => import(specifier),
+});
 
 const controller = new AbortController();
 const onSignal = (signal: NodeJS.Signals) => {

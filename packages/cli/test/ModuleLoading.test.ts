@@ -6,12 +6,13 @@
  * does load them, serves the embedded emulator with the given files applied, and handles the
  * object they create. The installed form (the bundle `scripts/bundle-cli.ts` makes, built here
  * into a temporary directory) loads nothing but its own files and the handler file: the
- * handlers' `import "kopf"` gets the bundle's facade (one registry, the one served), tsx only
- * when a handler file is TypeScript, and not Node's own fetch implementation. Every module the
- * process loads is recorded by a preloaded hook.
+ * handlers' `import "kopf"` gets the bundle's facade (one registry, the one served), not Node's
+ * own fetch implementation, and tsx only for TypeScript that Node.js's type stripping cannot load
+ * (an enum): a TypeScript handler file importing `./naming.js` (the file `naming.ts`) loads
+ * without it. Every module the process loads is recorded by a preloaded hook.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -48,12 +49,17 @@ const heavy = (url: string) => HEAVY.some((name) => url.includes(`/node_modules/
 let dir: string;
 let handlers: string;
 let jsHandlers: string;
+let enumHandlers: string;
 let bundle: string;
 let cluster: Clusters.Built;
 let kubeconfig: string;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "kopf-modules-"));
+  // A project as `npm create kopf` makes one: an ES-module package with kopf installed.
+  writeFileSync(join(dir, "package.json"), `{ "type": "module" }\n`);
+  mkdirSync(join(dir, "node_modules"));
+  symlinkSync(join(root, "packages/kopf"), join(dir, "node_modules/kopf"));
   handlers = join(dir, "handlers.ts");
   writeFileSync(
     handlers,
@@ -61,6 +67,19 @@ beforeAll(async () => {
   );
   jsHandlers = join(dir, "handlers.mjs");
   writeFileSync(jsHandlers, readFileSync(handlers, "utf-8"));
+  // TypeScript as projects compiled for Node.js write it: a `./x.js` import of the file `x.ts`.
+  writeFileSync(join(dir, "naming.ts"), `export const seen = (name: string): string => name;\n`);
+  writeFileSync(
+    join(dir, "typed-handlers.ts"),
+    `import * as kopf from "kopf";\nimport { seen } from "./naming.js";\nkopf.on.create("kopfexamples", function create_fn({ name }: { name: string }) { return { seen: seen(name) }; });\n`,
+  );
+  // An enum: TypeScript that Node.js's stripping cannot load, tsx can.
+  writeFileSync(join(dir, "levels.ts"), `export enum Level { Seen = "seen" }\n`);
+  enumHandlers = join(dir, "enum-handlers.ts");
+  writeFileSync(
+    enumHandlers,
+    `import * as kopf from "kopf";\nimport { Level } from "./levels.ts";\nkopf.on.create("kopfexamples", function create_fn({ name }) { return { [Level.Seen]: name }; });\n`,
+  );
   // Inside packages/cli, so that what the bundle leaves out resolves from its node_modules.
   bundle = mkdtempSync(join(here, "../dist/test-bundle-"));
   execFileSync(process.execPath, [join(root, "scripts/bundle-cli.ts"), bundle], { stdio: "pipe" });
@@ -74,7 +93,7 @@ beforeAll(async () => {
   await setup.apply(join(examples, "crd.yaml"));
   await setup.apply(join(examples, "obj.yaml"));
   // One object per namespace for the runs of the bundle (an object is handled once).
-  for (const namespace of ["bundle-js", "bundle-ts"]) {
+  for (const namespace of ["bundle-js", "bundle-ts", "bundle-tsx"]) {
     const object = join(dir, `${namespace}.yaml`);
     const namespaceDoc = `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${namespace}\n---\n`;
     const example = readFileSync(join(examples, "obj.yaml"), "utf-8").replace(
@@ -198,12 +217,22 @@ describe("kopf run, installed (bundled)", () => {
     expect(loaded.filter((name) => name.includes("internal/deps/undici"))).toEqual([]);
   }, 90_000);
 
-  it("loads tsx for a TypeScript handler file, which gets the bundle's kopf too", async () => {
-    const loaded = await runBundle(handlers, "bundle-ts");
-    const tsx = files(loaded).filter((url) => url.includes("/tsx/") || url.includes("/esbuild/"));
+  const tsxOf = (loaded: ReadonlyArray<string>) =>
+    files(loaded).filter((url) => url.includes("/tsx/") || url.includes("/esbuild/"));
+
+  it("strips a TypeScript handler file's types with Node.js's own stripping, its ./x.js import resolved to x.ts, without tsx", async () => {
+    const typed = join(dir, "typed-handlers.ts");
+    const loaded = await runBundle(typed, "bundle-ts");
+    expect(tsxOf(loaded)).toEqual([]);
+    expect(outside(loaded, `file://${typed}`, `file://${join(dir, "naming.ts")}`)).toEqual([]);
+  }, 90_000);
+
+  it("loads tsx for TypeScript that Node.js cannot strip, and the handler file gets the bundle's kopf too", async () => {
+    const loaded = await runBundle(enumHandlers, "bundle-tsx");
+    const tsx = tsxOf(loaded);
     // The check above can fail: tsx is recorded when it is loaded.
     expect(tsx.length).toBeGreaterThan(0);
-    expect(outside(loaded, `file://${handlers}`, ...tsx)).toEqual([]);
+    expect(outside(loaded, `file://${enumHandlers}`, `file://${join(dir, "levels.ts")}`, ...tsx)).toEqual([]);
   }, 90_000);
 
   it("reports a usage error with its hint to --help, and prints help when asked (its yargs renders help only then)", async () => {

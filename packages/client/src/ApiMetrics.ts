@@ -6,6 +6,7 @@
  * registry (see `@kopf/engines`' metrics endpoint).
  */
 import * as Clock from "effect/Clock";
+import type * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Metric from "effect/Metric";
@@ -19,27 +20,27 @@ export const LATENCY_BUCKETS: ReadonlyArray<number> = [
 ];
 
 /** Request attempts, by `verb`, `resource` and `code` (`<error>` when nothing was answered). */
-export const requests = Metric.counter("kopf_api_requests_total", {
+export const requests = MetricSeries.counter("kopf_api_requests_total", {
   description: "Kubernetes API request attempts, by verb, resource and HTTP status code",
   incremental: true,
 });
 /** Seconds from sending an attempt to its complete response (or its failure). */
-export const latency = Metric.histogram("kopf_api_request_duration_seconds", {
+export const latency = MetricSeries.histogram("kopf_api_request_duration_seconds", {
   description: "Kubernetes API request latency in seconds, by verb and resource",
   boundaries: LATENCY_BUCKETS,
 });
 /** Attempts after the first one of a request, by `verb`, `resource` and the `reason` retried. */
-export const retries = Metric.counter("kopf_api_retries_total", {
+export const retries = MetricSeries.counter("kopf_api_retries_total", {
   description: "Kubernetes API request attempts retried after a failure, by verb, resource and reason",
   incremental: true,
 });
 /** `429 Too Many Requests` answers, by `verb` and `resource`. */
-export const throttled = Metric.counter("kopf_api_rate_limited_total", {
+export const throttled = MetricSeries.counter("kopf_api_rate_limited_total", {
   description: "Kubernetes API requests answered 429 Too Many Requests, by verb and resource",
   incremental: true,
 });
 /** Seconds spent waiting for the client-side rate limiter. */
-export const limiterWait = Metric.counter("kopf_api_rate_limiter_wait_seconds_total", {
+export const limiterWait = MetricSeries.counter("kopf_api_rate_limiter_wait_seconds_total", {
   description: "Seconds spent waiting for the client-side rate limiter",
   incremental: true,
 });
@@ -113,9 +114,38 @@ const codeOf = (exit: Exit.Exit<{ readonly status: number }, KubeApiError>): str
     : "<error>";
 };
 
+/** The series one kind of request updates, tagged once per distinct labels object. */
+interface Series {
+  readonly latency: Metric.Metric<number, unknown>;
+  readonly throttled: Metric.Metric<number, unknown>;
+  readonly requests: Map<string, Metric.Metric<number, unknown>>;
+}
+const seriesByLabels = new WeakMap<RequestLabels, Series>();
+const seriesOf = (labels: RequestLabels): Series => {
+  let series = seriesByLabels.get(labels);
+  if (series === undefined) {
+    series = {
+      latency: MetricSeries.tagged(latency, labels),
+      throttled: MetricSeries.tagged(throttled, labels),
+      requests: new Map(),
+    };
+    seriesByLabels.set(labels, series);
+  }
+  return series;
+};
+const requestsOf = (series: Series, labels: RequestLabels, code: string): Metric.Metric<number, unknown> => {
+  let counter = series.requests.get(code);
+  if (counter === undefined) {
+    counter = MetricSeries.tagged(requests, { ...labels, code });
+    series.requests.set(code, counter);
+  }
+  return counter;
+};
+
 /**
  * Measures one attempt of a request: counts it by its status code and records its latency
- * (on `Clock`); a `429` also counts as rate limiting. Interruptions are not counted.
+ * (on `Clock`); a `429` also counts as rate limiting. Interruptions are not counted. The series
+ * are tagged once per labels object, so a caller that keeps its labels tags nothing per request.
  *
  * @example
  * ```ts
@@ -126,16 +156,20 @@ export const measured = <A extends { readonly status: number }, R>(
   labels: RequestLabels,
   attempt: Effect.Effect<A, KubeApiError, R>,
 ): Effect.Effect<A, KubeApiError, R> =>
-  Effect.gen(function* () {
-    const started = yield* Clock.currentTimeMillis;
-    const exit = yield* Effect.exit(attempt);
-    if (Exit.isFailure(exit) && Exit.hasInterrupts(exit)) return yield* exit;
-    const code = codeOf(exit);
-    const ended = yield* Clock.currentTimeMillis;
-    yield* Metric.update(MetricSeries.tagged(requests, { ...labels, code }), 1);
-    yield* Metric.update(MetricSeries.tagged(latency, labels), (ended - started) / 1000);
-    if (code === "429") yield* Metric.update(MetricSeries.tagged(throttled, labels), 1);
-    return yield* exit;
+  Effect.clockWith((clock) => {
+    const started = clock.currentTimeMillisUnsafe();
+    return Effect.flatMap(Effect.exit(attempt), (exit) => {
+      if (Exit.isFailure(exit) && Exit.hasInterrupts(exit)) return exit;
+      const seconds = (clock.currentTimeMillisUnsafe() - started) / 1000;
+      return Effect.contextWith((context: Context.Context<never>) => {
+        const series = seriesOf(labels);
+        const code = codeOf(exit);
+        requestsOf(series, labels, code).updateUnsafe(1, context);
+        series.latency.updateUnsafe(seconds, context);
+        if (code === "429") series.throttled.updateUnsafe(1, context);
+        return exit;
+      });
+    });
   });
 
 /**

@@ -23,10 +23,17 @@ export interface Attempt {
   readonly resends: number;
 }
 
-/** A server's host and port, parsed once per server (an operator talks to one or a few). */
-const addressOf = (server: string): { readonly host: string; readonly port: number } | undefined => {
-  if (addresses.has(server)) return addresses.get(server);
-  let address: { readonly host: string; readonly port: number } | undefined;
+/** What the spans tell of a server: its URL without trailing slashes, its host and port. */
+interface ServerInfo {
+  readonly base: string;
+  readonly address: { readonly host: string; readonly port: number } | undefined;
+}
+
+/** A server's URL base, host and port, parsed once per server (an operator talks to one or a few). */
+const serverInfo = (server: string): ServerInfo => {
+  const known = servers.get(server);
+  if (known !== undefined) return known;
+  let address: ServerInfo["address"];
   try {
     const url = new URL(server);
     address = {
@@ -36,11 +43,12 @@ const addressOf = (server: string): { readonly host: string; readonly port: numb
   } catch {
     // A server that is not a URL has no address to tell.
   }
-  if (addresses.size >= 64) addresses.clear();
-  addresses.set(server, address);
-  return address;
+  const info = { base: server.replace(/\/+$/, ""), address };
+  if (servers.size >= 64) servers.clear();
+  servers.set(server, info);
+  return info;
 };
-const addresses = new Map<string, { readonly host: string; readonly port: number } | undefined>();
+const servers = new Map<string, ServerInfo>();
 
 /**
  * The span attributes of an attempt before it is sent.
@@ -50,14 +58,13 @@ const addresses = new Map<string, { readonly host: string; readonly port: number
  * // { "http.request.method": "GET", "url.full": "https://k8s:6443/api/v1/pods", "server.address": "k8s", "server.port": 6443, ... }
  */
 export const attributesOf = (attempt: Attempt): Record<string, string | number> => {
-  const full = `${attempt.server.replace(/\/+$/, "")}${attempt.path}`;
+  const { base, address } = serverInfo(attempt.server);
   const attributes: Record<string, string | number> = {
     "http.request.method": attempt.method,
-    "url.full": full,
+    "url.full": `${base}${attempt.path}`,
     "kopf.api.verb": attempt.labels.verb,
     "kopf.resource": attempt.labels.resource,
   };
-  const address = addressOf(attempt.server);
   if (address !== undefined) {
     attributes["server.address"] = address.host;
     attributes["server.port"] = address.port;

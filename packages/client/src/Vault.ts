@@ -216,7 +216,7 @@ export const make = Effect.fnUntraced(function* (options: VaultOptions) {
     );
   });
 
-  const select: Effect.Effect<VaultItem, LoginError> = Effect.gen(function* () {
+  const waitingSelect: Effect.Effect<VaultItem, LoginError> = Effect.gen(function* () {
     let reauthenticated = false;
     while (true) {
       if (gate !== undefined) {
@@ -230,6 +230,15 @@ export const make = Effect.fnUntraced(function* (options: VaultOptions) {
       const waiting = yield* reauthenticate;
       if (waiting === undefined) return yield* outOfCredentials();
     }
+  });
+
+  // The usual case — no login under way, valid credentials at hand — is answered at once; the
+  // rest (waiting for a login, starting one) goes the long way.
+  const select: Effect.Effect<VaultItem, LoginError> = Effect.clockWith((clock) => {
+    if (gate !== undefined) return waitingSelect;
+    expire(clock.currentTimeMillisUnsafe());
+    if (current.size === 1) return Effect.succeed(current.values().next().value as VaultItem);
+    return current.size > 0 ? pick : waitingSelect;
   });
 
   const invalidate = (item: VaultItem): Effect.Effect<void, LoginError> =>
@@ -247,21 +256,21 @@ export const make = Effect.fnUntraced(function* (options: VaultOptions) {
 
   const withCredentials = <A, E, R>(
     f: (item: VaultItem) => Effect.Effect<A, E | KubeApiError, R>,
-  ): Effect.Effect<A, E | KubeApiError | LoginError, R> =>
-    Effect.gen(function* () {
-      for (let attempt = 1; ; attempt++) {
-        const item = yield* select;
-        const outcome = yield* f(item).pipe(
-          Effect.map((value) => ({ accepted: true as const, value })),
-          Effect.catchIf(isUnauthorized, (error) => Effect.succeed({ accepted: false as const, error })),
-        );
-        if (outcome.accepted) return outcome.value;
-        yield* Effect.logWarning(`Credentials were rejected: ${ConnectionInfo.describe(item.info)}`);
-        yield* invalidate(item);
-        // A login that keeps producing new credentials that are all rejected would spin forever.
-        if (attempt >= MAX_CREDENTIAL_ATTEMPTS) return yield* Effect.fail(outcome.error);
-      }
-    });
+  ): Effect.Effect<A, E | KubeApiError | LoginError, R> => {
+    const attempt = (count: number): Effect.Effect<A, E | KubeApiError | LoginError, R> =>
+      Effect.flatMap(select, (item) =>
+        Effect.catchIf(f(item), isUnauthorized, (error) =>
+          Effect.gen(function* () {
+            yield* Effect.logWarning(`Credentials were rejected: ${ConnectionInfo.describe(item.info)}`);
+            yield* invalidate(item);
+            // A login that keeps producing new credentials that are all rejected would spin forever.
+            if (count >= MAX_CREDENTIAL_ATTEMPTS) return yield* Effect.fail(error);
+            return yield* attempt(count + 1);
+          }),
+        ),
+      );
+    return attempt(1);
+  };
 
   if (options.initial !== undefined) add(options.initial);
   const now = yield* Clock.currentTimeMillis;

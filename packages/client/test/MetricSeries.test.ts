@@ -46,3 +46,34 @@ describe("MetricSeries.tagged", () => {
     assert.notStrictEqual(MetricSeries.tagged(hits, attributes), tagged);
   });
 });
+
+describe("MetricSeries.counter, gauge and histogram", () => {
+  const calls = MetricSeries.counter("test_metric_series_family_total", { incremental: true });
+  const level = MetricSeries.gauge("test_metric_series_family_level");
+  const seconds = MetricSeries.histogram("test_metric_series_family_seconds", { boundaries: [1, 10] });
+
+  it.effect("tag series of their own that land where withAttributes reads, updated in turns", () =>
+    Effect.gen(function* () {
+      // Alternating series of one metric: each keeps its own key.
+      for (let i = 0; i < 3; i++) {
+        yield* Metric.update(MetricSeries.tagged(calls, { resource: "a", code: "200" }), 1);
+        yield* Metric.update(MetricSeries.tagged(calls, { resource: "b", code: "200" }), 2);
+      }
+      // An incremental counter ignores decrements, as Metric.counter's own series do.
+      yield* Metric.update(MetricSeries.tagged(calls, { resource: "a", code: "200" }), -5);
+      assert.strictEqual(yield* count(calls, { resource: "a", code: "200" }), 3);
+      assert.strictEqual(yield* count(calls, { code: "200", resource: "b" }), 6);
+
+      yield* Metric.update(MetricSeries.tagged(level, { resource: "a" }), 7);
+      yield* Metric.update(MetricSeries.tagged(level, { resource: "b" }), 9);
+      const gauge = yield* Metric.value(Metric.withAttributes(level, { resource: "a" }));
+      assert.strictEqual(gauge.value, 7);
+
+      yield* Metric.update(MetricSeries.tagged(seconds, { resource: "a" }), 0.5);
+      yield* Metric.update(MetricSeries.tagged(seconds, { resource: "a" }), 5);
+      const histogram = yield* Metric.value(Metric.withAttributes(seconds, { resource: "a" }));
+      assert.strictEqual(histogram.count, 2);
+      assert.strictEqual(histogram.sum, 5.5);
+    }),
+  );
+});

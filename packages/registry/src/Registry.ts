@@ -120,7 +120,23 @@ export const make = <S = unknown, M = S>(options: RegistryOptions = {}): Registr
     webhooks: [] as Array<WebhookHandler>,
   };
 
+  // What is asked per resource kind on every processing cycle (the handlers of a bucket, the extra
+  // fields) is remembered per resource until a handler is added.
+  let known = new WeakMap<Resource.Resource, Map<string, unknown>>();
+  const remembered = <A>(resource: Resource.Resource, what: string, compute: () => A): A => {
+    let answers = known.get(resource);
+    if (answers === undefined) {
+      answers = new Map();
+      known.set(resource, answers);
+    }
+    if (answers.has(what)) return answers.get(what) as A;
+    const answer = compute();
+    answers.set(what, answer);
+    return answer;
+  };
+
   const append = (handler: Handler): void => {
+    known = new WeakMap();
     switch (handler._tag) {
       case "ActivityHandler":
         activities.push(handler);
@@ -144,8 +160,15 @@ export const make = <S = unknown, M = S>(options: RegistryOptions = {}): Registr
     }
   };
 
-  const forResource = <H extends ResourceHandler>(handlers: ReadonlyArray<H>, resource: Resource.Resource) =>
-    handlers.filter((h) => matchesResource(h, resource));
+  const forResource = <B extends Bucket>(
+    bucket: B,
+    resource: Resource.Resource,
+  ): ReadonlyArray<(typeof buckets)[B][number]> =>
+    remembered(resource, bucket, () =>
+      (buckets[bucket] as ReadonlyArray<(typeof buckets)[B][number]>).filter((h) =>
+        matchesResource(h, resource),
+      ),
+    );
 
   const on = On.make<S, M>({
     append,
@@ -161,7 +184,7 @@ export const make = <S = unknown, M = S>(options: RegistryOptions = {}): Registr
   };
 
   const hasHandlers = (bucket: Bucket, resource: Resource.Resource): boolean =>
-    (buckets[bucket] as ReadonlyArray<ResourceHandler>).some((h) => matchesResource(h, resource));
+    forResource(bucket, resource).length > 0;
 
   return {
     on,
@@ -192,11 +215,11 @@ export const make = <S = unknown, M = S>(options: RegistryOptions = {}): Registr
       const regular = activities.filter((h) => h.activity === activity && !h.fallback);
       return deduplicated(regular.length > 0 ? regular : activities.filter((h) => h.activity === activity));
     },
-    changingFor: (resource) => forResource(buckets.changing, resource),
-    watchingFor: (resource) => forResource(buckets.watching, resource),
-    spawningFor: (resource) => forResource(buckets.spawning, resource),
-    indexingFor: (resource) => forResource(buckets.indexing, resource),
-    webhooksFor: (resource) => forResource(buckets.webhooks, resource),
+    changingFor: (resource) => forResource("changing", resource),
+    watchingFor: (resource) => forResource("watching", resource),
+    spawningFor: (resource) => forResource("spawning", resource),
+    indexingFor: (resource) => forResource("indexing", resource),
+    webhooksFor: (resource) => forResource("webhooks", resource),
     hasHandlers,
     hasChangingHandlers: (resource) => hasHandlers("changing", resource),
     selectors: (bucket) => {
@@ -205,16 +228,17 @@ export const make = <S = unknown, M = S>(options: RegistryOptions = {}): Registr
       const selectors = handlers.flatMap((h) => (h.selector === undefined ? [] : [h.selector]));
       return ResourceSpec.distinct(selectors);
     },
-    extraFields: (resource) => {
-      const handlers: ReadonlyArray<ResourceHandler> = [
-        ...buckets.watching,
-        ...buckets.changing,
-        ...buckets.spawning,
-      ];
-      const fields = handlers.flatMap((h) =>
-        h.field !== undefined && matchesResource(h, resource) ? [h.field] : [],
-      );
-      return distinctBy(fields, (f) => JSON.stringify(f));
-    },
+    extraFields: (resource) =>
+      remembered(resource, "extraFields", () => {
+        const handlers: ReadonlyArray<ResourceHandler> = [
+          ...buckets.watching,
+          ...buckets.changing,
+          ...buckets.spawning,
+        ];
+        const fields = handlers.flatMap((h) =>
+          h.field !== undefined && matchesResource(h, resource) ? [h.field] : [],
+        );
+        return distinctBy(fields, (f) => JSON.stringify(f));
+      }),
   };
 };

@@ -32,26 +32,27 @@ export interface Input {
 export const patch = (
   input: Input,
 ): Effect.Effect<CyclePlan.Patched, PatchApplier.PatchNotStored | Patch.PatchError, KubeApi> =>
-  Effect.gen(function* () {
-    if (input.patch.isEmpty()) return { _tag: "NothingToPatch" };
-    const settings = yield* OperatorSettings;
+  Effect.withFiber((fiber) => {
+    if (input.patch.isEmpty()) return Effect.succeed({ _tag: "NothingToPatch" });
+    const settings = fiber.getRef(OperatorSettings);
     settings.persistence.progressStorage.touch({ body: input.body, patch: input.patch, value: null });
-    const outcome = yield* PatchApplier.apply(input);
-    switch (outcome._tag) {
-      case "Gone":
-        return { _tag: "Gone" };
-      case "Applied":
-        return { _tag: "Applied", resourceVersion: outcome.resourceVersion };
-      case "Conflict":
-        return { _tag: "Conflict", resourceVersion: outcome.resourceVersion, pending: outcome.pending };
-      case "Invalid":
-        return {
-          _tag: "Invalid",
-          resourceVersion: outcome.resourceVersion,
-          message: outcome.error.message,
-          payload: JSON.stringify(outcome.write.payload),
-        };
-    }
+    return Effect.map(PatchApplier.apply(input), (outcome): CyclePlan.Patched => {
+      switch (outcome._tag) {
+        case "Gone":
+          return { _tag: "Gone" };
+        case "Applied":
+          return { _tag: "Applied", resourceVersion: outcome.resourceVersion };
+        case "Conflict":
+          return { _tag: "Conflict", resourceVersion: outcome.resourceVersion, pending: outcome.pending };
+        case "Invalid":
+          return {
+            _tag: "Invalid",
+            resourceVersion: outcome.resourceVersion,
+            message: outcome.error.message,
+            payload: JSON.stringify(outcome.write.payload),
+          };
+      }
+    });
   });
 
 /**

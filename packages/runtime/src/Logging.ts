@@ -239,10 +239,13 @@ export const handlerLogger = (
   const run = Effect.runSyncWith(context);
   // Lines below the level are dropped before a fiber is run for them (handlers log per object).
   const minimum = Context.get(context, References.MinimumLogLevel);
+  // No extra annotations (the usual case): the line is logged as it is, with no context change.
+  const annotated = Object.keys(extra).length === 0 ? undefined : extra;
   const emit = (level: LogLevel.Severity, message: string, args: ReadonlyArray<unknown>) => {
     if (LogLevel.isGreaterThan(minimum, level)) return;
     try {
-      run(Effect.annotateLogs(Effect.logWithLevel(level)(message, ...args), extra));
+      const line = Effect.logWithLevel(level)(message, ...args);
+      run(annotated === undefined ? line : Effect.annotateLogs(line, annotated));
     } catch {
       // Logging never breaks a handler.
     }

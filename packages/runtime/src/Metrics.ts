@@ -10,6 +10,7 @@ import { MetricSeries } from "@kopf/client";
 import * as Clock from "effect/Clock";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
+import type * as Fiber from "effect/Fiber";
 import * as Metric from "effect/Metric";
 import type * as ErrorModes from "./execution/ErrorModes.ts";
 
@@ -95,16 +96,34 @@ export const CurrentEvent: Context.Reference<CurrentEvent | undefined> = Context
 
 const byResource = (resource: string) => ({ resource });
 
-const sinceArrival = <S>(metric: Metric.Metric<number, S>): Effect.Effect<void> =>
-  Effect.gen(function* () {
-    const event = yield* CurrentEvent;
-    if (event === undefined) return;
-    const now = yield* Clock.currentTimeMillis;
-    yield* Metric.update(
-      MetricSeries.tagged(metric, byResource(event.resource)),
-      (now - event.arrived) / 1000,
-    );
-  });
+/** The per-resource series, by metric and resource (resource kinds are few: never cleared). */
+const resourceSeries = new WeakMap<object, Map<string, object>>();
+
+/** The series of `metric` for `resource`, tagged once per resource. */
+const ofResource = <I, S>(metric: Metric.Metric<I, S>, resource: string): Metric.Metric<I, S> => {
+  let known = resourceSeries.get(metric);
+  if (known === undefined) {
+    known = new Map();
+    resourceSeries.set(metric, known);
+  }
+  let found = known.get(resource) as Metric.Metric<I, S> | undefined;
+  if (found === undefined) {
+    found = MetricSeries.tagged(metric, byResource(resource));
+    known.set(resource, found);
+  }
+  return found;
+};
+
+/** Records the seconds since the current event's arrival (by the fiber's `Clock`); nothing outside of processing. */
+const recordSinceArrival = <S>(
+  metric: Metric.Metric<number, S>,
+  fiber: Fiber.Fiber<unknown, unknown>,
+): void => {
+  const event = fiber.getRef(CurrentEvent);
+  if (event === undefined) return;
+  const now = fiber.getRef(Clock.Clock).currentTimeMillisUnsafe();
+  ofResource(metric, event.resource).updateUnsafe((now - event.arrived) / 1000, fiber.context);
+};
 
 /** The labels of one handler. */
 export interface HandlerLabels {
@@ -124,26 +143,58 @@ export interface HandlerLabels {
  * ```
  */
 export const handlerCalled = (labels: HandlerLabels, retry: number): Effect.Effect<void> =>
-  Effect.gen(function* () {
-    yield* Metric.update(MetricSeries.tagged(handlerInvocations, labels), 1);
-    const short = { resource: labels.resource, handler: labels.handler };
-    if (retry > 0) yield* Metric.update(MetricSeries.tagged(handlerRetries, short), 1);
-    yield* sinceArrival(eventToHandler);
-  });
+  Effect.withFiberSucceed((fiber) => handlerCalledNow(fiber, labels, retry));
 
 /** Records the end of a handler call (see {@link handlerCalled}); `seconds` is its duration. */
 export const handlerEnded = (
   labels: HandlerLabels,
   end: ErrorModes.End,
   seconds: number | undefined,
-): Effect.Effect<void> =>
-  Effect.gen(function* () {
-    const short = { resource: labels.resource, handler: labels.handler };
-    if (end._tag === "Succeeded") yield* Metric.update(MetricSeries.tagged(handlerSuccesses, short), 1);
-    if (end._tag === "Failed")
-      yield* Metric.update(MetricSeries.tagged(handlerFailures, { ...short, kind: end.kind }), 1);
-    if (seconds !== undefined) yield* Metric.update(MetricSeries.tagged(handlerDuration, short), seconds);
-  });
+): Effect.Effect<void> => Effect.withFiberSucceed((fiber) => handlerEndedNow(fiber, labels, end, seconds));
+
+/**
+ * The same as {@link handlerCalled}, at once, in the context of `fiber` (for code already
+ * running synchronously in it).
+ *
+ * @example
+ * ```ts
+ * Effect.withFiberSucceed((fiber) => Metrics.handlerCalledNow(fiber, labels, 0))
+ * ```
+ */
+export const handlerCalledNow = (
+  fiber: Fiber.Fiber<unknown, unknown>,
+  labels: HandlerLabels,
+  retry: number,
+): void => {
+  MetricSeries.tagged(handlerInvocations, labels).updateUnsafe(1, fiber.context);
+  if (retry > 0)
+    MetricSeries.tagged(handlerRetries, { resource: labels.resource, handler: labels.handler }).updateUnsafe(
+      1,
+      fiber.context,
+    );
+  recordSinceArrival(eventToHandler, fiber);
+};
+
+/**
+ * The same as {@link handlerEnded}, at once, in the context of `fiber`.
+ *
+ * @example
+ * ```ts
+ * Effect.withFiberSucceed((fiber) => Metrics.handlerEndedNow(fiber, labels, { _tag: "Succeeded" }, 0.012))
+ * ```
+ */
+export const handlerEndedNow = (
+  fiber: Fiber.Fiber<unknown, unknown>,
+  labels: HandlerLabels,
+  end: ErrorModes.End,
+  seconds: number | undefined,
+): void => {
+  const short = { resource: labels.resource, handler: labels.handler };
+  if (end._tag === "Succeeded") MetricSeries.tagged(handlerSuccesses, short).updateUnsafe(1, fiber.context);
+  if (end._tag === "Failed")
+    MetricSeries.tagged(handlerFailures, { ...short, kind: end.kind }).updateUnsafe(1, fiber.context);
+  if (seconds !== undefined) MetricSeries.tagged(handlerDuration, short).updateUnsafe(seconds, fiber.context);
+};
 
 /**
  * Records that the patch of the current event's cycle was applied.
@@ -153,7 +204,9 @@ export const handlerEnded = (
  * yield* Metrics.patchApplied
  * ```
  */
-export const patchApplied: Effect.Effect<void> = sinceArrival(eventToPatch);
+export const patchApplied: Effect.Effect<void> = Effect.withFiberSucceed((fiber) =>
+  recordSinceArrival(eventToPatch, fiber),
+);
 
 /**
  * Records one processing cycle of an event that arrived at `arrived` and runs `cycle` with the
@@ -169,9 +222,10 @@ export const cycle = <A, E, R>(
   arrived: number,
   effect: Effect.Effect<A, E, R>,
 ): Effect.Effect<A, E, R> =>
-  Metric.update(MetricSeries.tagged(cycles, byResource(resource)), 1).pipe(
-    Effect.andThen(Effect.provideService(effect, CurrentEvent, { resource, arrived })),
-  );
+  Effect.withFiber((fiber) => {
+    ofResource(cycles, resource).updateUnsafe(1, fiber.context);
+    return Effect.provideService(effect, CurrentEvent, { resource, arrived });
+  });
 
 /**
  * Sets a per-resource gauge (objects known, objects and events queued).
@@ -182,7 +236,25 @@ export const cycle = <A, E, R>(
  * ```
  */
 export const gauge = (metric: Metric.Gauge<number>, resource: string, value: number): Effect.Effect<void> =>
-  Metric.update(MetricSeries.tagged(metric, byResource(resource)), value);
+  Effect.withFiberSucceed((fiber) => gaugeUnsafe(fiber.context, metric, resource, value));
+
+/**
+ * Sets a per-resource gauge at once, in the metric registry of `context` (for code that holds
+ * its fiber's context already).
+ *
+ * @example
+ * ```ts
+ * Metrics.gaugeUnsafe(context, Metrics.objectsKnown, "kopfexamples.v1.kopf.dev", memories.size)
+ * ```
+ */
+export const gaugeUnsafe = (
+  context: Context.Context<never>,
+  metric: Metric.Gauge<number>,
+  resource: string,
+  value: number,
+): void => {
+  ofResource(metric, resource).updateUnsafe(value, context);
+};
 
 /**
  * Records that the current event's object starts (`true`) or ends (`false`) being throttled;

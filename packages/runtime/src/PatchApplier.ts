@@ -35,6 +35,7 @@ import {
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
 import * as LogLevel from "effect/LogLevel";
+import * as References from "effect/References";
 import * as Result from "effect/Result";
 import { inconsistencies } from "./internal/patchConsistency.ts";
 import * as Metrics from "./Metrics.ts";
@@ -124,8 +125,11 @@ const render = (value: unknown): string => JSON.stringify(value);
  * patch.meta.annotations["kopf.zalando.org/last-handled-configuration"] = "{...}"
  * mergeRequests(resource, patch) // [{ part: "status", ... }, { part: "object", ... }]
  */
-export const mergeRequests = (resource: Resource.Resource, patch: Patch.Patch): ReadonlyArray<Write> => {
-  const value = patch.toValue();
+export const mergeRequests = (resource: Resource.Resource, patch: Patch.Patch): ReadonlyArray<Write> =>
+  mergeRequestsOf(resource, patch.toValue());
+
+/** The merge patches of a patch's value (see {@link mergeRequests}). */
+const mergeRequestsOf = (resource: Resource.Resource, value: PatchValue.PatchValue): ReadonlyArray<Write> => {
   const toWrite = (part: Write["part"], payload: JsonObject | undefined): ReadonlyArray<Write> =>
     payload === undefined ? [] : [{ part, type: "merge", payload }];
   if (!Resource.hasStatusSubresource(resource))
@@ -182,50 +186,61 @@ const isReason = (error: ApiError, reason: KubeApiError["reason"]): error is Kub
 export const apply = (
   request: PatchRequest,
 ): Effect.Effect<Outcome, PatchNotStored | Patch.PatchError, KubeApi> =>
-  Effect.gen(function* () {
+  KubeApi.use((api) => {
     const { resource, body, patch } = request;
-    if (patch.isEmpty()) return { _tag: "Applied", body: undefined, resourceVersion: undefined, calls: 0 };
-    const api = yield* KubeApi;
+    if (patch.isEmpty())
+      return Effect.succeed({ _tag: "Applied", body: undefined, resourceVersion: undefined, calls: 0 });
     const location = { namespace: Body.namespace(body) ?? null, name: Body.name(body) ?? "" };
+    // The merge patch is copied once: for the requests and for the check of their responses.
+    const value = patch.toValue();
     let calls = 0;
     let freshest: RawBody | undefined;
 
     /** Sends one write; `undefined` when it was stored, else the outcome it ends with. */
     const send = (write: Write): Effect.Effect<Outcome | undefined, PatchNotStored, never> =>
-      Effect.gen(function* () {
+      Effect.withFiber((fiber) => {
         const where = write.part === "status" ? { ...location, subresource: "status" } : location;
         const label = write.part === "status" ? "the status" : "the resource";
-        // Rendering the payload costs a serialisation per write; only when debug lines are written.
-        if (yield* LogLevel.isEnabled("Debug")) {
-          yield* Effect.logDebug(
-            `${write.type === "merge" ? "Merge" : "JSON"}-patching ${label} with: ${render(write.payload)}`,
-          );
-        }
         calls += 1;
-        const sent = yield* Effect.result(
-          api.patch(resource, where, { type: write.type, body: write.payload }),
-        );
-        if (Result.isSuccess(sent)) {
-          freshest = sent.success;
-          return undefined;
-        }
-        const error = sent.failure;
-        if (isReason(error, "NotFound")) {
-          yield* Effect.logDebug("Patching was skipped: the object does not exist anymore.");
-          return { _tag: "Gone", calls };
-        }
-        if (write.type === "json" && isReason(error, "Invalid")) return yield* rejected(write, error);
-        return yield* Effect.fail(
-          new PatchNotStored({
-            part: write.part,
-            message:
-              write.part === "status"
-                ? `Storing the status failed (${error.message}); nothing is marked as handled, the handlers stay pending and will run again.`
-                : `Patching the object failed (${error.message}); what this cycle did is not marked as handled, it will be processed again.`,
-            cause: error,
-          }),
-        );
+        const sending = Effect.result(api.patch(resource, where, { type: write.type, body: write.payload }));
+        // Rendering the payload costs a serialisation per write; only when debug lines are written.
+        const debug = !LogLevel.isGreaterThan(fiber.getRef(References.MinimumLogLevel), "Debug");
+        const logged = debug
+          ? Effect.andThen(
+              Effect.logDebug(
+                `${write.type === "merge" ? "Merge" : "JSON"}-patching ${label} with: ${render(write.payload)}`,
+              ),
+              sending,
+            )
+          : sending;
+        return Effect.flatMap(logged, (sent) => {
+          if (Result.isSuccess(sent)) {
+            freshest = sent.success;
+            return Effect.succeed(undefined);
+          }
+          return failed(write, sent.failure);
+        });
       });
+
+    /** What a failed write ends the patching with. */
+    const failed = (write: Write, error: ApiError): Effect.Effect<Outcome, PatchNotStored> => {
+      if (isReason(error, "NotFound"))
+        return Effect.as(Effect.logDebug("Patching was skipped: the object does not exist anymore."), {
+          _tag: "Gone",
+          calls,
+        });
+      if (write.type === "json" && isReason(error, "Invalid")) return rejected(write, error);
+      return Effect.fail(
+        new PatchNotStored({
+          part: write.part,
+          message:
+            write.part === "status"
+              ? `Storing the status failed (${error.message}); nothing is marked as handled, the handlers stay pending and will run again.`
+              : `Patching the object failed (${error.message}); what this cycle did is not marked as handled, it will be processed again.`,
+          cause: error,
+        }),
+      );
+    };
 
     /** A 422 on a guarded JSON patch: a conflict if the object changed since the tested version, else invalid. */
     const rejected = (write: Write, error: KubeApiError) =>
@@ -245,23 +260,48 @@ export const apply = (
       calls,
     });
 
-    for (const write of mergeRequests(resource, patch)) {
-      const ended = yield* send(write);
-      if (ended !== undefined) return ended;
-    }
-    if (freshest !== undefined) {
-      const found = inconsistencies(patch.toMergePatch(), freshest);
-      if (found.length > 0)
-        yield* Effect.logWarning(`Merge-patching finished with inconsistencies: ${render(found)}`);
-    }
-    const json = jsonRequests(resource, patch, freshest ?? body);
-    if (Result.isFailure(json)) return yield* Effect.fail(json.failure);
-    for (const write of json.success) {
-      // Each JSON patch is guarded by the version of the response before it.
+    /** Sends the writes one after another (each made when its turn comes), then goes on with `next`. */
+    const sendEach = (
+      writes: ReadonlyArray<Write>,
+      made: (write: Write) => Write,
+      next: () => Effect.Effect<Outcome, PatchNotStored | Patch.PatchError>,
+    ): Effect.Effect<Outcome, PatchNotStored | Patch.PatchError> => {
+      const from = (index: number): Effect.Effect<Outcome, PatchNotStored | Patch.PatchError> =>
+        index >= writes.length
+          ? next()
+          : Effect.flatMap(send(made(writes[index]!)), (ended) =>
+              ended !== undefined ? Effect.succeed(ended) : from(index + 1),
+            );
+      return from(0);
+    };
+
+    const applied = () =>
+      Effect.map(
+        Metrics.patchApplied,
+        (): Outcome => ({
+          _tag: "Applied",
+          body: freshest,
+          resourceVersion: awaitedVersion(freshest),
+          calls,
+        }),
+      );
+    // Each JSON patch is guarded by the version of the response before it.
+    const guarded = (write: Write): Write => {
       const [, ...ops] = write.payload as ReadonlyArray<JsonPatchOp>;
-      const ended = yield* send({ ...write, payload: [PatchValue.guard(freshest ?? body), ...ops] });
-      if (ended !== undefined) return ended;
-    }
-    yield* Metrics.patchApplied;
-    return { _tag: "Applied", body: freshest, resourceVersion: awaitedVersion(freshest), calls };
+      return { ...write, payload: [PatchValue.guard(freshest ?? body), ...ops] };
+    };
+    const afterMerges = (): Effect.Effect<Outcome, PatchNotStored | Patch.PatchError> => {
+      const found = freshest === undefined ? [] : inconsistencies(value.mergePatch, freshest);
+      const json = jsonRequests(resource, patch, freshest ?? body);
+      const rest = Result.isFailure(json)
+        ? Effect.fail(json.failure)
+        : sendEach(json.success, guarded, applied);
+      return found.length > 0
+        ? Effect.andThen(
+            Effect.logWarning(`Merge-patching finished with inconsistencies: ${render(found)}`),
+            rest,
+          )
+        : rest;
+    };
+    return sendEach(mergeRequestsOf(resource, value), (write) => write, afterMerges);
   });

@@ -45,7 +45,10 @@ export const raise = (pressure: Pressure): Effect.Effect<void> => Effect.asVoid(
  * yield* Pressure.clear(pressure) // before processing the last queued event
  * ```
  */
-export const clear = (pressure: Pressure): Effect.Effect<void> => Effect.asVoid(pressure.latch.close);
+export const clear = (pressure: Pressure): Effect.Effect<void> =>
+  Effect.sync(() => {
+    pressure.latch.closeUnsafe();
+  });
 
 /**
  * Whether the flag is raised now.

@@ -22,6 +22,7 @@ import type { KubeApi } from "@kopf/client";
 import type { Lifecycle, Memo, Registry } from "@kopf/registry";
 import { OperatorSettings } from "@kopf/settings";
 import { Patch, type RawEvent, Resource } from "@kopf/structs";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Option from "effect/Option";
 import type * as Engines from "./Engines.ts";
@@ -95,27 +96,31 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
     return { key, memory };
   };
 
+  const resourceName = Resource.toString(options.resource);
+  const retryIf = (error: CycleInstructions.CycleError) => error._tag === "PatchNotStored";
+
+  // The cycle's settings and services are read once from its fiber (with the object's log
+  // annotation in force), and what needs no effect is done at once: one effect per cycle here.
   const process: ObjectQueues.Processor<KubeApi> = (event, context) =>
-    Effect.gen(function* () {
-      const settings = yield* OperatorSettings;
+    Effect.withFiber<string | undefined, never, KubeApi>((fiber) => {
+      const services = fiber.context;
+      const settings = Context.get(services, OperatorSettings);
       const { key, memory } = recall(event);
-      yield* Metrics.gauge(Metrics.objectsKnown, Resource.toString(options.resource), memories.size);
+      Metrics.gaugeUnsafe(services, Metrics.objectsKnown, resourceName, memories.size);
       const cell: Throttler.Cell = {
         get: () => memory.throttler,
         set: (state) => {
           memory.throttler = state;
         },
       };
-      const result = yield* Throttler.throttled(
-        {
-          cell,
-          delays: settings.queueing.errorDelays,
-          pressure: context.pressure,
-          retryIf: (error) => error._tag === "PatchNotStored",
-        },
-        processCauses({ options, event, key, memory, context }),
+      const cycle = { options, event, key, memory, context, settings, services };
+      return Effect.map(
+        Throttler.throttled(
+          { cell, delays: settings.queueing.errorDelays, pressure: context.pressure, retryIf },
+          Effect.suspend(() => processCauses(cycle)),
+        ),
+        Option.getOrUndefined,
       );
-      return Option.getOrUndefined(result);
     }).pipe(Logging.annotateObject(Posting.referenceOf(event.object)));
 
   const forget = (which: (key: string) => boolean) =>
@@ -132,6 +137,9 @@ interface CycleInput {
   readonly key: string;
   readonly memory: ObjectMemory;
   readonly context: ObjectQueues.WorkerContext;
+  readonly settings: OperatorSettings;
+  /** The cycle's services (with the object's log annotation), for the handlers' loggers. */
+  readonly services: Context.Context<never>;
 }
 
 /**
@@ -140,50 +148,45 @@ interface CycleInput {
  * instructions of `CyclePlan` one by one (`CycleSelection` on its `Select` instruction) and
  * reports what each did, until the plan finishes with the cycle's outcome. The instructions that
  * need no effect are performed in a plain loop, so a cycle with nothing to do (the echo of our own
- * patch) runs no effect per step.
+ * patch) runs no effect per step. Called afresh for every attempt (a retried cycle starts over).
  */
-const processCauses = (input: CycleInput) =>
-  Effect.gen(function* () {
-    const { options, event, key, memory, context } = input;
-    const engines = options.engines ?? {};
-    const settings = yield* OperatorSettings;
-    const services = yield* Effect.context<never>();
-    const patch = new Patch.Patch(event.object, { fns: memory.remaining?.fns ?? [] });
-    const facts: CyclePlan.Facts = {
-      type: event.type,
-      body: event.object,
-      finalizer: settings.persistence.finalizer,
-      consistencyTime: context.consistencyTime,
-      patchInitiallyEmpty: patch.isEmpty(),
-      engines: {
-        indexing: engines.indexing !== undefined || engines.indexed !== undefined,
-        ownership: engines.ownership !== undefined,
-      },
-    };
-    const performer = CycleInstructions.make({
-      registry: options.registry,
-      resource: options.resource,
-      lifecycle: options.lifecycle,
-      engines,
-      settings,
-      services,
-      event,
-      key,
-      memory,
-      context,
-      patch,
-    });
-    const interpret = Effect.suspend(() => CycleInstructions.run(performer, CyclePlan.start(facts)));
-    const { ownership } = engines;
-    // Scaled out: the object claimed for this cycle is released however the cycle ends.
-    const outcome =
-      ownership === undefined
-        ? interpret
-        : interpret.pipe(
-            Effect.ensuring(
-              Effect.suspend(() => (performer.claimed() ? ownership.release(key) : Effect.void)),
-            ),
-          );
-    const done = yield* outcome;
-    return done._tag === "Applied" ? done.resourceVersion : undefined;
+const processCauses = (
+  input: CycleInput,
+): Effect.Effect<string | undefined, CycleInstructions.CycleError, KubeApi> => {
+  const { options, event, key, memory, context, settings, services } = input;
+  const engines = options.engines ?? {};
+  const patch = new Patch.Patch(event.object, { fns: memory.remaining?.fns ?? [] });
+  const facts: CyclePlan.Facts = {
+    type: event.type,
+    body: event.object,
+    finalizer: settings.persistence.finalizer,
+    consistencyTime: context.consistencyTime,
+    patchInitiallyEmpty: patch.isEmpty(),
+    engines: {
+      indexing: engines.indexing !== undefined || engines.indexed !== undefined,
+      ownership: engines.ownership !== undefined,
+    },
+  };
+  const performer = CycleInstructions.make({
+    registry: options.registry,
+    resource: options.resource,
+    lifecycle: options.lifecycle,
+    engines,
+    settings,
+    services,
+    event,
+    key,
+    memory,
+    context,
+    patch,
   });
+  const { ownership } = engines;
+  // Scaled out: the object claimed for this cycle is released however the cycle ends.
+  const outcome =
+    ownership === undefined
+      ? CycleInstructions.run(performer, CyclePlan.start(facts))
+      : Effect.suspend(() => CycleInstructions.run(performer, CyclePlan.start(facts))).pipe(
+          Effect.ensuring(Effect.suspend(() => (performer.claimed() ? ownership.release(key) : Effect.void))),
+        );
+  return Effect.map(outcome, (done) => (done._tag === "Applied" ? done.resourceVersion : undefined));
+};

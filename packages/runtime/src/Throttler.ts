@@ -93,41 +93,68 @@ const sleepOut = (cell: Cell, pressure: Pressure.Pressure | undefined) =>
  * ```
  */
 export const throttled = <A, E, R>(
-  options: {
-    readonly cell: Cell;
-    readonly delays: ReadonlyArray<number>;
-    readonly pressure?: Pressure.Pressure | undefined;
-    /** Whether a failure is worth processing the same event again once its delay has passed. */
-    readonly retryIf?: ((error: E) => boolean) | undefined;
-  },
+  options: ThrottledOptions<E>,
   body: Effect.Effect<A, E, R>,
+): Effect.Effect<Option.Option<A>, never, R> =>
+  Effect.suspend(() => {
+    const { cell, pressure } = options;
+    // Not throttled (the usual case): the body at once, with no sleep to sleep out.
+    if (cell.get().activeUntil === undefined) return attempt(options, body);
+    return Effect.flatMap(sleepOut(cell, pressure), () =>
+      cell.get().activeUntil !== undefined ? Effect.succeedNone : attempt(options, body),
+    );
+  });
+
+/** What {@link throttled} throttles by. */
+export interface ThrottledOptions<E> {
+  readonly cell: Cell;
+  readonly delays: ReadonlyArray<number>;
+  readonly pressure?: Pressure.Pressure | undefined;
+  /** Whether a failure is worth processing the same event again once its delay has passed. */
+  readonly retryIf?: ((error: E) => boolean) | undefined;
+}
+
+/** Runs the body once and steps the throttler by how it ended. */
+const attempt = <A, E, R>(
+  options: ThrottledOptions<E>,
+  body: Effect.Effect<A, E, R>,
+): Effect.Effect<Option.Option<A>, never, R> =>
+  Effect.matchCauseEffect(body, {
+    onSuccess: (value) => {
+      const next = onSuccess(options.cell.get());
+      options.cell.set(next.state);
+      return next.wasThrottled
+        ? Effect.as(
+            Effect.logInfo("Throttling is over. Switching back to normal operations."),
+            Option.some(value),
+          )
+        : Effect.succeedSome(value);
+    },
+    onFailure: (cause) => failed(options, body, cause),
+  });
+
+/** After an unexpected failure: logs it, sleeps the next delay, and retries if asked to. */
+const failed = <A, E, R>(
+  options: ThrottledOptions<E>,
+  body: Effect.Effect<A, E, R>,
+  cause: Cause.Cause<E>,
 ): Effect.Effect<Option.Option<A>, never, R> =>
   Effect.gen(function* () {
     const { cell, delays, pressure, retryIf } = options;
-    yield* sleepOut(cell, pressure);
-    if (cell.get().activeUntil !== undefined) return Option.none();
-    const exit = yield* Effect.exit(body);
-    if (exit._tag === "Success") {
-      const next = onSuccess(cell.get());
-      cell.set(next.state);
-      if (next.wasThrottled)
-        yield* Effect.logInfo("Throttling is over. Switching back to normal operations.");
-      return Option.some(exit.value);
-    }
-    if (Cause.hasInterrupts(exit.cause)) return yield* Effect.failCause(exit.cause as Cause.Cause<never>);
+    if (Cause.hasInterrupts(cause)) return yield* Effect.failCause(cause as Cause.Cause<never>);
     const next = onFailure(cell.get(), delays, yield* Clock.currentTimeMillis);
     cell.set(next.state);
     if (next.delay !== undefined) yield* Metrics.throttling(true);
     if (next.delay === undefined) {
-      yield* Effect.logError("An unexpected error occurred; no throttling is configured.", exit.cause);
+      yield* Effect.logError("An unexpected error occurred; no throttling is configured.", cause);
       return Option.none();
     }
     yield* Effect.logError(
-      `Throttling for ${next.delay} seconds due to an unexpected error: ${describe(exit.cause)}`,
-      exit.cause,
+      `Throttling for ${next.delay} seconds due to an unexpected error: ${describe(cause)}`,
+      cause,
     );
     yield* sleepOut(cell, pressure);
-    const retry = retryIf !== undefined && Option.exists(Cause.findErrorOption(exit.cause), retryIf);
+    const retry = retryIf !== undefined && Option.exists(Cause.findErrorOption(cause), retryIf);
     if (retry && cell.get().activeUntil === undefined) {
       yield* Effect.logDebug("Retrying the failed processing now that its throttling is over.");
       return yield* throttled(options, body);

@@ -12,6 +12,7 @@
 import type { RawEvent } from "@kopf/structs";
 import { Body } from "@kopf/structs";
 import * as Effect from "effect/Effect";
+import type * as Fiber from "effect/Fiber";
 import type * as ErrorModes from "./execution/ErrorModes.ts";
 
 /**
@@ -64,7 +65,20 @@ export const cycle = <A, E, R>(
  * ```
  */
 export const cause = (reason: string): Effect.Effect<void> =>
-  Effect.annotateCurrentSpan("kopf.cause", reason);
+  Effect.withFiberSucceed((fiber) => causeNow(fiber, reason));
+
+/**
+ * The same as {@link cause}, at once, on the current span of `fiber`.
+ *
+ * @example
+ * ```ts
+ * Effect.withFiberSucceed((fiber) => Tracing.causeNow(fiber, "create"))
+ * ```
+ */
+export const causeNow = (fiber: Fiber.Fiber<unknown, unknown>, reason: string): void => {
+  const span = fiber.cache.span;
+  if (span?._tag === "Span" && span.status._tag !== "Ended") span.attribute("kopf.cause", reason);
+};
 
 /**
  * Runs one handler invocation in its span (`handler {id}`); `root` starts a trace of its own.
@@ -103,6 +117,22 @@ export const handler = <A, E, R>(
  * ```
  */
 export const ended = (end: ErrorModes.End): Effect.Effect<void> =>
-  end._tag === "Failed"
-    ? Effect.annotateCurrentSpan({ "kopf.handler.outcome": "failed", "error.type": end.kind })
-    : Effect.annotateCurrentSpan("kopf.handler.outcome", end._tag === "Succeeded" ? "succeeded" : "pending");
+  Effect.withFiberSucceed((fiber) => endedNow(fiber, end));
+
+/**
+ * The same as {@link ended}, at once, on the current span of `fiber` (for code already running
+ * synchronously in it).
+ *
+ * @example
+ * ```ts
+ * Effect.withFiberSucceed((fiber) => Tracing.endedNow(fiber, { _tag: "Succeeded" }))
+ * ```
+ */
+export const endedNow = (fiber: Fiber.Fiber<unknown, unknown>, end: ErrorModes.End): void => {
+  const span = fiber.cache.span;
+  if (span?._tag !== "Span" || span.status._tag === "Ended") return;
+  if (end._tag === "Failed") {
+    span.attribute("kopf.handler.outcome", "failed");
+    span.attribute("error.type", end.kind);
+  } else span.attribute("kopf.handler.outcome", end._tag === "Succeeded" ? "succeeded" : "pending");
+};

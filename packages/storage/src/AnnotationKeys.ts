@@ -114,7 +114,9 @@ const isRecord = (value: unknown): value is Readonly<Record<string, unknown>> =>
  * ```
  */
 export const markKey = (key: string, body: unknown): string => {
-  if (!isRecord(body) || body.kind !== "ReplicaSet") return key;
+  if (typeof body !== "object" || body === null || (body as { kind?: unknown }).kind !== "ReplicaSet")
+    return key;
+  if (!isRecord(body)) return key;
   const meta = body.metadata;
   const owners = isRecord(meta) ? meta.ownerReferences : undefined;
   const ownedByDeployment =
@@ -134,22 +136,31 @@ export const markKey = (key: string, body: unknown): string => {
  */
 export const makeKeys = (forming: KeyForming, key: string, body?: unknown): ReadonlyArray<string> => {
   const marked = body === undefined ? key : markKey(key, body);
-  const cacheKey = `${forming.v1 ? "1" : "2"}\u0000${forming.prefix}\u0000${marked}`;
-  const known = formed.get(cacheKey);
+  const byPrefix = formed[forming.v1 ? 1 : 0];
+  let byKey = byPrefix.get(forming.prefix);
+  if (byKey === undefined) {
+    byKey = new Map();
+    byPrefix.set(forming.prefix, byKey);
+  }
+  const known = byKey.get(marked);
   if (known !== undefined) return known;
   const v2 = v2Key(forming.prefix, marked);
   const v1 = forming.v1 ? v1Key(forming.prefix, marked) : v2;
   const keys = v1 === v2 ? [v2] : [v2, v1];
-  if (formed.size >= FORMED_LIMIT) formed.clear();
-  formed.set(cacheKey, keys);
+  if (byKey.size >= FORMED_LIMIT) byKey.clear();
+  byKey.set(marked, keys);
   return keys;
 };
 
 // Keys are formed for every handler of every object on every cycle, from a handful of distinct
-// (prefix, handler id) pairs; forming them (code points, hashing) is remembered. The function is
-// pure, so the cache only saves time; it is bounded (cleared when full) for ids made per object.
+// (prefix, handler id) pairs; forming them (code points, hashing) is remembered, by V1 keeping,
+// prefix and key (nested maps: no key string is built per lookup). The function is pure, so the
+// cache only saves time; it is bounded (cleared when full) for ids made per object.
 const FORMED_LIMIT = 4096;
-const formed = new Map<string, ReadonlyArray<string>>();
+const formed: readonly [
+  Map<string, Map<string, ReadonlyArray<string>>>,
+  Map<string, Map<string, ReadonlyArray<string>>>,
+] = [new Map(), new Map()];
 
 /**
  * Validate a storage prefix as Kopf does on storage creation: an empty prefix is an error; a

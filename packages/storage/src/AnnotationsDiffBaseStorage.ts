@@ -44,7 +44,8 @@ const build = (options: Options, warnings: ReadonlyArray<string>): AnnotationsDi
   const key = options.key ?? DEFAULT_KEY;
   const v1 = options.v1 ?? true;
   const ignoredFields = [...(options.ignoredFields ?? [])];
-  const keys = (body: RawBody) => AnnotationKeys.makeKeys({ prefix, v1 }, key, body);
+  const forming = { prefix, v1 };
+  const keys = (body: RawBody) => AnnotationKeys.makeKeys(forming, key, body);
   return {
     _tag: "AnnotationsDiffBaseStorage",
     prefix,

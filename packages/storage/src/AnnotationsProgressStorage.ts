@@ -6,7 +6,12 @@
 import { Body, type FieldPath, Json, type RawBody } from "@kopf/structs";
 import * as Result from "effect/Result";
 import * as AnnotationKeys from "./AnnotationKeys.ts";
-import { removeAnnotations, removeEmptyStanzas, storeMarker } from "./internal/conventions.ts";
+import {
+  hasEmptyStanzas,
+  removeAnnotations,
+  removeEmptyStanzas,
+  storeMarker,
+} from "./internal/conventions.ts";
 import { ensure, isMutableObject, type MutableObject, purgeField } from "./internal/dicts.ts";
 import type { ProgressStorage } from "./internal/progressStorageApi.ts";
 import * as ProgressRecord from "./ProgressRecord.ts";
@@ -37,6 +42,15 @@ export interface AnnotationsProgressStorage extends ProgressStorage {
 
 /** Kopf's default annotation prefix. */
 export const DEFAULT_PREFIX = AnnotationKeys.DEFAULT_PREFIX;
+
+/** Whether the essence holds annotations of this prefix. */
+const hasOwnKeys = (prefix: string, essence: Json.JsonObject): boolean => {
+  const metadata = essence.metadata;
+  const annotations = isMutableObject(metadata) ? metadata.annotations : undefined;
+  return (
+    isMutableObject(annotations) && Object.keys(annotations).some((k) => AnnotationKeys.isOwnKey(prefix, k))
+  );
+};
 
 const annotationPath = (key: string): FieldPath.FieldPath => ["metadata", "annotations", key];
 
@@ -83,6 +97,8 @@ const build = (options: Options, warnings: ReadonlyArray<string>): AnnotationsPr
       }
     },
     clear: ({ essence }) => {
+      // Nothing of ours in it: no copy is made.
+      if (!hasOwnKeys(prefix, essence) && !hasEmptyStanzas(essence as MutableObject)) return essence;
       const copy = Json.deepCopy(essence) as MutableObject;
       const metadata = copy.metadata;
       const annotations = isMutableObject(metadata) ? metadata.annotations : undefined;

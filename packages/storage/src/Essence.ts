@@ -5,7 +5,7 @@
  */
 import { FieldPath, type FieldSpec, Json, type RawBody } from "@kopf/structs";
 import { detectMarkedPrefixes, removeEmptyStanzas } from "./internal/conventions.ts";
-import { cherrypick, isMutableObject, type MutableObject, remove } from "./internal/dicts.ts";
+import { cherrypick, ensure, isMutableObject, type MutableObject, put, remove } from "./internal/dicts.ts";
 
 /** kubectl's own last-applied state: never part of the essence. */
 export const KUBECTL_LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
@@ -18,10 +18,27 @@ export interface BuildOptions {
   readonly ignoredFields?: Iterable<FieldSpec> | undefined;
 }
 
-const TRACKED_METADATA: ReadonlyArray<FieldPath.FieldPath> = [
-  ["metadata", "labels"],
-  ["metadata", "annotations"],
-];
+/** The top-level fields left out of the essence (labels and annotations come back). */
+const DROPPED: ReadonlySet<string> = new Set(["apiVersion", "kind", "metadata", "status"]);
+
+const LABELS: FieldPath.FieldPath = ["metadata", "labels"];
+const ANNOTATIONS: FieldPath.FieldPath = ["metadata", "annotations"];
+
+/** Whether an annotation is left out of the essence: another Kopf-based operator's, or kubectl's. */
+const isLeftOut = (key: string, ignoredPrefixes: ReadonlySet<string>): boolean => {
+  const slash = key.indexOf("/");
+  return (slash >= 0 && ignoredPrefixes.has(key.slice(0, slash))) || key === KUBECTL_LAST_APPLIED;
+};
+
+/** A copy of the annotations without those left out (keys holding `undefined` are absent). */
+const keptAnnotations = (annotations: { readonly [key: string]: unknown }): MutableObject => {
+  const present = Object.keys(annotations).filter((key) => annotations[key] !== undefined);
+  const ignoredPrefixes = detectMarkedPrefixes(present);
+  const kept: MutableObject = {};
+  for (const key of present)
+    if (!isLeftOut(key, ignoredPrefixes)) put(kept, key, Json.deepCopy(annotations[key]));
+  return kept;
+};
 
 /**
  * Build the essence of a body, as Kopf's base `DiffBaseStorage.build`: a deep copy without
@@ -38,19 +55,26 @@ const TRACKED_METADATA: ReadonlyArray<FieldPath.FieldPath> = [
 export const build = (body: RawBody, options: BuildOptions = {}): Json.JsonObject => {
   // Only what is kept is copied: metadata (with its managed fields) and status are often most of
   // the body, and only labels and annotations come back from them.
-  const { apiVersion: _apiVersion, kind: _kind, metadata: _metadata, status: _status, ...rest } = body;
-  const essence = Json.deepCopy(rest) as MutableObject;
+  // (A loop rather than an object rest pattern, which V8 runs through a slow generic path.)
+  const essence: MutableObject = {};
+  for (const key of Object.keys(body)) {
+    if (DROPPED.has(key)) continue;
+    const value = (body as MutableObject)[key];
+    if (value !== undefined) put(essence, key, Json.deepCopy(value));
+  }
 
-  cherrypick(body, essence, TRACKED_METADATA);
-
-  const metadata = essence.metadata;
-  const annotations = isMutableObject(metadata) ? metadata.annotations : undefined;
-  if (isMutableObject(annotations)) {
-    const ignoredPrefixes = detectMarkedPrefixes(Object.keys(annotations));
-    for (const key of Object.keys(annotations)) {
-      const slash = key.indexOf("/");
-      const marked = slash >= 0 && ignoredPrefixes.has(key.slice(0, slash));
-      if (marked || key === KUBECTL_LAST_APPLIED) delete annotations[key];
+  cherrypick(body, essence, [LABELS]);
+  const annotations = FieldPath.resolve(body, ANNOTATIONS);
+  if (Json.isObject(annotations)) {
+    // Copied without the annotations left out (rather than copied whole, then deleted from).
+    ensure(essence, ANNOTATIONS, keptAnnotations(annotations));
+  } else if (annotations !== undefined) {
+    ensure(essence, ANNOTATIONS, Json.deepCopy(annotations));
+    const copied = (essence.metadata as MutableObject).annotations;
+    if (isMutableObject(copied)) {
+      // Not a plain object (a class instance, shared by the copy): left out in place, as before.
+      const ignoredPrefixes = detectMarkedPrefixes(Object.keys(copied));
+      for (const key of Object.keys(copied)) if (isLeftOut(key, ignoredPrefixes)) delete copied[key];
     }
   }
 

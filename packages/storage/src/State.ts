@@ -68,18 +68,20 @@ export const fromStorage = (args: {
   readonly storage: ProgressStorage;
   readonly handlers: Iterable<HandlerRef>;
   readonly now: IsoTime.Micros;
-}): Result.Result<State, StorageDecodeError> =>
-  Result.gen(function* () {
-    const states = new Map<string, HandlerState.HandlerState>();
-    for (const { id } of args.handlers) {
-      if (states.has(id)) continue;
-      const record = yield* args.storage.fetch({ key: id, body: args.body });
-      if (record !== undefined) {
-        states.set(id, yield* HandlerState.fromStorage(record, args.now, id));
-      }
-    }
-    return make(states, null);
-  });
+}): Result.Result<State, StorageDecodeError> => {
+  // A plain loop (run for every handler of every cycle): the first failure ends it.
+  const states = new Map<string, HandlerState.HandlerState>();
+  for (const { id } of args.handlers) {
+    if (states.has(id)) continue;
+    const record = args.storage.fetch({ key: id, body: args.body });
+    if (Result.isFailure(record)) return Result.fail(record.failure);
+    if (record.success === undefined) continue;
+    const state = HandlerState.fromStorage(record.success, args.now, id);
+    if (Result.isFailure(state)) return Result.fail(state.failure);
+    states.set(id, state.success);
+  }
+  return Result.succeed(make(states, null));
+};
 
 /**
  * Set the cycle's purpose; the given handlers (if present in the state) are re-purposed too.

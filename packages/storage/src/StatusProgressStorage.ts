@@ -6,8 +6,8 @@
  */
 import { FieldPath, type FieldSpec, Json } from "@kopf/structs";
 import * as Result from "effect/Result";
-import { removeEmptyStanzas } from "./internal/conventions.ts";
-import { ensure, type MutableObject, purgeField, remove } from "./internal/dicts.ts";
+import { hasEmptyStanzas, removeEmptyStanzas } from "./internal/conventions.ts";
+import { ensure, type MutableObject, purgeField, remove, removes } from "./internal/dicts.ts";
 import type { ProgressStorage } from "./internal/progressStorageApi.ts";
 import * as ProgressRecord from "./ProgressRecord.ts";
 
@@ -67,6 +67,9 @@ const build = (options: Options, writes: boolean): StatusProgressStorage => {
       if (current !== value) ensure(patch, touchField, value);
     },
     clear: ({ essence }) => {
+      // Nothing of ours in it (the usual case with annotation storages): no copy is made.
+      if (!removes(essence as MutableObject, field) && !hasEmptyStanzas(essence as MutableObject))
+        return essence;
       const copy = Json.deepCopy(essence) as MutableObject;
       remove(copy, field);
       removeEmptyStanzas(copy);

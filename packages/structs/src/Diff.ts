@@ -4,6 +4,7 @@
  * lists are compared whole, never element by element.
  */
 import * as FieldPath from "./FieldPath.ts";
+import { presentKeys } from "./internal/ownKeys.ts";
 import { deepEqual, isObject } from "./Json.ts";
 
 /** What happened to a field. */
@@ -32,9 +33,9 @@ export const empty: Diff = Object.freeze([]);
 
 const isAbsent = (x: unknown): x is null | undefined => x === null || x === undefined;
 
-/** Own keys whose values are not `undefined`. */
-const keysOf = (x: { readonly [key: string]: unknown }): ReadonlySet<string> =>
-  new Set(Object.keys(x).filter((k) => x[k] !== undefined));
+/** Whether `key` is an own key of `x` whose value is not `undefined`. */
+const isPresent = (x: { readonly [key: string]: unknown }, key: string): boolean =>
+  Object.hasOwn(x, key) && x[key] !== undefined;
 
 const item = (op: DiffOperation, field: FieldPath.FieldPath, old: unknown, neu: unknown): DiffItem => ({
   op,
@@ -51,12 +52,16 @@ const walk = (a: unknown, b: unknown, path: FieldPath.FieldPath, scope: DiffScop
   } else if (isAbsent(b)) {
     out.push(item("remove", path, a, null));
   } else if (isObject(a) && isObject(b)) {
-    const aKeys = keysOf(a);
-    const bKeys = keysOf(b);
-    const keys = [...new Set([...aKeys, ...bKeys])].sort();
+    // A one-sided scope walks only that side's keys (the other side may be a whole, large body).
+    const keys =
+      scope === "left"
+        ? presentKeys(a).sort()
+        : scope === "right"
+          ? presentKeys(b).sort()
+          : [...new Set([...presentKeys(a), ...presentKeys(b)])].sort();
     for (const key of keys) {
-      const inA = aKeys.has(key);
-      const inB = bKeys.has(key);
+      const inA = isPresent(a, key);
+      const inB = isPresent(b, key);
       if (!inA && scope === "left") continue;
       if (!inB && scope === "right") continue;
       walk(inA ? a[key] : null, inB ? b[key] : null, [...path, key], scope, out);

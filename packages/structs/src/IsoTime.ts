@@ -72,7 +72,10 @@ const daysInMonth = (year: number, month: number): number =>
       ? 30
       : 31;
 
-const pad = (n: number, width: number): string => String(n).padStart(width, "0");
+const pad = (n: number, width: number): string => {
+  const text = String(n);
+  return text.length >= width ? text : "0".repeat(width - text.length) + text;
+};
 
 /**
  * The timestamp as Kopf writes it: UTC, always six fractional digits, `+00:00`. Fractions of a

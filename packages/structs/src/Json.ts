@@ -4,7 +4,7 @@
  * Python's `json.dumps(value, separators=(",", ":"))` so that annotations written by this port
  * read exactly like those written by Kopf.
  */
-import { getOwn, setOwn } from "./internal/ownKeys.ts";
+import { presentKeys, setOwn } from "./internal/ownKeys.ts";
 
 /** Any JSON value. */
 export type JsonValue = null | boolean | number | string | ReadonlyArray<JsonValue> | JsonObject;
@@ -28,10 +28,6 @@ export const isObject = (x: unknown): x is { readonly [key: string]: unknown } =
   const proto = Object.getPrototypeOf(x);
   return proto === Object.prototype || proto === null;
 };
-
-/** Own keys of a plain object whose values are not `undefined` (JSON treats those as absent). */
-const presentKeys = (x: { readonly [key: string]: unknown }): Array<string> =>
-  Object.keys(x).filter((k) => x[k] !== undefined);
 
 /**
  * Structural equality of JSON-like values: arrays element by element, objects by their keys
@@ -72,8 +68,9 @@ export const deepCopy = <A>(x: A): A => {
   if (Array.isArray(x)) return x.map((item) => deepCopy(item)) as A;
   if (isObject(x)) {
     const out: Record<string, unknown> = {};
+    // The keys are own ones (Object.keys), so they are read directly.
     for (const k of Object.keys(x)) {
-      const v = getOwn(x, k);
+      const v = x[k];
       if (v !== undefined) setOwn(out, k, deepCopy(v));
     }
     return out as A;
@@ -173,4 +170,47 @@ const dumpValue = (value: unknown): string | undefined => {
  * @example
  * pyDumps({ a: "é", b: [1, 2.5] }) // '{"a":"\\u00e9","b":[1,2.5]}'
  */
-export const pyDumps = (value: JsonValue): string => dumpValue(value) ?? "null";
+export const pyDumps = (value: JsonValue): string =>
+  (nativeAgrees(value) ? asciiOnly(JSON.stringify(value)) : undefined) ?? dumpValue(value) ?? "null";
+
+/**
+ * Whether `JSON.stringify` renders the value as {@link pyDumps} does, up to the escaping of
+ * characters outside printable ASCII (checked on its output): only plain objects and arrays, and
+ * numbers that Python writes the same (integers, and floats written without an exponent).
+ */
+const nativeAgrees = (value: unknown): boolean => {
+  switch (typeof value) {
+    case "string":
+    case "boolean":
+      return true;
+    case "number":
+      return (
+        Number.isInteger(value) ||
+        (Number.isFinite(value) && Math.abs(value) >= 1e-4 && Math.abs(value) < 1e16)
+      );
+    case "object": {
+      if (value === null) return true;
+      if (Array.isArray(value)) {
+        for (const item of value) if (item !== undefined && !nativeAgrees(item)) return false;
+        return true;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if (proto !== Object.prototype && proto !== null) return false;
+      const obj = value as Record<string, unknown>;
+      for (const key in obj) {
+        if (!Object.hasOwn(obj, key)) continue;
+        const item = obj[key];
+        if (key === "toJSON" || (item !== undefined && !nativeAgrees(item))) return false;
+      }
+      return true;
+    }
+    default:
+      // `undefined`, functions and symbols are skipped or `null` alike; bigints are not JSON.
+      return typeof value !== "bigint";
+  }
+};
+
+const PRINTABLE_OUTPUT = /^[\x20-\x7e]*$/;
+/** The rendering, if all printable ASCII (else characters must be escaped the Python way). */
+const asciiOnly = (text: string | undefined): string | undefined =>
+  text !== undefined && PRINTABLE_OUTPUT.test(text) ? text : undefined;

@@ -15,7 +15,6 @@ import {
   readSlot,
   readValue,
   type Slot,
-  sectionAt,
   sectionIn,
   slotHasContent,
 } from "./internal/patchSections.ts";
@@ -129,10 +128,10 @@ export class Patch<S extends PatchObject = PatchObject, Spec extends PatchObject
 
   /** A deep copy of the merge patch (without the functions); empty, untouched sections are left out. */
   toMergePatch(): JsonObject {
-    const slots = new Map(this[STATE].slots);
+    const slots = this[STATE].slots;
     const out: Record<string, JsonValue> = {};
     for (const key of Object.keys(this)) {
-      const slot = sectionAt(this, key, slots);
+      const slot = sectionIn(this, key, slots);
       const value = slot === undefined ? readValue(this[key]) : readSlot(slot);
       if (value !== undefined) setOwn(out, key, value);
     }

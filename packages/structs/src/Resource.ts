@@ -98,10 +98,26 @@ const stripDots = (text: string): string => text.replace(/^\.+|\.+$/g, "");
  * format(make({ group: "", version: "v1", plural: "pods" })) // "pods.v1"
  */
 export const format = (r: Resource): string => {
+  // Asked for every event (metric labels, log lines) of a handful of resources: remembered per
+  // resource object, checked against its fields in case a caller built it mutable and changed it.
+  const known = formatted.get(r);
+  if (
+    known !== undefined &&
+    known.plural === r.plural &&
+    known.version === r.version &&
+    known.group === r.group
+  )
+    return known.text;
   const [main = "", ...subs] = r.plural.split("/");
   const name = stripDots(`${main}.${r.version}.${r.group}`);
-  return subs.length > 0 ? `${name}/${subs.join("/")}` : name;
+  const text = subs.length > 0 ? `${name}/${subs.join("/")}` : name;
+  formatted.set(r, { plural: r.plural, version: r.version, group: r.group, text });
+  return text;
 };
+const formatted = new WeakMap<
+  Resource,
+  { readonly plural: string; readonly version: string; readonly group: string; readonly text: string }
+>();
 
 /** An alias of `format`, as `Resource.toString(r)`. */
 export { format as toString };

@@ -97,6 +97,9 @@ describe("pyDumps", () => {
       '{"kopf.zalando.org/x":{"started":"2020","retries":0,"success":true,"failure":false,"message":null}}',
     ],
     ["non-ASCII keys", { ключ: 1 }, '{"\\u043a\\u043b\\u044e\\u0447":1}'],
+    ["a float needing an exponent, deep in ASCII", { a: { b: [1, 1.5e-7] } }, '{"a":{"b":[1,1.5e-07]}}'],
+    ["a key named toJSON", { toJSON: "x", a: 1 }, '{"toJSON":"x","a":1}'],
+    ["DEL inside ASCII", { a: "x\u007f" }, '{"a":"x\\u007f"}'],
   ])("renders %s like Python", (_, value, expected) => {
     expect(pyDumps(value)).toBe(expected);
   });

@@ -59,12 +59,12 @@ export const makeClient = Effect.fnUntraced(function* (clientOptions: ClientOpti
     rateLimit: clientOptions.rateLimit ?? networking.rateLimit ?? undefined,
   });
   const applyManager = clientOptions.fieldManager ?? "kopf";
-  const { sendJson, pathOf, vault } = requester;
+  const { sendJson, target, vault } = requester;
   const asBody = Effect.map((body: unknown) => (body ?? {}) as RawBody);
 
   const list = (resource: ApiResource, options: ListOptions = {}): Effect.Effect<ListBody, ApiError> =>
-    pathOf(resource, { namespace: options.namespace }, listQuery(options)).pipe(
-      Effect.flatMap((path) => sendJson({ method: "GET", path })),
+    target("GET", resource, { namespace: options.namespace }, listQuery(options)).pipe(
+      Effect.flatMap(sendJson),
       Effect.map((body) => {
         const list = (body ?? {}) as ListBody;
         return Array.isArray(list.items) ? list : { ...list, items: [] };
@@ -72,12 +72,13 @@ export const makeClient = Effect.fnUntraced(function* (clientOptions: ClientOpti
     );
 
   const create: KubeApi["Service"]["create"] = (resource, body, options) =>
-    pathOf(
+    target(
+      "POST",
       resource,
       { namespace: options?.namespace === undefined ? body.metadata?.namespace : options.namespace },
       writeQuery(options),
     ).pipe(
-      Effect.flatMap((path) => sendJson({ method: "POST", path, body })),
+      Effect.flatMap((outgoing) => sendJson({ ...outgoing, body })),
       asBody,
     );
 
@@ -86,11 +87,7 @@ export const makeClient = Effect.fnUntraced(function* (clientOptions: ClientOpti
   const service: KubeApi["Service"] = {
     discover: (options) => discover(requester, options?.groups),
 
-    get: (resource, location) =>
-      pathOf(resource, location).pipe(
-        Effect.flatMap((path) => sendJson({ method: "GET", path })),
-        asBody,
-      ),
+    get: (resource, location) => target("GET", resource, location).pipe(Effect.flatMap(sendJson), asBody),
 
     list,
 
@@ -115,9 +112,9 @@ export const makeClient = Effect.fnUntraced(function* (clientOptions: ClientOpti
         ...writeQuery(writeOptions, manager),
         force: spec.type === "apply" && spec.force ? "true" : undefined,
       };
-      return pathOf(resource, location, query).pipe(
-        Effect.flatMap((path) =>
-          sendJson({ method: "PATCH", path, body: spec.body, contentType: contentTypes[spec.type] }),
+      return target("PATCH", resource, location, query).pipe(
+        Effect.flatMap((outgoing) =>
+          sendJson({ ...outgoing, body: spec.body, contentType: contentTypes[spec.type] }),
         ),
         asBody,
       );
@@ -139,8 +136,8 @@ export const makeClient = Effect.fnUntraced(function* (clientOptions: ClientOpti
               ...(deleteOptions.preconditions ? { preconditions: deleteOptions.preconditions } : {}),
               ...(deleteOptions.dryRun ? { dryRun: ["All"] } : {}),
             };
-      return pathOf(resource, location).pipe(
-        Effect.flatMap((path) => sendJson({ method: "DELETE", path, body })),
+      return target("DELETE", resource, location).pipe(
+        Effect.flatMap((outgoing) => sendJson({ ...outgoing, body })),
         asBody,
       );
     },

@@ -25,6 +25,9 @@ import * as RateLimiter from "../RateLimiter.ts";
 import * as Retries from "../Retries.ts";
 import type { CredentialsVault, VaultItem } from "../Vault.ts";
 import { type Location, type Query, resourcePath } from "./paths.ts";
+import { type Shape, shapeFor, shapeOf } from "./shapes.ts";
+
+export { type Shape, shapeOf } from "./shapes.ts";
 
 /** The version reported in the `User-Agent` header. */
 export const VERSION = "0.1.0";
@@ -50,6 +53,8 @@ export interface Outgoing {
   readonly path: string;
   readonly body?: unknown;
   readonly contentType?: string | undefined;
+  /** Its shape, when known beforehand (see {@link Requester.target}); else parsed from the path. */
+  readonly shape?: Shape | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -59,13 +64,26 @@ const decoder = new TextDecoder();
 export const millis = (seconds: number | null | undefined): number | undefined =>
   seconds === null || seconds === undefined ? undefined : seconds * 1000;
 
+/**
+ * Whether a text is only whitespace, as `trim` tells, answered at its first character in the
+ * usual case (a JSON body starts with `{` or `[`) instead of copying the whole text.
+ */
+const isBlank = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) continue;
+    return code < 0x80 ? false : text.trim() === "";
+  }
+  return true;
+};
+
 /** The JSON of a response body (`undefined` when empty). */
 export const parseJson = (
   response: TransportResponse,
   what: string,
 ): Effect.Effect<unknown, KubeApiError> => {
   const text = decoder.decode(response.body);
-  if (text.trim() === "") return Effect.succeed(undefined);
+  if (isBlank(text)) return Effect.succeed(undefined);
   return Effect.try({
     try: () => JSON.parse(text) as unknown,
     catch: (cause) =>
@@ -77,6 +95,13 @@ export const parseJson = (
 
 /** The text of a response body. */
 export const textOf = (response: TransportResponse): string => decoder.decode(response.body);
+
+/** A request to a resource: its method, its path and its shape. */
+export interface Target {
+  readonly method: Method;
+  readonly path: string;
+  readonly shape: Shape;
+}
 
 export interface Requester {
   /** One authenticated, rate-limited, timed and retried request; error statuses fail. */
@@ -92,6 +117,13 @@ export interface Requester {
     location: Location,
     query?: Query,
   ) => Effect.Effect<string, KubeApiError>;
+  /** The path and shape of a request to a resource (the shape is remembered per kind of request). */
+  readonly target: (
+    method: Method,
+    resource: ApiResource,
+    location: Location,
+    query?: Query,
+  ) => Effect.Effect<Target, KubeApiError>;
   readonly vault: CredentialsVault["Service"];
 }
 
@@ -101,6 +133,8 @@ export const makeRequester = (
   options: ClientOptions,
 ): Requester => {
   const limiter = options.rateLimit ? RateLimiter.make(options.rateLimit) : RateLimiter.unlimited;
+  // Without a rate limit, there is no wait to measure.
+  const limited = limiter === RateLimiter.unlimited ? Effect.void : ApiMetrics.limited(limiter.acquire);
   const userAgent = options.userAgent ?? `kopf/${VERSION}`;
   const digest = FailureDigest.make(options.failureSummaryInterval ?? 10);
 
@@ -124,63 +158,77 @@ export const makeRequester = (
   };
 
   const send = (outgoing: Outgoing): Effect.Effect<TransportResponse, ApiError> =>
-    Effect.gen(function* () {
-      const { networking } = yield* OperatorSettings;
-      const what = `${outgoing.method} ${outgoing.path}`;
-      const kind = FailureDigest.requestKind(outgoing.method, outgoing.path);
+    Effect.flatMap(Effect.service(OperatorSettings), ({ networking }) => {
+      const shape = outgoing.shape ?? shapeOf(outgoing.method, outgoing.path);
       const total = millis(networking.requestTimeout);
       const connect = millis(networking.connectTimeout);
-      const retryOptions: Retries.RetryOptions = {
-        errorBackoffs: networking.errorBackoffs,
-        enforceRetryAfter: networking.enforceRetryAfter,
-      };
-      const labels = ApiMetrics.labelsOf(outgoing.method, outgoing.path);
-      return yield* vault
-        .withCredentials((item) => {
-          let failure: KubeApiError | undefined; // the last attempt's, named when it is retried
-          let resends = 0;
-          const once = ApiMetrics.limited(limiter.acquire).pipe(
-            Effect.andThen(
-              Effect.suspend(() =>
-                failure === undefined ? Effect.void : ApiMetrics.retried(labels, failure.reason),
-              ),
-            ),
-            Effect.andThen(
-              Effect.suspend(() =>
-                ApiTracing.traced(
-                  { ...outgoing, server: item.info.server, labels, resends: resends++ },
-                  ApiMetrics.measured(
-                    labels,
-                    transport.request(transportRequest(item, outgoing, connect)).pipe(
-                      Effect.flatMap((response) => {
-                        const error = KubeApiError.fromResponse(response);
-                        return error === undefined ? Effect.succeed(response) : Effect.fail(error);
-                      }),
-                    ),
-                  ),
-                ),
-              ),
-            ),
-            Effect.tapError((error) => Effect.sync(() => (failure = error))),
+      const what = (): string => `${outgoing.method} ${outgoing.path}`;
+      const sent = vault.withCredentials((item) => {
+        // The request as the transport takes it: the same for every attempt with these credentials.
+        const request = transportRequest(item, outgoing, connect);
+        const checked = Effect.flatMap(
+          Effect.suspend(() => transport.request(request)),
+          (response): Effect.Effect<TransportResponse, KubeApiError> => {
+            const error = KubeApiError.fromResponse(response);
+            return error === undefined ? Effect.succeed(response) : Effect.fail(error);
+          },
+        );
+        // One attempt: rate-limited, in its span, measured, timed; `failure` is the previous
+        // attempt's, counted as a retry of its reason.
+        const attempt = (resends: number, failure: KubeApiError | undefined) => {
+          const traced = ApiTracing.traced(
+            {
+              method: outgoing.method,
+              path: outgoing.path,
+              server: item.info.server,
+              labels: shape.labels,
+              resends,
+            },
+            ApiMetrics.measured(shape.labels, checked),
           );
-          const timed =
-            total === undefined
-              ? once
-              : once.pipe(
-                  Effect.timeoutOrElse({
-                    duration: total,
-                    orElse: () =>
-                      Effect.fail(KubeApiError.timeout(`No response within ${total / 1000}s: ${what}`)),
-                  }),
-                );
-          return Retries.retrying(retryOptions, what, (line) => digest.failed(kind, line))(timed);
-        })
-        .pipe(Effect.tap(() => digest.succeeded(kind)));
+          const counted =
+            failure === undefined
+              ? traced
+              : Effect.andThen(ApiMetrics.retried(shape.labels, failure.reason), traced);
+          const once = limited === Effect.void ? counted : Effect.andThen(limited, counted);
+          return total === undefined
+            ? once
+            : Effect.timeoutOrElse(once, {
+                duration: total,
+                orElse: () =>
+                  Effect.fail(KubeApiError.timeout(`No response within ${total / 1000}s: ${what()}`)),
+              });
+        };
+        // The first attempt goes alone; only a retryable failure builds the retry schedule, which
+        // is then run from that failure on (so its attempts and log lines count it as the first).
+        return Effect.catch(attempt(0, undefined), (first) => {
+          if (!Retries.isRetryable(first)) return Effect.fail(first);
+          let resends = 0;
+          let failure: KubeApiError | undefined = first;
+          const again = Effect.suspend(() => {
+            if (resends === 0) {
+              resends += 1;
+              return Effect.fail(first);
+            }
+            return Effect.tapError(attempt(resends++, failure), (error) =>
+              Effect.sync(() => {
+                failure = error;
+              }),
+            );
+          });
+          const retryOptions: Retries.RetryOptions = {
+            errorBackoffs: networking.errorBackoffs,
+            enforceRetryAfter: networking.enforceRetryAfter,
+          };
+          return Retries.retrying(retryOptions, what(), (line) => digest.failed(shape.kind, line))(again);
+        });
+      });
+      return Effect.tap(sent, () => digest.succeeded(shape.kind));
     });
 
   const open = (path: string, connectTimeout: number | undefined) =>
     vault.withCredentials((item) =>
-      ApiMetrics.limited(limiter.acquire).pipe(
+      limited.pipe(
         Effect.andThen(
           // The opening of a watch is measured like a request (its latency: until the headers are in).
           ApiTracing.traced(
@@ -224,6 +272,12 @@ export const makeRequester = (
       ),
     open,
     pathOf: (resource, location, query) => Effect.fromResult(resourcePath(resource, location, query)),
+    target: (method, resource, location, query) => {
+      const path = resourcePath(resource, location, query);
+      return path._tag === "Failure"
+        ? Effect.fail(path.failure)
+        : Effect.succeed({ method, path: path.success, shape: shapeFor(method, resource, location, query) });
+    },
     vault,
   };
 };

@@ -21,11 +21,13 @@ import {
 } from "@kopf/registry";
 import { OperatorSettings } from "@kopf/settings";
 import { Outcome, State, type StorageDecodeError } from "@kopf/storage";
-import { IsoTime } from "@kopf/structs";
 import * as Effect from "effect/Effect";
 import * as LogLevel from "effect/LogLevel";
+import * as References from "effect/References";
+import * as Result from "effect/Result";
 import * as Tracing from "../Tracing.ts";
 import { executeHandlersOnce } from "./Handling.ts";
+import { nowMicros } from "./internal/fiberClock.ts";
 import * as Subhandling from "./Subhandling.ts";
 
 /** One cycle of a changing cause. */
@@ -80,34 +82,33 @@ const render = (value: unknown): string => JSON.stringify(value) ?? String(value
 export const runChanging = (
   run: ChangingRun,
 ): Effect.Effect<ChangingResult, StorageDecodeError | State.StateError> =>
-  Effect.gen(function* () {
+  // The steps around the handlers are plain code in the cycle's fiber: one effect before them.
+  Effect.withFiber<ChangingResult, StorageDecodeError | State.StateError>((fiber) => {
     const { cause } = run;
-    const settings = run.settings ?? (yield* OperatorSettings);
+    const settings = run.settings ?? fiber.getRef(OperatorSettings);
     const lifecycle = run.lifecycle ?? Lifecycles.defaultLifecycle;
     const storage = settings.persistence.progressStorage;
     const owned = run.owned ?? run.handlers;
     const logger = cause.logger;
     const nothing = { state: State.empty(), outcomes: new Map(), delays: [] };
     if (!HandlerContext.HANDLER_REASONS.includes(cause.reason))
-      return { ...nothing, done: false, skipped: false };
+      return Effect.succeed({ ...nothing, done: false, skipped: false });
 
     const title = ChangeCause.title(cause.reason);
-    yield* Tracing.cause(cause.reason);
-    const loadedAt = yield* IsoTime.now;
+    Tracing.causeNow(fiber, cause.reason);
+    const loadedAt = nowMicros(fiber);
     const loaded =
-      run.state ??
-      (yield* Effect.fromResult(
-        State.fromStorage({ body: cause.body, storage, handlers: owned, now: loadedAt }),
-      ));
-    let state = State.withHandlers(State.withPurpose(loaded, cause.reason), run.handlers, loadedAt);
+      run.state === undefined
+        ? State.fromStorage({ body: cause.body, storage, handlers: owned, now: loadedAt })
+        : Result.succeed(run.state);
+    if (Result.isFailure(loaded)) return Effect.fail(loaded.failure);
+    let state = State.withHandlers(State.withPurpose(loaded.success, cause.reason), run.handlers, loadedAt);
 
     // Causes superseded by this one: reported, their handlers re-purposed if selected again.
     for (const [purpose, counters] of Object.entries(State.extras(state))) {
-      yield* Effect.sync(() =>
-        logger.info(
-          `${capitalize(ChangeCause.title(purpose as HandlerCause.ChangingCause["reason"]) ?? purpose)} is superseded by ${title}: ` +
-            `${counters.success} succeeded; ${counters.failure} failed; ${counters.running} left to the moment.`,
-        ),
+      logger.info(
+        `${capitalize(ChangeCause.title(purpose as HandlerCause.ChangingCause["reason"]) ?? purpose)} is superseded by ${title}: ` +
+          `${counters.success} succeeded; ${counters.failure} failed; ${counters.running} left to the moment.`,
       );
       state = State.withPurpose(state, cause.reason, run.handlers);
     }
@@ -117,18 +118,16 @@ export const runChanging = (
     }
 
     // Rendering whole bodies costs; only when debug lines are written at all.
-    if (yield* LogLevel.isEnabled("Debug")) {
-      yield* Effect.sync(() => {
-        logger.debug(`${capitalize(title)} is in progress: ${render(cause.body)}`);
-        if (cause.diff.length > 0 && cause.old !== undefined && cause.new !== undefined) {
-          logger.debug(`${capitalize(title)} diff: ${render(cause.diff)}`);
-        }
-      });
+    if (!LogLevel.isGreaterThan(fiber.getRef(References.MinimumLogLevel), "Debug")) {
+      logger.debug(`${capitalize(title)} is in progress: ${render(cause.body)}`);
+      if (cause.diff.length > 0 && cause.old !== undefined && cause.new !== undefined) {
+        logger.debug(`${capitalize(title)} diff: ${render(cause.diff)}`);
+      }
     }
 
-    if (run.handlers.length === 0) return { ...nothing, state, done: false, skipped: true };
+    if (run.handlers.length === 0) return Effect.succeed({ ...nothing, state, done: false, skipped: true });
 
-    const outcomes = yield* executeHandlersOnce({
+    const executed = executeHandlersOnce({
       lifecycle,
       settings,
       handlers: run.handlers,
@@ -136,22 +135,32 @@ export const runChanging = (
       state,
       extraContext: Subhandling.context(),
     });
-    const now = yield* IsoTime.now;
-    state = yield* Effect.fromResult(State.withOutcomes(state, outcomes, now));
-    State.store(state, { body: cause.body, patch: cause.patch, storage });
-    Outcome.deliverResults(outcomes, cause.patch);
+    return Effect.flatMap(executed, (outcomes) =>
+      Effect.withFiber<ChangingResult, State.StateError>((fiber) => {
+        const now = nowMicros(fiber);
+        const stepped = State.withOutcomes(state, outcomes, now);
+        if (Result.isFailure(stepped)) return Effect.fail(stepped.failure);
+        const next = stepped.success;
+        State.store(next, { body: cause.body, patch: cause.patch, storage });
+        Outcome.deliverResults(outcomes, cause.patch);
 
-    const done = State.isDone(state);
-    if (done) {
-      const counters = State.counts(state);
-      yield* Effect.sync(() =>
-        logger.info(
-          `${capitalize(title)} is processed: ${counters.success} succeeded; ${counters.failure} failed.`,
-        ),
-      );
-      State.purge(state, { body: cause.body, patch: cause.patch, storage, handlers: owned });
-    }
-    return { state, outcomes, delays: State.delays(state, now), done, skipped: false };
+        const done = State.isDone(next);
+        if (done) {
+          const counters = State.counts(next);
+          logger.info(
+            `${capitalize(title)} is processed: ${counters.success} succeeded; ${counters.failure} failed.`,
+          );
+          State.purge(next, { body: cause.body, patch: cause.patch, storage, handlers: owned });
+        }
+        return Effect.succeed({
+          state: next,
+          outcomes,
+          delays: State.delays(next, now),
+          done,
+          skipped: false,
+        });
+      }),
+    );
   });
 
 /** One cycle of a watching cause (`on.event`). */
@@ -170,17 +179,18 @@ export interface WatchingRun {
  * yield* Execution.runWatching({ cause, handlers: Matching.watchingHandlers(registry.watchingFor(resource), cause) })
  */
 export const runWatching = (run: WatchingRun): Effect.Effect<ReadonlyMap<string, Outcome.Outcome>> =>
-  Effect.gen(function* () {
-    const settings = run.settings ?? (yield* OperatorSettings);
-    const now = yield* IsoTime.now;
-    const state = State.withHandlers(State.empty(), run.handlers, now);
-    const outcomes = yield* executeHandlersOnce({
+  Effect.withFiber((fiber) => {
+    const settings = run.settings ?? fiber.getRef(OperatorSettings);
+    const state = State.withHandlers(State.empty(), run.handlers, nowMicros(fiber));
+    const executed = executeHandlersOnce({
       lifecycle: Lifecycles.all_at_once,
       settings,
       handlers: run.handlers,
       cause: run.cause,
       state,
     });
-    Outcome.deliverResults(outcomes, run.cause.patch);
-    return outcomes;
+    return Effect.map(executed, (outcomes) => {
+      Outcome.deliverResults(outcomes, run.cause.patch);
+      return outcomes;
+    });
   });

@@ -6,38 +6,32 @@
  * attempt is logged ("is cancelled. Will escalate.") and propagated.
  *
  * Used for changing handlers (with the sub-handling context), `on.event` handlers and
- * activities alike; the context object is built per kind of cause (`HandlerCause`).
+ * activities alike; the context object is built per kind of cause (`HandlerCause`). One
+ * attempt of one handler is `internal/attempt.ts`.
  */
-import {
-  type ActivityHandler,
-  type AnyHandler,
-  type ChangingHandler,
-  Handler,
+import type {
+  ActivityHandler,
+  ChangingHandler,
   HandlerCause,
-  type HandlerId,
-  type IndexingHandler,
-  type Lifecycle,
-  type Logger,
-  type SpawningHandler,
-  type WatchingHandler,
-  type WebhookHandler,
+  HandlerId,
+  IndexingHandler,
+  Lifecycle,
+  SpawningHandler,
+  WatchingHandler,
+  WebhookHandler,
 } from "@kopf/registry";
 import type { OperatorSettings } from "@kopf/settings";
 import { HandlerState, type Outcome, type State } from "@kopf/storage";
-
-type Outcome_ = Outcome.Outcome;
-
-import { IsoTime, Resource } from "@kopf/structs";
-import * as Cause from "effect/Cause";
-import * as Clock from "effect/Clock";
+import { type IsoTime, Resource } from "@kopf/structs";
 import * as Effect from "effect/Effect";
 import * as Random from "effect/Random";
-import * as Logging from "../Logging.ts";
-import * as Metrics from "../Metrics.ts";
-import * as Posting from "../Posting.ts";
+import type * as Metrics from "../Metrics.ts";
 import * as Tracing from "../Tracing.ts";
-import * as ErrorModes from "./ErrorModes.ts";
-import { HandlerFailure, invoke } from "./Invocation.ts";
+import type { HandlerFailure } from "./Invocation.ts";
+import * as Attempt from "./internal/attempt.ts";
+import { nowMicros } from "./internal/fiberClock.ts";
+
+type Outcome_ = Outcome.Outcome;
 
 /** Any cause a handler can be executed for. */
 export type ExecutableCause =
@@ -89,45 +83,6 @@ export interface HandlerAttempt {
   readonly fields?: Readonly<Record<string, unknown>> | undefined;
 }
 
-const loggerOf = (cause: ExecutableCause): Logger => cause.logger;
-
-const emit = (logger: Logger, log: ErrorModes.LogLine, error: unknown): Effect.Effect<void> =>
-  Effect.sync(() => {
-    switch (log.level) {
-      case "debug":
-        return logger.debug(log.message);
-      case "info":
-        return logger.info(log.message);
-      case "warning":
-        return logger.warning(log.message);
-      case "error":
-        return log.traceback ? logger.exception(log.message, error) : logger.error(log.message);
-    }
-  });
-
-const adjusted = (handler: ExecutableHandler, cause: ExecutableCause): ExecutableCause =>
-  cause._tag === "ChangingCause" && handler._tag === "ChangingHandler"
-    ? HandlerCause.adjustCause(handler, cause)
-    : cause;
-
-const contextOf = (cause: ExecutableCause, invocation: Readonly<Record<string, unknown>>): unknown => {
-  const fields = invocation as unknown as HandlerCause.ChangingInvocation;
-  switch (cause._tag) {
-    case "ActivityCause":
-      return HandlerCause.activityContext(cause, fields);
-    case "ChangingCause":
-      return HandlerCause.handlerContext(cause, fields);
-    case "WatchingCause":
-      return HandlerCause.handlerContext(cause, fields);
-    case "IndexingCause":
-      return HandlerCause.handlerContext(cause, fields);
-    case "SpawningCause":
-      return HandlerCause.handlerContext(cause, fields as unknown as HandlerCause.SpawningInvocation);
-    case "WebhookCause":
-      return HandlerCause.handlerContext(cause, fields);
-  }
-};
-
 /** The bounded labels of a handler's metrics: its resource, id and the kind of cause. */
 const labelsOf = (handler: ExecutableHandler, cause: ExecutableCause): Metrics.HandlerLabels => {
   const resource = cause._tag === "ActivityCause" ? "" : Resource.toString(cause.resource);
@@ -149,29 +104,6 @@ const labelsOf = (handler: ExecutableHandler, cause: ExecutableCause): Metrics.H
 };
 
 /**
- * Posts the Warning event of a handler that failed for good on its object (changing handlers,
- * daemons and timers): unless posting is off, or the failure's own log line is posted already
- * (`posting.loggers` with `posting.level` at `Error` or below).
- */
-const warnOfFailure = (
-  cause: ExecutableCause,
-  settings: OperatorSettings,
-  end: ErrorModes.End,
-  message: string,
-): Effect.Effect<void> =>
-  Effect.gen(function* () {
-    if (cause._tag !== "ChangingCause" && cause._tag !== "SpawningCause") return;
-    const event = ErrorModes.failureEvent(end, message);
-    if (event === undefined) return;
-    const { posting } = settings;
-    if (posting.loggers && Logging.levelNumber(posting.level) <= 40) return;
-    const events = yield* Posting.CurrentEvents;
-    events?.event(cause.body, event);
-  });
-
-const unwrap = (failure: unknown): unknown => (failure instanceof HandlerFailure ? failure.error : failure);
-
-/**
  * Executes one handler once and judges the attempt (docs/behaviour/processing.md#errors-and-retries). Completes with the outcome;
  * fails only by interruption.
  *
@@ -187,77 +119,8 @@ export const executeHandlerOnce = (attempt: HandlerAttempt): Effect.Effect<Outco
     // Daemons and timers run for long: each invocation is a trace of its own.
     root: attempt.cause._tag === "SpawningCause",
   };
-  return Tracing.handler(span, executeTraced(attempt, labels));
+  return Tracing.handler(span, Attempt.perform(attempt, labels));
 };
-
-const executeTraced = (attempt: HandlerAttempt, labels: Metrics.HandlerLabels): Effect.Effect<Outcome_> =>
-  Effect.gen(function* () {
-    const { handler, state, settings, lifecycle } = attempt;
-    const logger = loggerOf(attempt.cause);
-    const title = Handler.describe(handler as AnyHandler);
-    const now = yield* IsoTime.now;
-    const runtime = HandlerState.runtime(state, now);
-    const judged: ErrorModes.Attempt = {
-      title,
-      retries: state.retries,
-      runtime,
-      timeout: handler.timeout,
-      retryLimit: handler.retries,
-      backoff: handler.backoff ?? settings.execution.defaultBackoff,
-      errors: Handler.effectiveErrors(handler as AnyHandler),
-    };
-
-    yield* Effect.sync(() => logger.debug(`${title} is invoked.`));
-    const limit = ErrorModes.precheck(judged);
-    if (limit !== undefined) {
-      const verdict = ErrorModes.failed(judged, limit);
-      yield* emit(logger, verdict.log, limit);
-      const end = ErrorModes.endOf(verdict.outcome, { error: limit });
-      yield* Tracing.ended(end);
-      yield* Metrics.handlerEnded(labels, end, undefined);
-      yield* warnOfFailure(attempt.cause, settings, end, verdict.log.message);
-      return verdict.outcome;
-    }
-
-    const cause = adjusted(handler, attempt.cause);
-    const sub =
-      attempt.extraContext === undefined
-        ? undefined
-        : yield* attempt.extraContext({ handler, cause, settings, lifecycle });
-    const context = contextOf(cause, {
-      ...attempt.fields,
-      ...sub?.fields,
-      param: handler.param,
-      retry: state.retries,
-      started: new Date(IsoTime.toMillis(state.started)),
-      runtime: runtime / 1000,
-    });
-    const call = invoke(handler.fn as (ctx: unknown) => unknown, context);
-    yield* Metrics.handlerCalled(labels, state.retries);
-    const calledAt = yield* Clock.currentTimeMillis;
-    const result = yield* (sub === undefined ? call : sub.around(call)).pipe(
-      Effect.map((value) => ({ ok: true as const, value })),
-      // Whatever else went wrong around the call (e.g. a custom storage throwing while the
-      // sub-handlers are stored) is the attempt's failure too, as in Kopf; interruption is not.
-      Effect.catchCause((failure) =>
-        Cause.hasInterruptsOnly(failure)
-          ? Effect.failCause(failure as Cause.Cause<never>) // interruptions only: nothing typed
-          : Effect.succeed({ ok: false as const, error: unwrap(Cause.squash(failure)) }),
-      ),
-      Effect.onInterrupt(() => Effect.sync(() => logger.warning(`${title} is cancelled. Will escalate.`))),
-    );
-    const subrefs = sub?.subrefs() ?? [];
-    const verdict = result.ok
-      ? ErrorModes.succeeded(judged, result.value, subrefs)
-      : ErrorModes.failed(judged, result.error, subrefs);
-    yield* emit(logger, verdict.log, result.ok ? undefined : result.error);
-    const end = ErrorModes.endOf(verdict.outcome, result.ok ? undefined : { error: result.error });
-    const seconds = ((yield* Clock.currentTimeMillis) - calledAt) / 1000;
-    yield* Tracing.ended(end);
-    yield* Metrics.handlerEnded(labels, end, seconds);
-    yield* warnOfFailure(attempt.cause, settings, end, verdict.log.message);
-    return verdict.outcome;
-  });
 
 /** A cycle's execution of handlers: what to run, with which lifecycle and state. */
 export interface HandlersRun {
@@ -309,30 +172,37 @@ export const selectHandlers = <H extends { readonly id: HandlerId.HandlerId }>(i
  * const next = State.withOutcomes(state, outcomes, now)
  */
 export const executeHandlersOnce = (run: HandlersRun): Effect.Effect<ReadonlyMap<string, Outcome_>> =>
-  Effect.gen(function* () {
-    const now = yield* IsoTime.now;
-    const random = yield* Random.Random;
+  Effect.withFiber((fiber) => {
+    const random = fiber.getRef(Random.Random);
     const plan = selectHandlers({
       handlers: run.handlers,
       state: run.state,
-      now,
+      now: nowMicros(fiber),
       lifecycle: run.lifecycle,
       random: () => random.nextDoubleUnsafe(),
     });
     const outcomes = new Map<string, Outcome_>();
-    for (const handler of plan) {
-      const state = run.state.handlers.get(handler.id);
-      if (state === undefined) continue;
-      const outcome = yield* executeHandlerOnce({
-        handler,
-        cause: run.cause,
-        state,
-        settings: run.settings,
-        lifecycle: run.lifecycle,
-        extraContext: run.extraContext,
-        fields: run.fields,
-      });
-      outcomes.set(handler.id, outcome);
-    }
-    return outcomes;
+    // One after another: each handler's attempt, then the next one's.
+    const from = (index: number): Effect.Effect<ReadonlyMap<string, Outcome_>> => {
+      for (let i = index; i < plan.length; i++) {
+        const handler = plan[i]!;
+        const state = run.state.handlers.get(handler.id);
+        if (state === undefined) continue;
+        const attempt = executeHandlerOnce({
+          handler,
+          cause: run.cause,
+          state,
+          settings: run.settings,
+          lifecycle: run.lifecycle,
+          extraContext: run.extraContext,
+          fields: run.fields,
+        });
+        return Effect.flatMap(attempt, (outcome) => {
+          outcomes.set(handler.id, outcome);
+          return from(i + 1);
+        });
+      }
+      return Effect.succeed(outcomes);
+    };
+    return from(0);
   });

@@ -76,30 +76,32 @@ const objectOf = (context: unknown): RawBody | undefined => {
  * const result = yield* Invocation.invoke(async ({ name }) => ({ greeted: name }), context)
  */
 export const invoke = <C>(fn: (context: C) => unknown, context: C): Effect.Effect<unknown, HandlerFailure> =>
-  Effect.gen(function* () {
-    const binding = yield* CurrentBinding;
-    const runner = yield* AmbientRunner;
+  Effect.withFiber((fiber) => {
+    const binding = fiber.getRef(CurrentBinding);
+    const runner = fiber.getRef(AmbientRunner);
     // Handlers of other kinds get their object ambient too (the hierarchies kit's owner).
     const body = binding === undefined ? objectOf(context) : undefined;
-    const returned = yield* Effect.try({
-      try: () =>
+    let returned: unknown;
+    try {
+      returned =
         binding !== undefined
           ? runner.run(binding, () => fn(context))
           : body !== undefined && runner.runObject !== undefined
             ? runner.runObject(body, () => fn(context))
-            : fn(context),
-      catch: (error) => new HandlerFailure({ reason: "Thrown", error }),
-    });
+            : fn(context);
+    } catch (error) {
+      return Effect.fail(new HandlerFailure({ reason: "Thrown", error }));
+    }
     if (Effect.isEffect(returned)) {
-      return yield* body === undefined
+      return body === undefined
         ? runEffect(returned)
         : runEffect(returned).pipe(Effect.provideService(CurrentObject, body));
     }
     if (isPromiseLike(returned)) {
-      return yield* Effect.tryPromise({
+      return Effect.tryPromise({
         try: () => Promise.resolve(returned),
         catch: (error) => new HandlerFailure({ reason: "Rejected", error }),
       });
     }
-    return returned;
+    return Effect.succeed(returned);
   });

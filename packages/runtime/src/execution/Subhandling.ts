@@ -26,7 +26,7 @@ import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import { type Binding, CurrentBinding, type ExecuteOptions } from "./Ambient.ts";
 import { HandlerChildrenRetry } from "./ErrorModes.ts";
-import { type ExtraContext, executeHandlersOnce } from "./Handling.ts";
+import { type ExtraContext, executeHandlersOnce, type Subcontext } from "./Handling.ts";
 
 /** Sub-handling used wrongly: outside a changing handler, or with conflicting arguments. */
 export class SubhandlingError extends Data.TaggedError("SubhandlingError")<{
@@ -87,40 +87,43 @@ export interface SubhandlersRun {
 export const executeSubhandlers = (
   run: SubhandlersRun,
 ): Effect.Effect<void, HandlerChildrenRetry | StorageDecodeError | State.StateError> =>
-  Effect.gen(function* () {
-    const { cause, settings } = run;
-    const storage = settings.persistence.progressStorage;
-    const owned = Matching.deduplicated(
-      run.handlers.filter((h) => Matching.matchesResource(h, cause.resource)),
-    );
-    const selected = Matching.changingHandlers(owned, cause);
-    const loadedAt = yield* IsoTime.now;
-    const loaded = yield* Effect.fromResult(
-      State.fromStorage({ body: cause.body, storage, handlers: owned, now: loadedAt }),
-    );
-    const state = State.withHandlers(State.withPurpose(loaded, cause.reason), selected, loadedAt);
-    const outcomes = yield* executeHandlersOnce({
-      lifecycle: run.lifecycle,
-      settings,
-      handlers: selected,
-      cause,
-      state,
-      extraContext: context(run.ancestors),
-    });
-    const now = yield* IsoTime.now;
-    const next = yield* Effect.fromResult(State.withOutcomes(state, outcomes, now));
-    State.store(next, { body: cause.body, patch: cause.patch, storage });
-    Outcome.deliverResults(outcomes, cause.patch);
-    for (const id of next.handlers.keys()) {
-      for (const collector of run.ancestors) collector.add(id);
-    }
-    if (!State.isDone(next)) {
-      return yield* new HandlerChildrenRetry({
-        delay: State.delay(next, now),
-        message: "Sub-handlers are not finished yet; the parent handler is retried.",
+  // No sub-handlers (a handler that declared none): nothing to load, run or store.
+  run.handlers.length === 0
+    ? Effect.sync(() => run.settings.persistence.progressStorage.flush())
+    : Effect.gen(function* () {
+        const { cause, settings } = run;
+        const storage = settings.persistence.progressStorage;
+        const owned = Matching.deduplicated(
+          run.handlers.filter((h) => Matching.matchesResource(h, cause.resource)),
+        );
+        const selected = Matching.changingHandlers(owned, cause);
+        const loadedAt = yield* IsoTime.now;
+        const loaded = yield* Effect.fromResult(
+          State.fromStorage({ body: cause.body, storage, handlers: owned, now: loadedAt }),
+        );
+        const state = State.withHandlers(State.withPurpose(loaded, cause.reason), selected, loadedAt);
+        const outcomes = yield* executeHandlersOnce({
+          lifecycle: run.lifecycle,
+          settings,
+          handlers: selected,
+          cause,
+          state,
+          extraContext: context(run.ancestors),
+        });
+        const now = yield* IsoTime.now;
+        const next = yield* Effect.fromResult(State.withOutcomes(state, outcomes, now));
+        State.store(next, { body: cause.body, patch: cause.patch, storage });
+        Outcome.deliverResults(outcomes, cause.patch);
+        for (const id of next.handlers.keys()) {
+          for (const collector of run.ancestors) collector.add(id);
+        }
+        if (!State.isDone(next)) {
+          return yield* new HandlerChildrenRetry({
+            delay: State.delay(next, now),
+            message: "Sub-handlers are not finished yet; the parent handler is retried.",
+          });
+        }
       });
-    }
-  });
 
 /**
  * The sub-handling context of changing handlers (Kopf's `subhandling_context`), for
@@ -129,53 +132,57 @@ export const executeSubhandlers = (
 export const context =
   (ancestors: ReadonlyArray<Set<string>> = []): ExtraContext =>
   ({ handler, cause, settings, lifecycle }) =>
-    Effect.gen(function* () {
-      if (handler._tag !== "ChangingHandler" || cause._tag !== "ChangingCause") return undefined;
-      const subregistry = SubRegistry.make(handler);
-      const subrefs = new Set<string>();
-      const chain = [...ancestors, subrefs];
-      let executedDeclared = false;
-      const execute = (options?: ExecuteOptions): Effect.Effect<void, unknown> =>
-        Effect.suspend(() => {
-          if (options === undefined || Object.values(options).every((v) => v === undefined)) {
-            if (executedDeclared) return Effect.void;
-            executedDeclared = true;
-            return executeSubhandlers({
-              handlers: subregistry.handlers,
-              cause,
-              settings,
-              lifecycle,
-              ancestors: chain,
+    handler._tag !== "ChangingHandler" || cause._tag !== "ChangingCause"
+      ? Effect.succeed(undefined)
+      : Effect.withFiberSucceed((fiber) => {
+          const subregistry = SubRegistry.make(handler);
+          const subrefs = new Set<string>();
+          const chain = [...ancestors, subrefs];
+          let executedDeclared = false;
+          const execute = (options?: ExecuteOptions): Effect.Effect<void, unknown> =>
+            Effect.suspend(() => {
+              if (options === undefined || Object.values(options).every((v) => v === undefined)) {
+                if (executedDeclared) return Effect.void;
+                executedDeclared = true;
+                return executeSubhandlers({
+                  handlers: subregistry.handlers,
+                  cause,
+                  settings,
+                  lifecycle,
+                  ancestors: chain,
+                });
+              }
+              return Effect.fromResult(handlersOf(handler, options)).pipe(
+                Effect.flatMap((handlers) =>
+                  executeSubhandlers({ handlers, cause, settings, lifecycle, ancestors: chain }),
+                ),
+              );
             });
-          }
-          return Effect.fromResult(handlersOf(handler, options)).pipe(
-            Effect.flatMap((handlers) =>
-              executeSubhandlers({ handlers, cause, settings, lifecycle, ancestors: chain }),
-            ),
-          );
+          const services = fiber.context;
+          // A promise-side `execute` runs outside the handler's fiber: stop it with the handler.
+          // Made on the first such call only (most handlers never make one).
+          let aborted: AbortController | undefined;
+          const binding: Binding = {
+            handler,
+            body: cause.body,
+            subregistry,
+            execute,
+            executePromise: (options) => {
+              aborted ??= new AbortController();
+              return Effect.runPromiseWith(services)(execute(options), { signal: aborted.signal });
+            },
+          };
+          return {
+            fields: { subregistry },
+            around: (invocation) =>
+              invocation.pipe(
+                Effect.flatMap((result) => Effect.as(execute(), result)),
+                Effect.provideService(CurrentBinding, binding),
+                Effect.onInterrupt(() => Effect.sync(() => aborted?.abort())),
+              ),
+            subrefs: () => [...subrefs].sort(),
+          } satisfies Subcontext;
         });
-      const services = yield* Effect.context<never>();
-      const runPromise = Effect.runPromiseWith(services);
-      // A promise-side `execute` runs outside the handler's fiber: stop it with the handler.
-      const aborted = new AbortController();
-      const binding: Binding = {
-        handler,
-        body: cause.body,
-        subregistry,
-        execute,
-        executePromise: (options) => runPromise(execute(options), { signal: aborted.signal }),
-      };
-      return {
-        fields: { subregistry },
-        around: (invocation) =>
-          invocation.pipe(
-            Effect.flatMap((result) => Effect.as(execute(), result)),
-            Effect.provideService(CurrentBinding, binding),
-            Effect.onInterrupt(() => Effect.sync(() => aborted.abort())),
-          ),
-        subrefs: () => [...subrefs].sort(),
-      };
-    });
 
 /**
  * The binding of the running changing handler, for Effect handlers.

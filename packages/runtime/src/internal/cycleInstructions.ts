@@ -122,77 +122,112 @@ const performEffect = (
   cycle: Cycle,
   claims: { claimed: boolean },
   instruction: CyclePlan.Instruction,
-): Effect.Effect<CyclePlan.Observation, CycleError, KubeApi> =>
-  Effect.gen(function* () {
-    const { resource, engines, settings, event, key, context, patch } = cycle;
-    const body = event.object;
-    switch (instruction._tag) {
-      case "Index":
-        if (engines.indexing !== undefined) yield* engines.indexing({ resource, event, key });
-        if (engines.indexed !== undefined) yield* engines.indexed;
-        return PERFORMED;
-      case "Claim":
-        claims.claimed = engines.ownership === undefined ? false : yield* engines.ownership.claim(key);
-        return { _tag: "Claimed", claimed: claims.claimed } as const;
-      case "RunWatching":
-        yield* Execution.runWatching({ cause: instruction.cause, handlers: instruction.handlers, settings });
-        return { _tag: "Watched", patchEmpty: patch.isEmpty() } as const;
-      case "Fail":
-        return yield* Effect.fail(instruction.error);
-      case "Spawn": {
-        const spawned =
-          engines.spawning === undefined
-            ? { delays: [], excluded: new Set<string>() }
-            : yield* engines.spawning({ resource, event, key, ...instruction });
-        return { _tag: "Spawned", ...spawned, patchEmpty: patch.isEmpty() } as const;
-      }
-      case "Finalizer": {
-        const fn = FinalizerDecision.toPatchFn(instruction.decision, settings.persistence.finalizer);
-        if (instruction.decision._tag !== "Keep") yield* Effect.logDebug(instruction.decision.message);
-        if (fn !== undefined) patch.fns.push(fn);
-        return PERFORMED;
-      }
-      case "Wait": {
-        const time = yield* Clock.currentTimeMillis;
-        const slept = yield* Pressure.sleep(context.pressure, (instruction.until - time) / 1000);
-        return { _tag: "Waited", sleptFully: slept.fully } as const;
-      }
-      case "Log": {
-        const line =
-          instruction.level === "Error"
-            ? Effect.logError(instruction.message)
-            : instruction.level === "Warning"
-              ? Effect.logWarning(instruction.message)
-              : Effect.logDebug(instruction.message);
-        yield* instruction.local === true ? line.pipe(Effect.annotateLogs(Logging.LOCAL, true)) : line;
-        return PERFORMED;
-      }
-      case "RunChanging": {
-        const run = yield* Execution.runChanging({ ...instruction, settings, lifecycle: cycle.lifecycle });
-        return { _tag: "Changed", done: run.done, skipped: run.skipped, delays: run.delays } as const;
-      }
-      case "Fence":
-        return {
-          _tag: "Held",
-          holds: engines.ownership === undefined ? true : yield* engines.ownership.holds(key),
-        } as const;
-      case "Patch":
-        return { _tag: "Patched", outcome: yield* Applying.patch({ resource, body, patch }) } as const;
-      case "Post": {
-        const events = yield* Posting.CurrentEvents;
-        events?.warn(body, { reason: instruction.event.reason, message: instruction.event.message });
-        return PERFORMED;
-      }
-      case "Sleep": {
-        const slept = yield* Pressure.sleep(context.pressure, instruction.seconds);
-        return { _tag: "Slept", ...slept } as const;
-      }
-      case "Touch":
-        return { _tag: "Touched", resourceVersion: yield* Applying.touch({ resource, body }) } as const;
-      default:
-        return performNow(cycle, instruction) ?? PERFORMED;
+): Effect.Effect<CyclePlan.Observation, CycleError, KubeApi> => {
+  const { resource, engines, settings, event, key, context, patch } = cycle;
+  const body = event.object;
+  switch (instruction._tag) {
+    case "Index": {
+      const { indexing, indexed } = engines;
+      const indexedThen = indexed === undefined ? Effect.succeed(PERFORMED) : Effect.as(indexed, PERFORMED);
+      return indexing === undefined
+        ? indexedThen
+        : Effect.flatMap(indexing({ resource, event, key }), () => indexedThen);
     }
-  });
+    case "Claim": {
+      const { ownership } = engines;
+      if (ownership === undefined) {
+        claims.claimed = false;
+        return Effect.succeed({ _tag: "Claimed", claimed: false });
+      }
+      return Effect.map(ownership.claim(key), (claimed) => {
+        claims.claimed = claimed;
+        return { _tag: "Claimed", claimed } as const;
+      });
+    }
+    case "RunWatching":
+      return Effect.map(
+        Execution.runWatching({ cause: instruction.cause, handlers: instruction.handlers, settings }),
+        () => ({ _tag: "Watched", patchEmpty: patch.isEmpty() }) as const,
+      );
+    case "Fail":
+      return Effect.fail(instruction.error);
+    case "Spawn":
+      return engines.spawning === undefined
+        ? Effect.sync(
+            () =>
+              ({
+                _tag: "Spawned",
+                delays: [],
+                excluded: new Set<string>(),
+                patchEmpty: patch.isEmpty(),
+              }) as const,
+          )
+        : Effect.map(
+            engines.spawning({ resource, event, key, ...instruction }),
+            (spawned) => ({ _tag: "Spawned", ...spawned, patchEmpty: patch.isEmpty() }) as const,
+          );
+    case "Finalizer": {
+      const { decision } = instruction;
+      const fn = FinalizerDecision.toPatchFn(decision, settings.persistence.finalizer);
+      if (fn !== undefined) patch.fns.push(fn);
+      return decision._tag === "Keep"
+        ? Effect.succeed(PERFORMED)
+        : Effect.as(Effect.logDebug(decision.message), PERFORMED);
+    }
+    case "Wait":
+      return Effect.flatMap(Clock.currentTimeMillis, (time) =>
+        Effect.map(
+          Pressure.sleep(context.pressure, (instruction.until - time) / 1000),
+          (slept) => ({ _tag: "Waited", sleptFully: slept.fully }) as const,
+        ),
+      );
+    case "Log": {
+      const line =
+        instruction.level === "Error"
+          ? Effect.logError(instruction.message)
+          : instruction.level === "Warning"
+            ? Effect.logWarning(instruction.message)
+            : Effect.logDebug(instruction.message);
+      return Effect.as(
+        instruction.local === true ? line.pipe(Effect.annotateLogs(Logging.LOCAL, true)) : line,
+        PERFORMED,
+      );
+    }
+    case "RunChanging":
+      return Effect.map(
+        Execution.runChanging({ ...instruction, settings, lifecycle: cycle.lifecycle }),
+        (run) => ({ _tag: "Changed", done: run.done, skipped: run.skipped, delays: run.delays }) as const,
+      );
+    case "Fence":
+      return engines.ownership === undefined
+        ? Effect.succeed({ _tag: "Held", holds: true })
+        : Effect.map(engines.ownership.holds(key), (holds) => ({ _tag: "Held", holds }) as const);
+    case "Patch":
+      return Effect.map(
+        Applying.patch({ resource, body, patch }),
+        (outcome) => ({ _tag: "Patched", outcome }) as const,
+      );
+    case "Post":
+      return Effect.withFiberSucceed((fiber) => {
+        fiber
+          .getRef(Posting.CurrentEvents)
+          ?.warn(body, { reason: instruction.event.reason, message: instruction.event.message });
+        return PERFORMED;
+      });
+    case "Sleep":
+      return Effect.map(
+        Pressure.sleep(context.pressure, instruction.seconds),
+        (slept) => ({ _tag: "Slept", ...slept }) as const,
+      );
+    case "Touch":
+      return Effect.map(
+        Applying.touch({ resource, body }),
+        (resourceVersion) => ({ _tag: "Touched", resourceVersion }) as const,
+      );
+    default:
+      return Effect.sync(() => performNow(cycle, instruction) ?? PERFORMED);
+  }
+};
 
 /** How performing an instruction can fail (the cycle's throttler retries or reports it). */
 export type CycleError =

@@ -10,6 +10,7 @@ import { ensure, isMutableObject, lookup, type MutableObject } from "./dicts.ts"
 export const MARKER_NAME = "kopf-managed";
 
 const KNOWN_PREFIXES: ReadonlyArray<string> = ["kopf.zalando.org"];
+const KNOWN_SUFFIXES: ReadonlyArray<string> = KNOWN_PREFIXES.map((known) => `.${known}`);
 
 /**
  * Prefixes of annotation keys managed by Kopf-based operators: those with a `{prefix}/kopf-managed`
@@ -21,11 +22,10 @@ export const detectMarkedPrefixes = (keys: Iterable<string>): ReadonlySet<string
     const slash = key.indexOf("/");
     if (slash < 0) continue;
     const prefix = key.slice(0, slash);
-    const name = key.slice(slash + 1);
     if (
-      name === MARKER_NAME ||
+      (key.length - slash - 1 === MARKER_NAME.length && key.endsWith(MARKER_NAME)) ||
       KNOWN_PREFIXES.includes(prefix) ||
-      KNOWN_PREFIXES.some((known) => prefix.endsWith(`.${known}`))
+      KNOWN_SUFFIXES.some((suffix) => prefix.endsWith(suffix))
     ) {
       prefixes.add(prefix);
     }
@@ -62,6 +62,17 @@ const isEmptyValue = (value: unknown): boolean =>
   value === "" ||
   (Array.isArray(value) && value.length === 0) ||
   (isMutableObject(value) && Object.keys(value).length === 0);
+
+/** Whether {@link removeEmptyStanzas} would change the essence. */
+export const hasEmptyStanzas = (essence: MutableObject): boolean => {
+  const metadata = essence.metadata;
+  if (isMutableObject(metadata)) {
+    if (Object.hasOwn(metadata, "annotations") && isEmptyValue(metadata.annotations)) return true;
+    if (Object.hasOwn(metadata, "labels") && isEmptyValue(metadata.labels)) return true;
+  }
+  if (Object.hasOwn(essence, "metadata") && isEmptyValue(essence.metadata)) return true;
+  return Object.hasOwn(essence, "status") && isEmptyValue(essence.status);
+};
 
 /**
  * Remove empty `metadata.annotations`, `metadata.labels`, then an empty `metadata`, and an

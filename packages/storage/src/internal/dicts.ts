@@ -67,6 +67,16 @@ export const remove = (target: MutableObject, path: FieldPath.FieldPath): void =
   if (Object.keys(child).length === 0) delete target[head];
 };
 
+/** Whether {@link remove} would change `target` (so that a copy can be spared when it would not). */
+export const removes = (target: MutableObject, path: FieldPath.FieldPath): boolean => {
+  const [head, ...tail] = path;
+  if (head === undefined || !Object.hasOwn(target, head)) return false;
+  if (tail.length === 0) return true;
+  const child = target[head];
+  if (!isMutableObject(child)) return false;
+  return removes(child, tail) || Object.keys(child).length === 0;
+};
+
 /** Copy (deeply) each field present in `source` into `target` at the same path. */
 export const cherrypick = (
   source: unknown,

@@ -40,7 +40,7 @@ export interface ProgressStorage {
     readonly patch: PatchLike;
     readonly value: string | null;
   }) => void;
-  /** The essence without anything this storage keeps in the object. */
+  /** The essence without anything this storage keeps in the object (the essence itself when it holds nothing of the storage's: essences are not mutated). */
   readonly clear: (args: { readonly essence: Json.JsonObject }) => Json.JsonObject;
   /** Write out anything buffered (the built-in storages buffer nothing). */
   readonly flush: () => void;

@@ -21,3 +21,7 @@ export const setOwn = (obj: object, key: string, value: unknown): void => {
     (obj as Record<string, unknown>)[key] = value;
   }
 };
+
+/** Own keys whose values are not `undefined` (JSON treats those as absent). */
+export const presentKeys = (x: { readonly [key: string]: unknown }): Array<string> =>
+  Object.keys(x).filter((k) => x[k] !== undefined);

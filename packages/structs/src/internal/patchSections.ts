@@ -58,17 +58,52 @@ const assign = (slot: Slot, value: unknown): void => {
   }
 };
 
+/** Where a holder keeps its sections by key, for the shared accessors to find them. */
+const SLOTS: unique symbol = Symbol("@kopf/structs/Patch.slots");
+interface Holder {
+  [SLOTS]?: Record<string, Slot>;
+}
+
+const slotOf = (holder: Holder, key: string): Slot => (holder[SLOTS] as Record<string, Slot>)[key] as Slot;
+
+// One accessor pair per key name, shared by every holder: V8 then gives all patches the same
+// hidden classes (fresh functions per property would give each patch its own, slow to make).
+const accessors: readonly [Map<string, PropertyDescriptor>, Map<string, PropertyDescriptor>] = [
+  new Map(),
+  new Map(),
+];
+const accessorOf = (key: string, enumerable: boolean): PropertyDescriptor => {
+  const byKey = accessors[enumerable ? 1 : 0];
+  let accessor = byKey.get(key);
+  if (accessor === undefined) {
+    accessor = {
+      get(this: Holder) {
+        return slotOf(this, key).current;
+      },
+      set(this: Holder, value: unknown) {
+        assign(slotOf(this, key), value);
+      },
+      enumerable,
+      configurable: true,
+    };
+    byKey.set(key, accessor);
+  }
+  return accessor;
+};
+
 /**
  * Defines `key` on `holder` as the section `slot`: reads give its object, writes replace it.
  * Deleting the property (as the storages do with a field emptied by a removal) drops the section.
  */
 export const defineSlot = (holder: object, key: string, slot: Slot, enumerable: boolean): void => {
-  Object.defineProperty(holder, key, {
-    get: () => slot.current,
-    set: (value: unknown) => assign(slot, value),
-    enumerable,
-    configurable: true,
-  });
+  const own = holder as Holder;
+  let slots = own[SLOTS];
+  if (slots === undefined) {
+    slots = {};
+    Object.defineProperty(holder, SLOTS, { value: slots });
+  }
+  slots[key] = slot;
+  Object.defineProperty(holder, key, accessorOf(key, enumerable));
 };
 
 export const newSlot = (children: ReadonlyArray<readonly [string, Slot]> = []): Slot => {
@@ -77,19 +112,11 @@ export const newSlot = (children: ReadonlyArray<readonly [string, Slot]> = []): 
   return slot;
 };
 
-/**
- * The section behind `holder[key]`, if that property is still the section's accessor (once
- * deleted and written again, e.g. by the storages' removal of emptied parents, it is plain data).
- */
-export const sectionAt = (holder: object, key: string, slots: ReadonlyMap<string, Slot>): Slot | undefined =>
-  Object.getOwnPropertyDescriptor(holder, key)?.get === undefined ? undefined : slots.get(key);
-
 /** What a section contributes to the merge patch: `undefined` for an untouched, empty one. */
 export const readSlot = (slot: Slot): JsonValue | undefined => {
   const out: Record<string, JsonValue> = {};
-  const children = new Map(slot.children);
   for (const key of Object.keys(slot.current)) {
-    const child = sectionAt(slot.current, key, children);
+    const child = slot.children.length === 0 ? undefined : sectionIn(slot.current, key, slot.children);
     const value = child === undefined ? readValue(getOwn(slot.current, key)) : readSlot(child);
     if (value !== undefined) setOwn(out, key, value);
   }
@@ -105,22 +132,27 @@ export const readSlot = (slot: Slot): JsonValue | undefined => {
 export const slotHasContent = (slot: Slot): boolean => {
   if (slot.nulled || slot.explicit) return true;
   for (const key of Object.keys(slot.current)) {
-    const child = sectionIn(slot.current, key, slot.children);
+    const child = slot.children.length === 0 ? undefined : sectionIn(slot.current, key, slot.children);
     if (child === undefined ? getOwn(slot.current, key) !== undefined : slotHasContent(child)) return true;
   }
   return false;
 };
 
-/** {@link sectionAt} over a section list (a handful of entries: no map is built). */
+/**
+ * The section behind `holder[key]`, if that property is still the section's accessor (once
+ * deleted and written again, e.g. by the storages' removal of emptied parents, it is plain data).
+ * A section list has a handful of entries: it is searched, no map is built.
+ */
 export const sectionIn = (
   holder: object,
   key: string,
   slots: ReadonlyArray<readonly [string, Slot]>,
 ): Slot | undefined => {
-  const entry = slots.find(([name]) => name === key);
-  return entry === undefined || Object.getOwnPropertyDescriptor(holder, key)?.get === undefined
-    ? undefined
-    : entry[1];
+  for (const [name, slot] of slots) {
+    if (name !== key) continue;
+    return Object.getOwnPropertyDescriptor(holder, key)?.get === undefined ? undefined : slot;
+  }
+  return undefined;
 };
 
 export const readValue = (value: unknown): JsonValue | undefined =>

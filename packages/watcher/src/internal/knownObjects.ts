@@ -9,15 +9,21 @@ import type { RawBody } from "@kopf/structs";
 import * as ObjectKey from "../ObjectKey.ts";
 import type * as WatchState from "../WatchState.ts";
 
+const SKELETON_FIELDS = ["name", "namespace", "uid", "resourceVersion"] as const;
+
+// Built field by field (made for every event: spreads of computed keys are slow to build).
 const skeleton = (body: RawBody): RawBody => {
   const meta = body.metadata ?? {};
-  const pick = (key: "name" | "namespace" | "uid" | "resourceVersion") =>
-    typeof meta[key] === "string" ? { [key]: meta[key] } : {};
-  return {
-    ...(body.apiVersion === undefined ? {} : { apiVersion: body.apiVersion }),
-    ...(body.kind === undefined ? {} : { kind: body.kind }),
-    metadata: { ...pick("name"), ...pick("namespace"), ...pick("uid"), ...pick("resourceVersion") },
-  };
+  const metadata: Record<string, string> = {};
+  for (const key of SKELETON_FIELDS) {
+    const value = meta[key];
+    if (typeof value === "string") metadata[key] = value;
+  }
+  const out: { -readonly [K in keyof RawBody]: RawBody[K] } = {};
+  if (body.apiVersion !== undefined) out.apiVersion = body.apiVersion;
+  if (body.kind !== undefined) out.kind = body.kind;
+  out.metadata = metadata;
+  return out;
 };
 
 /** The tracker of one watch. Not shared between fibers. */

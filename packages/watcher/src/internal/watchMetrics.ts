@@ -8,41 +8,41 @@ import * as Effect from "effect/Effect";
 import * as Metric from "effect/Metric";
 
 /** Events received, by `type` (`ADDED`, `MODIFIED`, `DELETED`, `BOOKMARK`, `ERROR`, `LIST` for listed items). */
-export const events = Metric.counter("kopf_watch_events_total", {
+export const events = MetricSeries.counter("kopf_watch_events_total", {
   description: "Watch events received, by type (LIST for items of a listing)",
   incremental: true,
 });
 /** Watch requests opened after the first one of a listing (resumptions). */
-export const reconnects = Metric.counter("kopf_watch_reconnects_total", {
+export const reconnects = MetricSeries.counter("kopf_watch_reconnects_total", {
   description: "Watch requests re-opened from the last resourceVersion",
   incremental: true,
 });
 /** Full listings, including the first one. */
-export const relists = Metric.counter("kopf_watch_relists_total", {
+export const relists = MetricSeries.counter("kopf_watch_relists_total", {
   description: "Full listings of a watched resource (the first one included)",
   incremental: true,
 });
 /** `410 Gone` answers (as `ERROR` events or statuses). */
-export const gone = Metric.counter("kopf_watch_gone_total", {
+export const gone = MetricSeries.counter("kopf_watch_gone_total", {
   description: "Watches answered with 410 Gone (resourceVersion too old)",
   incremental: true,
 });
 /** Reconnections forced by the inactivity watchdog. */
-export const watchdog = Metric.counter("kopf_watch_watchdog_total", {
+export const watchdog = MetricSeries.counter("kopf_watch_watchdog_total", {
   description: "Watch streams reconnected by the inactivity watchdog",
   incremental: true,
 });
 /** Problems reported on the stream, by `reason`. */
-export const problems = Metric.counter("kopf_watch_problems_total", {
+export const problems = MetricSeries.counter("kopf_watch_problems_total", {
   description: "Problems of list/watch requests, by reason",
   incremental: true,
 });
 /** Epoch seconds of the last event or bookmark received. */
-export const lastEventTimestamp = Metric.gauge("kopf_watch_last_event_timestamp_seconds", {
+export const lastEventTimestamp = MetricSeries.gauge("kopf_watch_last_event_timestamp_seconds", {
   description: "When the last watch event or bookmark was received (epoch seconds)",
 });
 /** Seconds since the last event or bookmark, refreshed periodically while the watch runs. */
-export const lastEventAge = Metric.gauge("kopf_watch_last_event_age_seconds", {
+export const lastEventAge = MetricSeries.gauge("kopf_watch_last_event_age_seconds", {
   description: "Seconds since the last watch event or bookmark was received",
 });
 
