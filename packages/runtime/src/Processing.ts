@@ -111,6 +111,7 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
           cell,
           delays: settings.queueing.errorDelays,
           pressure: context.pressure,
+          aside: context.aside,
           retryIf: (error) => error._tag === "PatchNotStored",
         },
         processCauses({ options, event, key, memory, context }),

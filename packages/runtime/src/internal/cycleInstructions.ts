@@ -22,7 +22,7 @@ import * as Applying from "../Applying.ts";
 import type * as Engines from "../Engines.ts";
 import * as Execution from "../execution/Execution.ts";
 import * as Logging from "../Logging.ts";
-import type * as ObjectQueues from "../ObjectQueues.ts";
+import * as ObjectQueues from "../ObjectQueues.ts";
 import type * as PatchApplier from "../PatchApplier.ts";
 import * as Posting from "../Posting.ts";
 import * as Pressure from "../Pressure.ts";
@@ -129,13 +129,16 @@ const performEffect = (
     switch (instruction._tag) {
       case "Index":
         if (engines.indexing !== undefined) yield* engines.indexing({ resource, event, key });
-        if (engines.indexed !== undefined) yield* engines.indexed;
+        if (engines.indexed !== undefined) yield* ObjectQueues.aside(context, engines.indexed);
         return PERFORMED;
       case "Claim":
         claims.claimed = engines.ownership === undefined ? false : yield* engines.ownership.claim(key);
         return { _tag: "Claimed", claimed: claims.claimed } as const;
       case "RunWatching":
-        yield* Execution.runWatching({ cause: instruction.cause, handlers: instruction.handlers, settings });
+        yield* ObjectQueues.aside(
+          context,
+          Execution.runWatching({ cause: instruction.cause, handlers: instruction.handlers, settings }),
+        );
         return { _tag: "Watched", patchEmpty: patch.isEmpty() } as const;
       case "Fail":
         return yield* Effect.fail(instruction.error);
@@ -154,7 +157,10 @@ const performEffect = (
       }
       case "Wait": {
         const time = yield* Clock.currentTimeMillis;
-        const slept = yield* Pressure.sleep(context.pressure, (instruction.until - time) / 1000);
+        const slept = yield* ObjectQueues.aside(
+          context,
+          Pressure.sleep(context.pressure, (instruction.until - time) / 1000),
+        );
         return { _tag: "Waited", sleptFully: slept.fully } as const;
       }
       case "Log": {
@@ -168,7 +174,10 @@ const performEffect = (
         return PERFORMED;
       }
       case "RunChanging": {
-        const run = yield* Execution.runChanging({ ...instruction, settings, lifecycle: cycle.lifecycle });
+        const run = yield* ObjectQueues.aside(
+          context,
+          Execution.runChanging({ ...instruction, settings, lifecycle: cycle.lifecycle }),
+        );
         return { _tag: "Changed", done: run.done, skipped: run.skipped, delays: run.delays } as const;
       }
       case "Fence":
@@ -184,7 +193,10 @@ const performEffect = (
         return PERFORMED;
       }
       case "Sleep": {
-        const slept = yield* Pressure.sleep(context.pressure, instruction.seconds);
+        const slept = yield* ObjectQueues.aside(
+          context,
+          Pressure.sleep(context.pressure, instruction.seconds),
+        );
         return { _tag: "Slept", ...slept } as const;
       }
       case "Touch":
