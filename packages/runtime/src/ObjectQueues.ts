@@ -6,6 +6,11 @@
  * seconds without events (longer while a consistency wait is pending) and a new one starts with
  * the next event.
  *
+ * At most `cycleLimit` cycles are in flight at once ({@link CYCLE_LIMIT} by default): the events
+ * of further objects wait in their queues until a slot frees. A cycle gives its slot back while it
+ * waits for anything but the framework's own work (handlers, sleeps, delays: {@link aside}), so a
+ * slow or sleeping handler never holds up other objects (see `internal/cycleSlots.ts`).
+ *
  * Every queued event raises the object's {@link Pressure} flag; the worker lowers it before it
  * processes the last queued event, so sleeps inside processing wake up when newer events wait.
  *
@@ -29,6 +34,7 @@ import * as Option from "effect/Option";
 import * as Queue from "effect/Queue";
 import type * as Scope from "effect/Scope";
 import * as Semaphore from "effect/Semaphore";
+import * as CycleSlots from "./internal/cycleSlots.ts";
 import * as Metrics from "./Metrics.ts";
 import * as Pressure from "./Pressure.ts";
 import * as Tracing from "./Tracing.ts";
@@ -39,7 +45,32 @@ export interface WorkerContext {
   readonly pressure: Pressure.Pressure;
   /** Until when (Clock milliseconds) our own last patch's version is awaited; `undefined` if not awaited. */
   readonly consistencyTime: number | undefined;
+  /**
+   * Runs a wait of the cycle (a handler, a sleep) with its processing slot given back; none: the
+   * cycle holds no slot (the effect just runs).
+   */
+  readonly aside?: CycleSlots.Aside | undefined;
 }
+
+/**
+ * Runs `effect` — a wait of the cycle: a handler, a sleep — with the cycle's processing slot given
+ * back meanwhile, so that other objects' cycles go on.
+ *
+ * @example
+ * ```ts
+ * const slept = yield* ObjectQueues.aside(context, Pressure.sleep(context.pressure, 10))
+ * ```
+ */
+export const aside = <A, E, R>(
+  context: WorkerContext,
+  effect: Effect.Effect<A, E, R>,
+): Effect.Effect<A, E, R> => (context.aside === undefined ? effect : context.aside(effect));
+
+/**
+ * The most processing cycles in flight at once by default: twice the client's connections for
+ * plain requests, so they stay busy while the other half of the cycles prepare their patches.
+ */
+export const CYCLE_LIMIT = 64;
 
 /** Processes one event; returns the resource version to await (our patch's) or `undefined`. */
 export type Processor<R> = (
@@ -53,6 +84,8 @@ export interface Options {
   readonly exitTimeout: number;
   /** The most workers running at once; `null`: unlimited. */
   readonly workerLimit: number | null;
+  /** The most cycles in flight at once (their waits not counted); `null`: unlimited. Default {@link CYCLE_LIMIT}. */
+  readonly cycleLimit?: number | null | undefined;
   readonly consistencyTimeout: number;
   /** For log lines: the resource (and namespace) these queues serve. */
   readonly name?: string | undefined;
@@ -103,6 +136,7 @@ export const make = <R>(
     const fibers = yield* FiberSet.make<void, never>();
     const limit = options.workerLimit === null ? undefined : yield* Semaphore.make(options.workerLimit);
     const runFork = yield* FiberSet.runtime(fibers)<R>();
+    const slots = CycleSlots.make(options.cycleLimit === undefined ? CYCLE_LIMIT : options.cycleLimit);
     let closing = false;
     // The per-resource gauges of these queues: objects with a worker and events waiting. The
     // events are counted as they come and go (a sum over all queues per event would cost
@@ -128,6 +162,7 @@ export const make = <R>(
       Effect.gen(function* () {
         let expected: string | undefined;
         let consistencyTime: number | undefined;
+        let continuing = false;
         while (true) {
           const now = yield* Clock.currentTimeMillis;
           if (consistencyTime !== undefined && now >= consistencyTime) {
@@ -162,10 +197,18 @@ export const make = <R>(
           }
           if (Queue.sizeUnsafe(stream.queue) === 0) yield* Pressure.clear(stream.pressure);
           yield* measure;
-          const processing = process(event, { pressure: stream.pressure, consistencyTime });
-          const version = yield* resource === undefined
-            ? processing
-            : Metrics.cycle(resource, item.arrived, Tracing.cycle(resource, event, processing));
+          const arrived = item.arrived;
+          const version = yield* slots.hold((holder) => {
+            const processing = process(event, {
+              pressure: stream.pressure,
+              consistencyTime,
+              aside: holder.aside,
+            });
+            return resource === undefined
+              ? processing
+              : Metrics.cycle(resource, arrived, Tracing.cycle(resource, event, processing));
+          }, continuing);
+          continuing = true;
           if (version !== undefined && options.consistencyTimeout > 0) {
             expected = version;
             consistencyTime = (yield* Clock.currentTimeMillis) + options.consistencyTimeout * 1000;

@@ -116,7 +116,13 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
       const cycle = { options, event, key, memory, context, settings, services };
       return Effect.map(
         Throttler.throttled(
-          { cell, delays: settings.queueing.errorDelays, pressure: context.pressure, retryIf },
+          {
+            cell,
+            delays: settings.queueing.errorDelays,
+            pressure: context.pressure,
+            aside: context.aside,
+            retryIf,
+          },
           Effect.suspend(() => processCauses(cycle)),
         ),
         Option.getOrUndefined,

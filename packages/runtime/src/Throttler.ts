@@ -18,6 +18,7 @@ import * as Cause from "effect/Cause";
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Option from "effect/Option";
+import type * as CycleSlots from "./internal/cycleSlots.ts";
 import * as Metrics from "./Metrics.ts";
 import * as Pressure from "./Pressure.ts";
 
@@ -70,12 +71,13 @@ export interface Cell {
   set(state: Throttler): void;
 }
 
-const sleepOut = (cell: Cell, pressure: Pressure.Pressure | undefined) =>
+const sleepOut = (cell: Cell, pressure: Pressure.Pressure | undefined, aside: CycleSlots.Aside | undefined) =>
   Effect.gen(function* () {
     const until = cell.get().activeUntil;
     if (until === undefined) return;
     const now = yield* Clock.currentTimeMillis;
-    const slept = yield* Pressure.sleep(pressure, (until - now) / 1000);
+    const sleep = Pressure.sleep(pressure, (until - now) / 1000);
+    const slept = yield* aside === undefined ? sleep : aside(sleep);
     if (slept.fully) {
       cell.set({ ...cell.get(), activeUntil: undefined });
       yield* Metrics.throttling(false);
@@ -97,10 +99,10 @@ export const throttled = <A, E, R>(
   body: Effect.Effect<A, E, R>,
 ): Effect.Effect<Option.Option<A>, never, R> =>
   Effect.suspend(() => {
-    const { cell, pressure } = options;
+    const { cell, pressure, aside } = options;
     // Not throttled (the usual case): the body at once, with no sleep to sleep out.
     if (cell.get().activeUntil === undefined) return attempt(options, body);
-    return Effect.flatMap(sleepOut(cell, pressure), () =>
+    return Effect.flatMap(sleepOut(cell, pressure, aside), () =>
       cell.get().activeUntil !== undefined ? Effect.succeedNone : attempt(options, body),
     );
   });
@@ -110,6 +112,8 @@ export interface ThrottledOptions<E> {
   readonly cell: Cell;
   readonly delays: ReadonlyArray<number>;
   readonly pressure?: Pressure.Pressure | undefined;
+  /** Runs the sleeps (e.g. with the cycle's processing slot given back meanwhile). */
+  readonly aside?: CycleSlots.Aside | undefined;
   /** Whether a failure is worth processing the same event again once its delay has passed. */
   readonly retryIf?: ((error: E) => boolean) | undefined;
 }
@@ -140,7 +144,7 @@ const failed = <A, E, R>(
   cause: Cause.Cause<E>,
 ): Effect.Effect<Option.Option<A>, never, R> =>
   Effect.gen(function* () {
-    const { cell, delays, pressure, retryIf } = options;
+    const { cell, delays, pressure, aside, retryIf } = options;
     if (Cause.hasInterrupts(cause)) return yield* Effect.failCause(cause as Cause.Cause<never>);
     const next = onFailure(cell.get(), delays, yield* Clock.currentTimeMillis);
     cell.set(next.state);
@@ -153,7 +157,7 @@ const failed = <A, E, R>(
       `Throttling for ${next.delay} seconds due to an unexpected error: ${describe(cause)}`,
       cause,
     );
-    yield* sleepOut(cell, pressure);
+    yield* sleepOut(cell, pressure, aside);
     const retry = retryIf !== undefined && Option.exists(Cause.findErrorOption(cause), retryIf);
     if (retry && cell.get().activeUntil === undefined) {
       yield* Effect.logDebug("Retrying the failed processing now that its throttling is over.");

@@ -1,6 +1,6 @@
 // Covers the per-object queues (docs/behaviour/watching.md#queues, docs/behaviour/watching.md#consistency) in virtual time: strict order per object and
 // concurrency across objects, the pressure flag, idle workers exiting and restarting, the worker
-// limit, consistency tracking of our own patches' versions, crash isolation and shutdown.
+// limit, the cycle limit (waits aside holding no slot), consistency tracking of our own patches' versions, crash isolation and shutdown.
 import { assert, describe, it } from "@effect/vitest";
 import type { RawEvent } from "@kopf/structs";
 import * as Effect from "effect/Effect";
@@ -132,6 +132,77 @@ describe("ObjectQueues", () => {
       }
       yield* settle;
       assert.strictEqual(maxRunning, 2);
+    }).pipe(Effect.scoped),
+  );
+
+  it.effect("runs at most cycleLimit cycles at once; the other objects' events wait, none is lost", () =>
+    Effect.gen(function* () {
+      let running = 0;
+      let maxRunning = 0;
+      const done: Array<string> = [];
+      const queues = yield* ObjectQueues.make(
+        (e) =>
+          Effect.gen(function* () {
+            running += 1;
+            maxRunning = Math.max(maxRunning, running);
+            yield* Effect.sleep("1 second");
+            running -= 1;
+            done.push(e.object.metadata?.uid ?? "");
+            return undefined;
+          }),
+        { ...options, cycleLimit: 3 },
+      );
+      const uids = Array.from({ length: 10 }, (_, i) => `o${i}`);
+      for (const uid of uids) yield* queues.offer(event(uid, "1"));
+      for (let i = 0; i < 5; i++) {
+        yield* settle;
+        yield* TestClock.adjust("1 second");
+      }
+      yield* settle;
+      assert.strictEqual(maxRunning, 3);
+      assert.deepStrictEqual([...done].sort(), [...uids].sort());
+    }).pipe(Effect.scoped),
+  );
+
+  it.effect("a cycle sleeping aside holds no slot: other objects are processed meanwhile, in order", () =>
+    Effect.gen(function* () {
+      const log: Array<string> = [];
+      const queues = yield* ObjectQueues.make(
+        (e, context) =>
+          Effect.gen(function* () {
+            const uid = e.object.metadata?.uid ?? "";
+            const rv = e.object.metadata?.resourceVersion ?? "";
+            log.push(`start ${uid} ${rv}`);
+            if (uid === "sleepy") yield* ObjectQueues.aside(context, Effect.sleep("1 hour"));
+            log.push(`end ${uid} ${rv}`);
+            return undefined;
+          }),
+        { ...options, cycleLimit: 1 },
+      );
+      yield* queues.offer(event("sleepy", "1"));
+      yield* queues.offer(event("sleepy", "2"));
+      yield* settle;
+      for (const uid of ["a", "b", "c"]) yield* queues.offer(event(uid, "1"));
+      yield* queues.offer(event("a", "2"));
+      yield* settle;
+      // The one slot is free while the sleepy object sleeps: every other object is fully processed.
+      assert.deepStrictEqual(log, [
+        "start sleepy 1",
+        "start a 1",
+        "end a 1",
+        "start b 1",
+        "end b 1",
+        "start c 1",
+        "end c 1",
+        "start a 2",
+        "end a 2",
+      ]);
+      yield* TestClock.adjust("1 hour");
+      yield* settle;
+      yield* TestClock.adjust("1 hour");
+      yield* settle;
+      // Its own events stay strictly in order.
+      assert.deepStrictEqual(log.slice(9), ["end sleepy 1", "start sleepy 2", "end sleepy 2"]);
     }).pipe(Effect.scoped),
   );
 

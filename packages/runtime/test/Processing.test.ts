@@ -1,7 +1,7 @@
 // Covers the processing of single events (docs/behaviour/processing.md#per-event, docs/behaviour/processing.md#cause-order) directly, against the emulator: the
 // consistency gate waits for our own patch's version (changing handlers run only after the
 // whole wait, not when a newer event cuts it short), stealth mode leaves unmatched objects
-// untouched, and memories follow Kopf (listing ⇒ resume once, DELETED ⇒ forgotten).
+// untouched, a running handler holds no processing slot, and memories follow Kopf (listing ⇒ resume once, DELETED ⇒ forgotten).
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { Registry } from "@kopf/registry";
@@ -11,6 +11,7 @@ import * as Fiber from "effect/Fiber";
 import * as Stream from "effect/Stream";
 import { TestClock } from "effect/testing";
 import type * as Engines from "../src/Engines.ts";
+import * as ObjectQueues from "../src/ObjectQueues.ts";
 import * as Pressure from "../src/Pressure.ts";
 import * as Processing from "../src/Processing.ts";
 import * as Harness from "./fixtures/Harness.ts";
@@ -71,6 +72,50 @@ describe("Processing", () => {
         assert.strictEqual(calls, 1);
         assert.strictEqual(version, undefined);
       }),
+    ),
+  );
+
+  it.effect("a running handler gives its cycle's slot back: a slow one holds up no other object", () =>
+    Harness.run(() =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        const handled: Array<string> = [];
+        let release: () => void = () => {};
+        const slow = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        registry.on.create(RES, async function createFn({ name }) {
+          if (name === "slow") await slow;
+          handled.push(name ?? "");
+        });
+        const processor = Processing.make({ registry, resource: Harness.resource, memo: {} });
+        const bodies = [
+          yield* createdBody("slow"),
+          yield* createdBody("quick1"),
+          yield* createdBody("quick2"),
+        ];
+        // One slot for all the objects: only the handler's run in it would let the others pass.
+        const queues = yield* ObjectQueues.make(processor.process, {
+          idleTimeout: 5,
+          exitTimeout: 2,
+          workerLimit: null,
+          consistencyTimeout: 0,
+          cycleLimit: 1,
+        });
+        for (const object of bodies) yield* queues.offer({ type: "ADDED", object });
+        for (let i = 0; i < 20 && handled.length < 2; i++) {
+          yield* settle;
+          yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)));
+        }
+        assert.deepStrictEqual(handled, ["quick1", "quick2"]);
+        release();
+        for (let i = 0; i < 20 && handled.length < 3; i++) {
+          yield* settle;
+          yield* Effect.promise(() => new Promise((resolve) => setImmediate(resolve)));
+        }
+        assert.deepStrictEqual(handled, ["quick1", "quick2", "slow"]);
+        yield* queues.shutdown;
+      }).pipe(Effect.scoped),
     ),
   );
 

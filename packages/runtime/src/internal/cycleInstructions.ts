@@ -22,7 +22,7 @@ import * as Applying from "../Applying.ts";
 import type * as Engines from "../Engines.ts";
 import * as Execution from "../execution/Execution.ts";
 import * as Logging from "../Logging.ts";
-import type * as ObjectQueues from "../ObjectQueues.ts";
+import * as ObjectQueues from "../ObjectQueues.ts";
 import type * as PatchApplier from "../PatchApplier.ts";
 import * as Posting from "../Posting.ts";
 import * as Pressure from "../Pressure.ts";
@@ -128,7 +128,10 @@ const performEffect = (
   switch (instruction._tag) {
     case "Index": {
       const { indexing, indexed } = engines;
-      const indexedThen = indexed === undefined ? Effect.succeed(PERFORMED) : Effect.as(indexed, PERFORMED);
+      const indexedThen =
+        indexed === undefined
+          ? Effect.succeed(PERFORMED)
+          : Effect.as(ObjectQueues.aside(context, indexed), PERFORMED);
       return indexing === undefined
         ? indexedThen
         : Effect.flatMap(indexing({ resource, event, key }), () => indexedThen);
@@ -146,7 +149,10 @@ const performEffect = (
     }
     case "RunWatching":
       return Effect.map(
-        Execution.runWatching({ cause: instruction.cause, handlers: instruction.handlers, settings }),
+        ObjectQueues.aside(
+          context,
+          Execution.runWatching({ cause: instruction.cause, handlers: instruction.handlers, settings }),
+        ),
         () => ({ _tag: "Watched", patchEmpty: patch.isEmpty() }) as const,
       );
     case "Fail":
@@ -177,7 +183,7 @@ const performEffect = (
     case "Wait":
       return Effect.flatMap(Clock.currentTimeMillis, (time) =>
         Effect.map(
-          Pressure.sleep(context.pressure, (instruction.until - time) / 1000),
+          ObjectQueues.aside(context, Pressure.sleep(context.pressure, (instruction.until - time) / 1000)),
           (slept) => ({ _tag: "Waited", sleptFully: slept.fully }) as const,
         ),
       );
@@ -195,7 +201,10 @@ const performEffect = (
     }
     case "RunChanging":
       return Effect.map(
-        Execution.runChanging({ ...instruction, settings, lifecycle: cycle.lifecycle }),
+        ObjectQueues.aside(
+          context,
+          Execution.runChanging({ ...instruction, settings, lifecycle: cycle.lifecycle }),
+        ),
         (run) => ({ _tag: "Changed", done: run.done, skipped: run.skipped, delays: run.delays }) as const,
       );
     case "Fence":
@@ -216,7 +225,7 @@ const performEffect = (
       });
     case "Sleep":
       return Effect.map(
-        Pressure.sleep(context.pressure, instruction.seconds),
+        ObjectQueues.aside(context, Pressure.sleep(context.pressure, instruction.seconds)),
         (slept) => ({ _tag: "Slept", ...slept }) as const,
       );
     case "Touch":

@@ -1,0 +1,151 @@
+// Covers the processing slots of the per-object queues in virtual time: the limit on cycles in
+// flight, waits aside giving the slot back (and taking one back before new cycles), continuing
+// cycles served before new ones, no slot lost
+// to interruption, and no limit at all with `null`.
+import { assert, describe, it } from "@effect/vitest";
+import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
+import { TestClock } from "effect/testing";
+import * as CycleSlots from "../../src/internal/cycleSlots.ts";
+
+const settle = Effect.gen(function* () {
+  for (let i = 0; i < 20; i++) yield* Effect.yieldNow;
+});
+
+/** Counts the cycles holding a slot (running outside of their waits) at once. */
+const counter = () => {
+  const state = { now: 0, most: 0, log: [] as Array<string> };
+  const enter = (name: string) =>
+    Effect.sync(() => {
+      state.now += 1;
+      state.most = Math.max(state.most, state.now);
+      state.log.push(name);
+    });
+  const leave = Effect.sync(() => {
+    state.now -= 1;
+  });
+  return { state, enter, leave };
+};
+
+describe("CycleSlots", () => {
+  it.effect("holds at most `limit` cycles at once; the others start in arrival order as slots free", () =>
+    Effect.gen(function* () {
+      const slots = CycleSlots.make(2);
+      const { state, enter, leave } = counter();
+      const fibers = yield* Effect.forEach(["a", "b", "c", "d", "e"], (name) =>
+        Effect.forkChild(
+          slots.hold(() => Effect.andThen(enter(name), Effect.andThen(Effect.sleep("1 second"), leave))),
+        ),
+      );
+      yield* settle;
+      assert.deepStrictEqual(state.log, ["a", "b"]);
+      for (let i = 0; i < 3; i++) {
+        yield* TestClock.adjust("1 second");
+        yield* settle;
+      }
+      yield* Fiber.joinAll(fibers);
+      assert.deepStrictEqual(state.log, ["a", "b", "c", "d", "e"]);
+      assert.strictEqual(state.most, 2);
+    }),
+  );
+
+  it.effect("a wait aside gives the slot to another cycle and takes one back before new cycles", () =>
+    Effect.gen(function* () {
+      const slots = CycleSlots.make(1);
+      const log: Array<string> = [];
+      const sleeper = yield* Effect.forkChild(
+        slots.hold((holder) =>
+          Effect.gen(function* () {
+            log.push("sleeper starts");
+            yield* holder.aside(Effect.sleep("1 hour"));
+            log.push("sleeper resumes");
+          }),
+        ),
+      );
+      yield* settle;
+      // One slot, held by nobody while the sleeper sleeps: every other cycle goes on meanwhile.
+      const quick = yield* Effect.forEach(["q1", "q2", "q3"], (name) =>
+        Effect.forkChild(slots.hold(() => Effect.sync(() => log.push(name)))),
+      );
+      yield* settle;
+      assert.deepStrictEqual(log, ["sleeper starts", "q1", "q2", "q3"]);
+      yield* Fiber.joinAll(quick);
+      // A cycle that takes its slot back waits before the cycles not started yet.
+      const blocker = yield* Effect.forkChild(slots.hold(() => Effect.sleep("2 hours")));
+      yield* settle;
+      const late = yield* Effect.forkChild(slots.hold(() => Effect.sync(() => log.push("late"))));
+      yield* settle;
+      yield* TestClock.adjust("1 hour");
+      yield* settle;
+      yield* TestClock.adjust("1 hour");
+      yield* settle;
+      yield* Fiber.join(sleeper);
+      yield* Fiber.join(blocker);
+      yield* Fiber.join(late);
+      assert.deepStrictEqual(log, ["sleeper starts", "q1", "q2", "q3", "sleeper resumes", "late"]);
+    }),
+  );
+
+  it.effect("a continuing cycle (an object's next event) is served before objects not started yet", () =>
+    Effect.gen(function* () {
+      const slots = CycleSlots.make(1);
+      const log: Array<string> = [];
+      const run = (name: string, continuing: boolean) =>
+        Effect.forkChild(slots.hold(() => Effect.sync(() => log.push(name)), continuing));
+      const blocker = yield* Effect.forkChild(slots.hold(() => Effect.sleep("1 second")));
+      yield* settle;
+      const fibers = [yield* run("new 1", false), yield* run("new 2", false), yield* run("echo", true)];
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      yield* Fiber.join(blocker);
+      yield* Fiber.joinAll(fibers);
+      assert.deepStrictEqual(log, ["echo", "new 1", "new 2"]);
+    }),
+  );
+
+  it.effect("loses no slot to a cycle interrupted while waiting, holding, or aside", () =>
+    Effect.gen(function* () {
+      const slots = CycleSlots.make(1);
+      const holding = yield* Effect.forkChild(slots.hold(() => Effect.never));
+      const waiting = yield* Effect.forkChild(slots.hold(() => Effect.never));
+      const aside = yield* Effect.forkChild(slots.hold((holder) => holder.aside(Effect.never)));
+      yield* settle;
+      yield* Fiber.interrupt(waiting);
+      yield* Fiber.interrupt(holding);
+      yield* settle;
+      yield* Fiber.interrupt(aside);
+      const { state, enter, leave } = counter();
+      const after = yield* Effect.forEach(["x", "y"], (name) =>
+        Effect.forkChild(
+          slots.hold(() => Effect.andThen(enter(name), Effect.andThen(Effect.sleep("1 second"), leave))),
+        ),
+      );
+      yield* settle;
+      assert.deepStrictEqual(state.log, ["x"]);
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      yield* Fiber.joinAll(after);
+      assert.deepStrictEqual(state.log, ["x", "y"]);
+      assert.strictEqual(state.most, 1);
+    }),
+  );
+
+  it.effect("with no limit, every cycle runs at once", () =>
+    Effect.gen(function* () {
+      const slots = CycleSlots.make(null);
+      const { state, enter, leave } = counter();
+      const fibers = yield* Effect.forEach(
+        Array.from({ length: 200 }, (_, i) => `c${i}`),
+        (name) =>
+          Effect.forkChild(
+            slots.hold(() => Effect.andThen(enter(name), Effect.andThen(Effect.sleep("1 second"), leave))),
+          ),
+      );
+      yield* settle;
+      assert.strictEqual(state.most, 200);
+      yield* TestClock.adjust("1 second");
+      yield* Fiber.joinAll(fibers);
+    }),
+  );
+});
