@@ -94,7 +94,11 @@ export interface WatchingSettings {
 
 /** Per-object event queues and their workers. */
 export interface QueueingSettings {
-  /** Maximum concurrent per-object workers per watcher; `null` is unlimited. Default `null`. */
+  /**
+   * Maximum concurrent per-object workers per watcher; `null` is unlimited. Independently of it,
+   * at most 64 objects are mid-cycle at once, handlers and sleeps not counted (see the queues in
+   * docs/behaviour/watching.md). Default `null`.
+   */
   readonly workerLimit: number | null;
   /** Seconds an idle worker waits for new events before it exits. Default `5`. */
   readonly idleTimeout: number;
