@@ -10,7 +10,10 @@
  * revision there, which includes unrelated writes); timestamps become `<time>`; names generated
  * from `generateName` become `<generated:1>`…; continue tokens become `<continue>`; and the
  * run's unique suffix becomes `<run>` wherever it appears in a string. Known uids, versions and
- * generated names are also replaced inside strings such as error messages.
+ * generated names are also replaced inside strings such as error messages. The entries of
+ * `managedFields` are put in one order (operation, manager, apiVersion, subresource): the server
+ * orders them by the second each was written in, so two writes in one second on one server and
+ * across a second boundary on the other would otherwise differ in order alone.
  */
 import type { Outcome } from "./Interaction.ts";
 
@@ -161,9 +164,25 @@ const walkMeta = (n: Normaliser, meta: Record<string, unknown>, context: Context
     out[k] =
       k === "resourceVersion" && context !== "object" && typeof v === "string" && /^\d+$/.test(v)
         ? `<rv:${context}>`
-        : walk(n, v, k, "object");
+        : k === "managedFields" && Array.isArray(v)
+          ? inOneOrder(walk(n, v, k, "object") as Array<unknown>)
+          : walk(n, v, k, "object");
   }
   return out;
+};
+
+/** managedFields entries by operation, manager, apiVersion and subresource (a stable sort). */
+const inOneOrder = (entries: Array<unknown>): Array<unknown> => {
+  const key = (e: unknown): string =>
+    isRecord(e)
+      ? [e.operation, e.manager, e.apiVersion, e.subresource]
+          .map((p) => (typeof p === "string" ? p : ""))
+          .join("\u0000")
+      : "";
+  return entries
+    .map((e, i) => ({ e, i, k: key(e) }))
+    .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i))
+    .map((x) => x.e);
 };
 
 const isEvent = (e: unknown): e is { type: string; object: unknown } =>

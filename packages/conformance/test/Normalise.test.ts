@@ -61,6 +61,42 @@ describe("Normalise.value", () => {
     });
   });
 
+  it("puts managedFields entries in one order, whatever second each was written in", () => {
+    const spec = { manager: "kopf", operation: "Update", apiVersion: "v1", fieldsV1: { "f:spec": {} } };
+    const status = { ...spec, subresource: "status", fieldsV1: { "f:status": {} } };
+    const other = { ...spec, manager: "kubectl", operation: "Apply" };
+    // One server wrote both in one second (ordered by subresource), the other across a second
+    // boundary (ordered by time): the same story.
+    const sameSecond = norm({
+      metadata: {
+        managedFields: [
+          { ...other, time: "2026-01-01T00:00:00Z" },
+          { ...spec, time: "2026-01-01T00:00:01Z" },
+          { ...status, time: "2026-01-01T00:00:01Z" },
+        ],
+      },
+    });
+    const acrossSeconds = norm({
+      metadata: {
+        managedFields: [
+          { ...other, time: "2026-01-01T00:00:00Z" },
+          { ...status, time: "2026-01-01T00:00:01Z" },
+          { ...spec, time: "2026-01-01T00:00:02Z" },
+        ],
+      },
+    });
+    expect(acrossSeconds).toEqual(sameSecond);
+    expect(sameSecond).toEqual({
+      metadata: {
+        managedFields: [
+          { ...other, time: "<time>" },
+          { ...spec, time: "<time>" },
+          { ...status, time: "<time>" },
+        ],
+      },
+    });
+  });
+
   it("replaces generated names everywhere, also before their definition", () => {
     expect(
       norm({
