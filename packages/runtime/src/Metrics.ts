@@ -4,7 +4,9 @@
  * handler's start and to the applied patch, the objects known and queued per resource, and the
  * throttled objects. Labels stay bounded (resource, handler id, reason, kind; never object
  * names). Recording is pure Effect: the values live in Effect's `Metric.MetricRegistry` of the
- * context (tests provide a fresh `Map`), where the exporter of `@kopf/engines` reads them.
+ * context (tests provide a fresh `Map`), where the exporter of `@kopf/engines` reads them. The
+ * metrics are made with the client's `MetricSeries`, so each series of labels is tagged once and
+ * keeps its key however the series of one metric alternate.
  */
 import { MetricSeries } from "@kopf/client";
 import * as Clock from "effect/Clock";
@@ -20,65 +22,65 @@ export const DURATION_BUCKETS: ReadonlyArray<number> = [
 ];
 
 /** Handler calls, by `resource`, `handler` and `reason` (the cause: `create`, `event`, `daemon`, ...). */
-export const handlerInvocations = Metric.counter("kopf_handler_invocations_total", {
+export const handlerInvocations = MetricSeries.counter("kopf_handler_invocations_total", {
   description: "Handler invocations, by resource, handler id and reason",
   incremental: true,
 });
 /** Handler calls that returned (or whose errors are ignored by `errors: "ignored"`: see failures). */
-export const handlerSuccesses = Metric.counter("kopf_handler_successes_total", {
+export const handlerSuccesses = MetricSeries.counter("kopf_handler_successes_total", {
   description: "Handler invocations that succeeded, by resource and handler id",
   incremental: true,
 });
 /** Handler failures by `kind`: `temporary`, `permanent`, `timeout`, `retries`, `ignored`. */
-export const handlerFailures = Metric.counter("kopf_handler_failures_total", {
+export const handlerFailures = MetricSeries.counter("kopf_handler_failures_total", {
   description:
     "Handler failures, by resource, handler id and kind (temporary, permanent, timeout, retries, ignored)",
   incremental: true,
 });
 /** Invocations that were retries (the handler had failed before). */
-export const handlerRetries = Metric.counter("kopf_handler_retries_total", {
+export const handlerRetries = MetricSeries.counter("kopf_handler_retries_total", {
   description: "Handler invocations that retried an earlier failure, by resource and handler id",
   incremental: true,
 });
 /** Seconds each handler call took. */
-export const handlerDuration = Metric.histogram("kopf_handler_duration_seconds", {
+export const handlerDuration = MetricSeries.histogram("kopf_handler_duration_seconds", {
   description: "Duration of handler invocations in seconds, by resource and handler id",
   boundaries: DURATION_BUCKETS,
 });
 /** Events processed (one processing cycle each), by `resource`. */
-export const cycles = Metric.counter("kopf_processing_cycles_total", {
+export const cycles = MetricSeries.counter("kopf_processing_cycles_total", {
   description: "Processing cycles (one per watch event of an object), by resource",
   incremental: true,
 });
 /** Seconds from an event's arrival to a handler's start for it. */
-export const eventToHandler = Metric.histogram("kopf_processing_event_to_handler_seconds", {
+export const eventToHandler = MetricSeries.histogram("kopf_processing_event_to_handler_seconds", {
   description: "Seconds from the arrival of a watch event to the start of a handler for it, by resource",
   boundaries: DURATION_BUCKETS,
 });
 /** Seconds from an event's arrival to the patch of its cycle being applied. */
-export const eventToPatch = Metric.histogram("kopf_processing_event_to_patch_seconds", {
+export const eventToPatch = MetricSeries.histogram("kopf_processing_event_to_patch_seconds", {
   description:
     "Seconds from the arrival of a watch event to the patch of its cycle being applied, by resource",
   boundaries: DURATION_BUCKETS,
 });
 /** Objects the operator keeps in memory, by `resource`. */
-export const objectsKnown = Metric.gauge("kopf_objects_known", {
+export const objectsKnown = MetricSeries.gauge("kopf_objects_known", {
   description: "Objects the operator keeps in memory, by resource",
 });
 /** Objects with queued or in-process events (a running worker), by `resource`. */
-export const objectsQueued = Metric.gauge("kopf_queue_objects", {
+export const objectsQueued = MetricSeries.gauge("kopf_queue_objects", {
   description: "Objects with a running worker (queued or in-process events), by resource",
 });
 /** Events waiting in the per-object queues, by `resource`. */
-export const eventsQueued = Metric.gauge("kopf_queue_events", {
+export const eventsQueued = MetricSeries.gauge("kopf_queue_events", {
   description: "Watch events waiting in the per-object queues, by resource",
 });
 /** Objects left alone for a while after an unexpected processing error, by `resource`. */
-export const objectsThrottled = Metric.gauge("kopf_objects_throttled", {
+export const objectsThrottled = MetricSeries.gauge("kopf_objects_throttled", {
   description: "Objects throttled after unexpected processing errors, by resource",
 });
 /** Throttlings started, by `resource`. */
-export const throttlings = Metric.counter("kopf_throttlings_total", {
+export const throttlings = MetricSeries.counter("kopf_throttlings_total", {
   description: "Throttlings of objects after unexpected processing errors, by resource",
   incremental: true,
 });
@@ -96,23 +98,9 @@ export const CurrentEvent: Context.Reference<CurrentEvent | undefined> = Context
 
 const byResource = (resource: string) => ({ resource });
 
-/** The per-resource series, by metric and resource (resource kinds are few: never cleared). */
-const resourceSeries = new WeakMap<object, Map<string, object>>();
-
-/** The series of `metric` for `resource`, tagged once per resource. */
-const ofResource = <I, S>(metric: Metric.Metric<I, S>, resource: string): Metric.Metric<I, S> => {
-  let known = resourceSeries.get(metric);
-  if (known === undefined) {
-    known = new Map();
-    resourceSeries.set(metric, known);
-  }
-  let found = known.get(resource) as Metric.Metric<I, S> | undefined;
-  if (found === undefined) {
-    found = MetricSeries.tagged(metric, byResource(resource));
-    known.set(resource, found);
-  }
-  return found;
-};
+/** The series of `metric` for `resource` (tagged once per resource: see `MetricSeries`). */
+const ofResource = <I, S>(metric: Metric.Metric<I, S>, resource: string): Metric.Metric<I, S> =>
+  MetricSeries.tagged(metric, byResource(resource));
 
 /** Records the seconds since the current event's arrival (by the fiber's `Clock`); nothing outside of processing. */
 const recordSinceArrival = <S>(
