@@ -4,7 +4,8 @@
  * one at a time, while different objects are processed concurrently (up to
  * `queueing.workerLimit` workers at once when set). A worker exits after `queueing.idleTimeout`
  * seconds without events (longer while a consistency wait is pending) and a new one starts with
- * the next event.
+ * the next event. The idle waits share one Clock timer (`internal/idleWaits.ts`), and the
+ * gauges are set in place: a wait or a queued event costs no fibers of its own.
  *
  * At most `cycleLimit` cycles are in flight at once ({@link CYCLE_LIMIT} by default): the events
  * of further objects wait in their queues until a slot frees. A cycle gives its slot back while it
@@ -31,10 +32,10 @@ import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import * as FiberSet from "effect/FiberSet";
 import * as Option from "effect/Option";
-import * as Queue from "effect/Queue";
 import type * as Scope from "effect/Scope";
 import * as Semaphore from "effect/Semaphore";
 import * as CycleSlots from "./internal/cycleSlots.ts";
+import * as IdleWaits from "./internal/idleWaits.ts";
 import * as Metrics from "./Metrics.ts";
 import * as Pressure from "./Pressure.ts";
 import * as Tracing from "./Tracing.ts";
@@ -112,7 +113,10 @@ const END = Symbol("end-of-stream");
 type Item = { readonly event: RawEvent; readonly arrived: number } | typeof END;
 
 interface Stream {
-  readonly queue: Queue.Queue<Item>;
+  /** The queued items, oldest first. */
+  readonly items: Array<Item>;
+  /** Rung when an item is queued, for a worker waiting for one. */
+  readonly bell: IdleWaits.Doorbell;
   readonly pressure: Pressure.Pressure;
   /** Events offered and not yet taken (the end-of-stream mark not counted). */
   pending: number;
@@ -136,6 +140,9 @@ export const make = <R>(
     const fibers = yield* FiberSet.make<void, never>();
     const limit = options.workerLimit === null ? undefined : yield* Semaphore.make(options.workerLimit);
     const runFork = yield* FiberSet.runtime(fibers)<R>();
+    // The idle waits' timer runs in a set of its own: shutting down awaits the workers only.
+    const waits = IdleWaits.make(yield* FiberSet.runtime(yield* FiberSet.make<void, never>())());
+    const context = yield* Effect.context<never>();
     const slots = CycleSlots.make(options.cycleLimit === undefined ? CYCLE_LIMIT : options.cycleLimit);
     let closing = false;
     // The per-resource gauges of these queues: objects with a worker and events waiting. The
@@ -143,19 +150,16 @@ export const make = <R>(
     // O(objects) per event: quadratic in a burst of new objects).
     let queued = 0;
     const resource = options.resource;
-    const measure =
-      resource === undefined
-        ? Effect.void
-        : Effect.suspend(() =>
-            Effect.andThen(
-              Metrics.gauge(Metrics.objectsQueued, resource, streams.size),
-              Metrics.gauge(Metrics.eventsQueued, resource, queued),
-            ),
-          );
+    const measure = (): void => {
+      if (resource === undefined) return;
+      Metrics.gaugeUnsafe(context, Metrics.objectsQueued, resource, streams.size);
+      Metrics.gaugeUnsafe(context, Metrics.eventsQueued, resource, queued);
+    };
     const enqueue = (stream: Stream, item: Item) => {
-      Queue.offerUnsafe(stream.queue, item);
+      stream.items.push(item);
       stream.pending += 1;
       queued += 1;
+      IdleWaits.ring(stream.bell);
     };
 
     const worker = (key: string, stream: Stream): Effect.Effect<void, never, R> =>
@@ -170,23 +174,18 @@ export const make = <R>(
             consistencyTime = undefined;
           }
           const idle = Math.max(options.idleTimeout * 1000, (consistencyTime ?? now) - now);
-          // An event already queued is taken at once: the timed wait (a race of two fibers and a
-          // timer) is only for an empty queue.
-          const ready = Queue.takeUnsafe(stream.queue);
-          const next =
-            ready !== undefined && ready._tag === "Success"
-              ? Option.some(ready.value)
-              : yield* Effect.timeoutOption(Queue.take(stream.queue), Duration.millis(idle));
-          if (Option.isNone(next)) {
-            const exited = yield* Effect.sync(() => {
-              if (Queue.sizeUnsafe(stream.queue) > 0) return false;
+          // An event already queued is taken at once; with none, wait for one until idle.
+          let item = stream.items.shift();
+          if (item === undefined) {
+            const rung = yield* waits.wait(stream.bell, idle);
+            if (stream.items.length === 0 && !rung) {
               streams.delete(key);
-              return true;
-            });
-            if (exited) return;
-            continue;
+              return;
+            }
+            if (!rung) continue;
+            item = stream.items.shift();
+            if (item === undefined) continue;
           }
-          const item = next.value;
           if (item === END) return;
           stream.pending -= 1;
           queued -= 1;
@@ -195,8 +194,8 @@ export const make = <R>(
             expected = undefined;
             consistencyTime = undefined;
           }
-          if (Queue.sizeUnsafe(stream.queue) === 0) yield* Pressure.clear(stream.pressure);
-          yield* measure;
+          if (stream.items.length === 0) yield* Pressure.clear(stream.pressure);
+          measure();
           const arrived = item.arrived;
           const version = yield* slots.hold((holder) => {
             const processing = process(event, {
@@ -224,15 +223,14 @@ export const make = <R>(
               ),
         ),
         Effect.ensuring(
-          Effect.andThen(
-            Effect.sync(() => {
-              if (streams.get(key) !== stream) return;
+          Effect.sync(() => {
+            if (streams.get(key) === stream) {
               streams.delete(key);
               queued -= stream.pending;
               stream.pending = 0;
-            }),
-            measure,
-          ),
+            }
+            measure();
+          }),
         ),
       );
 
@@ -245,17 +243,18 @@ export const make = <R>(
           const item = { event, arrived: yield* Clock.currentTimeMillis };
           if (existing !== undefined) {
             enqueue(existing, item);
-            yield* measure;
+            measure();
             return yield* Pressure.raise(existing.pressure);
           }
           const stream: Stream = {
-            queue: yield* Queue.unbounded<Item>(),
+            items: [],
+            bell: IdleWaits.doorbell(),
             pressure: yield* Pressure.make,
             pending: 0,
           };
           streams.set(key, stream);
           enqueue(stream, item);
-          yield* measure;
+          measure();
           yield* Pressure.raise(stream.pressure);
           const body = worker(key, stream);
           runFork(limit === undefined ? body : limit.withPermits(1)(body));
@@ -265,7 +264,8 @@ export const make = <R>(
     const shutdown = Effect.gen(function* () {
       closing = true;
       for (const stream of streams.values()) {
-        Queue.offerUnsafe(stream.queue, END);
+        stream.items.push(END);
+        IdleWaits.ring(stream.bell);
         yield* Pressure.raise(stream.pressure);
       }
       const joined = yield* Effect.timeoutOption(

@@ -1,0 +1,153 @@
+/**
+ * The waits of the per-object workers for their next event, each bounded by an idle deadline, all
+ * served by one Clock timer. A worker with an empty queue waits until its doorbell rings (an event
+ * or the end of its stream was queued) or until its deadline passes, whichever comes first. Timing
+ * every wait on its own (a race of the wait and a sleep) costs two fibers and a timer per wait; here
+ * a wait is a callback and an entry in a heap of deadlines, and a single timer fiber sleeps until the
+ * earliest deadline still waited for, ends the waits that are due and sleeps again (ending itself
+ * when none is left). Waits ended by their doorbell (or interrupted) stay in the heap, marked as
+ * settled, until the timer reaches them.
+ */
+import * as Clock from "effect/Clock";
+import * as Duration from "effect/Duration";
+import * as Effect from "effect/Effect";
+import type * as Fiber from "effect/Fiber";
+
+/** Where a worker waits: `ring` is set while it waits. */
+export interface Doorbell {
+  ring: (() => void) | undefined;
+}
+
+/** A doorbell nobody waits at yet. */
+export const doorbell = (): Doorbell => ({ ring: undefined });
+
+/** Wakes the worker waiting at `bell`, if any (its wait ends with `true`). */
+export const ring = (bell: Doorbell): void => {
+  const wake = bell.ring;
+  if (wake !== undefined) wake();
+};
+
+/** The idle waits of one set of queues. */
+export interface IdleWaits {
+  /**
+   * Waits until `bell` rings (`true`) or `millis` milliseconds pass by the Clock (`false`).
+   * Interruptible: an interrupted wait leaves its doorbell unset.
+   */
+  readonly wait: (bell: Doorbell, millis: number) => Effect.Effect<boolean>;
+}
+
+/** One wait: its deadline (Clock milliseconds) and how it ends; settled once it has ended. */
+interface Entry {
+  readonly deadline: number;
+  settled: boolean;
+  readonly settle: (rung: boolean) => void;
+}
+
+/** A running timer fiber and the deadline it sleeps until. */
+interface Timer {
+  target: number;
+  fiber: Fiber.Fiber<void> | undefined;
+}
+
+const RUNG: Effect.Effect<boolean> = Effect.succeed(true);
+const DUE: Effect.Effect<boolean> = Effect.succeed(false);
+
+/**
+ * Idle waits whose timer runs through `fork` (a fiber of the queues' scope, so closing it ends the
+ * timer).
+ *
+ * @example
+ * ```ts
+ * const waits = IdleWaits.make(FiberSet.runtime(timers)())
+ * const rung = yield* waits.wait(stream.bell, 5_000)
+ * ```
+ */
+export const make = (fork: (effect: Effect.Effect<void>) => Fiber.Fiber<void>): IdleWaits => {
+  // A binary min-heap of the entries by deadline.
+  const heap: Array<Entry> = [];
+  const at = (index: number): Entry => heap[index] as Entry;
+  const push = (entry: Entry) => {
+    let index = heap.push(entry) - 1;
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (at(parent).deadline <= entry.deadline) break;
+      heap[index] = at(parent);
+      index = parent;
+    }
+    heap[index] = entry;
+  };
+  /** Removes and returns the earliest entry, if any. */
+  const pop = (): Entry | undefined => {
+    const first = heap[0];
+    const last = heap.pop();
+    if (last === undefined || heap.length === 0) return first;
+    let index = 0;
+    while (true) {
+      const left = 2 * index + 1;
+      if (left >= heap.length) break;
+      const right = left + 1;
+      const child = right < heap.length && at(right).deadline < at(left).deadline ? right : left;
+      if (at(child).deadline >= last.deadline) break;
+      heap[index] = at(child);
+      index = child;
+    }
+    heap[index] = last;
+    return first;
+  };
+
+  let timer: Timer | undefined;
+  const run = (mine: Timer): Effect.Effect<void> =>
+    Effect.gen(function* () {
+      while (timer === mine) {
+        const now = yield* Clock.currentTimeMillis;
+        let first = heap[0];
+        while (first !== undefined && (first.settled || first.deadline <= now)) {
+          pop()?.settle(false);
+          first = heap[0];
+        }
+        if (first === undefined) {
+          timer = undefined;
+          return;
+        }
+        mine.target = first.deadline;
+        yield* Effect.sleep(Duration.millis(mine.target - now));
+      }
+    });
+  // A deadline earlier than the running timer's target starts a timer for it (the old one ends).
+  const schedule = (deadline: number) => {
+    if (timer !== undefined && timer.target <= deadline) return;
+    const old = timer;
+    const mine: Timer = { target: deadline, fiber: undefined };
+    timer = mine;
+    old?.fiber?.interruptUnsafe();
+    const fiber = fork(run(mine));
+    if (timer === mine) mine.fiber = fiber;
+  };
+
+  const wait = (bell: Doorbell, millis: number): Effect.Effect<boolean> =>
+    Effect.withFiber((fiber) => {
+      const deadline = fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() + millis;
+      return Effect.callback<boolean>((resume) => {
+        const entry: Entry = {
+          deadline,
+          settled: false,
+          settle: (rung) => {
+            if (entry.settled) return;
+            entry.settled = true;
+            bell.ring = undefined;
+            // The waiter resumes in a task of its own, not on the stack of whoever rang or of the timer.
+            fiber.currentDispatcher.scheduleTask(() => resume(rung ? RUNG : DUE), 0);
+          },
+        };
+        bell.ring = () => entry.settle(true);
+        push(entry);
+        schedule(deadline);
+        return Effect.sync(() => {
+          entry.settled = true;
+          bell.ring = undefined;
+        });
+      });
+    });
+
+  return { wait };
+};
