@@ -164,11 +164,12 @@ export const make = <R>(
 
     const worker = (key: string, stream: Stream): Effect.Effect<void, never, R> =>
       Effect.gen(function* () {
+        const clock = yield* Clock.Clock;
         let expected: string | undefined;
         let consistencyTime: number | undefined;
         let continuing = false;
         while (true) {
-          const now = yield* Clock.currentTimeMillis;
+          const now = clock.currentTimeMillisUnsafe();
           if (consistencyTime !== undefined && now >= consistencyTime) {
             expected = undefined;
             consistencyTime = undefined;
@@ -194,7 +195,7 @@ export const make = <R>(
             expected = undefined;
             consistencyTime = undefined;
           }
-          if (stream.items.length === 0) yield* Pressure.clear(stream.pressure);
+          if (stream.items.length === 0) Pressure.clearUnsafe(stream.pressure);
           measure();
           const arrived = item.arrived;
           const version = yield* slots.hold((holder) => {
@@ -210,7 +211,7 @@ export const make = <R>(
           continuing = true;
           if (version !== undefined && options.consistencyTimeout > 0) {
             expected = version;
-            consistencyTime = (yield* Clock.currentTimeMillis) + options.consistencyTimeout * 1000;
+            consistencyTime = clock.currentTimeMillisUnsafe() + options.consistencyTimeout * 1000;
           }
         }
       }).pipe(
@@ -235,30 +236,29 @@ export const make = <R>(
       );
 
     const offer = (event: RawEvent): Effect.Effect<void> =>
-      Effect.suspend(() => {
+      Effect.withFiber((fiber) => {
         if (closing) return Effect.void;
         const key = ObjectKey.of(event.object);
+        const item = { event, arrived: fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() };
         const existing = streams.get(key);
-        return Effect.gen(function* () {
-          const item = { event, arrived: yield* Clock.currentTimeMillis };
-          if (existing !== undefined) {
-            enqueue(existing, item);
-            measure();
-            return yield* Pressure.raise(existing.pressure);
-          }
-          const stream: Stream = {
-            items: [],
-            bell: IdleWaits.doorbell(),
-            pressure: yield* Pressure.make,
-            pending: 0,
-          };
-          streams.set(key, stream);
-          enqueue(stream, item);
+        if (existing !== undefined) {
+          enqueue(existing, item);
           measure();
-          yield* Pressure.raise(stream.pressure);
-          const body = worker(key, stream);
-          runFork(limit === undefined ? body : limit.withPermits(1)(body));
-        });
+          return Pressure.raise(existing.pressure);
+        }
+        // A new stream's flag is raised from the start (nothing can wait on it yet).
+        const stream: Stream = {
+          items: [],
+          bell: IdleWaits.doorbell(),
+          pressure: Pressure.makeUnsafe(true),
+          pending: 0,
+        };
+        streams.set(key, stream);
+        enqueue(stream, item);
+        measure();
+        const body = worker(key, stream);
+        runFork(limit === undefined ? body : limit.withPermits(1)(body));
+        return Effect.void;
       });
 
     const shutdown = Effect.gen(function* () {

@@ -24,8 +24,8 @@ export interface Pressure {
  */
 export const make: Effect.Effect<Pressure> = Effect.map(Latch.make(false), (latch) => ({ latch }));
 
-/** A new, lowered flag, outside of an effect (for synchronous set-up). */
-export const makeUnsafe = (): Pressure => ({ latch: Latch.makeUnsafe(false) });
+/** A new flag, lowered unless `raised`, outside of an effect (for synchronous set-up). */
+export const makeUnsafe = (raised = false): Pressure => ({ latch: Latch.makeUnsafe(raised) });
 
 /**
  * Raises the flag: sleeping processing wakes up.
@@ -47,8 +47,13 @@ export const raise = (pressure: Pressure): Effect.Effect<void> => Effect.asVoid(
  */
 export const clear = (pressure: Pressure): Effect.Effect<void> =>
   Effect.sync(() => {
-    pressure.latch.closeUnsafe();
+    clearUnsafe(pressure);
   });
+
+/** The same as {@link clear}, at once (for code running in a fiber already). */
+export const clearUnsafe = (pressure: Pressure): void => {
+  pressure.latch.closeUnsafe();
+};
 
 /**
  * Whether the flag is raised now.
