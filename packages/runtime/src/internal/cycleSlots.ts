@@ -107,10 +107,18 @@ export const make = (limit: number | null): Slots => {
           give(owner);
           return Effect.flatMap(Effect.exit(effect), (exit) => Effect.andThen(take(owner, resuming), exit));
         });
-      return Effect.andThen(
-        take(owner, continuing ? resuming : starting),
-        Effect.suspend(() => cycle({ aside })),
-      ).pipe(
+      // A free slot is taken at once (no cycle waits for one then); otherwise the cycle queues.
+      return Effect.suspend(() => {
+        if (free > 0) {
+          free -= 1;
+          owner.held = true;
+          return cycle({ aside });
+        }
+        return Effect.andThen(
+          take(owner, continuing ? resuming : starting),
+          Effect.suspend(() => cycle({ aside })),
+        );
+      }).pipe(
         Effect.ensuring(
           Effect.sync(() => {
             if (owner.held) give(owner);
