@@ -110,6 +110,44 @@ describe("ObjectQueues", () => {
     }).pipe(Effect.scoped),
   );
 
+  it.effect("each event restarts the idle timeout: an earlier wait's deadline ends no worker", () =>
+    Effect.gen(function* () {
+      const queues = yield* ObjectQueues.make(() => Effect.succeed(undefined), options);
+      yield* queues.offer(event("a", "1"));
+      yield* queues.offer(event("b", "1"));
+      yield* settle;
+      yield* TestClock.adjust("4 seconds");
+      yield* queues.offer(event("a", "2"));
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      assert.deepStrictEqual(queues.active(), ["a"]);
+      yield* TestClock.adjust("3999 millis");
+      yield* settle;
+      assert.deepStrictEqual(queues.active(), ["a"]);
+      yield* TestClock.adjust("1 millis");
+      yield* settle;
+      assert.deepStrictEqual(queues.active(), []);
+    }).pipe(Effect.scoped),
+  );
+
+  it.effect("a worker awaiting its patch's version outlives idleTimeout until the consistency deadline", () =>
+    Effect.gen(function* () {
+      const queues = yield* ObjectQueues.make(
+        (e) => Effect.succeed(e.object.metadata?.resourceVersion === "1" ? "2" : undefined),
+        { ...options, idleTimeout: 2, consistencyTimeout: 5 },
+      );
+      yield* queues.offer(event("a", "1"));
+      yield* settle;
+      yield* TestClock.adjust("4999 millis");
+      yield* settle;
+      assert.deepStrictEqual(queues.active(), ["a"]);
+      yield* TestClock.adjust("1 millis");
+      yield* settle;
+      assert.deepStrictEqual(queues.active(), []);
+    }).pipe(Effect.scoped),
+  );
+
   it.effect("runs at most workerLimit workers at once", () =>
     Effect.gen(function* () {
       let running = 0;
