@@ -112,7 +112,14 @@ export const make = (fork: (effect: Effect.Effect<void>) => Fiber.Fiber<void>): 
         mine.target = first.deadline;
         yield* Effect.sleep(Duration.millis(mine.target - now));
       }
-    });
+    }).pipe(
+      // An interrupted timer (its scope closing) is no longer counted on: the next wait starts one.
+      Effect.ensuring(
+        Effect.sync(() => {
+          if (timer === mine) timer = undefined;
+        }),
+      ),
+    );
   // A deadline earlier than the running timer's target starts a timer for it (the old one ends).
   const schedule = (deadline: number) => {
     if (timer !== undefined && timer.target <= deadline) return;

@@ -1,6 +1,7 @@
 // Covers the workers' idle waits in virtual time: a wait ends when its doorbell rings or at its
 // deadline (never before, never later), waits of any deadline order each end on time under the one
-// timer, an interrupted wait leaves its doorbell unset, and the timer ends once nothing waits.
+// timer, an interrupted wait leaves its doorbell unset, the timer ends once nothing waits, and an
+// interrupted timer is replaced by the next wait's.
 import { assert, describe, it } from "@effect/vitest";
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
@@ -139,6 +140,26 @@ describe("IdleWaits", () => {
         assert.deepStrictEqual(second.ended, { rung: false, at: 2000 });
         assert.strictEqual(timers.length, 2);
         assert.isDefined(timers[1]?.pollUnsafe());
+      }),
+    ),
+  );
+
+  it.effect("a wait after the timer was interrupted starts another, which serves the earlier waits too", () =>
+    Effect.scoped(
+      Effect.gen(function* () {
+        const first = yield* FiberSet.make<void, never>();
+        const intoFirst = yield* FiberSet.runtime(first)();
+        const intoSecond = yield* FiberSet.runtime(yield* FiberSet.make<void, never>())();
+        let cleared = false;
+        const waits = IdleWaits.make((effect) => (cleared ? intoSecond(effect) : intoFirst(effect)));
+        const early = yield* started(waits, IdleWaits.doorbell(), 1000);
+        yield* FiberSet.clear(first);
+        cleared = true;
+        const late = yield* started(waits, IdleWaits.doorbell(), 2000);
+        yield* TestClock.adjust("2 seconds");
+        yield* settle;
+        assert.deepStrictEqual(early.ended, { rung: false, at: 1000 });
+        assert.deepStrictEqual(late.ended, { rung: false, at: 2000 });
       }),
     ),
   );
