@@ -9,13 +9,16 @@
 // BENCH_START_CLIS (comma-separated paths, default the bundle `pnpm build` makes) names the
 // entry modules to compare; each round runs every one of them once, the order alternating
 // between rounds, so that two builds are measured A/B under the same load. BENCH_ROUNDS (5).
+// With BENCH_START_OBJECTS=N, N more objects are created after that reading, and the CPU per
+// object while the operator handles them (as the side-by-side run measures it while creating) and
+// the peak RSS are reported too: for changes that trade CPU for memory.
 //
 //   node --conditions=@kopf/source packages/compat/bench/start.bench.ts
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { cpuMs, load, rssMiB } from "./internal/procfs.ts";
+import { cpuMs, load, peakRssMiB, rssMiB } from "./internal/procfs.ts";
 import * as Session from "./internal/session.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -24,6 +27,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CLIS = (process.env.BENCH_START_CLIS ?? join(root, "packages/cli/dist/bundle/main.js"))
   .split(",")
   .map((path) => resolve(path));
+const OBJECTS = Number(process.env.BENCH_START_OBJECTS ?? 0);
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** A /proc/PID/smaps_rollup field, in MiB. */
@@ -40,16 +44,24 @@ interface Sample {
   readonly anon: number;
   readonly file: number;
   readonly cpu: number;
+  /** CPU per object (ms) over BENCH_START_OBJECTS more objects; NaN without them. */
+  readonly cpuPerObject: number;
+  readonly peak: number;
 }
 
 const once = (cli: string): Promise<Sample> =>
   Session.withOperator(
     { root, peer: "ours", python: undefined, handlers: join(here, "fixtures", "create"), cli },
-    async (op, _client, start) => {
+    async (op, client, start) => {
       await sleep(1000);
       const rss = rollupMiB(op.pid, "Rss");
       const anon = rollupMiB(op.pid, "Anonymous");
-      return { start, rss: rssMiB(op.pid), anon, file: rss - anon, cpu: cpuMs(op.pid) };
+      const sample = { start, rss: rssMiB(op.pid), anon, file: rss - anon, cpu: cpuMs(op.pid) };
+      if (OBJECTS === 0) return { ...sample, cpuPerObject: Number.NaN, peak: Number.NaN };
+      const before = cpuMs(op.pid);
+      await client.create(Array.from({ length: OBJECTS }, (_, i) => `obj-${i}`));
+      await op.waitFor("created", 1 + OBJECTS, 120_000 + OBJECTS * 50);
+      return { ...sample, cpuPerObject: (cpuMs(op.pid) - before) / OBJECTS, peak: peakRssMiB(op.pid) };
     },
   );
 
@@ -62,6 +74,9 @@ for (let round = 0; round < ROUNDS; round++) {
     console.log(
       `round ${round + 1}/${ROUNDS} ${cli}: start ${s.start.toFixed(2)} s, RSS ${s.rss.toFixed(1)} MiB ` +
         `(anonymous ${s.anon.toFixed(1)}, files ${s.file.toFixed(1)}), CPU ${s.cpu.toFixed(0)} ms, ` +
+        (OBJECTS > 0
+          ? `then ${s.cpuPerObject.toFixed(3)} ms CPU per object, peak RSS ${s.peak.toFixed(1)}, `
+          : "") +
         `load ${loadavg()[0]?.toFixed(2)}`,
     );
   }
@@ -75,6 +90,10 @@ for (const [cli, all] of samples) {
   const m = (f: (s: Sample) => number) => median(all.map(f)).toFixed(1);
   console.log(
     `${cli}: start ${m((s) => s.start)} s, RSS ${m((s) => s.rss)} MiB (anonymous ${m((s) => s.anon)}, ` +
-      `files ${m((s) => s.file)}), CPU ${m((s) => s.cpu)} ms`,
+      `files ${m((s) => s.file)}), CPU ${m((s) => s.cpu)} ms` +
+      (OBJECTS > 0
+        ? `, then ${median(all.map((s) => s.cpuPerObject)).toFixed(3)} ms CPU per object (least ` +
+          `${Math.min(...all.map((s) => s.cpuPerObject)).toFixed(3)}), peak RSS ${m((s) => s.peak)} MiB`
+        : ""),
   );
 }
