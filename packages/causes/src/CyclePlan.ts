@@ -5,7 +5,8 @@
  * lives here, not in the interpreter's control flow:
  *
  * index → claim (scaled out) → select the handlers → `on.event` handlers → daemons and timers →
- * finalizer added or removed → consistency gate (wait for our own patch's echo) → changing
+ * finalizer added or removed → consistency gate (wait for our own patch's echo; re-read the
+ * object if it does not come in time) → changing
  * handlers (or the line of a cause with nothing to run) → diff-base and memory → release of a
  * deleted object → fence (scaled out) → send the patch and handle its outcome (a conflict
  * carried over, an invalid patch reported as an error and a Warning event) → sleep for the
@@ -64,8 +65,11 @@ export type Outcome =
   | { readonly _tag: "Fenced" }
   /** A `DELETED` event: the object is gone, nothing to apply. */
   | { readonly _tag: "Gone" }
-  /** The patch was applied (or nothing needed it); the version to await as its echo, if any. */
-  | { readonly _tag: "Applied"; readonly resourceVersion: string | undefined };
+  /**
+   * The patch was applied (or nothing needed it); the version to await as its echo, if any
+   * (`null`: a re-read found the processed state current, so nothing is awaited any more).
+   */
+  | { readonly _tag: "Applied"; readonly resourceVersion: string | null | undefined };
 
 /** One thing the cycle does. */
 export type Instruction =
@@ -92,6 +96,8 @@ export type Instruction =
   | { readonly _tag: "Finalizer"; readonly decision: FinalizerDecision.FinalizerDecision }
   /** Sleep until `until` (the runtime's clock) or the object's next event. */
   | { readonly _tag: "Wait"; readonly until: number }
+  /** Re-read the object: our own patch's version did not come in time. */
+  | { readonly _tag: "Refresh" }
   | {
       readonly _tag: "Log";
       readonly level: "Debug" | "Warning" | "Error";
@@ -142,6 +148,8 @@ export type Observation =
       readonly patchEmpty: boolean;
     }
   | { readonly _tag: "Waited"; readonly sleptFully: boolean }
+  /** The object's version on the API server now; `undefined` when the re-read failed. */
+  | { readonly _tag: "Refreshed"; readonly resourceVersion: string | undefined }
   /** The changing handlers ran once: all done, nothing to run, and their delays. */
   | {
       readonly _tag: "Changed";

@@ -1,7 +1,7 @@
 /**
  * ConsistencyGate (docs/behaviour/processing.md#cause-order, docs/behaviour/watching.md#consistency): a table over the changing cause's presence and reason ×
- * an awaited version × the patch accumulated in this cycle × the patch carried over, and the
- * outcome of a wait; plus the invariant that a carried-over patch never lets handlers run.
+ * an awaited version × the patch accumulated in this cycle × the patch carried over, the
+ * outcome of a wait and of a re-read; plus the invariant that a carried-over patch never lets handlers run.
  */
 import { describe, expect, it } from "@effect/vitest";
 import type { Reason } from "@kopf/registry";
@@ -63,9 +63,20 @@ describe("gate", () => {
 
 describe("afterWait", () => {
   it.each([
-    [true, CONSISTENT],
+    [true, { _tag: "Refresh" }],
     [false, INCONSISTENT],
   ])("slept fully %s ⇒ %j", (sleptFully, expected) => {
     expect(ConsistencyGate.afterWait({ sleptFully })).toEqual(expected);
+  });
+});
+
+describe("afterRefresh", () => {
+  it.each<[string, string | undefined, string | undefined, object, string | null]>([
+    ["the server has nothing newer", "41", "41", CONSISTENT, null],
+    ["the server has a newer state: it is awaited", "41", "43", INCONSISTENT, "43"],
+    ["the re-read failed: consistency is assumed", "41", undefined, CONSISTENT, null],
+    ["a state without a version, the server has one", undefined, "43", INCONSISTENT, "43"],
+  ])("%s", (_, processed, current, gate, awaited) => {
+    expect(ConsistencyGate.afterRefresh({ processed, current })).toEqual({ gate, awaited });
   });
 });

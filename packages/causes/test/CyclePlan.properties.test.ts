@@ -10,7 +10,7 @@
  * ownership.
  */
 import { describe, expect, it } from "@effect/vitest";
-import type { RawEventType } from "@kopf/structs";
+import { Body, type RawEventType } from "@kopf/structs";
 import * as fc from "fast-check";
 import { CyclePlan, FinalizerDecision } from "../src/index.ts";
 import { answer, CONSISTENCY, cycleOf, FIN, type Scene, type Script, SETUPS } from "./internal/cycles.ts";
@@ -33,6 +33,7 @@ const scripts: fc.Arbitrary<Script> = fc.record({
   spawnedDelays: delays,
   excluded: fc.constantFrom([], ["dm"]),
   sleptFully: fc.boolean(),
+  refreshed: fc.constantFrom("same" as const, "newer" as const, "failed" as const),
   changed: fc.constantFrom("done" as const, "skipped" as const, "pending" as const),
   changedDelays: delays,
   holds: fc.boolean(),
@@ -94,6 +95,11 @@ describe("CyclePlan properties", () => {
       if (f.consistencyTime !== undefined) {
         expect(waited).toBeGreaterThanOrEqual(0);
         expect(observed[waited]).toEqual({ _tag: "Waited", sleptFully: true });
+        // ... and a re-read found nothing newer than this state (or could not tell).
+        const refreshed = observed[waited + 1];
+        expect(refreshed?._tag).toBe("Refreshed");
+        if (refreshed?._tag === "Refreshed" && refreshed.resourceVersion !== undefined)
+          expect(refreshed.resourceVersion).toBe(Body.resourceVersion(f.body));
       }
     }));
 

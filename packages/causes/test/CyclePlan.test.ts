@@ -8,7 +8,8 @@
  * diff-base.
  */
 import { describe, expect, it } from "@effect/vitest";
-import { FIN, type Scene, type Script, summary } from "./internal/cycles.ts";
+import { CyclePlan } from "../src/index.ts";
+import { answer, cycleOf, FIN, NEWER_VERSION, type Scene, type Script, summary } from "./internal/cycles.ts";
 
 const OTHERS = ["irrelevant", "another"];
 const MIXED = ["irrelevant", FIN, "another"];
@@ -93,10 +94,22 @@ describe("CyclePlan: cause × handler outcome × finalizer × consistency", () =
       "finalizer:remove patch",
     ],
     [
-      "create, own echo awaited and arrived",
+      "create, own echo awaited, not in time, a re-read finds nothing newer: consistent",
       { setup: "cud", ...HELD, stored: "none", consistency: "awaited" },
       {},
-      "wait run:create[c] diff-base handled patch",
+      "wait refresh run:create[c] diff-base handled patch",
+    ],
+    [
+      "create, own echo awaited, not in time, a re-read finds a newer state: stale, no handler",
+      { setup: "cud", ...HELD, stored: "none", consistency: "awaited" },
+      { refreshed: "newer" },
+      "wait refresh patch",
+    ],
+    [
+      "create, own echo awaited, not in time, the re-read fails: consistency assumed",
+      { setup: "cud", ...HELD, stored: "none", consistency: "awaited" },
+      { refreshed: "failed" },
+      "wait refresh run:create[c] diff-base handled patch",
     ],
     [
       "create, own echo awaited, a new event cut the wait short",
@@ -186,10 +199,16 @@ describe("CyclePlan: cause × handler outcome × finalizer × consistency", () =
       "wait patch",
     ],
     [
-      "delete, awaited and arrived",
+      "delete, awaited, not in time, a re-read finds nothing newer",
       { setup: "cud", ...DELETING, consistency: "awaited" },
       {},
-      "wait run:delete[d] diff-base handled finalizer:remove patch",
+      "wait refresh run:delete[d] diff-base handled finalizer:remove patch",
+    ],
+    [
+      "delete, awaited, not in time, a re-read finds a newer state: the finalizer stays",
+      { setup: "cud", ...DELETING, consistency: "awaited" },
+      { refreshed: "newer" },
+      "wait refresh patch",
     ],
     [
       "delete with an optional on.delete: finalizer removed, the handler not run",
@@ -302,5 +321,36 @@ describe("CyclePlan: cause × handler outcome × finalizer × consistency", () =
 
   it.each(table)("%s", (_, scene, script, expected) => {
     expect(summary(scene, script)).toBe(expected);
+  });
+});
+
+describe("CyclePlan: what a cycle awaits after a re-read", () => {
+  const HELD_CREATE: Scene = { setup: "cud", finalizers: [FIN], stored: "none", consistency: "awaited" };
+  const awaited = (scene: Scene, script: Script) => {
+    const cycle = cycleOf(scene);
+    const last = CyclePlan.trace(cycle.facts, answer(cycle, script)).at(-1);
+    return last?._tag === "Finish" && last.outcome._tag === "Applied" ? last.outcome.resourceVersion : "none";
+  };
+
+  it.each<[string, Script, string | null | undefined]>([
+    ["nothing newer, the handlers' patch applied: its version", {}, "2"],
+    ["nothing newer, nothing to patch: nothing awaited any more", { patched: "NothingToPatch" }, null],
+    [
+      "a newer state, nothing to patch: the newer version",
+      { refreshed: "newer", patched: "NothingToPatch" },
+      NEWER_VERSION,
+    ],
+    [
+      "the re-read failed, nothing to patch: nothing awaited any more",
+      { refreshed: "failed", patched: "NothingToPatch" },
+      null,
+    ],
+    [
+      "no re-read (a new event cut the wait short): unchanged",
+      { sleptFully: false, patched: "NothingToPatch" },
+      undefined,
+    ],
+  ])("%s", (_, script, expected) => {
+    expect(awaited(HELD_CREATE, script)).toEqual(expected);
   });
 });

@@ -17,7 +17,9 @@
  * Consistency: when processing patched the object, it returns the resource version of the
  * patch's response; the worker then awaits that version for `persistence.consistencyTimeout`
  * seconds, passing the deadline to processing, which runs no change-detecting handlers on older
- * (stale) states (see `@kopf/causes`' `ConsistencyGate`). `0` disables the tracking.
+ * (stale) states (see `@kopf/causes`' `ConsistencyGate`). Once the deadline has passed without
+ * that version, processing re-reads the object before it runs them, and returns what to await
+ * next (the re-read version, or `null`: nothing). `0` disables the tracking.
  *
  * A failure of processing (a framework bug: processing itself never fails) is logged as Kopf
  * does and ends that object's worker only; the next event starts a fresh one. (Kopf also cancels
@@ -72,11 +74,14 @@ export const aside = <A, E, R>(
  */
 export const CYCLE_LIMIT = 64;
 
-/** Processes one event; returns the resource version to await (our patch's) or `undefined`. */
+/**
+ * Processes one event; returns the resource version to await (our patch's, or the one a re-read
+ * found), `null` when nothing is awaited any more, or `undefined` to leave the awaiting as it is.
+ */
 export type Processor<R> = (
   event: RawEvent,
   context: WorkerContext,
-) => Effect.Effect<string | undefined, never, R>;
+) => Effect.Effect<string | null | undefined, never, R>;
 
 /** How the queues behave (from `settings.queueing` and `settings.persistence`). Durations in seconds. */
 export interface Options {
@@ -133,6 +138,9 @@ export const make = <R>(
 ): Effect.Effect<ObjectQueues, never, Scope.Scope | R> =>
   Effect.gen(function* () {
     const streams = new Map<string, Stream>();
+    // Versions still awaited when their object's worker went idle: the object's next worker
+    // awaits them on (an echo that comes after the worker exited is as stale as one before).
+    const overdue = new Map<string, { readonly version: string; readonly deadline: number }>();
     const fibers = yield* FiberSet.make<void, never>();
     const limit = options.workerLimit === null ? undefined : yield* Semaphore.make(options.workerLimit);
     const runFork = yield* FiberSet.runtime(fibers)<R>();
@@ -160,15 +168,14 @@ export const make = <R>(
 
     const worker = (key: string, stream: Stream): Effect.Effect<void, never, R> =>
       Effect.gen(function* () {
-        let expected: string | undefined;
-        let consistencyTime: number | undefined;
+        const carried = overdue.get(key);
+        if (carried !== undefined) overdue.delete(key);
+        let expected: string | undefined = carried?.version;
+        let consistencyTime: number | undefined = carried?.deadline;
         let continuing = false;
         while (true) {
           const now = yield* Clock.currentTimeMillis;
-          if (consistencyTime !== undefined && now >= consistencyTime) {
-            expected = undefined;
-            consistencyTime = undefined;
-          }
+          // Past the deadline the version stays awaited: processing re-reads the object then.
           const idle = Math.max(options.idleTimeout * 1000, (consistencyTime ?? now) - now);
           // An event already queued is taken at once: the timed wait (a race of two fibers and a
           // timer) is only for an empty queue.
@@ -181,6 +188,8 @@ export const make = <R>(
             const exited = yield* Effect.sync(() => {
               if (Queue.sizeUnsafe(stream.queue) > 0) return false;
               streams.delete(key);
+              if (expected !== undefined && consistencyTime !== undefined)
+                overdue.set(key, { version: expected, deadline: consistencyTime });
               return true;
             });
             if (exited) return;
@@ -191,7 +200,10 @@ export const make = <R>(
           stream.pending -= 1;
           queued -= 1;
           const event = item.event;
-          if (expected !== undefined && ObjectKey.versionOf(event.object) === expected) {
+          if (
+            expected !== undefined &&
+            (event.type === "DELETED" || ObjectKey.versionOf(event.object) === expected)
+          ) {
             expected = undefined;
             consistencyTime = undefined;
           }
@@ -209,7 +221,10 @@ export const make = <R>(
               : Metrics.cycle(resource, arrived, Tracing.cycle(resource, event, processing));
           }, continuing);
           continuing = true;
-          if (version !== undefined && options.consistencyTimeout > 0) {
+          if (version === null) {
+            expected = undefined;
+            consistencyTime = undefined;
+          } else if (version !== undefined && options.consistencyTimeout > 0) {
             expected = version;
             consistencyTime = (yield* Clock.currentTimeMillis) + options.consistencyTimeout * 1000;
           }

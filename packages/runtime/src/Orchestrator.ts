@@ -123,6 +123,7 @@ export const run = (options: OrchestratorOptions): Effect.Effect<void, never, Ku
               idleTimeout: current.queueing.idleTimeout,
               exitTimeout: current.queueing.exitTimeout,
               workerLimit: current.queueing.workerLimit,
+              cycleLimit: current.queueing.cycleLimit,
               consistencyTimeout: current.persistence.consistencyTimeout,
               name,
               resource: Resource.toString(cell.resource),

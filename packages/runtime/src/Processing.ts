@@ -102,7 +102,7 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
   // The cycle's settings and services are read once from its fiber (with the object's log
   // annotation in force), and what needs no effect is done at once: one effect per cycle here.
   const process: ObjectQueues.Processor<KubeApi> = (event, context) =>
-    Effect.withFiber<string | undefined, never, KubeApi>((fiber) => {
+    Effect.withFiber<string | null | undefined, never, KubeApi>((fiber) => {
       const services = fiber.context;
       const settings = Context.get(services, OperatorSettings);
       const { key, memory } = recall(event);
@@ -158,7 +158,7 @@ interface CycleInput {
  */
 const processCauses = (
   input: CycleInput,
-): Effect.Effect<string | undefined, CycleInstructions.CycleError, KubeApi> => {
+): Effect.Effect<string | null | undefined, CycleInstructions.CycleError, KubeApi> => {
   const { options, event, key, memory, context, settings, services } = input;
   const engines = options.engines ?? {};
   const patch = new Patch.Patch(event.object, { fns: memory.remaining?.fns ?? [] });

@@ -232,24 +232,55 @@ describe("ObjectQueues", () => {
     }).pipe(Effect.scoped),
   );
 
-  it.effect("a version that never arrives is assumed after the consistency timeout", () =>
+  it.effect.each([
+    ["while the worker waits", 60],
+    ["after the worker went idle and exited", 1],
+  ] as const)(
+    "a version that never arrives stays awaited past the deadline (%s), until processing says what to await",
+    ([, idleTimeout]) =>
+      Effect.gen(function* () {
+        const seen: Array<string> = [];
+        const queues = yield* ObjectQueues.make(
+          (e, ctx) =>
+            Effect.sync(() => {
+              const rv = e.object.metadata?.resourceVersion;
+              seen.push(`${rv} ${ctx.consistencyTime ?? "-"}`);
+              // A re-read past the deadline found version 2 current: nothing awaited any more.
+              return rv === "1" ? "9~which~never~arrives" : rv === "2" ? null : undefined;
+            }),
+          { ...options, idleTimeout },
+        );
+        yield* queues.offer(event("a", "1"));
+        yield* settle;
+        yield* TestClock.adjust("6 seconds");
+        yield* settle;
+        assert.deepStrictEqual(queues.active(), idleTimeout < 5 ? [] : ["a"]);
+        yield* queues.offer(event("a", "2"));
+        yield* settle;
+        yield* queues.offer(event("a", "3"));
+        yield* settle;
+        assert.deepStrictEqual(seen, ["1 -", "2 5000", "3 -"]);
+      }).pipe(Effect.scoped),
+  );
+
+  it.effect("a DELETED event ends the awaiting of a version", () =>
     Effect.gen(function* () {
       const seen: Array<string> = [];
       const queues = yield* ObjectQueues.make(
         (e, ctx) =>
           Effect.sync(() => {
-            seen.push(`${e.object.metadata?.resourceVersion} ${ctx.consistencyTime ?? "-"}`);
-            return e.object.metadata?.resourceVersion === "1" ? "9~which~never~arrives" : undefined;
+            seen.push(`${e.type} ${ctx.consistencyTime ?? "-"}`);
+            return e.type === "ADDED" ? "9~which~never~arrives" : undefined;
           }),
         options,
       );
-      yield* queues.offer(event("a", "1"));
+      yield* queues.offer(event("a", "1", "ADDED"));
       yield* settle;
-      yield* TestClock.adjust("6 seconds");
+      yield* queues.offer(event("a", "2", "DELETED"));
       yield* settle;
-      yield* queues.offer(event("a", "2"));
+      yield* queues.offer(event("a", "3", "ADDED"));
       yield* settle;
-      assert.deepStrictEqual(seen, ["1 -", "2 -"]);
+      assert.deepStrictEqual(seen, ["ADDED -", "DELETED -", "ADDED -"]);
     }).pipe(Effect.scoped),
   );
 

@@ -96,10 +96,15 @@ export interface WatchingSettings {
 export interface QueueingSettings {
   /**
    * Maximum concurrent per-object workers per watcher; `null` is unlimited. Independently of it,
-   * at most 64 objects are mid-cycle at once, handlers and sleeps not counted (see the queues in
-   * docs/behaviour/watching.md). Default `null`.
+   * at most `cycleLimit` objects are mid-cycle at once. Default `null`.
    */
   readonly workerLimit: number | null;
+  /**
+   * Maximum objects mid-cycle at once per watcher, their handlers, sleeps and delays not counted
+   * (see the queues in docs/behaviour/watching.md); `null` is unlimited (as in Kopf). Further
+   * objects' events wait in their queues, which bounds the memory of a burst. Default `64`.
+   */
+  readonly cycleLimit: number | null;
   /** Seconds an idle worker waits for new events before it exits. Default `5`. */
   readonly idleTimeout: number;
   /** Seconds a worker gets to drain its queue when its watcher exits. Default `2`. */

@@ -20,6 +20,7 @@ export type Phase =
   | "Spawn"
   | "Block"
   | "Wait"
+  | "Refresh"
   | "LogCause"
   | "Change"
   | "StoreDiffBase"
@@ -62,8 +63,8 @@ export interface State {
   readonly release: FinalizerDecision.FinalizerDecision;
   /** Whether the patch was sent (it was not empty). */
   readonly sent: boolean;
-  /** The version to await as our own change's echo. */
-  readonly resourceVersion: string | undefined;
+  /** The version to await as our own change's echo (`null`: nothing is awaited any more). */
+  readonly resourceVersion: string | null | undefined;
   /** The patch functions a conflict left, for the next cycle. */
   readonly pending: Patch.Patch | undefined;
   /** The API server's message about an invalid patch, for its Warning event. */

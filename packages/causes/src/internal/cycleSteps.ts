@@ -4,6 +4,7 @@
  * nothing to do. The order of the steps is the order of a cycle.
  */
 import { Matching } from "@kopf/registry";
+import { Body } from "@kopf/structs";
 import * as Result from "effect/Result";
 import * as ChangeCause from "../ChangeCause.ts";
 import * as ConsistencyGate from "../ConsistencyGate.ts";
@@ -61,7 +62,11 @@ const block = (s: State): Step => {
 };
 
 const gateStep = (s: State): Step =>
-  s.gate._tag === "Wait" ? at(s, "Wait", { _tag: "Wait", until: s.gate.until }) : change(s);
+  s.gate._tag === "Wait"
+    ? at(s, "Wait", { _tag: "Wait", until: s.gate.until })
+    : s.gate._tag === "Refresh"
+      ? at(s, "Refresh", { _tag: "Refresh" })
+      : change(s);
 
 const change = (s: State): Step => {
   const changing = s.selection?.changing;
@@ -134,10 +139,17 @@ export const advance = (s: State, o: Observation): Step => {
     case "Block":
       return gateStep(s);
     case "Wait":
-      return change({
+      return gateStep({
         ...s,
         gate: ConsistencyGate.afterWait({ sleptFully: o._tag === "Waited" && o.sleptFully }),
       });
+    case "Refresh": {
+      const refreshed = ConsistencyGate.afterRefresh({
+        processed: Body.resourceVersion(s.facts.body),
+        current: o._tag === "Refreshed" ? o.resourceVersion : undefined,
+      });
+      return change({ ...s, gate: refreshed.gate, resourceVersion: refreshed.awaited });
+    }
     case "LogCause":
       return conclude(s);
     case "Change":

@@ -5,7 +5,7 @@
  */
 import { Registry } from "@kopf/registry";
 import { AnnotationsDiffBaseStorage, SmartProgressStorage } from "@kopf/storage";
-import { Patch, type RawBody, type RawEventType, Resource } from "@kopf/structs";
+import { Body, Patch, type RawBody, type RawEventType, Resource } from "@kopf/structs";
 import { ChangeCause, CyclePlan, CycleSelection, ResourceMemory } from "../../src/index.ts";
 import { context } from "./context.ts";
 
@@ -90,6 +90,7 @@ export const body = (scene: Scene): RawBody => {
     metadata: {
       name: "e1",
       uid: "u1",
+      resourceVersion: "1",
       ...(scene.finalizers === undefined ? {} : { finalizers: [...scene.finalizers] }),
       ...(scene.deletion === undefined ? {} : { deletionTimestamp: scene.deletion }),
       ...(annotations === undefined ? {} : { annotations }),
@@ -145,6 +146,8 @@ export interface Script {
   readonly spawnedDelays?: ReadonlyArray<number>;
   readonly excluded?: ReadonlyArray<string>;
   readonly sleptFully?: boolean;
+  /** What a re-read finds on the server: the processed version (default), a newer one, or nothing. */
+  readonly refreshed?: "same" | "newer" | "failed";
   readonly changed?: "done" | "skipped" | "pending";
   readonly changedDelays?: ReadonlyArray<number>;
   readonly holds?: boolean;
@@ -168,6 +171,9 @@ const patched = (tag: CyclePlan.Patched["_tag"]): CyclePlan.Patched => {
   }
 };
 
+/** The version a re-read finds when the server has a newer state than the processed one. */
+export const NEWER_VERSION = "99";
+
 /** The observation the script gives for an instruction. */
 export const answer =
   (cycle: Cycle, script: Script) =>
@@ -189,6 +195,18 @@ export const answer =
         };
       case "Wait":
         return { _tag: "Waited", sleptFully: script.sleptFully ?? true };
+      case "Refresh": {
+        const refreshed = script.refreshed ?? "same";
+        return {
+          _tag: "Refreshed",
+          resourceVersion:
+            refreshed === "same"
+              ? Body.resourceVersion(cycle.facts.body)
+              : refreshed === "newer"
+                ? NEWER_VERSION
+                : undefined,
+        };
+      }
       case "RunChanging": {
         const changed = script.changed ?? "done";
         return {
@@ -232,6 +250,8 @@ const word = (cycle: Cycle, i: CyclePlan.Instruction): string | undefined => {
       return `finalizer:${i.decision._tag.toLowerCase()}`;
     case "Wait":
       return "wait";
+    case "Refresh":
+      return "refresh";
     case "Log": {
       if (i.level !== "Debug") return i.level.toLowerCase();
       const reason = cycle.selection.changing?.cause.reason;

@@ -68,6 +68,14 @@ export const rows = (
     ]),
     row("writes per object, create handler", "writes", `writes/create/${largest}`, 2, true),
     row("writes per object, with finalizer (creation)", "writes", `writes/create-delete/${largest}`, 3, true),
+    row(`create handler runs beyond one per object, ${largest}`, "runs", `reruns/create/${largest}`, 0, true),
+    row(
+      `create handler runs beyond one per object, with finalizer, ${largest}`,
+      "runs",
+      `reruns/create-delete/${largest}`,
+      0,
+      true,
+    ),
     row("soak: RSS after soak / RSS after start", "×", "soakRssRatio", 1.5, true),
   ];
 };

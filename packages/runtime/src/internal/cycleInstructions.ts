@@ -26,6 +26,7 @@ import * as ObjectQueues from "../ObjectQueues.ts";
 import type * as PatchApplier from "../PatchApplier.ts";
 import * as Posting from "../Posting.ts";
 import * as Pressure from "../Pressure.ts";
+import * as Refreshing from "../Refreshing.ts";
 
 /** What the instructions of one cycle act on. */
 export interface Cycle {
@@ -186,6 +187,11 @@ const performEffect = (
           ObjectQueues.aside(context, Pressure.sleep(context.pressure, (instruction.until - time) / 1000)),
           (slept) => ({ _tag: "Waited", sleptFully: slept.fully }) as const,
         ),
+      );
+    case "Refresh":
+      return Effect.map(
+        Refreshing.currentVersion({ resource, body }),
+        (resourceVersion) => ({ _tag: "Refreshed", resourceVersion }) as const,
       );
     case "Log": {
       const line =

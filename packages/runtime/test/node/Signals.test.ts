@@ -36,7 +36,8 @@ describe("Signals.stopOnSignals", () => {
         ),
       );
       const fiber = yield* Effect.forkChild(Signals.stopOnSignals(program, fake.port));
-      yield* Effect.sleep(10);
+      // The listeners are installed once the forked fiber has run (later under load): wait for them.
+      for (let i = 0; i < 500 && fake.listeners.size < 2; i++) yield* Effect.sleep(10);
       assert.deepStrictEqual([...fake.listeners.keys()].sort(), ["SIGINT", "SIGTERM"]);
       const sigterm = fake.listeners.get("SIGTERM");
       const sigint = fake.listeners.get("SIGINT");

@@ -96,6 +96,7 @@ export const OperatorSettingsSchema = Schema.Struct({
   }),
   queueing: group("queueing", {
     workerLimit: orNull((what) => atLeast(1, what), "a positive integer"),
+    cycleLimit: orNull((what) => atLeast(1, what), "a positive integer"),
     idleTimeout: nonNegative(),
     exitTimeout: nonNegative(),
     errorDelays: delays("non-negative numbers"),
