@@ -5,7 +5,8 @@
 //   kopf.js  the `kopf` facade, which the handler files' `import "kopf"` is resolved to at run time;
 //   chunk-*.js  the modules both share (one copy: one default registry), and the modules loaded
 //            only on demand (the embedded emulator's glue, `kopf manifests`' discovery).
-// Of undici only the dispatchers the live transport uses are bundled (see UNDICI below).
+// Of undici only the dispatchers the live transport uses are bundled (see UNDICI below), without
+// its HTTP/2 client's use of Node.js's http2 (see UNDICI_H2).
 // Left out and loaded from node_modules when used: tsx (handler files in TypeScript), the
 // emulator and testing kit, and the heavy libraries of optional features (metrics, tracing,
 // webhook certificates, the Kubernetes client libraries behind some kubeconfig authentications);
@@ -78,6 +79,46 @@ const undiciDispatchers: Plugin = {
 };
 
 /**
+ * A plugin that edits one library file (JavaScript) as the bundle reads it: `edit` answers the
+ * edited source, or the problem that makes the edit no longer apply (the build fails naming it).
+ */
+const editing = (
+  name: string,
+  filter: RegExp,
+  edit: (source: string) => { readonly contents: string } | { readonly problem: string },
+): Plugin => ({
+  name,
+  setup(bundle) {
+    bundle.onLoad({ filter }, (args) => {
+      const edited = edit(readFileSync(args.path, "utf8"));
+      return "problem" in edited
+        ? { errors: [{ text: `${args.path}: ${edited.problem}: revise the ${name} plugin` }] }
+        : { contents: edited.contents, loader: "js" };
+    });
+  },
+});
+
+/**
+ * undici's HTTP/2 client loads Node.js's http2 module as it is itself loaded (~2.5 MiB of RSS at
+ * every start), for its constants; it runs only on connections whose TLS handshake chose HTTP/2,
+ * which the live transport never offers (`allowH2: false`). The bundle's undici takes the path
+ * undici has for a Node.js without http2 instead; should the transport ever allow HTTP/2, the
+ * bundle fails to build rather than ship an HTTP/2 client without http2.
+ */
+const UNDICI_H2 = /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/;
+const H2_REQUIRE = "http2 = require('node:http2')";
+const undiciWithoutH2 = editing("undici-without-h2", UNDICI_H2, (source) => {
+  const transport = readFileSync(TRANSPORT, "utf8");
+  if (!/allowH2: false/.test(transport) || /allowH2: true/.test(transport)) {
+    return { problem: `${TRANSPORT} changed whether HTTP/2 is allowed` };
+  }
+  if (!source.includes(H2_REQUIRE)) return { problem: `no longer has ${H2_REQUIRE}` };
+  return {
+    contents: source.replace(H2_REQUIRE, "throw new Error('the bundled undici speaks HTTP/1.1 only')"),
+  };
+});
+
+/**
  * yargs renders a command's whole help text after every parse, to have it ready should the
  * command's handler fail later; measuring each line's display width (with `Intl.Segmenter`) costs
  * ~0.13 s of CPU and ~4 MiB at every start. kopf's commands have no handlers (the parse callback
@@ -85,20 +126,11 @@ const undiciDispatchers: Plugin = {
  */
 const YARGS_COMMAND = /[\\/]yargs[\\/]build[\\/]lib[\\/]command\.js$/;
 const HELP_CACHE = "yargs.getInternalMethods().getUsageInstance().cacheHelpMessage();";
-const yargsHelpCache: Plugin = {
-  name: "yargs-help-cache",
-  setup(bundle) {
-    bundle.onLoad({ filter: YARGS_COMMAND }, (args) => {
-      const source = readFileSync(args.path, "utf8");
-      if (!source.includes(HELP_CACHE)) {
-        return {
-          errors: [{ text: `${args.path} no longer has ${HELP_CACHE}: revise the yargs-help-cache plugin` }],
-        };
-      }
-      return { contents: source.replace(HELP_CACHE, ""), loader: "js" };
-    });
-  },
-};
+const yargsHelpCache = editing("yargs-help-cache", YARGS_COMMAND, (source) =>
+  source.includes(HELP_CACHE)
+    ? { contents: source.replace(HELP_CACHE, "") }
+    : { problem: `no longer has ${HELP_CACHE}` },
+);
 
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
@@ -125,7 +157,7 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: "linked",
-  plugins: [undiciDispatchers, yargsHelpCache],
+  plugins: [undiciDispatchers, undiciWithoutH2, yargsHelpCache],
   metafile: true,
   logLevel: "warning",
 });

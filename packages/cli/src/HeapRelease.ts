@@ -5,7 +5,13 @@
  * burst. A memory-reducing full collection (V8's "last resort" flavour: it also releases the
  * pooled pages) brings the RSS back; it costs a few hundred milliseconds of CPU, so it runs only
  * when the process has been idle for {@link IDLE_TICKS} checks in a row and has grown by
- * {@link GROWTH} since the last release: once after start, once after each burst.
+ * {@link GROWTH} since the last release: once after each burst.
+ *
+ * Start-up is a burst too, one whose end needs no waiting to be sure of: loading and compiling
+ * the modules, reading the kubeconfig and the first listings leave megabytes of garbage, and
+ * nothing of that recurs. The first release therefore comes at the first idle check
+ * ({@link START_IDLE_TICKS}), as soon as the operator rests after starting, instead of after the
+ * longer wait that keeps pauses inside a burst from triggering collections.
  *
  * V8 offers the collection to scripts only behind `--expose-gc`; the flag is switched on just
  * long enough to take the function from a fresh context and off again, so the operator's own
@@ -20,6 +26,8 @@ export const TICK_MS = 500;
 export const IDLE_SHARE = 0.05;
 /** Idle ticks in a row before memory is given back. */
 export const IDLE_TICKS = 3;
+/** Idle ticks in a row before the first release, the one after start-up. */
+export const START_IDLE_TICKS = 1;
 /** How much the RSS must have grown since the last release (a factor of it) for another one. */
 export const GROWTH = 1.25;
 
@@ -50,7 +58,8 @@ export const tick = (
   const idle = sample.cpuMs < IDLE_SHARE * sample.tickMs;
   const idleTicks = idle ? state.idleTicks + 1 : 0;
   const grown = state.floor === undefined || sample.rss >= GROWTH * state.floor;
-  const release = idleTicks >= IDLE_TICKS && grown;
+  const wait = state.floor === undefined ? START_IDLE_TICKS : IDLE_TICKS;
+  const release = idleTicks >= wait && grown;
   return { state: { idleTicks: release ? 0 : idleTicks, floor: state.floor }, release };
 };
 

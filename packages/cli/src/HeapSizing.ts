@@ -19,6 +19,7 @@
  */
 import { PerformanceObserver } from "node:perf_hooks";
 import * as v8 from "node:v8";
+import { mentions, startFlags } from "./internal/nodeFlags.ts";
 
 /** The young generation's cap, per semi-space (V8's `--max-semi-space-size`, in MiB). */
 export const YOUNG_SEMI_SPACE_MIB = 4;
@@ -39,12 +40,6 @@ const OLD_FLAGS = ["--heap-growing-percent"];
 /** Flags that tune the whole heap: with one of them, nothing is changed. */
 const WHOLE_FLAGS = ["--optimize-for-size", "--predictable-gc-schedule"];
 
-const mentions = (options: ReadonlyArray<string>, flags: ReadonlyArray<string>): boolean =>
-  options.some((option) => {
-    const name = option.split("=")[0]?.replaceAll("_", "-") ?? "";
-    return flags.includes(name);
-  });
-
 /**
  * What to tune, given Node's own options: `execArgv` (the command line before the script) and
  * the `NODE_OPTIONS` environment variable. A generation the user sized (or the whole heap) is
@@ -57,7 +52,7 @@ const mentions = (options: ReadonlyArray<string>, flags: ReadonlyArray<string>):
  * ```
  */
 export const plan = (execArgv: ReadonlyArray<string>, nodeOptions: string | undefined): HeapPlan => {
-  const options = [...execArgv, ...(nodeOptions ?? "").split(/\s+/).filter((o) => o !== "")];
+  const options = startFlags(execArgv, nodeOptions);
   if (mentions(options, WHOLE_FLAGS)) return { youngSemiSpaceMiB: undefined, oldGrowingPercent: undefined };
   return {
     youngSemiSpaceMiB: mentions(options, YOUNG_FLAGS) ? undefined : YOUNG_SEMI_SPACE_MIB,

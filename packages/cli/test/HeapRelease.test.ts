@@ -1,6 +1,6 @@
 /**
  * Giving memory back when `kopf run` falls idle: when a tick decides to release (idle ticks in a
- * row, grown since the last release), and — in a separate Node process, since the collection
+ * row, grown since the last release; the first release, start-up's, at the first idle tick), and — in a separate Node process, since the collection
  * changes the whole process — that the release really brings the RSS down after a burst whose
  * objects are gone, where V8 on its own keeps it up.
  */
@@ -20,16 +20,30 @@ const N = HeapRelease.IDLE_TICKS - 1;
 describe("HeapRelease.tick", () => {
   it.each([
     {
-      name: "first idle tick",
+      name: "still starting (busy): no release",
+      state: HeapRelease.initial,
+      sample: { ...busy, rss: 100 * MiB },
+      release: false,
+      idleTicks: 0,
+    },
+    {
+      name: "first idle tick after start: the start-up release, without the longer wait",
       state: HeapRelease.initial,
       sample: { ...idle, rss: 100 * MiB },
+      release: true,
+      idleTicks: 0,
+    },
+    {
+      name: "first idle tick after a burst: waits",
+      state: { idleTicks: 0, floor: 100 * MiB },
+      sample: { ...idle, rss: 200 * MiB },
       release: false,
       idleTicks: 1,
     },
     {
-      name: "the last idle tick of the wait, no release yet",
-      state: { idleTicks: N, floor: undefined },
-      sample: { ...idle, rss: 100 * MiB },
+      name: "the last idle tick of the wait after a burst",
+      state: { idleTicks: N, floor: 100 * MiB },
+      sample: { ...idle, rss: 200 * MiB },
       release: true,
       idleTicks: 0,
     },
@@ -90,18 +104,26 @@ describe("HeapRelease.tick", () => {
 });
 
 describe("HeapRelease.start in a Node process", () => {
-  const burst = (releasing: boolean): { before: number; after: number } =>
+  const burst = (releasing: boolean, when = "later"): { before: number; after: number } =>
     JSON.parse(
-      execFileSync(process.execPath, [join(here, "fixtures/heap-burst.ts"), releasing ? "release" : "keep"], {
-        encoding: "utf8",
-        timeout: 60_000,
-      }),
+      execFileSync(
+        process.execPath,
+        [join(here, "fixtures/heap-burst.ts"), releasing ? "release" : "keep", when],
+        { encoding: "utf8", timeout: 60_000 },
+      ),
     );
 
   it("brings the RSS back down after a burst once idle; without it, V8 keeps it", () => {
     const released = burst(true);
     const kept = burst(false);
     // The burst holds ~150 MiB at once; all of it is garbage when the process falls idle.
+    expect(kept.after).toBeGreaterThan(kept.before + 100 * MiB);
+    expect(released.after).toBeLessThan(released.before + 50 * MiB);
+  });
+
+  it("gives start-up's garbage back at the first idle tick after it", () => {
+    const released = burst(true, "start");
+    const kept = burst(false, "start");
     expect(kept.after).toBeGreaterThan(kept.before + 100 * MiB);
     expect(released.after).toBeLessThan(released.before + 50 * MiB);
   });

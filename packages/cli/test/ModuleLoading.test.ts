@@ -7,9 +7,9 @@
  * object they create. The installed form (the bundle `scripts/bundle-cli.ts` makes, built here
  * into a temporary directory) loads nothing but its own files and the handler file: the
  * handlers' `import "kopf"` gets the bundle's facade (one registry, the one served), not Node's
- * own fetch implementation, and tsx only for TypeScript that Node.js's type stripping cannot load
- * (an enum): a TypeScript handler file importing `./naming.js` (the file `naming.ts`) loads
- * without it. Every module the process loads is recorded by a preloaded hook.
+ * own fetch implementation, nor Node's http2 or child_process, and tsx only for TypeScript that
+ * Node.js's type stripping cannot load (an enum): a TypeScript handler file importing
+ * `./naming.js` (the file `naming.ts`) loads without it. Every module the process loads is recorded by a preloaded hook.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -215,6 +215,11 @@ describe("kopf run, installed (bundled)", () => {
     // a read of globalThis.Headers loads.
     expect(loaded.filter((name) => name.startsWith("node-internal:")).length).toBeGreaterThan(50);
     expect(loaded.filter((name) => name.includes("internal/deps/undici"))).toEqual([]);
+    // Nor Node's http2 (the bundle's undici speaks HTTP/1.1 only, as the transport asks) or
+    // child_process (loaded for a kubeconfig's exec plugin or a webhook tunnel, when used).
+    expect(loaded.filter((name) => /^node-internal:NativeModule (http2|child_process)$/.test(name))).toEqual(
+      [],
+    );
   }, 90_000);
 
   const tsxOf = (loaded: ReadonlyArray<string>) =>

@@ -19,15 +19,16 @@
 // Prints a table with the ratios and writes .reports/bench/peer.json (or $BENCH_OUT).
 //
 //   node --conditions=@kopf/source packages/compat/bench/peer.bench.ts
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PythonKopf } from "../src/index.ts";
-import * as Client from "./internal/client.ts";
-import { type Peer, startEmulator, startOperator } from "./internal/processes.ts";
+import type * as Client from "./internal/client.ts";
+import type { Child, Peer } from "./internal/processes.ts";
 import { cpuMs, load, peakRssMiB, rssMiB } from "./internal/procfs.ts";
 import * as Report from "./internal/report.ts";
+import * as Session from "./internal/session.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../../..");
@@ -35,49 +36,20 @@ const SIZES = (process.env.BENCH_SIZES ?? "1000,5000,10000").split(",").map(Numb
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SOAK_CYCLES = Number(process.env.BENCH_SOAK_CYCLES ?? 20);
 const SOAK_OBJECTS = Number(process.env.BENCH_SOAK_OBJECTS ?? 200);
-const NS = "bench";
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const names = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}-${i}`);
 const timeoutFor = (n: number) => 120_000 + n * 50;
 
 type Variant = "create" | "create-delete";
 
-/** One operator's run against a fresh emulator; `body` gets the operator's pid and the client. */
-const withOperator = async <A>(
+/** One operator's run against a fresh emulator; `body` gets the operator, the client, the start. */
+const withOperator = <A>(
   peer: Peer,
   python: string | undefined,
   variant: Variant,
-  body: (op: ReturnType<typeof startOperator>, client: Client.BenchClient, started: number) => Promise<A>,
-): Promise<A> => {
-  const dir = mkdtempSync(join(tmpdir(), "kopf-peer-bench-"));
-  const kubeconfig = join(dir, "kubeconfig");
-  const emulator = await startEmulator(root, kubeconfig);
-  const client = Client.make(kubeconfig, NS);
-  try {
-    await client.createNamespace();
-    await client.create(["first"]);
-    const spawned = performance.now();
-    const op = startOperator({
-      peer,
-      root,
-      python,
-      handlers: join(here, "fixtures", variant),
-      namespace: NS,
-      kubeconfig,
-    });
-    try {
-      await op.waitFor("created", 1, 120_000);
-      const started = (performance.now() - spawned) / 1000;
-      return await body(op, client, started);
-    } finally {
-      await op.stop();
-    }
-  } finally {
-    await client.close();
-    await emulator.stop();
-    rmSync(dir, { recursive: true, force: true });
-  }
-};
+  body: (op: Child, client: Client.BenchClient, started: number) => Promise<A>,
+): Promise<A> =>
+  Session.withOperator({ root, peer, python, handlers: join(here, "fixtures", variant) }, body);
 
 /** Creation (and, with a delete handler, deletion) of `n` objects. */
 const sizeRun = (peer: Peer, python: string | undefined, variant: Variant, n: number) =>

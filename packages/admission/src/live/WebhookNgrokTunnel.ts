@@ -6,7 +6,7 @@
  * URL plus the path (no CA bundle: ngrok's certificate is publicly trusted); the tunnel is
  * restarted when the local endpoint changes, and stopped with the server.
  */
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { constants } from "node:fs";
 import { access } from "node:fs/promises";
 import { delimiter, isAbsolute, join } from "node:path";
@@ -81,20 +81,23 @@ export const findBinary = (binary: string): Effect.Effect<string, WebhookServerE
 /** Starts ngrok for a local port and answers its public URL (the process lives in the scope). */
 const startTunnel = (binary: string, upstream: string, options: NgrokOptions) =>
   Effect.acquireRelease(
-    Effect.sync(() =>
-      spawn(
-        binary,
-        [
-          "http",
-          upstream,
-          "--log",
-          "stdout",
-          "--log-format",
-          "json",
-          ...(options.token === undefined ? [] : ["--authtoken", options.token]),
-          ...(options.region === undefined ? [] : ["--region", options.region]),
-        ],
-        { stdio: ["ignore", "pipe", "pipe"] },
+    // Node.js's child_process is loaded only here: an operator without a tunnel never needs it.
+    Effect.promise(() => import("node:child_process")).pipe(
+      Effect.map(({ spawn }) =>
+        spawn(
+          binary,
+          [
+            "http",
+            upstream,
+            "--log",
+            "stdout",
+            "--log-format",
+            "json",
+            ...(options.token === undefined ? [] : ["--authtoken", options.token]),
+            ...(options.region === undefined ? [] : ["--region", options.region]),
+          ],
+          { stdio: ["ignore", "pipe", "pipe"] },
+        ),
       ),
     ),
     (child: ChildProcess) => Effect.sync(() => child.kill("SIGTERM")),

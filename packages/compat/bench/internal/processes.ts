@@ -104,7 +104,8 @@ export const startEmulator = async (root: string, kubeconfig: string): Promise<C
  * resolved to its dist/), BENCH_OPERATOR=source the TypeScript sources of the checkout (type
  * stripping at start, as `packages/cli/bin/kopf.js` does there).
  */
-const ourCli = (root: string): string => {
+const ourCli = (root: string, cli: string | undefined): string => {
+  if (cli !== undefined) return cli;
   switch (process.env.BENCH_OPERATOR) {
     case "source":
       return join(root, "packages/cli/bin/kopf.js");
@@ -126,12 +127,14 @@ export const startOperator = (options: {
   readonly handlers: string;
   readonly namespace: string;
   readonly kubeconfig: string;
+  /** This port's entry module, instead of the one BENCH_OPERATOR names. */
+  readonly cli?: string;
 }): Child => {
   const env = { ...process.env, KUBECONFIG: options.kubeconfig, PYTHONUNBUFFERED: "1" };
   const args = ["run", "--standalone", "-n", options.namespace];
   const child =
     options.peer === "ours"
-      ? spawn(process.execPath, [ourCli(options.root), ...args, `${options.handlers}.ts`], {
+      ? spawn(process.execPath, [ourCli(options.root, options.cli), ...args, `${options.handlers}.ts`], {
           env,
           stdio: ["ignore", "pipe", "pipe"],
         })

@@ -7,7 +7,7 @@
  * What the plugin prints never reaches an error message: stdout is credentials, and stderr is
  * scrubbed of the user's secrets and shortened.
  */
-import { type ExecFileException, execFile } from "node:child_process";
+import type { ExecFileException } from "node:child_process";
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import { LoginError } from "../../LoginError.ts";
@@ -27,8 +27,10 @@ export interface ExecResult {
 const TIMEOUT_MS = 60_000;
 const STDERR_LIMIT = 300;
 
-const run = (exec: Exec): Promise<{ stdout: string; stderr: string; error?: ExecFileException }> =>
-  new Promise((resolve) => {
+const run = async (exec: Exec): Promise<{ stdout: string; stderr: string; error?: ExecFileException }> => {
+  // Node.js's child_process is loaded only here: most kubeconfigs run no plugin.
+  const { execFile } = await import("node:child_process");
+  return new Promise((resolve) => {
     const env: Record<string, string | undefined> = { ...process.env };
     for (const { name, value } of exec.env) env[name] = value;
     env.KUBERNETES_EXEC_INFO = JSON.stringify({
@@ -43,6 +45,7 @@ const run = (exec: Exec): Promise<{ stdout: string; stderr: string; error?: Exec
       (error, stdout, stderr) => resolve({ stdout, stderr, ...(error ? { error } : {}) }),
     );
   });
+};
 
 const shorten = (text: string): string => {
   const line = text

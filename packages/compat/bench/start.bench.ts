@@ -1,0 +1,99 @@
+// The start phase of the side-by-side benchmark (peer.bench.ts) for this port alone, cheap enough
+// to repeat while working on start-up memory: the same emulator over HTTPS, the same trivial
+// create handler, the same operator command and the same measurement (spawn → first object
+// handled; RSS one second after that, from /proc), plus what the RSS is made of
+// (/proc/PID/smaps_rollup: anonymous memory against pages of files such as the node binary) and
+// the CPU the operator used until then. No Python Kopf; take the figures to compare with Kopf's
+// from a peer run.
+//
+// BENCH_START_CLIS (comma-separated paths, default the bundle `pnpm build` makes) names the
+// entry modules to compare; each round runs every one of them once, the order alternating
+// between rounds, so that two builds are measured A/B under the same load. BENCH_ROUNDS (5).
+// With BENCH_START_OBJECTS=N, N more objects are created after that reading, and the CPU per
+// object while the operator handles them (as the side-by-side run measures it while creating) and
+// the peak RSS are reported too: for changes that trade CPU for memory.
+//
+//   node --conditions=@kopf/source packages/compat/bench/start.bench.ts
+import { readFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { cpuMs, load, peakRssMiB, rssMiB } from "./internal/procfs.ts";
+import * as Session from "./internal/session.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, "../../..");
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const CLIS = (process.env.BENCH_START_CLIS ?? join(root, "packages/cli/dist/bundle/main.js"))
+  .split(",")
+  .map((path) => resolve(path));
+const OBJECTS = Number(process.env.BENCH_START_OBJECTS ?? 0);
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** A /proc/PID/smaps_rollup field, in MiB. */
+const rollupMiB = (pid: number, key: string): number => {
+  const line = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8")
+    .split("\n")
+    .find((l) => l.startsWith(`${key}:`));
+  return line === undefined ? Number.NaN : Number(line.replace(/[^0-9]/g, "")) / 1024;
+};
+
+interface Sample {
+  readonly start: number;
+  readonly rss: number;
+  readonly anon: number;
+  readonly file: number;
+  readonly cpu: number;
+  /** CPU per object (ms) over BENCH_START_OBJECTS more objects; NaN without them. */
+  readonly cpuPerObject: number;
+  readonly peak: number;
+}
+
+const once = (cli: string): Promise<Sample> =>
+  Session.withOperator(
+    { root, peer: "ours", python: undefined, handlers: join(here, "fixtures", "create"), cli },
+    async (op, client, start) => {
+      await sleep(1000);
+      const rss = rollupMiB(op.pid, "Rss");
+      const anon = rollupMiB(op.pid, "Anonymous");
+      const sample = { start, rss: rssMiB(op.pid), anon, file: rss - anon, cpu: cpuMs(op.pid) };
+      if (OBJECTS === 0) return { ...sample, cpuPerObject: Number.NaN, peak: Number.NaN };
+      const before = cpuMs(op.pid);
+      await client.create(Array.from({ length: OBJECTS }, (_, i) => `obj-${i}`));
+      await op.waitFor("created", 1 + OBJECTS, 120_000 + OBJECTS * 50);
+      return { ...sample, cpuPerObject: (cpuMs(op.pid) - before) / OBJECTS, peak: peakRssMiB(op.pid) };
+    },
+  );
+
+const samples = new Map<string, Sample[]>(CLIS.map((cli) => [cli, []]));
+console.log(`load before: ${JSON.stringify(load(loadavg(), cpus().length))}`);
+for (let round = 0; round < ROUNDS; round++) {
+  for (const cli of round % 2 === 0 ? CLIS : [...CLIS].reverse()) {
+    const s = await once(cli);
+    samples.get(cli)?.push(s);
+    console.log(
+      `round ${round + 1}/${ROUNDS} ${cli}: start ${s.start.toFixed(2)} s, RSS ${s.rss.toFixed(1)} MiB ` +
+        `(anonymous ${s.anon.toFixed(1)}, files ${s.file.toFixed(1)}), CPU ${s.cpu.toFixed(0)} ms, ` +
+        (OBJECTS > 0
+          ? `then ${s.cpuPerObject.toFixed(3)} ms CPU per object, peak RSS ${s.peak.toFixed(1)}, `
+          : "") +
+        `load ${loadavg()[0]?.toFixed(2)}`,
+    );
+  }
+}
+const median = (values: ReadonlyArray<number>) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+console.log(`\nmedians of ${ROUNDS} rounds (load after: ${JSON.stringify(load(loadavg(), cpus().length))})`);
+for (const [cli, all] of samples) {
+  const m = (f: (s: Sample) => number) => median(all.map(f)).toFixed(1);
+  console.log(
+    `${cli}: start ${m((s) => s.start)} s, RSS ${m((s) => s.rss)} MiB (anonymous ${m((s) => s.anon)}, ` +
+      `files ${m((s) => s.file)}), CPU ${m((s) => s.cpu)} ms` +
+      (OBJECTS > 0
+        ? `, then ${median(all.map((s) => s.cpuPerObject)).toFixed(3)} ms CPU per object (least ` +
+          `${Math.min(...all.map((s) => s.cpuPerObject)).toFixed(3)}), peak RSS ${m((s) => s.peak)} MiB`
+        : ""),
+  );
+}
