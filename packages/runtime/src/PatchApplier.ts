@@ -170,6 +170,12 @@ export const jsonRequests = (
 const isReason = (error: ApiError, reason: KubeApiError["reason"]): error is KubeApiError =>
   error._tag === "KubeApiError" && error.reason === reason;
 
+/** Where an object is, for requests about it. */
+export const locationOf = (body: RawBody): { readonly namespace: string | null; readonly name: string } => ({
+  namespace: Body.namespace(body) ?? null,
+  name: Body.name(body) ?? "",
+});
+
 /**
  * Applies the patch with at most four API calls (see the module comment). A patch function that
  * throws fails the effect with a `PatchError`.
@@ -190,7 +196,7 @@ export const apply = (
     const { resource, body, patch } = request;
     if (patch.isEmpty())
       return Effect.succeed({ _tag: "Applied", body: undefined, resourceVersion: undefined, calls: 0 });
-    const location = { namespace: Body.namespace(body) ?? null, name: Body.name(body) ?? "" };
+    const location = locationOf(body);
     // The merge patch is copied once: for the requests and for the check of their responses.
     const value = patch.toValue();
     let calls = 0;

@@ -7,6 +7,7 @@
 import { KubeApi } from "@kopf/client";
 import { Body, type RawBody, type Resource } from "@kopf/structs";
 import * as Effect from "effect/Effect";
+import * as PatchApplier from "./PatchApplier.ts";
 
 /**
  * The object's version on the API server now; `undefined` when it cannot be read (logged).
@@ -23,14 +24,11 @@ export const currentVersion = (input: {
 }): Effect.Effect<string | undefined, never, KubeApi> =>
   KubeApi.use((api) => {
     const { resource, body } = input;
-    const location = { namespace: Body.namespace(body) ?? null, name: Body.name(body) ?? "" };
-    return api.get(resource, location).pipe(
+    return api.get(resource, PatchApplier.locationOf(body)).pipe(
       Effect.map(Body.resourceVersion),
       Effect.tap((current) =>
         Effect.logDebug(
-          current === Body.resourceVersion(body)
-            ? "Our own patch's version did not arrive in time; a re-read found nothing newer."
-            : `Our own patch's version did not arrive in time; a re-read found version ${current}, awaited now.`,
+          `Our own patch's version did not arrive in time; a re-read found version ${current} (this state: ${Body.resourceVersion(body)}).`,
         ),
       ),
       Effect.catch((error) =>
