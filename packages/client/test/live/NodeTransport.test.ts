@@ -51,6 +51,22 @@ const handler = (request: IncomingMessage, response: ServerResponse) => {
     return;
   }
   if (url.pathname === "/api/v1/namespaces/ns/pods/slow") return; // never answers
+  if (request.method !== "GET") {
+    // Echoes the body it read and how it was framed.
+    const chunks: Array<Buffer> = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify({
+          method: request.method,
+          length: request.headers["content-length"] ?? null,
+          body: Buffer.concat(chunks).toString(),
+        }),
+      );
+    });
+    return;
+  }
   if (url.pathname === "/api/v1/namespaces/ns/pods/missing") {
     response.writeHead(404, { "content-type": "application/json" });
     response.end(
@@ -196,7 +212,38 @@ const suite = (transport: Transport) => {
         }).pipe(Effect.scoped, Effect.provide(transport.layer({ requestConnections: 3 }))),
     );
 
-    it.live("a server URL with a path prefix (e.g. behind a proxy) prefixes every request", () =>
+    it.live("sends every method's body with its length, a DELETE's options too", () =>
+    Effect.gen(function* () {
+      const transport = yield* KubeTransport;
+      const connection = { server: base, insecure: false, priority: 0, trustEnv: false };
+      for (const method of ["DELETE", "PATCH", "POST", "PUT"] as const) {
+        const body = new TextEncoder().encode(JSON.stringify({ propagationPolicy: "Foreground", method }));
+        const response = yield* transport.request({
+          method,
+          path: "/api/v1/namespaces/ns/pods/p",
+          headers: { "content-type": "application/json" },
+          body,
+          connection,
+        });
+        const echoed = JSON.parse(new TextDecoder().decode(response.body));
+        assert.deepStrictEqual(echoed, {
+          method,
+          length: String(body.byteLength),
+          body: new TextDecoder().decode(body),
+        });
+      }
+      // The connection is still in step: a request after them is answered as itself.
+      const after = yield* transport.request({
+        method: "GET",
+        path: "/api/v1/namespaces/ns/pods/after",
+        headers: {},
+        connection,
+      });
+      assert.strictEqual(JSON.parse(new TextDecoder().decode(after.body)).metadata.name, "after");
+    }).pipe(Effect.scoped, Effect.provide(transport.layer())),
+  );
+
+  it.live("a server URL with a path prefix (e.g. behind a proxy) prefixes every request", () =>
       Effect.gen(function* () {
         seen.length = 0;
         yield* withApi((api) => api.get(pods, { namespace: "ns", name: "p" }), `${base}/k8s/clusters/c-1/`);
