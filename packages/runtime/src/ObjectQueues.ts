@@ -10,7 +10,9 @@
  * At most `cycleLimit` cycles are in flight at once ({@link CYCLE_LIMIT} by default): the events
  * of further objects wait in their queues until a slot frees. A cycle gives its slot back while it
  * waits for anything but the framework's own work (handlers, sleeps, delays: {@link aside}), so a
- * slow or sleeping handler never holds up other objects (see `internal/cycleSlots.ts`).
+ * slow or sleeping handler never holds up other objects (see `internal/cycleSlots.ts`). Without a
+ * worker limit, an object's worker itself starts only when a slot is free for its first cycle:
+ * until then the object is its queued events and flag, not a waiting fiber.
  *
  * Every queued event raises the object's {@link Pressure} flag; the worker lowers it before it
  * processes the last queued event, so sleeps inside processing wake up when newer events wait.
@@ -170,7 +172,12 @@ export const make = <R>(
       IdleWaits.ring(stream.bell);
     };
 
-    const worker = (key: string, stream: Stream): Effect.Effect<void, never, R> =>
+    // `ticket`: the slot its first cycle was admitted with (see `CycleSlots.admit`).
+    const worker = (
+      key: string,
+      stream: Stream,
+      ticket: CycleSlots.Ticket | undefined,
+    ): Effect.Effect<void, never, R> =>
       Effect.gen(function* () {
         const clock = yield* Clock.Clock;
         const carried = overdue.get(key);
@@ -210,16 +217,20 @@ export const make = <R>(
           if (stream.items.length === 0) Pressure.clearUnsafe(stream.pressure);
           measure();
           const arrived = item.arrived;
-          const version = yield* slots.hold((holder) => {
-            const processing = process(event, {
-              pressure: stream.pressure,
-              consistencyTime,
-              aside: holder.aside,
-            });
-            return resource === undefined
-              ? processing
-              : Metrics.cycle(resource, arrived, Tracing.cycle(resource, event, processing));
-          }, continuing);
+          const version = yield* slots.hold(
+            (holder) => {
+              const processing = process(event, {
+                pressure: stream.pressure,
+                consistencyTime,
+                aside: holder.aside,
+              });
+              return resource === undefined
+                ? processing
+                : Metrics.cycle(resource, arrived, Tracing.cycle(resource, event, processing));
+            },
+            continuing,
+            continuing ? undefined : ticket,
+          );
           continuing = true;
           if (version === null) {
             expected = undefined;
@@ -240,6 +251,7 @@ export const make = <R>(
         ),
         Effect.ensuring(
           Effect.sync(() => {
+            if (ticket !== undefined) slots.release(ticket);
             if (streams.get(key) === stream) {
               streams.delete(key);
               queued -= stream.pending;
@@ -271,13 +283,21 @@ export const make = <R>(
         streams.set(key, stream);
         enqueue(stream, item);
         measure();
-        const body = worker(key, stream);
-        runFork(limit === undefined ? body : limit.withPermits(1)(body));
+        // With a worker limit, the worker starts at once and waits for its permit, then its slot
+        // (a slot handed to a worker still waiting for a permit would stall the running ones).
+        if (limit !== undefined) runFork(limit.withPermits(1)(worker(key, stream, undefined)));
+        else
+          slots.admit((ticket, later) => {
+            const body = worker(key, stream, ticket);
+            runFork(later ? Effect.andThen(Effect.yieldNow, body) : body);
+          });
         return Effect.void;
       });
 
     const shutdown = Effect.gen(function* () {
       closing = true;
+      // The objects not started yet start now, to drain within exitTimeout as the others do.
+      slots.admitAll();
       for (const stream of streams.values()) {
         stream.items.push(END);
         IdleWaits.ring(stream.bell);

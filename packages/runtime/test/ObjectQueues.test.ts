@@ -202,6 +202,50 @@ describe("ObjectQueues", () => {
     }).pipe(Effect.scoped),
   );
 
+  it.effect("shutdown treats the objects not started yet (beyond cycleLimit) as the others", () => {
+    const lines: Array<string> = [];
+    return Effect.gen(function* () {
+      const done: Array<string> = [];
+      const queues = yield* ObjectQueues.make(
+        (e) =>
+          Effect.gen(function* () {
+            const uid = e.object.metadata?.uid;
+            yield* Effect.sleep(uid === "slow" ? "1 hour" : "1 second");
+            done.push(`${uid}:${e.object.metadata?.resourceVersion}`);
+            return undefined;
+          }),
+        { ...options, cycleLimit: 1, exitTimeout: 2.5, name: "kopfexamples" },
+      );
+      // "b" (two events), "c", "slow" and "last" wait for a slot behind "a": only "a" and "b"'s
+      // first event are processed before the queues give up.
+      for (const uid of ["a", "b", "c", "slow", "last"]) yield* queues.offer(event(uid, "1"));
+      yield* queues.offer(event("b", "2"));
+      yield* settle;
+      const fiber = yield* Effect.forkChild(queues.shutdown);
+      yield* settle;
+      for (let i = 0; i < 3; i++) {
+        yield* TestClock.adjust("1 second");
+        yield* settle;
+      }
+      assert.isDefined(fiber.pollUnsafe());
+      assert.deepStrictEqual(done, ["a:1", "b:1"]);
+      assert.isTrue(
+        lines.some((l) => l.includes("Unprocessed streams left for kopfexamples: b, c, slow, last")),
+      );
+      // Interrupted with the rest: none of them is processed after the shutdown.
+      for (let i = 0; i < 5; i++) {
+        yield* TestClock.adjust("1 second");
+        yield* settle;
+      }
+      assert.deepStrictEqual(done, ["a:1", "b:1"]);
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(
+        Logger.layer([Logger.make((o) => lines.push((o.message as ReadonlyArray<unknown>).join(" ")))]),
+      ),
+    );
+  });
+
   it.effect("a cycle sleeping aside holds no slot: other objects are processed meanwhile, in order", () =>
     Effect.gen(function* () {
       const log: Array<string> = [];
