@@ -24,6 +24,10 @@ const options: ObjectQueues.Options = {
   consistencyTimeout: 5,
 };
 
+/** A logger layer collecting the messages logged into `lines`. */
+const collecting = (lines: Array<string>) =>
+  Logger.layer([Logger.make((o) => lines.push((o.message as ReadonlyArray<unknown>).join(" ")))]);
+
 const settle = Effect.gen(function* () {
   for (let i = 0; i < 20; i++) yield* Effect.yieldNow;
 });
@@ -238,12 +242,7 @@ describe("ObjectQueues", () => {
         yield* settle;
       }
       assert.deepStrictEqual(done, ["a:1", "b:1"]);
-    }).pipe(
-      Effect.scoped,
-      Effect.provide(
-        Logger.layer([Logger.make((o) => lines.push((o.message as ReadonlyArray<unknown>).join(" ")))]),
-      ),
-    );
+    }).pipe(Effect.scoped, Effect.provide(collecting(lines)));
   });
 
   it.effect("a cycle sleeping aside holds no slot: other objects are processed meanwhile, in order", () =>
@@ -390,12 +389,7 @@ describe("ObjectQueues", () => {
       assert.isTrue(
         lines.some((l) => l.includes("Event processing has failed with an unrecoverable error for bad")),
       );
-    }).pipe(
-      Effect.scoped,
-      Effect.provide(
-        Logger.layer([Logger.make((o) => lines.push((o.message as ReadonlyArray<unknown>).join(" ")))]),
-      ),
-    );
+    }).pipe(Effect.scoped, Effect.provide(collecting(lines)));
   });
 
   it.effect("the queue gauges count objects with a worker and events waiting, crashes included", () =>
@@ -456,12 +450,7 @@ describe("ObjectQueues", () => {
       yield* queues.offer(event("late", "1"));
       yield* settle;
       assert.deepStrictEqual(done, ["fast"]);
-    }).pipe(
-      Effect.scoped,
-      Effect.provide(
-        Logger.layer([Logger.make((o) => lines.push((o.message as ReadonlyArray<unknown>).join(" ")))]),
-      ),
-    );
+    }).pipe(Effect.scoped, Effect.provide(collecting(lines)));
   });
 
   it.effect(
