@@ -3,6 +3,7 @@
 // limit, the cycle limit (waits aside holding no slot), consistency tracking of our own patches' versions, crash isolation and shutdown.
 import { assert, describe, it } from "@effect/vitest";
 import type { RawEvent } from "@kopf/structs";
+import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Logger from "effect/Logger";
 import * as Metric from "effect/Metric";
@@ -84,6 +85,29 @@ describe("ObjectQueues", () => {
       yield* TestClock.adjust("100 seconds");
       yield* settle;
       assert.deepStrictEqual(seen, ["1 woken", "2 slept"]);
+    }).pipe(Effect.scoped),
+  );
+
+  it.effect("an event for an idle worker is processed with the flag lowered (a sleep is not cut short)", () =>
+    Effect.gen(function* () {
+      const slept: Array<boolean> = [];
+      const queues = yield* ObjectQueues.make(
+        (_, ctx) =>
+          Effect.gen(function* () {
+            slept.push((yield* Pressure.sleep(ctx.pressure, 1)).fully);
+            return undefined;
+          }),
+        options,
+      );
+      yield* queues.offer(event("a", "1"));
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      yield* queues.offer(event("a", "2"));
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      assert.deepStrictEqual(slept, [true, true]);
     }).pipe(Effect.scoped),
   );
 
@@ -174,6 +198,39 @@ describe("ObjectQueues", () => {
       }
       yield* settle;
       assert.strictEqual(maxRunning, 2);
+    }).pipe(Effect.scoped),
+  );
+
+  it.effect("an idle worker carries on with what it awaits, and keeps its place under workerLimit", () =>
+    Effect.gen(function* () {
+      const seen: Array<string> = [];
+      const queues = yield* ObjectQueues.make(
+        (e, ctx) =>
+          Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis;
+            const { uid, resourceVersion } = e.object.metadata ?? {};
+            seen.push(`${uid}:${resourceVersion} at ${now} awaiting until ${ctx.consistencyTime}`);
+            return uid === "a" && resourceVersion === "1" ? "5" : undefined;
+          }),
+        { ...options, workerLimit: 1 },
+      );
+      yield* queues.offer(event("a", "1"));
+      yield* queues.offer(event("b", "1"));
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      // "a" is idle: its next event sees the version its patch awaits, "b" still waits.
+      yield* queues.offer(event("a", "2"));
+      yield* settle;
+      assert.deepStrictEqual(seen, ["a:1 at 0 awaiting until undefined", "a:2 at 1000 awaiting until 5000"]);
+      assert.deepStrictEqual(queues.active(), ["a", "b"]);
+      yield* TestClock.adjust("4999 millis");
+      yield* settle;
+      assert.strictEqual(seen.length, 2);
+      // "a" ends idleTimeout after its last event; "b" takes its place.
+      yield* TestClock.adjust("1 millis");
+      yield* settle;
+      assert.deepStrictEqual(seen.slice(2), ["b:1 at 6000 awaiting until undefined"]);
+      assert.deepStrictEqual(queues.active(), ["b"]);
     }).pipe(Effect.scoped),
   );
 

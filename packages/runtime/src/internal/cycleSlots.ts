@@ -63,15 +63,12 @@ export interface Slots {
   readonly admit: (start: Start) => void;
   /** Gives back a ticket's slot if its cycle never ran (its worker ended first). */
   readonly release: (ticket: Ticket) => void;
-  /** Starts every object still waiting for admission, without tickets (when the queues shut down). */
-  readonly admitAll: () => void;
 }
 
 const unlimited: Slots = {
   hold: (cycle) => cycle({ aside: (effect) => effect }),
   admit: (start) => start(undefined, false),
   release: () => {},
-  admitAll: () => {},
 };
 
 /** Whether a cycle holds a slot now (set when the slot is handed over, so none is ever lost). */
@@ -174,9 +171,5 @@ export const make = (limit: number | null): Slots => {
     if (ticket.held) give(ticket);
   };
 
-  const admitAll = () => {
-    for (const start of admitting.splice(0)) start(undefined, true);
-  };
-
-  return { hold, admit, release, admitAll };
+  return { hold, admit, release };
 };

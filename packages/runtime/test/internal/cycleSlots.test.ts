@@ -2,7 +2,7 @@
 // flight, waits aside giving the slot back (and taking one back before new cycles), continuing
 // cycles served before new ones, no slot lost
 // to interruption, admission of workers not started yet (after every waiting cycle, in arrival
-// order, with the slot as a ticket; an unused ticket given back; all started at shutdown), and no
+// order, with the slot as a ticket; an unused ticket given back), and no
 // limit at all with `null`.
 import { assert, describe, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
@@ -175,22 +175,6 @@ describe("CycleSlots", () => {
       yield* TestClock.adjust("1 second");
       yield* Fiber.joinAll(after);
       assert.strictEqual(state.most, 1);
-    }),
-  );
-
-  it.effect("admitAll starts every object still waiting, without tickets", () =>
-    Effect.gen(function* () {
-      const slots = CycleSlots.make(1);
-      const started: Array<string> = [];
-      const blocker = yield* Effect.forkChild(slots.hold(() => Effect.sleep("1 second")));
-      yield* settle;
-      for (const name of ["a", "b"])
-        slots.admit((ticket, later) => started.push(`${name} ${ticket === undefined} ${later}`));
-      assert.deepStrictEqual(started, []);
-      slots.admitAll();
-      assert.deepStrictEqual(started, ["a true true", "b true true"]);
-      yield* TestClock.adjust("1 second");
-      yield* Fiber.join(blocker);
     }),
   );
 
