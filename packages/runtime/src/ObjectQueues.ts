@@ -42,6 +42,7 @@ import * as Option from "effect/Option";
 import type * as Scope from "effect/Scope";
 import * as CycleSlots from "./internal/cycleSlots.ts";
 import * as IdleWaits from "./internal/idleWaits.ts";
+import * as WorkerPlaces from "./internal/workerPlaces.ts";
 import * as Metrics from "./Metrics.ts";
 import * as Pressure from "./Pressure.ts";
 import * as Tracing from "./Tracing.ts";
@@ -161,11 +162,8 @@ export const make = <R>(
     const waits = IdleWaits.make(yield* FiberSet.runtime(yield* FiberSet.make<void, never>())());
     const context = yield* Effect.context<never>();
     const slots = CycleSlots.make(options.cycleLimit === undefined ? CYCLE_LIMIT : options.cycleLimit);
-    // The worker limit counts streams, parked or not (an idle stream keeps its place, as an idle
-    // worker would); the streams beyond it wait, with their events, in arrival order.
-    const workerLimit = options.workerLimit;
-    let workers = 0;
-    const beyondLimit: Array<() => void> = [];
+    // Streams hold their place under the worker limit while parked (see `internal/workerPlaces.ts`).
+    const places = WorkerPlaces.make(options.workerLimit);
     let closing = false;
     // Set once shutting down has given up on the streams left: nothing starts after that.
     let finished = false;
@@ -193,10 +191,7 @@ export const make = <R>(
       queued -= stream.pending;
       stream.pending = 0;
       measure();
-      if (workerLimit === null) return;
-      const next = beyondLimit.shift();
-      if (next === undefined) workers -= 1;
-      else next();
+      places.leave();
     };
 
     // An idle stream waits for its next event without a fiber: a new event starts a worker again
@@ -325,10 +320,7 @@ export const make = <R>(
         streams.set(key, stream);
         enqueue(stream, item);
         measure();
-        if (workerLimit === null || workers < workerLimit) {
-          workers += 1;
-          start(stream);
-        } else beyondLimit.push(() => start(stream));
+        places.enter(() => start(stream));
         return Effect.void;
       });
 
