@@ -1,6 +1,7 @@
 /**
- * WebAssembly compilation in a `kopf run` process. The HTTP client (undici) parses the API
- * server's responses with llhttp compiled to WebAssembly. V8 compiles it with its baseline
+ * WebAssembly compilation in a `kopf run` process. undici (the HTTP client of credentials with
+ * a proxy, and of `fetch`, which kubernetes-fluent-client uses) parses responses with llhttp
+ * compiled to WebAssembly; the default transport's parser is native code and needs none of this. V8 compiles it with its baseline
  * compiler (Liftoff) and then recompiles the hot parser function with its optimizing compiler
  * (TurboFan) on its worker threads. That one recompilation of a large function costs ~0.1-0.2 s
  * of CPU soon after start, and the compiler's working memory stays with the C allocator's

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
  * own type stripping, or tsx where that cannot load them ({@link TypeScriptImport}); an operator
  * whose handler files are JavaScript (a built image) never loads either.
  * For `kopf run`, before the rest loads, it sizes V8's heap for an operator ({@link HeapSizing}),
- * keeps WebAssembly (the HTTP client's parser) on V8's baseline compiler ({@link WasmTiering}),
+ * keeps WebAssembly (undici's HTTP parser) on V8's baseline compiler ({@link WasmTiering}),
  * and gives memory back when the operator falls idle ({@link HeapRelease}); `KOPF_HEAP_TUNING=off`
  * leaves V8's defaults.
  *

@@ -43,6 +43,7 @@ const HEAVY = [
   "@kubernetes/client-node",
   "kubernetes-fluent-client",
   "quicktype-core",
+  "undici/", // connections through a proxy (a proxy URL, or trust in the proxy environment)
 ];
 const heavy = (url: string) => HEAVY.some((name) => url.includes(`/node_modules/${name}`));
 

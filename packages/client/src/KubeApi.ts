@@ -5,7 +5,7 @@
  * through the credentials vault (re-login on 401), retried per docs/behaviour/watching.md#api-client on `Clock`, optionally
  * rate-limited, and failing only with `KubeApiError` or `LoginError`.
  *
- * It is built on a `KubeTransport` (live undici pools, or the emulator in-process) and reads
+ * It is built on a `KubeTransport` (live keep-alive pools, or the emulator in-process) and reads
  * `OperatorSettings.networking`/`watching`/`posting` at each call.
  */
 import type { ObjectReference, RawBody, RawEventType, Resource } from "@kopf/structs";

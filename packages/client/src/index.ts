@@ -45,8 +45,10 @@ export { CertificateError, type CertificateNames, type SelfSigned } from "./live
 export * as KfcBridge from "./live/KfcBridge.ts";
 export * as KubeClient from "./live/KubeClient.ts";
 export * as KubeConfigLogin from "./live/KubeConfig.ts";
+export * as NodeTransport from "./live/NodeTransport.ts";
 export * as ServiceAccountLogin from "./live/ServiceAccount.ts";
 export * as StartupCheck from "./live/StartupCheck.ts";
+export type { TransportOptions } from "./live/TransportOptions.ts";
 export * as UndiciTransport from "./live/UndiciTransport.ts";
 export * as MetricSeries from "./MetricSeries.ts";
 export type { RateLimit } from "./RateLimiter.ts";

@@ -18,7 +18,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CredentialsVault, KubeApi, KubeClient, KubeTransport, UndiciTransport } from "@kopf/client";
+import { CredentialsVault, KubeApi, KubeClient, KubeTransport, NodeTransport } from "@kopf/client";
 import { Registry } from "@kopf/registry";
 import { Resource } from "@kopf/structs";
 import * as Context from "effect/Context";
@@ -116,11 +116,11 @@ const counting = (counts: Counts) =>
           }),
       });
     }),
-  ).pipe(Layer.provide(UndiciTransport.layer()));
+  ).pipe(Layer.provide(NodeTransport.layer()));
 
 const liveClient = (kubeconfig: string, counts: Counts | undefined) => {
   const login = KubeClient.defaultLogin({ kubeconfig: { paths: kubeconfig } });
-  const transport = counts === undefined ? UndiciTransport.layer() : counting(counts);
+  const transport = counts === undefined ? NodeTransport.layer() : counting(counts);
   return KubeApi.layer().pipe(
     Layer.provideMerge(Layer.mergeAll(CredentialsVault.layer({ login }), transport)),
   );

@@ -1,7 +1,7 @@
 /**
  * The live client, assembled: the default login (kubeconfig and in-cluster service account, as
  * Kopf's fallback login handlers do), the credentials vault re-running it when credentials are
- * rejected or expire, the undici transport, and `KubeApi` on top.
+ * rejected or expire, the live transport (`NodeTransport`), and `KubeApi` on top.
  *
  * Edge code: reads files and the environment, opens sockets.
  */
@@ -14,8 +14,9 @@ import type { KubeTransport } from "../KubeTransport.ts";
 import { LoginError } from "../LoginError.ts";
 import { type Credentials, CredentialsVault } from "../Vault.ts";
 import * as KubeConfigLogin from "./KubeConfig.ts";
+import * as NodeTransport from "./NodeTransport.ts";
 import * as ServiceAccountLogin from "./ServiceAccount.ts";
-import * as UndiciTransport from "./UndiciTransport.ts";
+import type { TransportOptions } from "./TransportOptions.ts";
 
 /** How to connect. @category models */
 export interface LiveOptions {
@@ -24,7 +25,7 @@ export interface LiveOptions {
   readonly serviceAccount?: ServiceAccountLogin.ServiceAccountOptions | undefined;
   /** A custom login (e.g. the operator's `on.login` handlers) replacing the default one. */
   readonly login?: Effect.Effect<Credentials, LoginError> | undefined;
-  readonly transport?: UndiciTransport.UndiciOptions | undefined;
+  readonly transport?: TransportOptions | undefined;
   readonly client?: ClientOptions | undefined;
 }
 
@@ -90,6 +91,6 @@ export const defaultLogin = (options: LiveOptions = {}): Effect.Effect<Credentia
  */
 export const layer = (options: LiveOptions = {}): Layer.Layer<KubeApi | CredentialsVault | KubeTransport> => {
   const vault = CredentialsVault.layer({ login: options.login ?? defaultLogin(options) });
-  const transport = UndiciTransport.layer(options.transport);
+  const transport = NodeTransport.layer(options.transport);
   return KubeApi.layer(options.client).pipe(Layer.provideMerge(Layer.mergeAll(vault, transport)));
 };

@@ -21,7 +21,7 @@ import { KubeApi } from "../KubeApi.ts";
 import type { LoginError } from "../LoginError.ts";
 import { type Credentials, CredentialsVault } from "../Vault.ts";
 import { defaultLogin, type LiveOptions } from "./KubeClient.ts";
-import * as UndiciTransport from "./UndiciTransport.ts";
+import * as NodeTransport from "./NodeTransport.ts";
 
 /**
  * Why the operator cannot start; `message` is the one line to print.
@@ -100,7 +100,7 @@ const probe = (credentials: Credentials, options: LiveOptions): Effect.Effect<vo
     Effect.provide(
       KubeApi.layer(options.client).pipe(
         Layer.provideMerge(
-          Layer.mergeAll(CredentialsVault.layerStatic(credentials), UndiciTransport.layer(options.transport)),
+          Layer.mergeAll(CredentialsVault.layerStatic(credentials), NodeTransport.layer(options.transport)),
         ),
       ),
     ),

@@ -14,108 +14,29 @@
  *
  * Edge code: sockets and files.
  */
-import { readFile } from "node:fs/promises";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
-import * as Result from "effect/Result";
-import * as Semaphore from "effect/Semaphore";
 import * as Stream from "effect/Stream";
 import type { Dispatcher } from "undici";
-import * as ConnectionInfo from "../ConnectionInfo.ts";
-import { KubeApiError } from "../KubeApiError.ts";
+import type * as ConnectionInfo from "../ConnectionInfo.ts";
 import { KubeTransport, type TransportRequest } from "../KubeTransport.ts";
+import * as Pools from "./internal/pools.ts";
+import { lowerCaseHeaders } from "./internal/responseHeaders.ts";
+import { tlsOf } from "./internal/tlsMaterial.ts";
+import { errorOf } from "./internal/transportFailure.ts";
+import {
+  connectionsOf,
+  connectTimeoutOf,
+  keepAliveOf,
+  maxPoolsOf,
+  poolKey,
+  type TransportOptions,
+} from "./TransportOptions.ts";
 
-/** Pool tuning. @category models */
-export interface UndiciOptions {
-  /** Milliseconds an idle connection is kept open. Default 60 000. */
-  readonly keepAliveTimeout?: number | undefined;
-  /** The most connections per server for watch streams; `null` for no limit (each open watch holds one). Default `null`. */
-  readonly connections?: number | null | undefined;
-  /**
-   * The most connections per server for plain (non-streaming) requests; `null` for no limit.
-   * Default 32: enough to keep an API server busy, few enough that a burst of thousands of
-   * objects does not open (and keep alive) thousands of TLS connections.
-   */
-  readonly requestConnections?: number | null | undefined;
-  /** Milliseconds to connect when a request does not say. Default 30 000. */
-  readonly connectTimeout?: number | undefined;
-  /**
-   * How many pools (server × TLS identity × streams or requests) are kept; beyond that the least
-   * recently used one is closed gracefully (its requests finish first). Credentials whose TLS
-   * material changes (e.g. short-lived client certificates from an exec plugin) would otherwise
-   * pile pools up. Default 32 (16 identities with both kinds of pool).
-   */
-  readonly maxPools?: number | undefined;
-}
+export { errorOf };
 
-interface TlsMaterial {
-  readonly ca?: string;
-  readonly cert?: string;
-  readonly key?: string;
-}
-
-const timeoutCodes = new Set(["UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
-
-/**
- * Map a failure of undici or of the socket below it to a `KubeApiError`.
- *
- * @example
- * ```ts
- * errorOf("GET https://h/api", Object.assign(new Error("x"), { code: "UND_ERR_CONNECT_TIMEOUT" })).reason // "Timeout"
- * ```
- */
-export const errorOf = (what: string, error: unknown): KubeApiError => {
-  const cause = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = cause?.code ?? cause?.cause?.code;
-  const message = [code, cause?.message, cause?.cause?.message].filter((part) => !!part).join(": ");
-  return code !== undefined && timeoutCodes.has(code)
-    ? KubeApiError.timeout(`${what}: ${message}`, error)
-    : KubeApiError.transport(`${what}: ${message || String(error)}`, error);
-};
-
-const readPem = (path: string, what: string) =>
-  Effect.tryPromise({
-    try: () => readFile(path, "utf-8"),
-    catch: (cause) =>
-      KubeApiError.transport(
-        `Cannot read the ${what} file ${path}: ${(cause as Error).message ?? String(cause)}`,
-        cause,
-      ),
-  });
-
-const decodePem = (data: string, what: string) =>
-  Effect.fromResult(
-    Result.mapError(ConnectionInfo.decodePem(data, what), (error) =>
-      KubeApiError.transport(error.message, error),
-    ),
-  );
-
-/** The TLS material of a connection info: files are read, data decoded (PEM or base64 PEM). */
-const tlsOf = (info: ConnectionInfo.ConnectionInfo): Effect.Effect<TlsMaterial, KubeApiError> =>
-  Effect.gen(function* () {
-    const material: { ca?: string; cert?: string; key?: string } = {};
-    if (info.caPath) material.ca = yield* readPem(info.caPath, "certificate authority");
-    if (info.caData) material.ca = yield* decodePem(info.caData, "certificate-authority-data");
-    if (info.certificatePath) material.cert = yield* readPem(info.certificatePath, "client certificate");
-    if (info.certificateData)
-      material.cert = yield* decodePem(info.certificateData, "client-certificate-data");
-    if (info.privateKeyPath) material.key = yield* readPem(info.privateKeyPath, "client key");
-    if (info.privateKeyData) material.key = yield* decodePem(info.privateKeyData, "client-key-data");
-    return material;
-  });
-
-const lowerCaseHeaders = (
-  headers: Record<string, string | ReadonlyArray<string> | undefined>,
-): Record<string, string> => {
-  const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined)
-      result[name.toLowerCase()] = typeof value === "string" ? value : value.join(", ");
-  }
-  return result;
-};
-
-const DEFAULT_REQUEST_CONNECTIONS = 32;
+/** Pool tuning (the same as {@link TransportOptions}). @category models */
+export type UndiciOptions = TransportOptions;
 
 const connectionReleased = Effect.callback<void>((resume) => {
   const handle = setImmediate(() => resume(Effect.void));
@@ -136,26 +57,15 @@ export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
   // Loaded here rather than at import time: importing @kopf/client should not cost undici's load
   // time to code that never builds the live transport (in-process tests, pure consumers).
   const { EnvHttpProxyAgent, Pool, ProxyAgent } = yield* Effect.promise(() => import("undici"));
-  // Insertion order is recency order: a used pool is moved to the end.
-  const dispatchers = new Map<string, Dispatcher>();
-  const maxPools = Math.max(1, options.maxPools ?? 32);
-  const creating = yield* Semaphore.make(1);
-  yield* Effect.addFinalizer(() =>
-    Effect.promise(() =>
-      Promise.allSettled([...dispatchers.values()].map((dispatcher) => dispatcher.destroy())),
-    ),
-  );
+  const pools = yield* Pools.make<Dispatcher>(maxPoolsOf(options), {
+    close: (dispatcher) => dispatcher.close(),
+    destroy: (dispatcher) => dispatcher.destroy(),
+  });
 
   const dispatcherFor = (info: ConnectionInfo.ConnectionInfo, connectTimeout: number, streaming: boolean) =>
-    creating.withPermits(1)(
+    pools.get(
+      poolKey(info, connectTimeout, streaming),
       Effect.gen(function* () {
-        const key = `${ConnectionInfo.transportKey(info)}|${connectTimeout}|${streaming ? "stream" : "request"}`;
-        const existing = dispatchers.get(key);
-        if (existing !== undefined) {
-          dispatchers.delete(key);
-          dispatchers.set(key, existing);
-          return existing;
-        }
         const tls = yield* tlsOf(info);
         const connect = {
           ...tls,
@@ -164,27 +74,16 @@ export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
           timeout: connectTimeout,
         };
         const common = {
-          keepAliveTimeout: options.keepAliveTimeout ?? 60_000,
-          connections: streaming
-            ? (options.connections ?? null)
-            : options.requestConnections === undefined
-              ? DEFAULT_REQUEST_CONNECTIONS
-              : options.requestConnections,
+          keepAliveTimeout: keepAliveOf(options),
+          connections: connectionsOf(options, streaming),
           allowH2: false,
           pipelining: 1,
         };
-        const dispatcher: Dispatcher = info.proxyUrl
+        return info.proxyUrl
           ? new ProxyAgent({ uri: info.proxyUrl, requestTls: connect, ...common })
           : info.trustEnv
             ? new EnvHttpProxyAgent({ requestTls: connect, ...common })
             : new Pool(new URL(info.server).origin, { connect, ...common });
-        dispatchers.set(key, dispatcher);
-        while (dispatchers.size > maxPools) {
-          const [oldestKey, oldest] = dispatchers.entries().next().value!;
-          dispatchers.delete(oldestKey);
-          yield* Effect.promise(() => oldest.close().catch(() => undefined)).pipe(Effect.forkDetach);
-        }
-        return dispatcher;
       }),
     );
 
@@ -195,7 +94,7 @@ export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
       const what = `${request.method} ${server.origin}${path}`;
       const dispatcher = yield* dispatcherFor(
         request.connection,
-        request.connectTimeout ?? options.connectTimeout ?? 30_000,
+        connectTimeoutOf(request, options),
         streaming,
       );
       const response = yield* Effect.tryPromise({

@@ -1,7 +1,7 @@
 // The benchmark's own API client (the project's KubeApi over the live transport): it creates and
 // deletes the objects and counts the writes each object received, as MODIFIED watch events, the
 // same way for both operators.
-import { CredentialsVault, KubeApi, KubeClient, UndiciTransport } from "@kopf/client";
+import { CredentialsVault, KubeApi, KubeClient, NodeTransport } from "@kopf/client";
 import { KopfRunner } from "@kopf/testing";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
@@ -42,7 +42,7 @@ export interface BenchClient {
 export const make = (kubeconfig: string, namespace: string): BenchClient => {
   const login = KubeClient.defaultLogin({ kubeconfig: { paths: kubeconfig } });
   const layer = KubeApi.layer().pipe(
-    Layer.provideMerge(Layer.mergeAll(CredentialsVault.layer({ login }), UndiciTransport.layer())),
+    Layer.provideMerge(Layer.mergeAll(CredentialsVault.layer({ login }), NodeTransport.layer())),
     Layer.provideMerge(Layer.succeed(References.MinimumLogLevel, "Warn")),
   );
   const runtime = ManagedRuntime.make(layer);

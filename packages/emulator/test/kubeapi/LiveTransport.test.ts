@@ -1,12 +1,14 @@
-// Covers the live undici transport against a local node:https server on 127.0.0.1 with a CA from
-// the emulator's TLS kit: one TLS connection for many requests (keep-alive), TLS material read
+// Covers both live transports (Node.js's own client, the default, and undici) against a local
+// node:https server on 127.0.0.1 with a CA from the emulator's TLS kit: one TLS connection for many requests (keep-alive), TLS material read
 // from files (certificate-authority, client certificate and key paths) and from data, client
 // certificates presented when asked, verification on by default (an unknown CA fails), and
-// tls-server-name deciding the name that is verified.
+// tls-server-name deciding the name that is verified; and credentials with a proxy URL sent by
+// the default transport through a local CONNECT proxy (undici's proxy agent).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer as createHttpServer } from "node:http";
 import { createServer, type Server } from "node:https";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect as connectTcp, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TLSSocket } from "node:tls";
@@ -17,6 +19,7 @@ import {
   KubeApi,
   KubeApiError,
   KubeTransport,
+  NodeTransport,
   UndiciTransport,
 } from "@kopf/client";
 import { Resource } from "@kopf/structs";
@@ -83,14 +86,19 @@ const info = (fields: Partial<ConnectionInfo.ConnectionInfo>): ConnectionInfo.Co
   ...fields,
 });
 
-describe("the live transport over HTTPS", () => {
+const TRANSPORTS = [
+  ["node:https", NodeTransport],
+  ["undici", UndiciTransport],
+] as const;
+
+describe.each(TRANSPORTS)("the live transport over HTTPS (%s)", (_, transport) => {
   it.live("verifies with a CA file and reuses one TLS connection for many requests", () =>
     Effect.gen(function* () {
       const before = connections;
       const connection = info({ caPath: file("ca.pem", ca.certPem) });
       for (let i = 0; i < 30; i++) assert.strictEqual((yield* request(connection)).status, 200);
       assert.strictEqual(connections - before, 1);
-    }).pipe(Effect.provide(UndiciTransport.layer())),
+    }).pipe(Effect.provide(transport.layer())),
   );
 
   it.live("presents a client certificate from files or from base64 data", () =>
@@ -113,7 +121,7 @@ describe("the live transport over HTTPS", () => {
       );
       yield* request(info({ caData: ca.certPem }));
       assert.deepStrictEqual(peers, ["robot", "robot", undefined]);
-    }).pipe(Effect.provide(UndiciTransport.layer())),
+    }).pipe(Effect.provide(transport.layer())),
   );
 
   it.live("refuses a server that the configured CA did not sign, unless insecure", () =>
@@ -125,7 +133,7 @@ describe("the live transport over HTTPS", () => {
       const systemRoots = yield* Effect.flip(request(info({})));
       assert.strictEqual(systemRoots.reason, "TransportError");
       assert.strictEqual((yield* request(info({ insecure: true }))).status, 200);
-    }).pipe(Effect.provide(UndiciTransport.layer())),
+    }).pipe(Effect.provide(transport.layer())),
   );
 
   it.live("tls-server-name decides the verified name", () =>
@@ -136,7 +144,7 @@ describe("the live transport over HTTPS", () => {
       );
       const error = yield* Effect.flip(request(info({ caData: ca.certPem, tlsServerName: "other.example" })));
       assert.include(error.message, "other.example");
-    }).pipe(Effect.provide(UndiciTransport.layer())),
+    }).pipe(Effect.provide(transport.layer())),
   );
 
   it.live("an unreadable CA file is a clear TransportError naming the file", () =>
@@ -144,7 +152,7 @@ describe("the live transport over HTTPS", () => {
       const missing = join(dir, "nope.pem");
       const error = yield* Effect.flip(request(info({ caPath: missing })));
       assert.include(error.message, missing);
-    }).pipe(Effect.provide(UndiciTransport.layer())),
+    }).pipe(Effect.provide(transport.layer())),
   );
 
   it.live("through KubeApi: the same pool serves the whole client", () =>
@@ -153,7 +161,7 @@ describe("the live transport over HTTPS", () => {
       const live = KubeApi.layer().pipe(
         Layer.provide(
           Layer.mergeAll(
-            UndiciTransport.layer(),
+            transport.layer(),
             CredentialsVault.layerStatic({ main: info({ caData: ca.certPem, token: "t" }) }),
           ),
         ),
@@ -164,6 +172,41 @@ describe("the live transport over HTTPS", () => {
         for (let i = 0; i < 10; i++) yield* api.get(namespaces, { name: "x" });
         assert.strictEqual(connections - before, 1);
       }).pipe(Effect.provide(live));
+    }),
+  );
+});
+
+describe("credentials with a proxy URL", () => {
+  it.live("go through the proxy (an HTTP CONNECT tunnel) with the default transport", () =>
+    Effect.gen(function* () {
+      const tunnels: Array<string> = [];
+      const open = new Set<Socket>();
+      const proxy = createHttpServer();
+      proxy.on("connect", (request: IncomingMessage, client: Socket) => {
+        tunnels.push(request.url ?? "");
+        const [host, port] = (request.url ?? "").split(":");
+        const upstream = connectTcp(Number(port), host, () => {
+          client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+          upstream.pipe(client);
+          client.pipe(upstream);
+        });
+        for (const socket of [client, upstream]) {
+          open.add(socket);
+          socket.on("error", () => socket.destroy());
+          socket.on("close", () => open.delete(socket));
+        }
+      });
+      yield* Effect.promise(() => new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve)));
+      const proxyUrl = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+      const before = connections;
+      const statuses = yield* Effect.forEach([1, 2, 3], () =>
+        Effect.map(request(info({ caData: ca.certPem, proxyUrl })), (response) => response.status),
+      ).pipe(Effect.provide(NodeTransport.layer()));
+      for (const socket of open) socket.destroy();
+      proxy.close();
+      assert.deepStrictEqual(statuses, [200, 200, 200]);
+      assert.deepStrictEqual(tunnels, [new URL(base).host]);
+      assert.strictEqual(connections - before, 1);
     }),
   );
 });
