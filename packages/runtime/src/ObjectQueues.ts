@@ -2,15 +2,20 @@
  * Per-object queues and workers (Kopf's `queueing.watcher`/`worker`, docs/behaviour/watching.md#queues, docs/behaviour/watching.md#consistency): events are
  * demultiplexed by object key; one worker per object processes its events strictly in order,
  * one at a time, while different objects are processed concurrently (up to
- * `queueing.workerLimit` workers at once when set). A worker exits after `queueing.idleTimeout`
+ * `queueing.workerLimit` workers at once when set). A worker ends after `queueing.idleTimeout`
  * seconds without events (longer while a consistency wait is pending) and a new one starts with
- * the next event. The idle waits share one Clock timer (`internal/idleWaits.ts`), and the
- * gauges are set in place: a wait or a queued event costs no fibers of its own.
+ * the next event. Meanwhile the idle worker is only its stream's record, parked under one Clock
+ * timer shared by all (`internal/idleWaits.ts`): its fiber ends as soon as its queue is empty, and
+ * an event queued before the timeout starts a fiber for it again, carrying on where it was (the
+ * version it awaits, its cycles served as continuing), counted under the worker limit meanwhile.
+ * The gauges are set in place: a wait or a queued event costs no fibers of its own.
  *
  * At most `cycleLimit` cycles are in flight at once ({@link CYCLE_LIMIT} by default): the events
  * of further objects wait in their queues until a slot frees. A cycle gives its slot back while it
  * waits for anything but the framework's own work (handlers, sleeps, delays: {@link aside}), so a
- * slow or sleeping handler never holds up other objects (see `internal/cycleSlots.ts`).
+ * slow or sleeping handler never holds up other objects (see `internal/cycleSlots.ts`). An object's
+ * worker itself starts only when a slot is free for its first cycle (and, with a worker limit, a
+ * place under it): until then the object is its queued events and flag, not a waiting fiber.
  *
  * Every queued event raises the object's {@link Pressure} flag; the worker lowers it before it
  * processes the last queued event, so sleeps inside processing wake up when newer events wait.
@@ -35,9 +40,9 @@ import * as Effect from "effect/Effect";
 import * as FiberSet from "effect/FiberSet";
 import * as Option from "effect/Option";
 import type * as Scope from "effect/Scope";
-import * as Semaphore from "effect/Semaphore";
 import * as CycleSlots from "./internal/cycleSlots.ts";
 import * as IdleWaits from "./internal/idleWaits.ts";
+import * as WorkerPlaces from "./internal/workerPlaces.ts";
 import * as Metrics from "./Metrics.ts";
 import * as Pressure from "./Pressure.ts";
 import * as Tracing from "./Tracing.ts";
@@ -118,13 +123,19 @@ const END = Symbol("end-of-stream");
 type Item = { readonly event: RawEvent; readonly arrived: number } | typeof END;
 
 interface Stream {
+  readonly key: string;
   /** The queued items, oldest first. */
   readonly items: Array<Item>;
-  /** Rung when an item is queued, for a worker waiting for one. */
+  /** Rung when an item is queued, while the stream is parked. */
   readonly bell: IdleWaits.Doorbell;
   readonly pressure: Pressure.Pressure;
   /** Events offered and not yet taken (the end-of-stream mark not counted). */
   pending: number;
+  /** Our own patch's version still awaited, and until when (Clock milliseconds). */
+  expected: string | undefined;
+  consistencyTime: number | undefined;
+  /** Whether a cycle of this stream has run: its next ones are served before new objects. */
+  continuing: boolean;
 }
 
 /**
@@ -142,18 +153,21 @@ export const make = <R>(
 ): Effect.Effect<ObjectQueues, never, Scope.Scope | R> =>
   Effect.gen(function* () {
     const streams = new Map<string, Stream>();
-    // Versions still awaited when their object's worker went idle: the object's next worker
-    // awaits them on (an echo that comes after the worker exited is as stale as one before).
+    // Versions still awaited when their object's stream went idle: the object's next stream
+    // awaits them on (an echo that comes after the stream ended is as stale as one before).
     const overdue = new Map<string, { readonly version: string; readonly deadline: number }>();
     const fibers = yield* FiberSet.make<void, never>();
-    const limit = options.workerLimit === null ? undefined : yield* Semaphore.make(options.workerLimit);
     const runFork = yield* FiberSet.runtime(fibers)<R>();
     // The idle waits' timer runs in a set of its own: shutting down awaits the workers only.
     const waits = IdleWaits.make(yield* FiberSet.runtime(yield* FiberSet.make<void, never>())());
     const context = yield* Effect.context<never>();
     const slots = CycleSlots.make(options.cycleLimit === undefined ? CYCLE_LIMIT : options.cycleLimit);
+    // Streams hold their place under the worker limit while parked (see `internal/workerPlaces.ts`).
+    const places = WorkerPlaces.make(options.workerLimit);
     let closing = false;
-    // The per-resource gauges of these queues: objects with a worker and events waiting. The
+    // Set once shutting down has given up on the streams left: nothing starts after that.
+    let finished = false;
+    // The per-resource gauges of these queues: objects with a stream and events waiting. The
     // events are counted as they come and go (a sum over all queues per event would cost
     // O(objects) per event: quadratic in a burst of new objects).
     let queued = 0;
@@ -170,63 +184,84 @@ export const make = <R>(
       IdleWaits.ring(stream.bell);
     };
 
-    const worker = (key: string, stream: Stream): Effect.Effect<void, never, R> =>
-      Effect.gen(function* () {
+    /** Ends a stream: its place under the worker limit goes to the next stream waiting for one. */
+    const drop = (stream: Stream) => {
+      if (streams.get(stream.key) !== stream) return;
+      streams.delete(stream.key);
+      queued -= stream.pending;
+      stream.pending = 0;
+      measure();
+      places.leave();
+    };
+
+    // An idle stream waits for its next event without a fiber: a new event starts a worker again
+    // (its cycle served as continuing), the idle timeout ends the stream, keeping what it awaits.
+    const park = (stream: Stream, clock: Clock.Clock) => {
+      const at = clock.currentTimeMillisUnsafe();
+      // Past the deadline the version stays awaited: processing re-reads the object then.
+      const idle = Math.max(options.idleTimeout * 1000, (stream.consistencyTime ?? at) - at);
+      waits.park(stream.bell, at + idle, (rung) => {
+        // Rung: the worker starts in a task of its own, after the event's offer has raised the
+        // flag (which the worker lowers when it takes the last event), not on the offer's stack.
+        if (rung) {
+          if (!finished) runFork(Effect.andThen(Effect.yieldNow, worker(stream, undefined)));
+          return;
+        }
+        if (stream.expected !== undefined && stream.consistencyTime !== undefined)
+          overdue.set(stream.key, { version: stream.expected, deadline: stream.consistencyTime });
+        drop(stream);
+      });
+    };
+
+    // `ticket`: the slot its first cycle was admitted with (see `CycleSlots.admit`).
+    const worker = (stream: Stream, ticket: CycleSlots.Ticket | undefined): Effect.Effect<void, never, R> => {
+      // Whether this worker parked its stream (a later worker may run it by the time this one ends).
+      let parked = false;
+      return Effect.gen(function* () {
         const clock = yield* Clock.Clock;
-        const carried = overdue.get(key);
-        if (carried !== undefined) overdue.delete(key);
-        let expected: string | undefined = carried?.version;
-        let consistencyTime: number | undefined = carried?.deadline;
-        let continuing = false;
         while (true) {
-          const now = clock.currentTimeMillisUnsafe();
-          // Past the deadline the version stays awaited: processing re-reads the object then.
-          const idle = Math.max(options.idleTimeout * 1000, (consistencyTime ?? now) - now);
-          // An event already queued is taken at once; with none, wait for one until idle.
-          let item = stream.items.shift();
+          const item = stream.items.shift();
           if (item === undefined) {
-            const rung = yield* waits.wait(stream.bell, idle);
-            if (stream.items.length === 0 && !rung) {
-              streams.delete(key);
-              if (expected !== undefined && consistencyTime !== undefined)
-                overdue.set(key, { version: expected, deadline: consistencyTime });
-              return;
-            }
-            if (!rung) continue;
-            item = stream.items.shift();
-            if (item === undefined) continue;
+            parked = true;
+            return park(stream, clock);
           }
           if (item === END) return;
           stream.pending -= 1;
           queued -= 1;
           const event = item.event;
           if (
-            expected !== undefined &&
-            (event.type === "DELETED" || ObjectKey.versionOf(event.object) === expected)
+            stream.expected !== undefined &&
+            (event.type === "DELETED" || ObjectKey.versionOf(event.object) === stream.expected)
           ) {
-            expected = undefined;
-            consistencyTime = undefined;
+            stream.expected = undefined;
+            stream.consistencyTime = undefined;
           }
           if (stream.items.length === 0) Pressure.clearUnsafe(stream.pressure);
           measure();
           const arrived = item.arrived;
-          const version = yield* slots.hold((holder) => {
-            const processing = process(event, {
-              pressure: stream.pressure,
-              consistencyTime,
-              aside: holder.aside,
-            });
-            return resource === undefined
-              ? processing
-              : Metrics.cycle(resource, arrived, Tracing.cycle(resource, event, processing));
-          }, continuing);
-          continuing = true;
+          const consistencyTime = stream.consistencyTime;
+          const continuing = stream.continuing;
+          const version = yield* slots.hold(
+            (holder) => {
+              const processing = process(event, {
+                pressure: stream.pressure,
+                consistencyTime,
+                aside: holder.aside,
+              });
+              return resource === undefined
+                ? processing
+                : Metrics.cycle(resource, arrived, Tracing.cycle(resource, event, processing));
+            },
+            continuing,
+            continuing ? undefined : ticket,
+          );
+          stream.continuing = true;
           if (version === null) {
-            expected = undefined;
-            consistencyTime = undefined;
+            stream.expected = undefined;
+            stream.consistencyTime = undefined;
           } else if (version !== undefined && options.consistencyTimeout > 0) {
-            expected = version;
-            consistencyTime = clock.currentTimeMillisUnsafe() + options.consistencyTimeout * 1000;
+            stream.expected = version;
+            stream.consistencyTime = clock.currentTimeMillisUnsafe() + options.consistencyTimeout * 1000;
           }
         }
       }).pipe(
@@ -234,21 +269,29 @@ export const make = <R>(
           Cause.hasInterruptsOnly(cause)
             ? Effect.failCause(cause)
             : Effect.logError(
-                `Event processing has failed with an unrecoverable error for ${key}. This seems to be a framework bug.`,
+                `Event processing has failed with an unrecoverable error for ${stream.key}. This seems to be a framework bug.`,
                 cause,
               ),
         ),
         Effect.ensuring(
           Effect.sync(() => {
-            if (streams.get(key) === stream) {
-              streams.delete(key);
-              queued -= stream.pending;
-              stream.pending = 0;
-            }
-            measure();
+            if (ticket !== undefined) slots.release(ticket);
+            if (!parked) drop(stream);
           }),
         ),
       );
+    };
+
+    /** Starts a new stream's first worker once the worker limit and a processing slot allow. */
+    const start = (stream: Stream) => {
+      if (finished) return;
+      // A slot admitted after the queues finished is not given back: nothing runs any more.
+      slots.admit((ticket, later) => {
+        if (finished) return;
+        const body = worker(stream, ticket);
+        runFork(later ? Effect.andThen(Effect.yieldNow, body) : body);
+      });
+    };
 
     const offer = (event: RawEvent): Effect.Effect<void> =>
       Effect.withFiber((fiber) => {
@@ -261,18 +304,23 @@ export const make = <R>(
           measure();
           return Pressure.raise(existing.pressure);
         }
+        const carried = overdue.get(key);
+        if (carried !== undefined) overdue.delete(key);
         // A new stream's flag is raised from the start (nothing can wait on it yet).
         const stream: Stream = {
+          key,
           items: [],
           bell: IdleWaits.doorbell(),
           pressure: Pressure.makeUnsafe(true),
           pending: 0,
+          expected: carried?.version,
+          consistencyTime: carried?.deadline,
+          continuing: false,
         };
         streams.set(key, stream);
         enqueue(stream, item);
         measure();
-        const body = worker(key, stream);
-        runFork(limit === undefined ? body : limit.withPermits(1)(body));
+        places.enter(() => start(stream));
         return Effect.void;
       });
 
@@ -292,6 +340,7 @@ export const make = <R>(
           `Unprocessed streams left for ${options.name ?? "the resource"}: ${[...streams.keys()].join(", ")}`,
         );
       }
+      finished = true;
       yield* FiberSet.clear(fibers);
     });
 

@@ -3,15 +3,21 @@
  * event of the object is queued, cleared by the worker before it processes the last queued
  * event. Every sleep inside processing (delays before touching, consistency waits, throttling)
  * is cut short by it, so a newer event is never kept waiting behind an older one's sleep.
+ *
+ * Every object with queued events has one, so it is a plain record: a flag and, only while a sleep
+ * waits on it, the list of sleepers to wake (an Effect `Latch` would cost several effects and
+ * closures per object, all of them kept while thousands of objects wait in a burst).
  */
 import * as Clock from "effect/Clock";
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
-import * as Latch from "effect/Latch";
 
 /** A pressure flag. */
 export interface Pressure {
-  readonly latch: Latch.Latch;
+  /** Whether the flag is raised. */
+  raised: boolean;
+  /** Sleeps cut short when it is raised; none while nothing sleeps on it. */
+  sleepers: Array<() => void> | undefined;
 }
 
 /**
@@ -22,10 +28,10 @@ export interface Pressure {
  * const pressure = yield* Pressure.make
  * ```
  */
-export const make: Effect.Effect<Pressure> = Effect.map(Latch.make(false), (latch) => ({ latch }));
+export const make: Effect.Effect<Pressure> = Effect.sync(() => makeUnsafe());
 
 /** A new flag, lowered unless `raised`, outside of an effect (for synchronous set-up). */
-export const makeUnsafe = (raised = false): Pressure => ({ latch: Latch.makeUnsafe(raised) });
+export const makeUnsafe = (raised = false): Pressure => ({ raised, sleepers: undefined });
 
 /**
  * Raises the flag: sleeping processing wakes up.
@@ -35,7 +41,19 @@ export const makeUnsafe = (raised = false): Pressure => ({ latch: Latch.makeUnsa
  * yield* Pressure.raise(pressure) // a new event was queued
  * ```
  */
-export const raise = (pressure: Pressure): Effect.Effect<void> => Effect.asVoid(pressure.latch.open);
+export const raise = (pressure: Pressure): Effect.Effect<void> =>
+  Effect.withFiber((fiber) => {
+    pressure.raised = true;
+    const sleepers = pressure.sleepers;
+    if (sleepers !== undefined) {
+      pressure.sleepers = undefined;
+      // The sleepers wake in a task of their own, not on the raiser's stack.
+      fiber.currentDispatcher.scheduleTask(() => {
+        for (const wake of sleepers) wake();
+      }, 0);
+    }
+    return Effect.void;
+  });
 
 /**
  * Lowers the flag.
@@ -52,7 +70,7 @@ export const clear = (pressure: Pressure): Effect.Effect<void> =>
 
 /** The same as {@link clear}, at once (for code running in a fiber already). */
 export const clearUnsafe = (pressure: Pressure): void => {
-  pressure.latch.closeUnsafe();
+  pressure.raised = false;
 };
 
 /**
@@ -63,7 +81,28 @@ export const clearUnsafe = (pressure: Pressure): void => {
  * if (Pressure.isRaised(pressure)) return // newer events wait
  * ```
  */
-export const isRaised = (pressure: Pressure): boolean => Latch.isOpen(pressure.latch);
+export const isRaised = (pressure: Pressure): boolean => pressure.raised;
+
+/** Waits until the flag is raised (at once if it is). */
+const raised = (pressure: Pressure): Effect.Effect<void> =>
+  Effect.callback<void>((resume) => {
+    if (pressure.raised) {
+      resume(Effect.void);
+      return;
+    }
+    const wake = () => resume(Effect.void);
+    if (pressure.sleepers === undefined) pressure.sleepers = [wake];
+    else pressure.sleepers.push(wake);
+    // Interrupted (the sleep elapsed first): leave the list.
+    return Effect.sync(() => {
+      const sleepers = pressure.sleepers;
+      const at = sleepers === undefined ? -1 : sleepers.indexOf(wake);
+      if (sleepers !== undefined && at >= 0) {
+        sleepers.splice(at, 1);
+        if (sleepers.length === 0) pressure.sleepers = undefined;
+      }
+    });
+  });
 
 /** How a sleep ended. */
 export interface Slept {
@@ -91,7 +130,7 @@ export const sleep = (pressure: Pressure | undefined, seconds: number): Effect.E
     const slept = Effect.as(Effect.sleep(Duration.seconds(seconds)), true);
     if (pressure === undefined) return { fully: yield* slept, left: 0 };
     const start = yield* Clock.currentTimeMillis;
-    const fully = yield* Effect.raceFirst(slept, Effect.as(pressure.latch.await, false));
+    const fully = yield* Effect.raceFirst(slept, Effect.as(raised(pressure), false));
     if (fully) return { fully, left: 0 };
     const end = yield* Clock.currentTimeMillis;
     return { fully, left: Math.max(0, seconds - (end - start) / 1000) };

@@ -3,6 +3,7 @@
 // limit, the cycle limit (waits aside holding no slot), consistency tracking of our own patches' versions, crash isolation and shutdown.
 import { assert, describe, it } from "@effect/vitest";
 import type { RawEvent } from "@kopf/structs";
+import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Logger from "effect/Logger";
 import * as Metric from "effect/Metric";
@@ -23,6 +24,10 @@ const options: ObjectQueues.Options = {
   workerLimit: null,
   consistencyTimeout: 5,
 };
+
+/** A logger layer collecting the messages logged into `lines`. */
+const collecting = (lines: Array<string>) =>
+  Logger.layer([Logger.make((o) => lines.push((o.message as ReadonlyArray<unknown>).join(" ")))]);
 
 const settle = Effect.gen(function* () {
   for (let i = 0; i < 20; i++) yield* Effect.yieldNow;
@@ -80,6 +85,29 @@ describe("ObjectQueues", () => {
       yield* TestClock.adjust("100 seconds");
       yield* settle;
       assert.deepStrictEqual(seen, ["1 woken", "2 slept"]);
+    }).pipe(Effect.scoped),
+  );
+
+  it.effect("an event for an idle worker is processed with the flag lowered (a sleep is not cut short)", () =>
+    Effect.gen(function* () {
+      const slept: Array<boolean> = [];
+      const queues = yield* ObjectQueues.make(
+        (_, ctx) =>
+          Effect.gen(function* () {
+            slept.push((yield* Pressure.sleep(ctx.pressure, 1)).fully);
+            return undefined;
+          }),
+        options,
+      );
+      yield* queues.offer(event("a", "1"));
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      yield* queues.offer(event("a", "2"));
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      assert.deepStrictEqual(slept, [true, true]);
     }).pipe(Effect.scoped),
   );
 
@@ -173,6 +201,39 @@ describe("ObjectQueues", () => {
     }).pipe(Effect.scoped),
   );
 
+  it.effect("an idle worker carries on with what it awaits, and keeps its place under workerLimit", () =>
+    Effect.gen(function* () {
+      const seen: Array<string> = [];
+      const queues = yield* ObjectQueues.make(
+        (e, ctx) =>
+          Effect.gen(function* () {
+            const now = yield* Clock.currentTimeMillis;
+            const { uid, resourceVersion } = e.object.metadata ?? {};
+            seen.push(`${uid}:${resourceVersion} at ${now} awaiting until ${ctx.consistencyTime}`);
+            return uid === "a" && resourceVersion === "1" ? "5" : undefined;
+          }),
+        { ...options, workerLimit: 1 },
+      );
+      yield* queues.offer(event("a", "1"));
+      yield* queues.offer(event("b", "1"));
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      // "a" is idle: its next event sees the version its patch awaits, "b" still waits.
+      yield* queues.offer(event("a", "2"));
+      yield* settle;
+      assert.deepStrictEqual(seen, ["a:1 at 0 awaiting until undefined", "a:2 at 1000 awaiting until 5000"]);
+      assert.deepStrictEqual(queues.active(), ["a", "b"]);
+      yield* TestClock.adjust("4999 millis");
+      yield* settle;
+      assert.strictEqual(seen.length, 2);
+      // "a" ends idleTimeout after its last event; "b" takes its place.
+      yield* TestClock.adjust("1 millis");
+      yield* settle;
+      assert.deepStrictEqual(seen.slice(2), ["b:1 at 6000 awaiting until undefined"]);
+      assert.deepStrictEqual(queues.active(), ["b"]);
+    }).pipe(Effect.scoped),
+  );
+
   it.effect("runs at most cycleLimit cycles at once; the other objects' events wait, none is lost", () =>
     Effect.gen(function* () {
       let running = 0;
@@ -201,6 +262,45 @@ describe("ObjectQueues", () => {
       assert.deepStrictEqual([...done].sort(), [...uids].sort());
     }).pipe(Effect.scoped),
   );
+
+  it.effect("shutdown treats the objects not started yet (beyond cycleLimit) as the others", () => {
+    const lines: Array<string> = [];
+    return Effect.gen(function* () {
+      const done: Array<string> = [];
+      const queues = yield* ObjectQueues.make(
+        (e) =>
+          Effect.gen(function* () {
+            const uid = e.object.metadata?.uid;
+            yield* Effect.sleep(uid === "slow" ? "1 hour" : "1 second");
+            done.push(`${uid}:${e.object.metadata?.resourceVersion}`);
+            return undefined;
+          }),
+        { ...options, cycleLimit: 1, exitTimeout: 2.5, name: "kopfexamples" },
+      );
+      // "b" (two events), "c", "slow" and "last" wait for a slot behind "a": only "a" and "b"'s
+      // first event are processed before the queues give up.
+      for (const uid of ["a", "b", "c", "slow", "last"]) yield* queues.offer(event(uid, "1"));
+      yield* queues.offer(event("b", "2"));
+      yield* settle;
+      const fiber = yield* Effect.forkChild(queues.shutdown);
+      yield* settle;
+      for (let i = 0; i < 3; i++) {
+        yield* TestClock.adjust("1 second");
+        yield* settle;
+      }
+      assert.isDefined(fiber.pollUnsafe());
+      assert.deepStrictEqual(done, ["a:1", "b:1"]);
+      assert.isTrue(
+        lines.some((l) => l.includes("Unprocessed streams left for kopfexamples: b, c, slow, last")),
+      );
+      // Interrupted with the rest: none of them is processed after the shutdown.
+      for (let i = 0; i < 5; i++) {
+        yield* TestClock.adjust("1 second");
+        yield* settle;
+      }
+      assert.deepStrictEqual(done, ["a:1", "b:1"]);
+    }).pipe(Effect.scoped, Effect.provide(collecting(lines)));
+  });
 
   it.effect("a cycle sleeping aside holds no slot: other objects are processed meanwhile, in order", () =>
     Effect.gen(function* () {
@@ -346,12 +446,7 @@ describe("ObjectQueues", () => {
       assert.isTrue(
         lines.some((l) => l.includes("Event processing has failed with an unrecoverable error for bad")),
       );
-    }).pipe(
-      Effect.scoped,
-      Effect.provide(
-        Logger.layer([Logger.make((o) => lines.push((o.message as ReadonlyArray<unknown>).join(" ")))]),
-      ),
-    );
+    }).pipe(Effect.scoped, Effect.provide(collecting(lines)));
   });
 
   it.effect("the queue gauges count objects with a worker and events waiting, crashes included", () =>
@@ -412,12 +507,7 @@ describe("ObjectQueues", () => {
       yield* queues.offer(event("late", "1"));
       yield* settle;
       assert.deepStrictEqual(done, ["fast"]);
-    }).pipe(
-      Effect.scoped,
-      Effect.provide(
-        Logger.layer([Logger.make((o) => lines.push((o.message as ReadonlyArray<unknown>).join(" ")))]),
-      ),
-    );
+    }).pipe(Effect.scoped, Effect.provide(collecting(lines)));
   });
 
   it.effect(

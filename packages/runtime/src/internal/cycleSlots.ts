@@ -12,6 +12,11 @@
  * the cycles that have not started yet (so the cycles already started finish first and the ones in
  * flight stay near the limit). A sleeping or slow handler therefore never keeps other objects
  * waiting, and every waiting cycle gets a slot as soon as one of the limited cycles' steps ends.
+ *
+ * An object's worker need not exist before its first cycle can run: `admit` calls back when a slot
+ * is free for it (at once, or when one is given back) and hands that slot over as a ticket for the
+ * worker's first cycle. Until then, an object of a burst is only its queued events, not a fiber
+ * waiting with its effect stack and closures.
  */
 import * as Effect from "effect/Effect";
 
@@ -27,6 +32,18 @@ export interface Holder {
   readonly aside: Aside;
 }
 
+/** A slot handed over before its cycle started (by `admit`); `held` until that cycle gives it back. */
+export interface Ticket {
+  held: boolean;
+}
+
+/**
+ * Starts an admitted worker with its first cycle's slot (`undefined`: none, its first cycle takes
+ * one as usual); `later` when called from another cycle's step (the worker must then not run on
+ * that stack).
+ */
+export type Start = (ticket: Ticket | undefined, later: boolean) => void;
+
 /** The slots of one set of queues. */
 export interface Slots {
   /**
@@ -37,15 +54,25 @@ export interface Slots {
   readonly hold: <A, E, R>(
     cycle: (holder: Holder) => Effect.Effect<A, E, R>,
     continuing?: boolean,
+    ticket?: Ticket,
   ) => Effect.Effect<A, E, R>;
+  /**
+   * Calls `start` once a slot is free for a new object (at once if one is; otherwise after the
+   * cycles waiting already), with the slot as its ticket, to pass to the first `hold`.
+   */
+  readonly admit: (start: Start) => void;
+  /** Gives back a ticket's slot if its cycle never ran (its worker ended first). */
+  readonly release: (ticket: Ticket) => void;
 }
 
-const unlimited: Slots = { hold: (cycle) => cycle({ aside: (effect) => effect }) };
+const unlimited: Slots = {
+  hold: (cycle) => cycle({ aside: (effect) => effect }),
+  admit: (start) => start(undefined, false),
+  release: () => {},
+};
 
 /** Whether a cycle holds a slot now (set when the slot is handed over, so none is ever lost). */
-interface Owner {
-  held: boolean;
-}
+type Owner = Ticket;
 
 /**
  * Slots for at most `limit` cycles at once; `null`: no limit.
@@ -62,12 +89,16 @@ export const make = (limit: number | null): Slots => {
   // Cycles that gave their slot back for a wait come first; then new cycles, in arrival order.
   const resuming: Array<() => void> = [];
   const starting: Array<() => void> = [];
+  // Objects whose worker has not started yet, after those.
+  const admitting: Array<Start> = [];
 
   const give = (owner: Owner) => {
     owner.held = false;
     const next = resuming.shift() ?? starting.shift();
-    if (next === undefined) free += 1;
-    else next();
+    if (next !== undefined) return next();
+    const start = admitting.shift();
+    if (start === undefined) free += 1;
+    else start({ held: true }, true);
   };
 
   const take = (owner: Owner, queue: Array<() => void>) =>
@@ -98,9 +129,10 @@ export const make = (limit: number | null): Slots => {
   const hold = <A, E, R>(
     cycle: (holder: Holder) => Effect.Effect<A, E, R>,
     continuing = false,
+    ticket?: Ticket,
   ): Effect.Effect<A, E, R> =>
     Effect.suspend(() => {
-      const owner: Owner = { held: false };
+      const owner: Owner = ticket?.held === true ? ticket : { held: false };
       const aside = <A2, E2, R2>(effect: Effect.Effect<A2, E2, R2>): Effect.Effect<A2, E2, R2> =>
         Effect.suspend(() => {
           if (!owner.held) return effect;
@@ -109,6 +141,7 @@ export const make = (limit: number | null): Slots => {
         });
       // A free slot is taken at once (no cycle waits for one then); otherwise the cycle queues.
       return Effect.suspend(() => {
+        if (owner.held) return cycle({ aside });
         if (free > 0) {
           free -= 1;
           owner.held = true;
@@ -127,5 +160,16 @@ export const make = (limit: number | null): Slots => {
       );
     });
 
-  return { hold };
+  const admit = (start: Start) => {
+    if (free > 0) {
+      free -= 1;
+      start({ held: true }, false);
+    } else admitting.push(start);
+  };
+
+  const release = (ticket: Ticket) => {
+    if (ticket.held) give(ticket);
+  };
+
+  return { hold, admit, release };
 };

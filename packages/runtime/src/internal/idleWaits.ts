@@ -1,27 +1,28 @@
 /**
- * The waits of the per-object workers for their next event, each bounded by an idle deadline, all
- * served by one Clock timer. A worker with an empty queue waits until its doorbell rings (an event
- * or the end of its stream was queued) or until its deadline passes, whichever comes first. Timing
- * every wait on its own (a race of the wait and a sleep) costs two fibers and a timer per wait; here
- * a wait is a callback and an entry in a heap of deadlines, and a single timer fiber sleeps until the
- * earliest deadline still waited for, ends the waits that are due and sleeps again (ending itself
- * when none is left). Waits ended by their doorbell (or interrupted) stay in the heap, marked as
- * settled, until the timer reaches them.
+ * The idle waits of the per-object queues, each bounded by an idle deadline, all served by one
+ * Clock timer. An object whose queue is empty is parked at its doorbell: the park ends when the
+ * doorbell rings (an event or the end of its stream was queued) or when its deadline passes,
+ * whichever comes first, by calling back. No fiber waits meanwhile: timing every wait on its own (a
+ * race of the wait and a sleep) cost two fibers and a timer per wait, and even one waiting fiber per
+ * object kept its effect stack alive for the idle timeout after every burst; here a park is an
+ * entry in a heap of deadlines, and a single timer fiber sleeps until the earliest deadline still
+ * parked, ends the parks that are due and sleeps again (ending itself when none is left). Parks
+ * ended by their doorbell stay in the heap, marked as settled, until the timer reaches them.
  */
 import * as Clock from "effect/Clock";
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import type * as Fiber from "effect/Fiber";
 
-/** Where a worker waits: `ring` is set while it waits. */
+/** Where an object is parked: `ring` is set while it is. */
 export interface Doorbell {
   ring: (() => void) | undefined;
 }
 
-/** A doorbell nobody waits at yet. */
+/** A doorbell nobody is parked at yet. */
 export const doorbell = (): Doorbell => ({ ring: undefined });
 
-/** Wakes the worker waiting at `bell`, if any (its wait ends with `true`). */
+/** Ends the park at `bell`, if any (its callback gets `true`, on the ringer's stack). */
 export const ring = (bell: Doorbell): void => {
   const wake = bell.ring;
   if (wake !== undefined) wake();
@@ -30,13 +31,14 @@ export const ring = (bell: Doorbell): void => {
 /** The idle waits of one set of queues. */
 export interface IdleWaits {
   /**
-   * Waits until `bell` rings (`true`) or `millis` milliseconds pass by the Clock (`false`).
-   * Interruptible: an interrupted wait leaves its doorbell unset.
+   * Parks at `bell` until it rings (`end(true)`, on the ringer's stack) or the Clock reaches
+   * `deadline` milliseconds (`end(false)`, in the timer's fiber), whichever comes first; `end` is
+   * called once. A bell has one park at a time.
    */
-  readonly wait: (bell: Doorbell, millis: number) => Effect.Effect<boolean>;
+  readonly park: (bell: Doorbell, deadline: number, end: (rung: boolean) => void) => void;
 }
 
-/** One wait: its deadline (Clock milliseconds) and how it ends; settled once it has ended. */
+/** One park: its deadline (Clock milliseconds) and how it ends; settled once it has ended. */
 interface Entry {
   readonly deadline: number;
   settled: boolean;
@@ -49,17 +51,14 @@ interface Timer {
   fiber: Fiber.Fiber<void> | undefined;
 }
 
-const RUNG: Effect.Effect<boolean> = Effect.succeed(true);
-const DUE: Effect.Effect<boolean> = Effect.succeed(false);
-
 /**
  * Idle waits whose timer runs through `fork` (a fiber of the queues' scope, so closing it ends the
- * timer).
+ * timer; the parks left then never end).
  *
  * @example
  * ```ts
  * const waits = IdleWaits.make(FiberSet.runtime(timers)())
- * const rung = yield* waits.wait(stream.bell, 5_000)
+ * waits.park(stream.bell, now + 5_000, (rung) => (rung ? resume() : forget()))
  * ```
  */
 export const make = (fork: (effect: Effect.Effect<void>) => Fiber.Fiber<void>): IdleWaits => {
@@ -131,30 +130,21 @@ export const make = (fork: (effect: Effect.Effect<void>) => Fiber.Fiber<void>): 
     if (timer === mine) mine.fiber = fiber;
   };
 
-  const wait = (bell: Doorbell, millis: number): Effect.Effect<boolean> =>
-    Effect.withFiber((fiber) => {
-      const deadline = fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() + millis;
-      return Effect.callback<boolean>((resume) => {
-        const entry: Entry = {
-          deadline,
-          settled: false,
-          settle: (rung) => {
-            if (entry.settled) return;
-            entry.settled = true;
-            bell.ring = undefined;
-            // The waiter resumes in a task of its own, not on the stack of whoever rang or of the timer.
-            fiber.currentDispatcher.scheduleTask(() => resume(rung ? RUNG : DUE), 0);
-          },
-        };
-        bell.ring = () => entry.settle(true);
-        push(entry);
-        schedule(deadline);
-        return Effect.sync(() => {
-          entry.settled = true;
-          bell.ring = undefined;
-        });
-      });
-    });
+  const park = (bell: Doorbell, deadline: number, end: (rung: boolean) => void) => {
+    const entry: Entry = {
+      deadline,
+      settled: false,
+      settle: (rung) => {
+        if (entry.settled) return;
+        entry.settled = true;
+        bell.ring = undefined;
+        end(rung);
+      },
+    };
+    bell.ring = () => entry.settle(true);
+    push(entry);
+    schedule(deadline);
+  };
 
-  return { wait };
+  return { park };
 };

@@ -1,7 +1,9 @@
 // Covers the processing slots of the per-object queues in virtual time: the limit on cycles in
 // flight, waits aside giving the slot back (and taking one back before new cycles), continuing
 // cycles served before new ones, no slot lost
-// to interruption, and no limit at all with `null`.
+// to interruption, admission of workers not started yet (after every waiting cycle, in arrival
+// order, with the slot as a ticket; an unused ticket given back), and no
+// limit at all with `null`.
 import { assert, describe, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
@@ -127,6 +129,51 @@ describe("CycleSlots", () => {
       yield* TestClock.adjust("1 second");
       yield* Fiber.joinAll(after);
       assert.deepStrictEqual(state.log, ["x", "y"]);
+      assert.strictEqual(state.most, 1);
+    }),
+  );
+
+  it.effect("admits new objects when a slot frees, after the waiting cycles, with the slot as a ticket", () =>
+    Effect.gen(function* () {
+      const slots = CycleSlots.make(1);
+      const log: Array<string> = [];
+      const tickets = new Map<string, CycleSlots.Ticket | undefined>();
+      const admit = (name: string) =>
+        slots.admit((ticket, later) => {
+          log.push(`${name} admitted${later ? " later" : ""}`);
+          tickets.set(name, ticket);
+        });
+      admit("a");
+      assert.deepStrictEqual(log, ["a admitted"]);
+      admit("b");
+      admit("c");
+      // Only "a" holds a slot, as its ticket: nothing else starts, not even a waiting cycle.
+      const waiting = yield* Effect.forkChild(slots.hold(() => Effect.sync(() => log.push("waiting cycle"))));
+      yield* settle;
+      assert.deepStrictEqual(log, ["a admitted"]);
+      // "a"'s first cycle runs in its ticket's slot at once, then gives it to the waiting cycle,
+      // whose end admits "b" with a held ticket.
+      yield* slots.hold(() => Effect.sync(() => log.push("a runs")), false, tickets.get("a"));
+      yield* Fiber.join(waiting);
+      assert.deepStrictEqual(log, ["a admitted", "a runs", "waiting cycle", "b admitted later"]);
+      assert.isTrue(tickets.get("b")?.held);
+      // A ticket whose worker ended before its cycle is given back: "c" is admitted.
+      slots.release(tickets.get("b") as CycleSlots.Ticket);
+      slots.release(tickets.get("b") as CycleSlots.Ticket);
+      assert.deepStrictEqual(log.slice(4), ["c admitted later"]);
+      slots.release(tickets.get("c") as CycleSlots.Ticket);
+      // One slot, not two: one cycle at a time still.
+      const { state, enter, leave } = counter();
+      const after = yield* Effect.forEach(["x", "y"], (name) =>
+        Effect.forkChild(
+          slots.hold(() => Effect.andThen(enter(name), Effect.andThen(Effect.sleep("1 second"), leave))),
+        ),
+      );
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      yield* Fiber.joinAll(after);
       assert.strictEqual(state.most, 1);
     }),
   );

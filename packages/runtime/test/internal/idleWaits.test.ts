@@ -1,11 +1,11 @@
-// Covers the workers' idle waits in virtual time: a wait ends when its doorbell rings or at its
-// deadline (never before, never later), waits of any deadline order each end on time under the one
-// timer, an interrupted wait leaves its doorbell unset, the timer ends once nothing waits, and an
-// interrupted timer is replaced by the next wait's.
+// Covers the queues' idle waits in virtual time: a park ends when its doorbell rings or at its
+// deadline (never before, never later), parks of any deadline order each end on time under the one
+// timer, a doorbell parked again ends at its new deadline only, the timer ends once nothing is
+// parked, and an interrupted timer is replaced by the next park's.
 import { assert, describe, it } from "@effect/vitest";
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
-import * as Fiber from "effect/Fiber";
+import type * as Fiber from "effect/Fiber";
 import * as FiberSet from "effect/FiberSet";
 import { TestClock } from "effect/testing";
 import * as fc from "fast-check";
@@ -27,25 +27,23 @@ const makeWaits = Effect.gen(function* () {
   return { waits, timers };
 });
 
-/** When (virtual milliseconds) and how a wait ended; empty while it waits. */
+/** When (virtual milliseconds) and how a park ended; empty while it lasts. */
 interface Ended {
   at?: number;
   rung?: boolean;
 }
 
-/** Starts a wait and records when and how it ended. */
+/** Parks at `bell` for `millis` and records when and how the park ended. */
 const started = (waits: IdleWaits.IdleWaits, bell: IdleWaits.Doorbell, millis: number) =>
   Effect.gen(function* () {
+    const clock = yield* Clock.Clock;
     const ended: Ended = {};
-    const fiber = yield* Effect.forkChild(
-      Effect.gen(function* () {
-        const rung = yield* waits.wait(bell, millis);
-        ended.rung = rung;
-        ended.at = yield* Clock.currentTimeMillis;
-      }),
-    );
+    waits.park(bell, clock.currentTimeMillisUnsafe() + millis, (rung) => {
+      ended.rung = rung;
+      ended.at = clock.currentTimeMillisUnsafe();
+    });
     yield* settle;
-    return { ended, fiber };
+    return { ended };
   });
 
 describe("IdleWaits", () => {
@@ -102,20 +100,24 @@ describe("IdleWaits", () => {
     ),
   );
 
-  it.effect("an interrupted wait leaves its doorbell unset and the other waits on time", () =>
+  it.effect("a doorbell parked again after a ring ends at its new deadline, not the old one", () =>
     Effect.scoped(
       Effect.gen(function* () {
         const { waits } = yield* makeWaits;
         const bell = IdleWaits.doorbell();
-        const interrupted = yield* started(waits, bell, 2000);
-        const other = yield* started(waits, IdleWaits.doorbell(), 4000);
-        yield* Fiber.interrupt(interrupted.fiber);
-        assert.isUndefined(bell.ring);
+        const first = yield* started(waits, bell, 2000);
+        yield* TestClock.adjust("1 second");
         IdleWaits.ring(bell);
+        assert.deepStrictEqual(first.ended, { rung: true, at: 1000 });
+        const second = yield* started(waits, bell, 5000);
+        yield* TestClock.adjust("1 second");
+        yield* settle;
+        assert.deepStrictEqual(second.ended, {});
+        assert.isDefined(bell.ring);
         yield* TestClock.adjust("4 seconds");
         yield* settle;
-        assert.deepStrictEqual(interrupted.ended, {});
-        assert.deepStrictEqual(other.ended, { rung: false, at: 4000 });
+        assert.deepStrictEqual(second.ended, { rung: false, at: 6000 });
+        assert.deepStrictEqual(first.ended, { rung: true, at: 1000 });
       }),
     ),
   );
