@@ -213,37 +213,37 @@ const suite = (transport: Transport) => {
     );
 
     it.live("sends every method's body with its length, a DELETE's options too", () =>
-    Effect.gen(function* () {
-      const transport = yield* KubeTransport;
-      const connection = { server: base, insecure: false, priority: 0, trustEnv: false };
-      for (const method of ["DELETE", "PATCH", "POST", "PUT"] as const) {
-        const body = new TextEncoder().encode(JSON.stringify({ propagationPolicy: "Foreground", method }));
-        const response = yield* transport.request({
-          method,
-          path: "/api/v1/namespaces/ns/pods/p",
-          headers: { "content-type": "application/json" },
-          body,
+      Effect.gen(function* () {
+        const transport = yield* KubeTransport;
+        const connection = { server: base, insecure: false, priority: 0, trustEnv: false };
+        for (const method of ["DELETE", "PATCH", "POST", "PUT"] as const) {
+          const body = new TextEncoder().encode(JSON.stringify({ propagationPolicy: "Foreground", method }));
+          const response = yield* transport.request({
+            method,
+            path: "/api/v1/namespaces/ns/pods/p",
+            headers: { "content-type": "application/json" },
+            body,
+            connection,
+          });
+          const echoed = JSON.parse(new TextDecoder().decode(response.body));
+          assert.deepStrictEqual(echoed, {
+            method,
+            length: String(body.byteLength),
+            body: new TextDecoder().decode(body),
+          });
+        }
+        // The connection is still in step: a request after them is answered as itself.
+        const after = yield* transport.request({
+          method: "GET",
+          path: "/api/v1/namespaces/ns/pods/after",
+          headers: {},
           connection,
         });
-        const echoed = JSON.parse(new TextDecoder().decode(response.body));
-        assert.deepStrictEqual(echoed, {
-          method,
-          length: String(body.byteLength),
-          body: new TextDecoder().decode(body),
-        });
-      }
-      // The connection is still in step: a request after them is answered as itself.
-      const after = yield* transport.request({
-        method: "GET",
-        path: "/api/v1/namespaces/ns/pods/after",
-        headers: {},
-        connection,
-      });
-      assert.strictEqual(JSON.parse(new TextDecoder().decode(after.body)).metadata.name, "after");
-    }).pipe(Effect.scoped, Effect.provide(transport.layer())),
-  );
+        assert.strictEqual(JSON.parse(new TextDecoder().decode(after.body)).metadata.name, "after");
+      }).pipe(Effect.scoped, Effect.provide(transport.layer())),
+    );
 
-  it.live("a server URL with a path prefix (e.g. behind a proxy) prefixes every request", () =>
+    it.live("a server URL with a path prefix (e.g. behind a proxy) prefixes every request", () =>
       Effect.gen(function* () {
         seen.length = 0;
         yield* withApi((api) => api.get(pods, { namespace: "ns", name: "p" }), `${base}/k8s/clusters/c-1/`);
