@@ -40,8 +40,11 @@ import * as Effect from "effect/Effect";
 import * as FiberSet from "effect/FiberSet";
 import * as Option from "effect/Option";
 import type * as Scope from "effect/Scope";
+import * as AwaitedVersion from "./internal/awaitedVersion.ts";
 import * as CycleSlots from "./internal/cycleSlots.ts";
 import * as IdleWaits from "./internal/idleWaits.ts";
+import * as ObjectStream from "./internal/objectStream.ts";
+import { END, type Item, type ObjectStream as Stream } from "./internal/objectStream.ts";
 import * as WorkerPlaces from "./internal/workerPlaces.ts";
 import * as Metrics from "./Metrics.ts";
 import * as Pressure from "./Pressure.ts";
@@ -118,26 +121,6 @@ export interface ObjectQueues {
   readonly shutdown: Effect.Effect<void>;
 }
 
-const END = Symbol("end-of-stream");
-/** A queued event with its arrival (Clock milliseconds), or the end of the stream. */
-type Item = { readonly event: RawEvent; readonly arrived: number } | typeof END;
-
-interface Stream {
-  readonly key: string;
-  /** The queued items, oldest first. */
-  readonly items: Array<Item>;
-  /** Rung when an item is queued, while the stream is parked. */
-  readonly bell: IdleWaits.Doorbell;
-  readonly pressure: Pressure.Pressure;
-  /** Events offered and not yet taken (the end-of-stream mark not counted). */
-  pending: number;
-  /** Our own patch's version still awaited, and until when (Clock milliseconds). */
-  expected: string | undefined;
-  consistencyTime: number | undefined;
-  /** Whether a cycle of this stream has run: its next ones are served before new objects. */
-  continuing: boolean;
-}
-
 /**
  * Starts the queues in the current scope (closing the scope interrupts every worker).
  *
@@ -155,7 +138,7 @@ export const make = <R>(
     const streams = new Map<string, Stream>();
     // Versions still awaited when their object's stream went idle: the object's next stream
     // awaits them on (an echo that comes after the stream ended is as stale as one before).
-    const overdue = new Map<string, { readonly version: string; readonly deadline: number }>();
+    const overdue = new Map<string, AwaitedVersion.Awaited>();
     const fibers = yield* FiberSet.make<void, never>();
     const runFork = yield* FiberSet.runtime(fibers)<R>();
     // The idle waits' timer runs in a set of its own: shutting down awaits the workers only.
@@ -199,7 +182,7 @@ export const make = <R>(
     const park = (stream: Stream, clock: Clock.Clock) => {
       const at = clock.currentTimeMillisUnsafe();
       // Past the deadline the version stays awaited: processing re-reads the object then.
-      const idle = Math.max(options.idleTimeout * 1000, (stream.consistencyTime ?? at) - at);
+      const idle = Math.max(options.idleTimeout * 1000, (stream.awaited?.deadline ?? at) - at);
       waits.park(stream.bell, at + idle, (rung) => {
         // Rung: the worker starts in a task of its own, after the event's offer has raised the
         // flag (which the worker lowers when it takes the last event), not on the offer's stack.
@@ -207,8 +190,7 @@ export const make = <R>(
           if (!finished) runFork(Effect.andThen(Effect.yieldNow, worker(stream, undefined)));
           return;
         }
-        if (stream.expected !== undefined && stream.consistencyTime !== undefined)
-          overdue.set(stream.key, { version: stream.expected, deadline: stream.consistencyTime });
+        if (stream.awaited !== undefined) overdue.set(stream.key, stream.awaited);
         drop(stream);
       });
     };
@@ -229,17 +211,11 @@ export const make = <R>(
           stream.pending -= 1;
           queued -= 1;
           const event = item.event;
-          if (
-            stream.expected !== undefined &&
-            (event.type === "DELETED" || ObjectKey.versionOf(event.object) === stream.expected)
-          ) {
-            stream.expected = undefined;
-            stream.consistencyTime = undefined;
-          }
+          stream.awaited = AwaitedVersion.onEvent(stream.awaited, event);
           if (stream.items.length === 0) Pressure.clearUnsafe(stream.pressure);
           measure();
           const arrived = item.arrived;
-          const consistencyTime = stream.consistencyTime;
+          const consistencyTime = stream.awaited?.deadline;
           const continuing = stream.continuing;
           const version = yield* slots.hold(
             (holder) => {
@@ -256,13 +232,12 @@ export const make = <R>(
             continuing ? undefined : ticket,
           );
           stream.continuing = true;
-          if (version === null) {
-            stream.expected = undefined;
-            stream.consistencyTime = undefined;
-          } else if (version !== undefined && options.consistencyTimeout > 0) {
-            stream.expected = version;
-            stream.consistencyTime = clock.currentTimeMillisUnsafe() + options.consistencyTimeout * 1000;
-          }
+          stream.awaited = AwaitedVersion.afterCycle(
+            stream.awaited,
+            version,
+            clock.currentTimeMillisUnsafe(),
+            options.consistencyTimeout,
+          );
         }
       }).pipe(
         Effect.catchCause((cause) =>
@@ -306,17 +281,7 @@ export const make = <R>(
         }
         const carried = overdue.get(key);
         if (carried !== undefined) overdue.delete(key);
-        // A new stream's flag is raised from the start (nothing can wait on it yet).
-        const stream: Stream = {
-          key,
-          items: [],
-          bell: IdleWaits.doorbell(),
-          pressure: Pressure.makeUnsafe(true),
-          pending: 0,
-          expected: carried?.version,
-          consistencyTime: carried?.deadline,
-          continuing: false,
-        };
+        const stream = ObjectStream.make(key, carried);
         streams.set(key, stream);
         enqueue(stream, item);
         measure();
