@@ -44,7 +44,6 @@ import * as AwaitedVersion from "./internal/awaitedVersion.ts";
 import * as CycleSlots from "./internal/cycleSlots.ts";
 import * as IdleWaits from "./internal/idleWaits.ts";
 import * as ObjectStream from "./internal/objectStream.ts";
-import { END, type Item, type ObjectStream as Stream } from "./internal/objectStream.ts";
 import * as WorkerPlaces from "./internal/workerPlaces.ts";
 import * as Metrics from "./Metrics.ts";
 import * as Pressure from "./Pressure.ts";
@@ -135,7 +134,7 @@ export const make = <R>(
   options: Options,
 ): Effect.Effect<ObjectQueues, never, Scope.Scope | R> =>
   Effect.gen(function* () {
-    const streams = new Map<string, Stream>();
+    const streams = new Map<string, ObjectStream.ObjectStream>();
     // Versions still awaited when their object's stream went idle: the object's next stream
     // awaits them on (an echo that comes after the stream ended is as stale as one before).
     const overdue = new Map<string, AwaitedVersion.Awaited>();
@@ -160,7 +159,7 @@ export const make = <R>(
       Metrics.gaugeUnsafe(context, Metrics.objectsQueued, resource, streams.size);
       Metrics.gaugeUnsafe(context, Metrics.eventsQueued, resource, queued);
     };
-    const enqueue = (stream: Stream, item: Item) => {
+    const enqueue = (stream: ObjectStream.ObjectStream, item: ObjectStream.Item) => {
       stream.items.push(item);
       stream.pending += 1;
       queued += 1;
@@ -168,7 +167,7 @@ export const make = <R>(
     };
 
     /** Ends a stream: its place under the worker limit goes to the next stream waiting for one. */
-    const drop = (stream: Stream) => {
+    const drop = (stream: ObjectStream.ObjectStream) => {
       if (streams.get(stream.key) !== stream) return;
       streams.delete(stream.key);
       queued -= stream.pending;
@@ -179,7 +178,7 @@ export const make = <R>(
 
     // An idle stream waits for its next event without a fiber: a new event starts a worker again
     // (its cycle served as continuing), the idle timeout ends the stream, keeping what it awaits.
-    const park = (stream: Stream, clock: Clock.Clock) => {
+    const park = (stream: ObjectStream.ObjectStream, clock: Clock.Clock) => {
       const at = clock.currentTimeMillisUnsafe();
       // Past the deadline the version stays awaited: processing re-reads the object then.
       const idle = Math.max(options.idleTimeout * 1000, (stream.awaited?.deadline ?? at) - at);
@@ -196,7 +195,10 @@ export const make = <R>(
     };
 
     // `ticket`: the slot its first cycle was admitted with (see `CycleSlots.admit`).
-    const worker = (stream: Stream, ticket: CycleSlots.Ticket | undefined): Effect.Effect<void, never, R> => {
+    const worker = (
+      stream: ObjectStream.ObjectStream,
+      ticket: CycleSlots.Ticket | undefined,
+    ): Effect.Effect<void, never, R> => {
       // Whether this worker parked its stream (a later worker may run it by the time this one ends).
       let parked = false;
       return Effect.gen(function* () {
@@ -207,7 +209,7 @@ export const make = <R>(
             parked = true;
             return park(stream, clock);
           }
-          if (item === END) return;
+          if (item === ObjectStream.END) return;
           stream.pending -= 1;
           queued -= 1;
           const event = item.event;
@@ -258,7 +260,7 @@ export const make = <R>(
     };
 
     /** Starts a new stream's first worker once the worker limit and a processing slot allow. */
-    const start = (stream: Stream) => {
+    const start = (stream: ObjectStream.ObjectStream) => {
       if (finished) return;
       // A slot admitted after the queues finished is not given back: nothing runs any more.
       slots.admit((ticket, later) => {
@@ -292,7 +294,7 @@ export const make = <R>(
     const shutdown = Effect.gen(function* () {
       closing = true;
       for (const stream of streams.values()) {
-        stream.items.push(END);
+        stream.items.push(ObjectStream.END);
         IdleWaits.ring(stream.bell);
         yield* Pressure.raise(stream.pressure);
       }

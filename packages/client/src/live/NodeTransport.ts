@@ -31,6 +31,7 @@ import type * as ConnectionInfo from "../ConnectionInfo.ts";
 import type { KubeApiError } from "../KubeApiError.ts";
 import { KubeTransport, type TransportRequest } from "../KubeTransport.ts";
 import * as Pools from "./internal/pools.ts";
+import { type RequestTarget, targetOf } from "./internal/requestTarget.ts";
 import { lowerCaseHeaders } from "./internal/responseHeaders.ts";
 import { tlsOf } from "./internal/tlsMaterial.ts";
 import { CONNECT_TIMEOUT_CODE, errorOf } from "./internal/transportFailure.ts";
@@ -81,18 +82,11 @@ const closeGracefully = (agent: Http.Agent) => {
     for (const socket of sockets ?? []) socket.destroy();
 };
 
-/** The request's target on the server: the server URL's path prefix (if any), then the request's path. */
-const targetOf = (request: TransportRequest) => {
-  const server = new URL(request.connection.server);
-  const path = server.pathname.replace(/\/+$/, "") + request.path;
-  return { server, path, what: `${request.method} ${server.origin}${path}` };
-};
-
 /** Sends the request; completes with the response once its headers are in. */
 const send = (
   route: Route,
   request: TransportRequest,
-  target: ReturnType<typeof targetOf>,
+  target: RequestTarget,
 ): Effect.Effect<Http.IncomingMessage, KubeApiError> =>
   Effect.callback<Http.IncomingMessage, KubeApiError>((resume) => {
     let settled = false;

@@ -21,6 +21,7 @@ import type { Dispatcher } from "undici";
 import type * as ConnectionInfo from "../ConnectionInfo.ts";
 import { KubeTransport, type TransportRequest } from "../KubeTransport.ts";
 import * as Pools from "./internal/pools.ts";
+import { targetOf } from "./internal/requestTarget.ts";
 import { lowerCaseHeaders } from "./internal/responseHeaders.ts";
 import { tlsOf } from "./internal/tlsMaterial.ts";
 import { errorOf } from "./internal/transportFailure.ts";
@@ -89,9 +90,7 @@ export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
 
   const open = (request: TransportRequest, streaming: boolean) =>
     Effect.gen(function* () {
-      const server = new URL(request.connection.server);
-      const path = server.pathname.replace(/\/+$/, "") + request.path;
-      const what = `${request.method} ${server.origin}${path}`;
+      const { server, path, what } = targetOf(request);
       const dispatcher = yield* dispatcherFor(
         request.connection,
         connectTimeoutOf(request, options),

@@ -117,7 +117,15 @@ export class KopfRunner implements AsyncDisposable {
         this.#stderr += text;
       },
     };
-    const launched = Launching.launch(this.#options, this.#context, this.#controller.signal, sink);
+    // The process's environment is read here, where the runner meets the test's process (as its
+    // working directory is): a CLI run sees it without the test's own KOPF_RUN_* variables.
+    const launched = Launching.launch(
+      this.#options,
+      this.#context,
+      this.#controller.signal,
+      sink,
+      process.env,
+    );
     this.#ready = launched.ready;
     this.#done = launched.done.then((result) => {
       this.#exitCode = result.exitCode;

@@ -40,11 +40,15 @@ export interface Launched {
   readonly done: Promise<Ended>;
 }
 
+/** The environment of the test's process, as the operator's run sees it. */
+type Environment = Readonly<Record<string, string | undefined>>;
+
 const byCli = (
   options: KopfRunnerOptions,
   kubeApi: Layer.Layer<KubeApi>,
   signal: AbortSignal,
   sink: Sink,
+  env: Environment,
 ): Launched => {
   const cli = options.cli;
   if (cli === undefined) throw new TypeError("KopfRunner: `args` need `cli` (pass Cli.main from @kopf/cli).");
@@ -61,7 +65,7 @@ const byCli = (
     onReady: () => markReady(),
     cwd: options.cwd,
     // The test's own KOPF_RUN_* variables would leak into every run: only the arguments count.
-    env: Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.startsWith("KOPF_RUN_"))),
+    env: Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith("KOPF_RUN_"))),
   }).then(
     (result): Ended => ({ exitCode: result.exitCode, exception: result.exception }),
     (error: unknown): Ended => ({ exitCode: 1, exception: error }),
@@ -120,15 +124,16 @@ const byRegistry = (
   };
 };
 
-/** Starts the operator as the options say. */
+/** Starts the operator as the options say; `env` is the test process's environment (for a CLI run). */
 export const launch = (
   options: KopfRunnerOptions,
   context: Context.Context<KubeApi>,
   signal: AbortSignal,
   sink: Sink,
+  env: Environment,
 ): Launched => {
   const kubeApi = Layer.succeedContext(context);
   return options.args !== undefined
-    ? byCli(options, kubeApi, signal, sink)
+    ? byCli(options, kubeApi, signal, sink, env)
     : byRegistry(options, kubeApi, signal, sink);
 };
