@@ -97,10 +97,18 @@ export const sequence = (run: string, webhook: WebhookServer): Sequence => {
       post("unreachable-ignore", cms(ns), configMap("broken-ignore", {}, { labels: { broken: "Ignore" } })),
       del("delete-validating", `${ADMISSION}/validatingwebhookconfigurations/c-validate-${run}`),
       del("delete-mutating", `${ADMISSION}/mutatingwebhookconfigurations/c-mutate-${run}`),
-      poll("validating-removed", `${cms(ns)}?dryRun=All`, (status) => status === 201, 30_000, {
-        method: "POST",
-        body: configMap("probe3", {}, { labels: { deny: "yes" } }),
-      }),
+      // Both removals in effect: the real server drops each configuration from its cache on its
+      // own schedule, so the validating one may be gone while the mutating one still applies.
+      poll(
+        "validating-removed",
+        `${cms(ns)}?dryRun=All`,
+        (status, body) => status === 201 && !annotated(status, body),
+        30_000,
+        {
+          method: "POST",
+          body: configMap("probe3", {}, { labels: { deny: "yes" } }),
+        },
+      ),
       del("cleanup", `/api/v1/namespaces/${ns}`),
       del("cleanup-other", `/api/v1/namespaces/${other}`),
     ],
