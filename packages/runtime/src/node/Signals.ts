@@ -63,13 +63,18 @@ export const stopOnSignals = <E, R>(
         }
         signalled = true;
         notice.signal = signal;
-        runFork(Effect.logInfo(`Signal ${signal} is received. Operator is stopping.`));
         const ultimate = settings.process.ultimateExitingTimeout;
         if (ultimate !== null) {
           const timer = setTimeout(() => port.exit(1), ultimate * 1000);
           timer.unref?.();
         }
-        runFork(Fiber.interrupt(fiber));
+        // One fiber logs and then stops the operator: the line is out before the stop begins
+        // (two fibers forked side by side could run in either order under load).
+        runFork(
+          Effect.logInfo(`Signal ${signal} is received. Operator is stopping.`).pipe(
+            Effect.andThen(Fiber.interrupt(fiber)),
+          ),
+        );
       };
       port.on(signal, listener);
       return [signal, listener] as const;
