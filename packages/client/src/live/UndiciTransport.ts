@@ -23,7 +23,7 @@ import { KubeTransport, type TransportRequest } from "../KubeTransport.ts";
 import * as Pools from "./internal/pools.ts";
 import { targetOf } from "./internal/requestTarget.ts";
 import { lowerCaseHeaders } from "./internal/responseHeaders.ts";
-import { tlsOf } from "./internal/tlsMaterial.ts";
+import { secureContextOf } from "./internal/tlsMaterial.ts";
 import { errorOf } from "./internal/transportFailure.ts";
 import {
   connectionsOf,
@@ -67,9 +67,11 @@ export const make = Effect.fnUntraced(function* (options: UndiciOptions = {}) {
     pools.get(
       poolKey(info, connectTimeout, streaming),
       Effect.gen(function* () {
-        const tls = yield* tlsOf(info);
+        // The proxy agents take the server's TLS settings for the tunnelled connections.
+        const secure = new URL(info.server).protocol === "https:";
+        const secureContext = secure ? yield* secureContextOf(info) : undefined;
         const connect = {
-          ...tls,
+          ...(secureContext === undefined ? {} : { secureContext }),
           rejectUnauthorized: info.insecure !== true,
           ...(info.tlsServerName ? { servername: info.tlsServerName } : {}),
           timeout: connectTimeout,

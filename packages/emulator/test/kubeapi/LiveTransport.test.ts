@@ -2,8 +2,10 @@
 // node:https server on 127.0.0.1 with a CA from the emulator's TLS kit: one TLS connection for many requests (keep-alive), TLS material read
 // from files (certificate-authority, client certificate and key paths) and from data, client
 // certificates presented when asked, verification on by default (an unknown CA fails), and
-// tls-server-name deciding the name that is verified; and credentials with a proxy URL sent by
-// the default transport through a local CONNECT proxy (undici's proxy agent).
+// tls-server-name deciding the name that is verified, TLS material that cannot be used failing before
+// any connection with the server named, one TLS context shared by all of a burst's connections; and
+// credentials with a proxy URL sent by the default transport through a local CONNECT proxy
+// (undici's proxy agent).
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer as createHttpServer } from "node:http";
@@ -147,6 +149,25 @@ describe.each(TRANSPORTS)("the live transport over HTTPS (%s)", (_, transport) =
     }).pipe(Effect.provide(transport.layer())),
   );
 
+  it.live(
+    "a client key that does not match its certificate fails before any connection, naming the server",
+    () =>
+      Effect.gen(function* () {
+        const stranger = yield* ca.issueClient({ username: "stranger" });
+        const before = connections;
+        const error = yield* Effect.flip(
+          request(
+            info({ caData: ca.certPem, certificateData: client.certPem, privateKeyData: stranger.keyPem }),
+          ),
+        );
+        assert.instanceOf(error, KubeApiError);
+        assert.strictEqual(error.reason, "TransportError");
+        assert.include(error.message, `The TLS material for ${base} cannot be used`);
+        assert.match(error.message, /key values mismatch/);
+        assert.strictEqual(connections, before, "no connection was tried");
+      }).pipe(Effect.provide(transport.layer())),
+  );
+
   it.live("an unreadable CA file is a clear TransportError naming the file", () =>
     Effect.gen(function* () {
       const missing = join(dir, "nope.pem");
@@ -208,5 +229,37 @@ describe("credentials with a proxy URL", () => {
       assert.deepStrictEqual(tunnels, [new URL(base).host]);
       assert.strictEqual(connections - before, 1);
     }),
+  );
+});
+
+describe("the default transport's TLS context (node:https)", () => {
+  it.live("is built once per server and shared by every connection a burst opens", () =>
+    Effect.gen(function* () {
+      const tls = process.getBuiltinModule("node:tls");
+      const original = tls.createSecureContext;
+      let built = 0;
+      tls.createSecureContext = (options) => {
+        built++;
+        return original(options);
+      };
+      yield* Effect.addFinalizer(() =>
+        Effect.sync(() => {
+          tls.createSecureContext = original;
+        }),
+      );
+      const before = connections;
+      const connection = info({
+        caData: ca.certPem,
+        certificateData: client.certPem,
+        privateKeyData: client.keyPem,
+      });
+      const statuses = yield* Effect.all(
+        Array.from({ length: 8 }, () => Effect.map(request(connection), (response) => response.status)),
+        { concurrency: "unbounded" },
+      );
+      assert.deepStrictEqual(statuses, Array(8).fill(200));
+      assert.isAbove(connections - before, 1, "the burst opened several connections");
+      assert.strictEqual(built, 1);
+    }).pipe(Effect.provide(NodeTransport.layer()), Effect.scoped),
   );
 });

@@ -1,9 +1,11 @@
 /**
  * The TLS material of a connection: the certificate authority, client certificate and key of a
  * `ConnectionInfo`, read from their files or decoded from their inline data (PEM or base64 PEM),
- * with an error naming the file or field that cannot be used. Edge code: reads files.
+ * with an error naming the file or field that cannot be used, and the TLS context built from them
+ * once for all of a server's connections. Edge code: reads files.
  */
 import { readFile } from "node:fs/promises";
+import type { SecureContext } from "node:tls";
 import * as Effect from "effect/Effect";
 import * as Result from "effect/Result";
 import * as ConnectionInfo from "../../ConnectionInfo.ts";
@@ -53,3 +55,29 @@ export const tlsOf = (info: ConnectionInfo.ConnectionInfo): Effect.Effect<TlsMat
     if (info.privateKeyData) material.key = yield* decodePem(info.privateKeyData, "client-key-data");
     return material;
   });
+
+/**
+ * The TLS context of a server's connections, built once per agent from the credentials' material;
+ * material that TLS cannot use (a key that does not match the certificate, a PEM that does not
+ * parse) fails here with a `TransportError` naming the server, before any connection is tried.
+ * (Node.js's clients build one per connection they open when given the material itself.)
+ *
+ * @example
+ * ```ts
+ * const secureContext = yield* secureContextOf({ server: "https://h", caData: pem, priority: 0, trustEnv: false })
+ * const agent = new https.Agent({ keepAlive: true, secureContext })
+ * ```
+ */
+export const secureContextOf = (
+  info: ConnectionInfo.ConnectionInfo,
+): Effect.Effect<SecureContext, KubeApiError> =>
+  Effect.flatMap(tlsOf(info), (material) =>
+    Effect.try({
+      try: () => process.getBuiltinModule("node:tls").createSecureContext(material),
+      catch: (cause) =>
+        KubeApiError.transport(
+          `The TLS material for ${info.server} cannot be used: ${(cause as Error).message ?? String(cause)}`,
+          cause,
+        ),
+    }),
+  );
