@@ -25,6 +25,8 @@
 # BENCH_OVERHEAD_OBJECTS (default 5000) the framework-overhead run; BENCH_SHARD_OBJECTS
 # (default 1000) the scale-out run;
 # BENCH_SIZES, BENCH_ROUNDS, BENCH_SOAK_CYCLES and BENCH_SOAK_OBJECTS the side-by-side run.
+# BENCH_OURS_NODE_ARGS (e.g. "--no-maglev") puts Node.js options before our operator's entry module
+# in the side-by-side runs, to see what a V8 flag would change without changing the product.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
