@@ -141,10 +141,14 @@ export const startOperator = (options: {
   const args = ["run", "--standalone", "-n", options.namespace];
   const child =
     options.peer === "ours"
-      ? spawn(process.execPath, [...ourNodeArgs(), ourCli(options.root, options.cli), ...args, `${options.handlers}.ts`], {
-          env,
-          stdio: ["ignore", "pipe", "pipe"],
-        })
+      ? spawn(
+          process.execPath,
+          [...ourNodeArgs(), ourCli(options.root, options.cli), ...args, `${options.handlers}.ts`],
+          {
+            env,
+            stdio: ["ignore", "pipe", "pipe"],
+          },
+        )
       : spawn(options.python ?? "python3", ["-m", "kopf", ...args, `${options.handlers}.py`], {
           env,
           stdio: ["ignore", "pipe", "pipe"],
