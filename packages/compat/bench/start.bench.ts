@@ -6,9 +6,11 @@
 // the CPU the operator used until then. No Python Kopf; take the figures to compare with Kopf's
 // from a peer run.
 //
-// BENCH_START_CLIS (comma-separated paths, default the bundle `pnpm build` makes) names the
-// entry modules to compare; each round runs every one of them once, the order alternating
-// between rounds, so that two builds are measured A/B under the same load. BENCH_ROUNDS (5).
+// BENCH_START_CLIS (comma-separated, default the bundle `pnpm build` makes) names the variants to
+// compare: each an entry module, optionally with Node.js options after a `|`
+// (`dist/bundle/main.js|--no-concurrent-recompilation`); each round runs every one of them once,
+// the order alternating between rounds, so that two builds or two sets of flags are measured A/B
+// under the same load. BENCH_ROUNDS (5).
 // With BENCH_START_OBJECTS=N, N more objects are created after that reading, and the CPU per
 // object while the operator handles them (as the side-by-side run measures it while creating) and
 // the peak RSS are reported too: for changes that trade CPU for memory.
@@ -18,6 +20,7 @@ import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { nodeArgsOf } from "./internal/processes.ts";
 import { cpuMs, load, peakRssMiB, rssMiB } from "./internal/procfs.ts";
 import * as Session from "./internal/session.ts";
 
@@ -26,7 +29,10 @@ const root = resolve(here, "../../..");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CLIS = (process.env.BENCH_START_CLIS ?? join(root, "packages/cli/dist/bundle/main.js"))
   .split(",")
-  .map((path) => resolve(path));
+  .map((variant) => {
+    const [path = "", flags] = variant.split("|");
+    return flags === undefined ? resolve(path) : `${resolve(path)}|${flags}`;
+  });
 const OBJECTS = Number(process.env.BENCH_START_OBJECTS ?? 0);
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
@@ -49,9 +55,17 @@ interface Sample {
   readonly peak: number;
 }
 
-const once = (cli: string): Promise<Sample> =>
-  Session.withOperator(
-    { root, peer: "ours", python: undefined, handlers: join(here, "fixtures", "create"), cli },
+const once = (variant: string): Promise<Sample> => {
+  const [cli, flags] = variant.split("|");
+  return Session.withOperator(
+    {
+      root,
+      peer: "ours",
+      python: undefined,
+      handlers: join(here, "fixtures", "create"),
+      cli,
+      ...(flags === undefined ? {} : { nodeArgs: nodeArgsOf(flags) }),
+    },
     async (op, client, start) => {
       await sleep(1000);
       const rss = rollupMiB(op.pid, "Rss");
@@ -64,6 +78,7 @@ const once = (cli: string): Promise<Sample> =>
       return { ...sample, cpuPerObject: (cpuMs(op.pid) - before) / OBJECTS, peak: peakRssMiB(op.pid) };
     },
   );
+};
 
 const samples = new Map<string, Sample[]>(CLIS.map((cli) => [cli, []]));
 console.log(`load before: ${JSON.stringify(load(loadavg(), cpus().length))}`);

@@ -97,6 +97,16 @@ export const startEmulator = async (root: string, kubeconfig: string): Promise<C
   return emulator;
 };
 
+/** Node.js options written as one line (space-separated), as the benchmarks' settings take them. */
+export const nodeArgsOf = (text: string): ReadonlyArray<string> =>
+  text.split(" ").filter((arg) => arg !== "");
+
+/**
+ * Node.js options for this port's operator alone (BENCH_OURS_NODE_ARGS), put before its entry
+ * module: to see what a V8 or Node.js flag would change in the figures.
+ */
+const ourNodeArgs = (): ReadonlyArray<string> => nodeArgsOf(process.env.BENCH_OURS_NODE_ARGS ?? "");
+
 /**
  * Our `kopf` as an installed operator runs it: the bundle `pnpm build` makes
  * (packages/cli/dist/bundle, what `bin/kopf.js` runs under node_modules). BENCH_OPERATOR=modules
@@ -104,13 +114,6 @@ export const startEmulator = async (root: string, kubeconfig: string): Promise<C
  * resolved to its dist/), BENCH_OPERATOR=source the TypeScript sources of the checkout (type
  * stripping at start, as `packages/cli/bin/kopf.js` does there).
  */
-/**
- * Node.js options for this port's operator alone (BENCH_OURS_NODE_ARGS, space-separated), put
- * before its entry module: to see what a V8 or Node.js flag would change in the figures.
- */
-const ourNodeArgs = (): ReadonlyArray<string> =>
-  (process.env.BENCH_OURS_NODE_ARGS ?? "").split(" ").filter((arg) => arg !== "");
-
 const ourCli = (root: string, cli: string | undefined): string => {
   if (cli !== undefined) return cli;
   switch (process.env.BENCH_OPERATOR) {
@@ -136,6 +139,8 @@ export const startOperator = (options: {
   readonly kubeconfig: string;
   /** This port's entry module, instead of the one BENCH_OPERATOR names. */
   readonly cli?: string;
+  /** Node.js options before this port's entry module, instead of BENCH_OURS_NODE_ARGS. */
+  readonly nodeArgs?: ReadonlyArray<string>;
 }): Child => {
   const env = { ...process.env, KUBECONFIG: options.kubeconfig, PYTHONUNBUFFERED: "1" };
   const args = ["run", "--standalone", "-n", options.namespace];
@@ -143,7 +148,12 @@ export const startOperator = (options: {
     options.peer === "ours"
       ? spawn(
           process.execPath,
-          [...ourNodeArgs(), ourCli(options.root, options.cli), ...args, `${options.handlers}.ts`],
+          [
+            ...(options.nodeArgs ?? ourNodeArgs()),
+            ourCli(options.root, options.cli),
+            ...args,
+            `${options.handlers}.ts`,
+          ],
           {
             env,
             stdio: ["ignore", "pipe", "pipe"],

@@ -21,6 +21,8 @@ export const withOperator = async <A>(
     readonly handlers: string;
     /** This port's entry module, when not the one BENCH_OPERATOR names. */
     readonly cli?: string;
+    /** Node.js options before this port's entry module, when not BENCH_OURS_NODE_ARGS. */
+    readonly nodeArgs?: ReadonlyArray<string>;
   },
   body: (op: Child, client: Client.BenchClient, started: number) => Promise<A>,
 ): Promise<A> => {
