@@ -218,15 +218,24 @@ describe("kopf manifests", () => {
     expect(result.stdout).not.toContain("kopfexamples");
   });
 
-  it("passes --sharding and --shard-watch on to the Deployment's kopf run", async () => {
+  it("passes --sharding and --shard-watch on to the Deployment's kopf run, after Node.js's flag", async () => {
     const result = await invoke(
       ["manifests", "typed.ts", "-A", "--standalone", "--sharding", "--shard-watch", "own-shards"],
       fixtures,
     );
     expect(result.exitCode).toBe(0);
     const deployment = documents(result.stdout).find((d) => d.kind === "Deployment") as unknown as {
-      spec: { replicas: number; template: { spec: { containers: Array<{ args?: Array<string> }> } } };
+      spec: {
+        replicas: number;
+        template: { spec: { containers: Array<{ command?: Array<string>; args?: Array<string> }> } };
+      };
     };
+    // Node.js's own flag comes before the entry module (V8 reads it only as Node.js starts).
+    expect(deployment.spec.template.spec.containers[0]?.command?.slice(0, 3)).toEqual([
+      "node",
+      "--no-concurrent-recompilation",
+      "node_modules/@kopf/cli/bin/kopf.js",
+    ]);
     const args = deployment.spec.template.spec.containers[0]?.args ?? [];
     expect(args).toContain("--sharding");
     expect(args.slice(args.indexOf("--shard-watch"), args.indexOf("--shard-watch") + 2)).toEqual([

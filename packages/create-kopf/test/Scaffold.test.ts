@@ -120,7 +120,7 @@ describe("files", () => {
     expect(runtime).toContain("COPY --from=build /app/dist ./dist");
     expect(runtime).toContain("USER node");
     expect(runtime).toContain(
-      'ENTRYPOINT ["node", "node_modules/@kopf/cli/bin/kopf.js", "run", "dist/handlers.js"]',
+      'ENTRYPOINT ["node", "--no-concurrent-recompilation", "node_modules/@kopf/cli/bin/kopf.js", "run", "dist/handlers.js"]',
     );
     expect(runtime).not.toMatch(/ENTRYPOINT \[?"?(sh|npm|npx)/);
   });

@@ -114,7 +114,8 @@ export const dockerfile = (o: Options): string =>
     "COPY --from=build /app/dist ./dist",
     "USER node",
     "EXPOSE 8080",
-    'ENTRYPOINT ["node", "node_modules/@kopf/cli/bin/kopf.js", "run", "dist/handlers.js"]',
+    // V8's optimizing compiler on the main thread: a lower peak in bursts, for no more CPU.
+    'ENTRYPOINT ["node", "--no-concurrent-recompilation", "node_modules/@kopf/cli/bin/kopf.js", "run", "dist/handlers.js"]',
     `CMD [${[...servedArgs(o), "--liveness", "http://0.0.0.0:8080/healthz"].map((arg) => JSON.stringify(arg)).join(", ")}]`,
   );
 
