@@ -27,11 +27,22 @@ import * as Session from "./internal/session.ts";
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../../..");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-const CLIS = (process.env.BENCH_START_CLIS ?? join(root, "packages/cli/dist/bundle/main.js"))
+/** One operator to measure: its entry module and Node.js options, and how the report names it. */
+interface Variant {
+  readonly label: string;
+  readonly cli: string;
+  readonly nodeArgs: ReadonlyArray<string> | undefined;
+}
+const VARIANTS: ReadonlyArray<Variant> = (
+  process.env.BENCH_START_CLIS ?? join(root, "packages/cli/dist/bundle/main.js")
+)
   .split(",")
-  .map((variant) => {
-    const [path = "", flags] = variant.split("|");
-    return flags === undefined ? resolve(path) : `${resolve(path)}|${flags}`;
+  .map((text) => {
+    const [path = "", flags] = text.split("|");
+    const cli = resolve(path);
+    return flags === undefined
+      ? { label: cli, cli, nodeArgs: undefined }
+      : { label: `${cli}|${flags}`, cli, nodeArgs: nodeArgsOf(flags) };
   });
 const OBJECTS = Number(process.env.BENCH_START_OBJECTS ?? 0);
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -55,16 +66,15 @@ interface Sample {
   readonly peak: number;
 }
 
-const once = (variant: string): Promise<Sample> => {
-  const [cli, flags] = variant.split("|");
-  return Session.withOperator(
+const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
+  Session.withOperator(
     {
       root,
       peer: "ours",
       python: undefined,
       handlers: join(here, "fixtures", "create"),
       cli,
-      ...(flags === undefined ? {} : { nodeArgs: nodeArgsOf(flags) }),
+      ...(nodeArgs === undefined ? {} : { nodeArgs }),
     },
     async (op, client, start) => {
       await sleep(1000);
@@ -78,16 +88,15 @@ const once = (variant: string): Promise<Sample> => {
       return { ...sample, cpuPerObject: (cpuMs(op.pid) - before) / OBJECTS, peak: peakRssMiB(op.pid) };
     },
   );
-};
 
-const samples = new Map<string, Sample[]>(CLIS.map((cli) => [cli, []]));
+const samples = new Map<string, Sample[]>(VARIANTS.map((variant) => [variant.label, []]));
 console.log(`load before: ${JSON.stringify(load(loadavg(), cpus().length))}`);
 for (let round = 0; round < ROUNDS; round++) {
-  for (const cli of round % 2 === 0 ? CLIS : [...CLIS].reverse()) {
-    const s = await once(cli);
-    samples.get(cli)?.push(s);
+  for (const variant of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) {
+    const s = await once(variant);
+    samples.get(variant.label)?.push(s);
     console.log(
-      `round ${round + 1}/${ROUNDS} ${cli}: start ${s.start.toFixed(2)} s, RSS ${s.rss.toFixed(1)} MiB ` +
+      `round ${round + 1}/${ROUNDS} ${variant.label}: start ${s.start.toFixed(2)} s, RSS ${s.rss.toFixed(1)} MiB ` +
         `(anonymous ${s.anon.toFixed(1)}, files ${s.file.toFixed(1)}), CPU ${s.cpu.toFixed(0)} ms, ` +
         (OBJECTS > 0
           ? `then ${s.cpuPerObject.toFixed(3)} ms CPU per object, peak RSS ${s.peak.toFixed(1)}, `
@@ -101,10 +110,10 @@ const median = (values: ReadonlyArray<number>) => {
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
 console.log(`\nmedians of ${ROUNDS} rounds (load after: ${JSON.stringify(load(loadavg(), cpus().length))})`);
-for (const [cli, all] of samples) {
+for (const [label, all] of samples) {
   const m = (f: (s: Sample) => number) => median(all.map(f)).toFixed(1);
   console.log(
-    `${cli}: start ${m((s) => s.start)} s, RSS ${m((s) => s.rss)} MiB (anonymous ${m((s) => s.anon)}, ` +
+    `${label}: start ${m((s) => s.start)} s, RSS ${m((s) => s.rss)} MiB (anonymous ${m((s) => s.anon)}, ` +
       `files ${m((s) => s.file)}), CPU ${m((s) => s.cpu)} ms` +
       (OBJECTS > 0
         ? `, then ${median(all.map((s) => s.cpuPerObject)).toFixed(3)} ms CPU per object (least ` +

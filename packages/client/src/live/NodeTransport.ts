@@ -179,35 +179,48 @@ export const make = Effect.fnUntraced(function* (options: TransportOptions = {})
   const scope = yield* Effect.scope;
   const proxied = yield* Effect.cached(UndiciTransport.make(options).pipe(Scope.provide(scope)));
 
+  /**
+   * A new keep-alive agent for a server (made when its pool is missing, not at every request); a
+   * TLS one shares one TLS context among its connections.
+   */
+  const agentOf = (
+    info: ConnectionInfo.ConnectionInfo,
+    secure: boolean,
+    streaming: boolean,
+  ): Effect.Effect<Http.Agent, KubeApiError> =>
+    Effect.suspend(() => {
+      const connections = connectionsOf(options, streaming);
+      const common = {
+        keepAlive: true,
+        timeout: keepAliveOf(options),
+        maxSockets: connections ?? Number.POSITIVE_INFINITY,
+        maxFreeSockets: connections ?? 256,
+        scheduling: "lifo" as const,
+      };
+      return secure
+        ? Effect.map(
+            secureContextOf(info),
+            (secureContext) =>
+              new https.Agent({
+                ...common,
+                secureContext,
+                rejectUnauthorized: info.insecure !== true,
+                ...(info.tlsServerName ? { servername: info.tlsServerName } : {}),
+              }),
+          )
+        : Effect.succeed(new http.Agent(common));
+    });
+
   const routeOf = (request: TransportRequest, secure: boolean, streaming: boolean) => {
     const info = request.connection;
     const connectTimeout = connectTimeoutOf(request, options);
     return Effect.map(
       pools.get(
         poolKey(info, connectTimeout, streaming),
-        Effect.map(
-          secure ? secureContextOf(info) : Effect.succeed(undefined),
-          (secureContext): Http.Agent => {
-            const connections = connectionsOf(options, streaming);
-            const common = {
-              keepAlive: true,
-              timeout: keepAliveOf(options),
-              maxSockets: connections ?? Number.POSITIVE_INFINITY,
-              maxFreeSockets: connections ?? 256,
-              scheduling: "lifo" as const,
-            };
-            const agent = secure
-              ? new https.Agent({
-                  ...common,
-                  ...(secureContext === undefined ? {} : { secureContext }),
-                  rejectUnauthorized: info.insecure !== true,
-                  ...(info.tlsServerName ? { servername: info.tlsServerName } : {}),
-                })
-              : new http.Agent(common);
-            limitConnecting(agent, secure, connectTimeout);
-            return agent;
-          },
-        ),
+        Effect.map(agentOf(info, secure, streaming), (agent) => {
+          limitConnecting(agent, secure, connectTimeout);
+          return agent;
+        }),
       ),
       (agent): Route => ({ client: secure ? https : http, agent }),
     );

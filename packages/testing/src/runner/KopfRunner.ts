@@ -39,6 +39,7 @@ import * as Access from "./internal/access.ts";
 import * as Launching from "./internal/launching.ts";
 import * as Polling from "./internal/polling.ts";
 import { KopfRunnerError, type KopfRunnerOptions } from "./KopfRunnerOptions.ts";
+import * as TestProcess from "./node/TestProcess.ts";
 import * as Requests from "./Requests.ts";
 import type { Body } from "./Resources.ts";
 
@@ -117,14 +118,12 @@ export class KopfRunner implements AsyncDisposable {
         this.#stderr += text;
       },
     };
-    // The process's environment is read here, where the runner meets the test's process (as its
-    // working directory is): a CLI run sees it without the test's own KOPF_RUN_* variables.
     const launched = Launching.launch(
       this.#options,
       this.#context,
       this.#controller.signal,
       sink,
-      process.env,
+      TestProcess.runEnvironment(),
     );
     this.#ready = launched.ready;
     this.#done = launched.done.then((result) => {
@@ -305,7 +304,7 @@ export class KopfRunner implements AsyncDisposable {
   }
 
   #resolve(path: string): string {
-    return isAbsolute(path) ? path : resolve(this.#options.cwd ?? process.cwd(), path);
+    return isAbsolute(path) ? path : resolve(this.#options.cwd ?? TestProcess.workingDirectory(), path);
   }
 }
 

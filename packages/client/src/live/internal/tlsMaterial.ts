@@ -12,7 +12,7 @@ import * as ConnectionInfo from "../../ConnectionInfo.ts";
 import { KubeApiError } from "../../KubeApiError.ts";
 
 /** PEM texts for the TLS layer; absent fields are left to its defaults. */
-export interface TlsMaterial {
+interface TlsMaterial {
   readonly ca?: string;
   readonly cert?: string;
   readonly key?: string;
@@ -35,15 +35,8 @@ const decodePem = (data: string, what: string) =>
     ),
   );
 
-/**
- * The TLS material of a connection info: files are read, data decoded (data wins over a file).
- *
- * @example
- * ```ts
- * const material = yield* tlsOf({ server: "https://h", caPath: "/etc/ca.crt", priority: 0, trustEnv: false })
- * ```
- */
-export const tlsOf = (info: ConnectionInfo.ConnectionInfo): Effect.Effect<TlsMaterial, KubeApiError> =>
+/** The TLS material of a connection info: files are read, data decoded (data wins over a file). */
+const tlsOf = (info: ConnectionInfo.ConnectionInfo): Effect.Effect<TlsMaterial, KubeApiError> =>
   Effect.gen(function* () {
     const material: { ca?: string; cert?: string; key?: string } = {};
     if (info.caPath) material.ca = yield* readPem(info.caPath, "certificate authority");

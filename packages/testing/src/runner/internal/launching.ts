@@ -40,7 +40,7 @@ export interface Launched {
   readonly done: Promise<Ended>;
 }
 
-/** The environment of the test's process, as the operator's run sees it. */
+/** The environment of the test's process, as the operator's run sees it (`TestProcess.runEnvironment`). */
 type Environment = Readonly<Record<string, string | undefined>>;
 
 const byCli = (
@@ -64,8 +64,7 @@ const byCli = (
     settings: options.settings,
     onReady: () => markReady(),
     cwd: options.cwd,
-    // The test's own KOPF_RUN_* variables would leak into every run: only the arguments count.
-    env: Object.fromEntries(Object.entries(env).filter(([key]) => !key.startsWith("KOPF_RUN_"))),
+    env,
   }).then(
     (result): Ended => ({ exitCode: result.exitCode, exception: result.exception }),
     (error: unknown): Ended => ({ exitCode: 1, exception: error }),
