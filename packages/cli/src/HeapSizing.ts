@@ -22,7 +22,7 @@ import * as v8 from "node:v8";
 import { mentions, startFlags } from "./internal/nodeFlags.ts";
 
 /** The young generation's cap, per semi-space (V8's `--max-semi-space-size`, in MiB). */
-export const YOUNG_SEMI_SPACE_MIB = 4;
+export const YOUNG_SEMI_SPACE_MIB = 8;
 
 /** How much the old generation may grow between full collections (V8's `--heap-growing-percent`). */
 export const OLD_GROWING_PERCENT = 50;

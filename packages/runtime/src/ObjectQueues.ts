@@ -77,10 +77,12 @@ export const aside = <A, E, R>(
 ): Effect.Effect<A, E, R> => (context.aside === undefined ? effect : context.aside(effect));
 
 /**
- * The most processing cycles in flight at once by default: twice the client's connections for
- * plain requests, so they stay busy while the other half of the cycles prepare their patches.
+ * The most processing cycles in flight at once by default: as many as the client's connections
+ * for plain requests. Twice as many kept no more requests going (a cycle spends most of its time
+ * waiting for its request) but twice the state alive in a burst, which the young generation's
+ * collections copy until it is done (measured in docs/performance.md).
  */
-export const CYCLE_LIMIT = 64;
+export const CYCLE_LIMIT = 32;
 
 /**
  * Processes one event; returns the resource version to await (our patch's, or the one a re-read

@@ -128,7 +128,7 @@ export const defaults: OperatorSettings = frozen({
   },
   queueing: {
     workerLimit: null,
-    cycleLimit: 64,
+    cycleLimit: 32,
     idleTimeout: 5,
     exitTimeout: 2,
     errorDelays: [1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610],
