@@ -12,8 +12,9 @@
 // the order alternating between rounds, so that two builds or two sets of flags are measured A/B
 // under the same load. BENCH_ROUNDS (5).
 // With BENCH_START_OBJECTS=N, N more objects are created after that reading, and the CPU per
-// object while the operator handles them (as the side-by-side run measures it while creating) and
-// the peak RSS are reported too: for changes that trade CPU for memory.
+// object while the operator handles them (as the side-by-side run measures it while creating), the
+// objects handled per second of wall time (the client creating them meanwhile) and the peak RSS
+// are reported too: for changes that trade CPU for memory or throughput.
 //
 //   node --conditions=@kopf/source packages/compat/bench/start.bench.ts
 import { readFileSync } from "node:fs";
@@ -63,6 +64,8 @@ interface Sample {
   readonly cpu: number;
   /** CPU per object (ms) over BENCH_START_OBJECTS more objects; NaN without them. */
   readonly cpuPerObject: number;
+  /** Objects handled per second of wall time over them (the creating client runs meanwhile). */
+  readonly perSecond: number;
   readonly peak: number;
 }
 
@@ -81,11 +84,18 @@ const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
       const rss = rollupMiB(op.pid, "Rss");
       const anon = rollupMiB(op.pid, "Anonymous");
       const sample = { start, rss: rssMiB(op.pid), anon, file: rss - anon, cpu: cpuMs(op.pid) };
-      if (OBJECTS === 0) return { ...sample, cpuPerObject: Number.NaN, peak: Number.NaN };
+      if (OBJECTS === 0)
+        return { ...sample, cpuPerObject: Number.NaN, perSecond: Number.NaN, peak: Number.NaN };
       const before = cpuMs(op.pid);
+      const startedAt = performance.now();
       await client.create(Array.from({ length: OBJECTS }, (_, i) => `obj-${i}`));
       await op.waitFor("created", 1 + OBJECTS, 120_000 + OBJECTS * 50);
-      return { ...sample, cpuPerObject: (cpuMs(op.pid) - before) / OBJECTS, peak: peakRssMiB(op.pid) };
+      return {
+        ...sample,
+        cpuPerObject: (cpuMs(op.pid) - before) / OBJECTS,
+        perSecond: OBJECTS / ((performance.now() - startedAt) / 1000),
+        peak: peakRssMiB(op.pid),
+      };
     },
   );
 
@@ -99,7 +109,8 @@ for (let round = 0; round < ROUNDS; round++) {
       `round ${round + 1}/${ROUNDS} ${variant.label}: start ${s.start.toFixed(2)} s, RSS ${s.rss.toFixed(1)} MiB ` +
         `(anonymous ${s.anon.toFixed(1)}, files ${s.file.toFixed(1)}), CPU ${s.cpu.toFixed(0)} ms, ` +
         (OBJECTS > 0
-          ? `then ${s.cpuPerObject.toFixed(3)} ms CPU per object, peak RSS ${s.peak.toFixed(1)}, `
+          ? `then ${s.cpuPerObject.toFixed(3)} ms CPU per object, ${s.perSecond.toFixed(0)} objects/s, ` +
+            `peak RSS ${s.peak.toFixed(1)}, `
           : "") +
         `load ${loadavg()[0]?.toFixed(2)}`,
     );
@@ -117,7 +128,8 @@ for (const [label, all] of samples) {
       `files ${m((s) => s.file)}), CPU ${m((s) => s.cpu)} ms` +
       (OBJECTS > 0
         ? `, then ${median(all.map((s) => s.cpuPerObject)).toFixed(3)} ms CPU per object (least ` +
-          `${Math.min(...all.map((s) => s.cpuPerObject)).toFixed(3)}), peak RSS ${m((s) => s.peak)} MiB`
+          `${Math.min(...all.map((s) => s.cpuPerObject)).toFixed(3)}), ${m((s) => s.perSecond)} objects/s, ` +
+          `peak RSS ${m((s) => s.peak)} MiB`
         : ""),
   );
 }
