@@ -193,6 +193,8 @@ export const sameIdentity = (a: ConnectionInfo, b: ConnectionInfo): boolean =>
 export const isExpired = (info: ConnectionInfo, nowMillis: number): boolean =>
   info.expiration !== undefined && nowMillis >= info.expiration;
 
+const transportKeys = new WeakMap<ConnectionInfo, string>();
+
 /**
  * A key that is equal for connection infos that can share one connection pool: same server,
  * same TLS material and verification. (Headers are per request, so tokens are not part of it.)
@@ -202,7 +204,16 @@ export const isExpired = (info: ConnectionInfo, nowMillis: number): boolean =>
  * transportKey({ ...info, token: "a" }) === transportKey({ ...info, token: "b" }) // true
  * ```
  */
-export const transportKey = (info: ConnectionInfo): string =>
+export const transportKey = (info: ConnectionInfo): string => {
+  // Made once per info: it holds the TLS material's text, kilobytes to copy at every request.
+  const known = transportKeys.get(info);
+  if (known !== undefined) return known;
+  const key = keyOf(info);
+  transportKeys.set(info, key);
+  return key;
+};
+
+const keyOf = (info: ConnectionInfo): string =>
   JSON.stringify([
     info.server.replace(/\/+$/, ""),
     info.caPath ?? null,

@@ -94,7 +94,7 @@ const send = (
   Effect.callback<Http.IncomingMessage, KubeApiError>((resume) => {
     let settled = false;
     const outgoing = route.client.request({
-      hostname: target.server.hostname.replace(/^\[(.*)\]$/, "$1"),
+      hostname: target.server.hostname,
       port: target.server.port,
       path: target.path,
       method: request.method,

@@ -77,6 +77,8 @@ export const maxPoolsOf = (options: TransportOptions): number => Math.max(1, opt
 export const connectTimeoutOf = (request: TransportRequest, options: TransportOptions): number =>
   request.connectTimeout ?? options.connectTimeout ?? 30_000;
 
+const poolKeys = new WeakMap<ConnectionInfo.ConnectionInfo, Map<string, string>>();
+
 /**
  * The key of the pool a request goes to: server and TLS identity, connect timeout, and whether
  * it is a stream (streams hold their connection, so they never share a pool with requests).
@@ -86,5 +88,22 @@ export const connectTimeoutOf = (request: TransportRequest, options: TransportOp
  * poolKey(info, 30_000, true) // "…|30000|stream"
  * ```
  */
-export const poolKey = (info: ConnectionInfo.ConnectionInfo, connectTimeout: number, streaming: boolean) =>
-  `${ConnectionInfo.transportKey(info)}|${connectTimeout}|${streaming ? "stream" : "request"}`;
+export const poolKey = (
+  info: ConnectionInfo.ConnectionInfo,
+  connectTimeout: number,
+  streaming: boolean,
+): string => {
+  // Remembered per info: a new key string would be hashed whole (TLS material included) at every
+  // look-up of the pools.
+  let keys = poolKeys.get(info);
+  if (keys === undefined) {
+    keys = new Map();
+    poolKeys.set(info, keys);
+  }
+  const variant = `${connectTimeout}|${streaming ? "stream" : "request"}`;
+  const known = keys.get(variant);
+  if (known !== undefined) return known;
+  const key = `${ConnectionInfo.transportKey(info)}|${variant}`;
+  keys.set(variant, key);
+  return key;
+};
