@@ -94,11 +94,15 @@ export const make = (registry: Registry.Registry<any>): Effect.Effect<IndexingEn
       check();
     };
 
-    const indexing = (input: Engines.IndexingInput): Effect.Effect<void> =>
+    const indexing = (input: Engines.IndexingInput): Effect.Effect<void> => {
+      // Every event of every resource passes here: without indexing handlers, no effect is made.
+      const handlers = registry.indexingFor(input.resource);
+      return handlers.length === 0 ? Effect.void : indexObject(input, handlers);
+    };
+
+    const indexObject = (input: Engines.IndexingInput, handlers: ReturnType<typeof registry.indexingFor>) =>
       Effect.gen(function* () {
         const { resource, event, key } = input;
-        const handlers = registry.indexingFor(resource);
-        if (handlers.length === 0) return;
         const object = `${Resource.toString(resource)}/${key}`;
         if (event.type === "DELETED") {
           for (const handler of handlers) byName.get(handler.id)?.remove(object);
