@@ -128,6 +128,25 @@ describe("kopf run", () => {
     assert.include(runner.output, "[default/kopf-example-1] Handler 'createFn' succeeded.");
   });
 
+  it("runs with its arguments only: the test's own KOPF_RUN_* variables do not reach it", async () => {
+    // Read by the run, KOPF_RUN_ALL_NAMESPACES would refuse `-n` (exit code 2, as above).
+    process.env.KOPF_RUN_ALL_NAMESPACES = "true";
+    try {
+      const runner = await KopfRunner.start({
+        args: ["run", "-n", "default", "not-there.ts"],
+        cli: Cli.main,
+        cwd: fixtures,
+        reraise: false,
+      });
+      await runner.stop();
+      // The handler file is looked for only once the arguments were accepted.
+      assert.strictEqual(runner.exitCode, 1);
+      assert.include(String((runner.exception as Error).message), "Handler file not found: not-there.ts");
+    } finally {
+      delete process.env.KOPF_RUN_ALL_NAMESPACES;
+    }
+  });
+
   it("exposes a startup failure as the runner's exception and exit code 1", async () => {
     const runner = await KopfRunner.start({
       args: ["run", "-A", "missing.ts"],

@@ -19,7 +19,14 @@
  * Unlike Kopf, index handlers get a per-object memo of this engine, not the object's memo of
  * the processing (the seam does not pass it); it persists between the object's events.
  */
-import { type HandlerCause, Lifecycles, Matching, type Memo, type Registry } from "@kopf/registry";
+import {
+  type HandlerCause,
+  type IndexingHandler,
+  Lifecycles,
+  Matching,
+  type Memo,
+  type Registry,
+} from "@kopf/registry";
 import type { Engines } from "@kopf/runtime";
 import { Handling, Logging } from "@kopf/runtime";
 import { OperatorSettings } from "@kopf/settings";
@@ -100,7 +107,7 @@ export const make = (registry: Registry.Registry<any>): Effect.Effect<IndexingEn
       return handlers.length === 0 ? Effect.void : indexObject(input, handlers);
     };
 
-    const indexObject = (input: Engines.IndexingInput, handlers: ReturnType<typeof registry.indexingFor>) =>
+    const indexObject = (input: Engines.IndexingInput, handlers: ReadonlyArray<IndexingHandler>) =>
       Effect.gen(function* () {
         const { resource, event, key } = input;
         const object = `${Resource.toString(resource)}/${key}`;

@@ -118,13 +118,7 @@ export class KopfRunner implements AsyncDisposable {
         this.#stderr += text;
       },
     };
-    const launched = Launching.launch(
-      this.#options,
-      this.#context,
-      this.#controller.signal,
-      sink,
-      TestProcess.runEnvironment(),
-    );
+    const launched = Launching.launch(this.#options, this.#context, this.#controller.signal, sink);
     this.#ready = launched.ready;
     this.#done = launched.done.then((result) => {
       this.#exitCode = result.exitCode;

@@ -40,15 +40,11 @@ export interface Launched {
   readonly done: Promise<Ended>;
 }
 
-/** The environment of the test's process, as the operator's run sees it (`TestProcess.runEnvironment`). */
-type Environment = Readonly<Record<string, string | undefined>>;
-
 const byCli = (
   options: KopfRunnerOptions,
   kubeApi: Layer.Layer<KubeApi>,
   signal: AbortSignal,
   sink: Sink,
-  env: Environment,
 ): Launched => {
   const cli = options.cli;
   if (cli === undefined) throw new TypeError("KopfRunner: `args` need `cli` (pass Cli.main from @kopf/cli).");
@@ -64,7 +60,8 @@ const byCli = (
     settings: options.settings,
     onReady: () => markReady(),
     cwd: options.cwd,
-    env,
+    // No environment: the CLI's KOPF_<COMMAND>_* fallbacks see none (only the arguments count),
+    // and what it reads from the environment otherwise (the kubeconfig's) it reads itself.
   }).then(
     (result): Ended => ({ exitCode: result.exitCode, exception: result.exception }),
     (error: unknown): Ended => ({ exitCode: 1, exception: error }),
@@ -123,16 +120,15 @@ const byRegistry = (
   };
 };
 
-/** Starts the operator as the options say; `env` is the test process's environment (for a CLI run). */
+/** Starts the operator as the options say. */
 export const launch = (
   options: KopfRunnerOptions,
   context: Context.Context<KubeApi>,
   signal: AbortSignal,
   sink: Sink,
-  env: Environment,
 ): Launched => {
   const kubeApi = Layer.succeedContext(context);
   return options.args !== undefined
-    ? byCli(options, kubeApi, signal, sink, env)
+    ? byCli(options, kubeApi, signal, sink)
     : byRegistry(options, kubeApi, signal, sink);
 };
