@@ -5,7 +5,9 @@
 #   scripts/real-apiserver.sh build       build once; the binary is cached under .cache/ keyed
 #                                         by the hash of go.mod, go.sum and the Go sources
 #   scripts/real-apiserver.sh start       build if needed, start on 127.0.0.1 (free port), wait
-#                                         for /readyz, print the kubeconfig path
+#                                         for /readyz, print the kubeconfig path; a control
+#                                         plane that exits during startup is started again
+#                                         (three attempts)
 #   scripts/real-apiserver.sh kubeconfig  print the running instance's kubeconfig path
 #   scripts/real-apiserver.sh stop        stop it and delete its state (etcd data, certificates)
 #   scripts/real-apiserver.sh status      exit 0 if it runs and is ready
@@ -13,7 +15,8 @@
 # Environment: KOPF_REAL_STATE (default .cache/real-apiserver/run) holds the pid file and points
 # at the state directory, which is a fresh mktemp directory per start. KOPF_REAL_NO_CONTROLLERS=1
 # skips the controller manager. KOPF_REAL_EXIT_WITH=PID stops the control plane by itself once
-# that process (e.g. the test runner) is gone. GOFLAGS defaults to -mod=mod (go.sum pins every module).
+# that process (e.g. the test runner) is gone. KOPF_REAL_BINARY runs that program instead of the
+# built one (no build; the script's own tests start a stand-in with it). GOFLAGS defaults to -mod=mod (go.sum pins every module).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -28,9 +31,16 @@ key() {
   (cd "$src" && cat go.mod go.sum *.go | sha256sum | cut -c1-16)
 }
 
-binary() { printf '%s/%s/kube-apiserver\n' "$cache" "$(key)"; }
+binary() {
+  if [[ -n "${KOPF_REAL_BINARY:-}" ]]; then printf '%s\n' "$KOPF_REAL_BINARY"; return; fi
+  printf '%s/%s/kube-apiserver\n' "$cache" "$(key)"
+}
 
 build() {
+  if [[ -n "${KOPF_REAL_BINARY:-}" ]]; then
+    [[ -x "$KOPF_REAL_BINARY" ]] || { log "KOPF_REAL_BINARY=$KOPF_REAL_BINARY is not an executable file"; return 1; }
+    return 0
+  fi
   local out
   out="$(binary)"
   if [[ -x "$out" ]]; then
@@ -73,6 +83,26 @@ start() {
   fi
   build
   mkdir -p "$state"
+  # The program picks its three loopback ports (etcd client and peer, the secure port) by
+  # binding and closing port 0, then binds them again; another process's outgoing connection
+  # can take such a port in between, and the control plane then exits during startup. Such an
+  # exit is retried with fresh ports; a start that hangs is not.
+  local attempt status
+  for attempt in 1 2 3; do
+    status=0
+    launch || status=$?
+    case "$status" in
+      0) return 0 ;;
+      3) if ((attempt < 3)); then log "retrying the start (attempt $((attempt + 1)) of 3)"; fi ;;
+      *) return 1 ;;
+    esac
+  done
+  return 1
+}
+
+# One launch: 0 when ready (the kubeconfig path printed), 3 when the control plane exited
+# during startup (its log's tail shown), 1 when it was not ready in time.
+launch() {
   local dir
   dir="$(mktemp -d "${TMPDIR:-/tmp}/kopf-real-apiserver.XXXXXX")"
   printf '%s\n' "$dir" >"$state/dir"
@@ -92,7 +122,7 @@ start() {
       log "the control plane exited during startup; last lines of $dir/apiserver.log:"
       tail -n 30 "$dir/apiserver.log" >&2
       rm -rf "$dir"; rm -f "$state/pid" "$state/dir"
-      return 1
+      return 3
     fi
     if ((SECONDS - started > 180)); then
       log "not ready after 180s; see $dir/apiserver.log"
