@@ -4,9 +4,13 @@
  * `url.full`, `server.address`, `server.port`, `http.response.status_code`, `error.type`,
  * `http.request.resend_count` for retries) plus the request's Kubernetes verb and resource.
  * The spans capture no stack trace (it would point here every time, at a CPU cost per request).
+ * With Effect's tracer turned off (`References.TracerEnabled`, which the operator sets when it
+ * exports no traces), no span is made at all: a span that goes nowhere costs allocations and
+ * context switches on every request.
  */
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
+import * as References from "effect/References";
 import type { RequestLabels } from "./ApiMetrics.ts";
 import type { KubeApiError } from "./KubeApiError.ts";
 import type { Method } from "./KubeTransport.ts";
@@ -83,6 +87,12 @@ export const attributesOf = (attempt: Attempt): Record<string, string | number> 
  * ```
  */
 export const traced = <A extends { readonly status: number }, R>(
+  attempt: Attempt,
+  effect: Effect.Effect<A, KubeApiError, R>,
+): Effect.Effect<A, KubeApiError, R> =>
+  Effect.withFiber((fiber) => (fiber.getRef(References.TracerEnabled) ? inSpan(attempt, effect) : effect));
+
+const inSpan = <A extends { readonly status: number }, R>(
   attempt: Attempt,
   effect: Effect.Effect<A, KubeApiError, R>,
 ): Effect.Effect<A, KubeApiError, R> =>

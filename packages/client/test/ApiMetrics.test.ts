@@ -11,6 +11,8 @@ import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
 import * as Layer from "effect/Layer";
 import * as Metric from "effect/Metric";
+import * as Option from "effect/Option";
+import * as References from "effect/References";
 import * as Result from "effect/Result";
 import { TestClock } from "effect/testing";
 import * as ApiMetrics from "../src/ApiMetrics.ts";
@@ -77,6 +79,40 @@ describe("ApiTracing.attributesOf", () => {
     assert.strictEqual(retried["server.port"], 443);
     assert.strictEqual(retried["http.request.resend_count"], 2);
   });
+});
+
+describe("ApiTracing.traced", () => {
+  const attempt = {
+    method: "GET" as const,
+    server: "https://k8s.local:6443",
+    path: "/api/v1/pods",
+    labels: { verb: "list", resource: "pods.v1" },
+    resends: 0,
+  };
+  // The span the request runs in (its name, and the status code recorded when it ended).
+  const spanOf = ApiTracing.traced(
+    attempt,
+    Effect.map(Effect.option(Effect.currentSpan), (span) => ({ status: 200, span })),
+  );
+
+  it.effect("runs each attempt in a client span that records the status code", () =>
+    Effect.gen(function* () {
+      const { span } = yield* spanOf;
+      assert.isTrue(Option.isSome(span));
+      if (Option.isNone(span)) return;
+      assert.strictEqual(span.value.name, "GET");
+      assert.strictEqual(span.value.kind, "client");
+      assert.strictEqual(span.value.attributes.get("url.full"), "https://k8s.local:6443/api/v1/pods");
+      assert.strictEqual(span.value.attributes.get("http.response.status_code"), 200);
+    }),
+  );
+
+  it.effect("makes no span when Effect's tracer is off", () =>
+    Effect.gen(function* () {
+      const { span } = yield* spanOf;
+      assert.isTrue(Option.isNone(span));
+    }).pipe(Effect.provideService(References.TracerEnabled, false)),
+  );
 });
 
 const pods = Resource.make({ group: "", version: "v1", plural: "pods", namespaced: true });

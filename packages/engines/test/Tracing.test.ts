@@ -14,6 +14,9 @@ import { Registry, TemporaryError } from "@kopf/registry";
 import { Resource } from "@kopf/structs";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
+import * as References from "effect/References";
+import * as Tracer from "effect/Tracer";
+import * as Tracing from "../src/node/Tracing.ts";
 import * as Operating from "../src/Operating.ts";
 import * as TracingConfig from "../src/TracingConfig.ts";
 import * as H from "./fixtures/Harness.ts";
@@ -142,6 +145,28 @@ const environment = (variables: Readonly<Record<string, string>>) =>
         }
       }),
   );
+
+describe("Tracing.layer without an export", () => {
+  const enabledUnder = (env: Record<string, string>) =>
+    Effect.service(References.TracerEnabled).pipe(Effect.provide(Tracing.layer(env)));
+
+  it.effect("turns Effect's tracer off, so the operator makes no spans", () =>
+    Effect.gen(function* () {
+      assert.isTrue(yield* Effect.service(References.TracerEnabled));
+      assert.isFalse(yield* enabledUnder({}));
+      assert.isFalse(
+        yield* enabledUnder({ OTEL_TRACES_EXPORTER: "none", OTEL_EXPORTER_OTLP_ENDPOINT: "http://c" }),
+      );
+    }),
+  );
+
+  it.effect("leaves it on when the program running the operator brought a tracer", () =>
+    Effect.gen(function* () {
+      const own = Tracer.make({ span: (options) => Tracer.nativeTracer.span(options) });
+      assert.isTrue(yield* enabledUnder({}).pipe(Effect.provideService(Tracer.Tracer, own)));
+    }),
+  );
+});
 
 describe("the traces of a running operator", () => {
   it.live(

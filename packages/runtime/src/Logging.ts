@@ -180,10 +180,13 @@ export const recordOf = (options: Logger.Options<unknown>): Record => {
     name: typeof name === "string" ? name : ref !== undefined ? "kopf.objects" : "kopf",
     ref,
     failure: options.cause.reasons.length > 0 ? Cause.pretty(options.cause) : undefined,
-    trace: Option.match(Context.getOption(options.fiber.context, Tracer.ParentSpan), {
-      onNone: () => undefined,
-      onSome: (span) => ({ traceId: span.traceId, spanId: span.spanId }),
-    }),
+    // With the tracer off, spans are no-ops whose ids lead nowhere.
+    trace: options.fiber.getRef(References.TracerEnabled)
+      ? Option.match(Context.getOption(options.fiber.context, Tracer.ParentSpan), {
+          onNone: () => undefined,
+          onSome: (span) => ({ traceId: span.traceId, spanId: span.spanId }),
+        })
+      : undefined,
   };
 };
 

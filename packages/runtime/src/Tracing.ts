@@ -7,12 +7,15 @@
  * so each of their invocations is a trace of its own.
  *
  * The spans capture no stack trace: it would always point into this module, and capturing it
- * for every cycle and handler costs measurable CPU per object.
+ * for every cycle and handler costs measurable CPU per object. With Effect's tracer turned off
+ * (`References.TracerEnabled`, which the operator sets when it exports no traces) no span is
+ * made: the effect runs as it is.
  */
 import type { RawEvent } from "@kopf/structs";
 import { Body } from "@kopf/structs";
 import * as Effect from "effect/Effect";
 import type * as Fiber from "effect/Fiber";
+import * as References from "effect/References";
 import type * as ErrorModes from "./execution/ErrorModes.ts";
 
 /**
@@ -51,10 +54,19 @@ export const cycle = <A, E, R>(
   event: RawEvent,
   effect: Effect.Effect<A, E, R>,
 ): Effect.Effect<A, E, R> =>
-  Effect.withSpan(effect, `process ${resource}`, {
-    attributes: cycleAttributes(resource, event),
-    captureStackTrace: false,
-  });
+  whenTracing(effect, () =>
+    Effect.withSpan(effect, `process ${resource}`, {
+      attributes: cycleAttributes(resource, event),
+      captureStackTrace: false,
+    }),
+  );
+
+/** `traced()` when Effect's tracer is on, else `effect` as it is (no span, no attributes built). */
+const whenTracing = <A, E, R>(
+  effect: Effect.Effect<A, E, R>,
+  traced: () => Effect.Effect<A, E, R>,
+): Effect.Effect<A, E, R> =>
+  Effect.withFiber((fiber) => (fiber.getRef(References.TracerEnabled) ? traced() : effect));
 
 /**
  * Names the cause of the current cycle on its span.
@@ -77,7 +89,8 @@ export const cause = (reason: string): Effect.Effect<void> =>
  */
 export const causeNow = (fiber: Fiber.Fiber<unknown, unknown>, reason: string): void => {
   const span = fiber.cache.span;
-  if (span?._tag === "Span" && span.status._tag !== "Ended") span.attribute("kopf.cause", reason);
+  if (span?._tag === "Span" && span.status._tag !== "Ended" && fiber.getRef(References.TracerEnabled))
+    span.attribute("kopf.cause", reason);
 };
 
 /**
@@ -97,15 +110,17 @@ export const handler = <A, E, R>(
   },
   effect: Effect.Effect<A, E, R>,
 ): Effect.Effect<A, E, R> =>
-  Effect.withSpan(effect, `handler ${labels.handler}`, {
-    root: labels.root,
-    captureStackTrace: false,
-    attributes: {
-      "kopf.handler.id": labels.handler,
-      "kopf.handler.reason": labels.reason,
-      "kopf.handler.retry": labels.retry,
-    },
-  });
+  whenTracing(effect, () =>
+    Effect.withSpan(effect, `handler ${labels.handler}`, {
+      root: labels.root,
+      captureStackTrace: false,
+      attributes: {
+        "kopf.handler.id": labels.handler,
+        "kopf.handler.reason": labels.reason,
+        "kopf.handler.retry": labels.retry,
+      },
+    }),
+  );
 
 /**
  * Records how a handler's invocation ended on its span: `kopf.handler.outcome` (`succeeded`,
@@ -130,7 +145,8 @@ export const ended = (end: ErrorModes.End): Effect.Effect<void> =>
  */
 export const endedNow = (fiber: Fiber.Fiber<unknown, unknown>, end: ErrorModes.End): void => {
   const span = fiber.cache.span;
-  if (span?._tag !== "Span" || span.status._tag === "Ended") return;
+  if (span?._tag !== "Span" || span.status._tag === "Ended" || !fiber.getRef(References.TracerEnabled))
+    return;
   if (end._tag === "Failed") {
     span.attribute("kopf.handler.outcome", "failed");
     span.attribute("error.type", end.kind);

@@ -4,6 +4,7 @@
 import { assert, describe, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as Logger from "effect/Logger";
+import * as References from "effect/References";
 import * as Logging from "../src/Logging.ts";
 
 const record = (overrides: Partial<Logging.Record> = {}): Logging.Record => ({
@@ -106,6 +107,22 @@ describe("Logging", () => {
       Effect.provide(
         Logger.layer([Logging.logger({ format: "json" }, (line) => lines.push(JSON.parse(line)))]),
       ),
+    );
+  });
+
+  it.effect("with the tracer off, lines logged in a (no-op) span carry no trace_id", () => {
+    const lines: Array<Record<string, unknown>> = [];
+    return Effect.gen(function* () {
+      yield* Effect.logInfo("inside").pipe(Effect.withSpan("a cycle"));
+      assert.deepStrictEqual(
+        lines.map((line) => [line.message, line.trace_id, line.span_id]),
+        [["inside", undefined, undefined]],
+      );
+    }).pipe(
+      Effect.provide(
+        Logger.layer([Logging.logger({ format: "json" }, (line) => lines.push(JSON.parse(line)))]),
+      ),
+      Effect.provideService(References.TracerEnabled, false),
     );
   });
 
