@@ -33,6 +33,7 @@ import * as Stream from "effect/Stream";
 import type * as ConnectionInfo from "../ConnectionInfo.ts";
 import type { KubeApiError } from "../KubeApiError.ts";
 import { KubeTransport, type TransportRequest } from "../KubeTransport.ts";
+import { rememberingNames } from "./internal/agentName.ts";
 import * as Pools from "./internal/pools.ts";
 import { type RequestTarget, targetOf } from "./internal/requestTarget.ts";
 import { lowerCaseHeaders } from "./internal/responseHeaders.ts";
@@ -198,17 +199,17 @@ export const make = Effect.fnUntraced(function* (options: TransportOptions = {})
         scheduling: "lifo" as const,
       };
       return secure
-        ? Effect.map(
-            secureContextOf(info),
-            (secureContext) =>
+        ? Effect.map(secureContextOf(info), (secureContext) =>
+            rememberingNames(
               new https.Agent({
                 ...common,
                 secureContext,
                 rejectUnauthorized: info.insecure !== true,
                 ...(info.tlsServerName ? { servername: info.tlsServerName } : {}),
               }),
+            ),
           )
-        : Effect.succeed(new http.Agent(common));
+        : Effect.sync(() => rememberingNames(new http.Agent(common)));
     });
 
   const routeOf = (request: TransportRequest, secure: boolean, streaming: boolean) => {
