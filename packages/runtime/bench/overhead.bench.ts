@@ -192,6 +192,8 @@ const run = (profiled: boolean) =>
               operatorClient,
               Logger.layer([logger], { mergeWithExisting: false }),
               Layer.succeed(References.MinimumLogLevel, "Info"),
+              // As `kopf run` without a trace export (Operating.run's tracing layer): no spans.
+              Layer.succeed(References.TracerEnabled, false),
             ),
           ),
         ),
