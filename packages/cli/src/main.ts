@@ -11,11 +11,16 @@ import { fileURLToPath } from "node:url";
  * and gives memory back when the operator falls idle ({@link HeapRelease}); `KOPF_HEAP_TUNING=off`
  * leaves V8's defaults.
  *
+ * Stderr (the log) is written in batches, one write per turn of the event loop
+ * ({@link CoalescingWriter}); what is pending is written before any output to stdout and when
+ * the process exits (also by `process.exit` or an uncaught exception).
+ *
  * Signals: `kopf run` leaves them to the operator (the runtime's `Signals`, as Kopf does): the
  * first SIGINT/SIGTERM stops it gracefully (handlers finish, cleanup handlers run, exit code 0),
  * a second one — or `process.ultimateExitingTimeout` — exits at once. `kopf emulator` stops on the
  * first signal (saving its state file) and exits at once on a second one.
  */
+import * as CoalescingWriter from "./CoalescingWriter.ts";
 import * as HeapRelease from "./HeapRelease.ts";
 import * as HeapSizing from "./HeapSizing.ts";
 import * as TypeScriptImport from "./TypeScriptImport.ts";
@@ -58,10 +63,13 @@ const importer = TypeScriptImport.makeImporter({
   load: (specifier) => import(specifier),
 });
 
+const stderr = CoalescingWriter.make((text) => void process.stderr.write(text), setImmediate);
+process.on("exit", stderr.flush);
+
 const controller = new AbortController();
 const onSignal = (signal: NodeJS.Signals) => {
   if (controller.signal.aborted) {
-    process.stderr.write(`Received ${signal} again: stopping at once.\n`);
+    stderr.write(`Received ${signal} again: stopping at once.\n`);
     process.exit(1);
   }
   controller.abort();
@@ -73,8 +81,11 @@ if (ownSignals) {
 }
 
 const result = await Cli.main(argv, {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
+  stdout: (text) => {
+    stderr.flush();
+    process.stdout.write(text);
+  },
+  stderr: stderr.write,
   env: process.env,
   cwd: process.cwd(),
   importer,

@@ -2,7 +2,8 @@
  * The `kopf` executable as a process (bin/kopf.js → src/main.ts) against the emulator over HTTPS:
  * it loads a TypeScript handler file and handles objects; SIGTERM and SIGINT stop it gracefully
  * with exit code 0; a second signal during a slow graceful stop exits at once with a non-zero
- * code; a missing handler file exits 1 with a message naming it.
+ * code; a line logged just before `process.exit` is written; a missing handler file exits 1 with
+ * a message naming it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -111,6 +112,16 @@ describe("the kopf process", () => {
     expect(code).not.toBe(0);
     expect(Date.now() - started).toBeLessThan(20_000);
     expect(process_.output()).toContain("Signal SIGTERM is received again. Operator is exiting now.");
+  });
+
+  it("writes the lines logged just before process.exit (pending log lines are written at exit)", async () => {
+    const handlers = handlerFile(
+      "last-words.ts",
+      `kopf.on.startup(function last_words({ logger }) { logger.info("last words"); process.exit(3); });`,
+    );
+    const process_ = launch(["run", "-n", "last-words", "--standalone", handlers]);
+    expect(await process_.exited).toBe(3);
+    expect(process_.output()).toContain("last words");
   });
 
   it("exits 1 naming a missing handler file", async () => {
