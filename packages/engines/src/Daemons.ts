@@ -60,6 +60,11 @@ export interface DaemonsEngine {
    * `kept` rejects: scaled out, daemons and timers run only where their object is handled.
    */
   readonly disown: (kept: (key: string) => boolean, reason: DaemonStoppingReason) => Effect.Effect<void>;
+  /**
+   * Stops every runner with `operator-exiting` (single-shot, waiting for them to exit), as the
+   * scope's close does; for `Engines.exiting`, so daemons stop before peering and leases end.
+   */
+  readonly exit: Effect.Effect<void>;
   /** The running runners by object key (for tests and diagnostics). */
   readonly running: () => ReadonlyMap<string, ReadonlyArray<string>>;
 }
@@ -307,15 +312,20 @@ export const make: Effect.Effect<DaemonsEngine, never, Scope.Scope> = Effect.gen
     });
 
   const all = () => [...objects.values()].flatMap((object) => [...object.runners.values()]);
-  yield* Effect.addFinalizer(() =>
-    Effect.forEach(all(), (runner) => stopOnce(runner, "operator-exiting"), {
-      concurrency: "unbounded",
-      discard: true,
-    }),
+  // Each runner is stopped for the exit once: by `exit` (the runtime's `exiting`), and by the
+  // scope's close for any spawned after it.
+  const exit = Effect.suspend(() =>
+    Effect.forEach(
+      all().filter((runner) => !runner.stopper.has("operator-exiting")),
+      (runner) => stopOnce(runner, "operator-exiting"),
+      { concurrency: "unbounded", discard: true },
+    ),
   );
+  yield* Effect.addFinalizer(() => exit);
 
   return {
     spawning,
+    exit,
     pause: Effect.suspend(() => {
       paused = true;
       return Effect.asVoid(stopAll(all(), "operator-pausing"));

@@ -10,8 +10,10 @@
  * configures it (`node/Tracing.ts`). The `kopf` facade, `kopf run` and `KopfRunner` run this
  * with admission among the tasks; `Operator.run` alone is the bare runtime.
  *
- * On exit, the operator stops first (watches, running handlers, cleanup), then the daemons and
- * timers are stopped with `operator-exiting` (the engines' scope closes).
+ * On exit, the watches stop and the running handlers finish first, then the daemons and timers
+ * are stopped with `operator-exiting` (the runtime's `exiting` seam), then the root tasks end
+ * (peering records and leases are withdrawn only now, so no peer or standby takes over work
+ * still in flight), then the cleanup activity runs.
  */
 import type { KubeApi } from "@kopf/client";
 import { type Engines, Operator, OperatorError, Probes, type RootTasks } from "@kopf/runtime";
@@ -64,6 +66,7 @@ export const makeEngines = (
         indices: indexing.indices,
         listing: indexing.listing,
         listed: indexing.listed,
+        exiting: daemons.exit,
       },
     };
   });

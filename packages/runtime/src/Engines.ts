@@ -95,6 +95,12 @@ export interface Engines {
   readonly ownership?: Ownership | undefined;
   /** Spawns, keeps or stops daemons and timers (docs/behaviour/daemons-timers.md). */
   readonly spawning?: ((input: SpawningInput) => Effect.Effect<SpawningResult>) | undefined;
+  /**
+   * Runs on exit once the watches have stopped and the queues drained, before the root tasks
+   * (peering, leases) are interrupted: e.g. stopping the daemons, so that no peer or standby
+   * starts its own while these still run.
+   */
+  readonly exiting?: Effect.Effect<void> | undefined;
 }
 
 /** No engines: the runtime alone (indexing, spawning, pausing and ownership steps skipped). */

@@ -4,8 +4,9 @@
  * failure stops it before it touches the API), then orchestrate the watchers and process events
  * until interrupted; on interruption, stop the watches, let the running handlers finish within
  * `queueing.exitTimeout` seconds (progress is persisted by the cycles that complete), and run
- * the cleanup activity. Extra root tasks (`tasks`: admission, the liveness endpoint) start after
- * startup, run beside the orchestration and are interrupted before the cleanup activity.
+ * the cleanup activity. Extra root tasks (`tasks`: admission, the liveness endpoint, peering)
+ * start after startup, run beside the orchestration and are interrupted after it has stopped
+ * (and the engines' `exiting` has run), before the cleanup activity.
  *
  * The `KubeApi` comes from the context, so an embedding application or a test provides the live
  * client or the emulator's. Readiness is a `Deferred` completed after startup; stopping is
@@ -27,6 +28,7 @@ import * as Logger from "effect/Logger";
 import type * as Scope from "effect/Scope";
 import type * as Engines from "./Engines.ts";
 import * as Activities from "./execution/Activities.ts";
+import * as StopOrder from "./internal/stopOrder.ts";
 import * as Watching from "./internal/watching.ts";
 import * as Orchestrator from "./Orchestrator.ts";
 import * as Posting from "./Posting.ts";
@@ -215,15 +217,7 @@ const operate = (
       onStarted: Effect.forEach(started, (d) => Deferred.succeed(d, undefined), { discard: true }),
       processors,
       watching,
-    }).pipe(
-      Effect.onInterrupt(() =>
-        Effect.flatMap(Effect.service(StopNotice), (notice) =>
-          notice.signal === undefined
-            ? Effect.logInfo("Stop-flag is raised. Operator is stopping.")
-            : Effect.void,
-        ),
-      ),
-    );
+    });
     const context: RootTasks.RootTaskContext = {
       registry: options.registry,
       settings,
@@ -240,8 +234,19 @@ const operate = (
         ),
       ),
     );
-    // A failing task interrupts the others and the orchestration; cleanup runs after all stopped.
-    yield* Effect.all([orchestration, ...tasks], { concurrency: "unbounded", discard: true }).pipe(
+    // A failing task stops the others and the orchestration; the orchestration always stops first
+    // (its queues drain), then the engines exit, then the root tasks (peering records and leases
+    // are withdrawn only after the work they guard); cleanup runs after all stopped.
+    yield* StopOrder.run({
+      foreground: orchestration,
+      background: Effect.all(tasks, { concurrency: "unbounded", discard: true }),
+      stopping: Effect.flatMap(Effect.service(StopNotice), (notice) =>
+        notice.signal === undefined
+          ? Effect.logInfo("Stop-flag is raised. Operator is stopping.")
+          : Effect.void,
+      ),
+      between: options.engines?.exiting,
+    }).pipe(
       Effect.provideService(Logger.CurrentLoggers, bridged),
       Effect.provideService(Posting.CurrentEvents, events),
       Effect.ensuring(cleanup),

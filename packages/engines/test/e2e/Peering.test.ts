@@ -3,7 +3,8 @@
  * default suite, a real kube-apiserver in `npm run test:real` — with operators run by
  * KopfRunner's registry form, in real time: the peering CRDs as `kopf run` expects them; a lower
  * priority pauses while a higher one runs and resumes once the higher one exits (its record
- * removed on exit); the same priority pauses both with Kopf's warning; a `kopf freeze` record
+ * removed on exit), but a stopping one keeps its record until its running handlers have finished
+ * and persisted their results (so nothing is handled twice); the same priority pauses both with Kopf's warning; a `kopf freeze` record
  * pauses a running operator until it expires; a mandatory peering waits for its object; namespace
  * patterns peer in every matching namespace, also in ones created later, and a freeze by pattern
  * pauses the operator until resumed or until its namespace goes away; with a mandatory peering,
@@ -53,6 +54,42 @@ describe("peering on a cluster", () => {
     await low.waitForOutput(Scene.handled(scene.namespace, "e2"));
     expect(scene.calls).toEqual(["high:e1", "low:e2"]);
     expect(low.output).not.toContain(Scene.handled(scene.namespace, "e1"));
+  });
+
+  it("a stopping higher priority keeps its record until its running handler has finished and persisted", async () => {
+    await using scene = await Scene.open();
+    const low = await scene.operator("low", { priority: 0 });
+    await low.waitForOutput(`Keep-alive in 'default' in '${scene.namespace}': ok.`);
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((done) => {
+      release = done;
+    });
+    const high = await scene.operator("high", {
+      priority: 10,
+      hold: (name) => (name === "e1" ? held : undefined),
+    });
+    await low.waitForOutput("Pausing operations in favour of [<Peer high: priority=10");
+
+    await scene.create("e1");
+    await Scene.waitFor(() => scene.calls.includes("high:e1"));
+    const stopped = high.stop();
+    await high.waitForOutput("Stop-flag is raised. Operator is stopping.");
+    // While its handler still runs, the stopping operator is still present: the lower one stays
+    // paused (Kopf removes the record at once, and the lower one would handle e1 again).
+    await new Promise((done) => setTimeout(done, 500));
+    expect(Object.keys((await scene.records()) ?? {}).sort()).toEqual(["high", "low"]);
+    expect(low.output).not.toContain(RESUMED);
+
+    release();
+    await stopped;
+    expect(high.exitCode).toBe(0);
+    expect(high.output).toContain(Scene.handled(scene.namespace, "e1"));
+    expect(Object.keys(await scene.waitForRecords((r) => !("high" in r)))).toEqual(["low"]);
+    await low.waitForOutput(RESUMED);
+    await scene.create("e2");
+    await low.waitForOutput(Scene.handled(scene.namespace, "e2"));
+    // Handled once, by the operator that started it: none lost, none re-run.
+    expect(scene.calls).toEqual(["high:e1", "low:e2"]);
   });
 
   it("the same priority pauses both with Kopf's warning; the one left resumes and handles the backlog", async () => {
