@@ -14,6 +14,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
 bash scripts/bootstrap.sh
 export PATH="$ROOT/node_modules/.bin:$ROOT/.tools/node_modules/.bin:$PATH"
+# The kube-apiserver is built with Go (installed into .tools/go when the machine has none new
+# enough); on a cluster of your own (`e2e` with KOPF_TEST_CLUSTER) none is needed.
+if GO_BIN="$(bash scripts/ensure-go.sh | tail -n 1)"; then export PATH="$GO_BIN:$PATH"; fi
 CONFIG=packages/conformance/vitest.real.config.ts
 mode="${1:-}"
 shift || true
