@@ -4,8 +4,9 @@
  * KopfRunner's registry form, in real time: the peering CRDs as `kopf run` expects them; a lower
  * priority pauses while a higher one runs and resumes once the higher one exits (its record
  * removed on exit), but a stopping one keeps its record until its running handlers have finished
- * and persisted their results (so nothing is handled twice); the same priority pauses both with Kopf's warning; a `kopf freeze` record
- * pauses a running operator until it expires; a mandatory peering waits for its object; namespace
+ * and persisted their results (so nothing is handled twice); the same priority pauses both with
+ * Kopf's warning; a `kopf freeze` record pauses a running operator until it expires; a mandatory
+ * peering waits for its object; namespace
  * patterns peer in every matching namespace, also in ones created later, and a freeze by pattern
  * pauses the operator until resumed or until its namespace goes away; with a mandatory peering,
  * a namespace created later (with an object in it) is watched only once its peering object
@@ -71,7 +72,7 @@ describe("peering on a cluster", () => {
     await low.waitForOutput("Pausing operations in favour of [<Peer high: priority=10");
 
     await scene.create("e1");
-    await Scene.waitFor(() => scene.calls.includes("high:e1"));
+    await high.waitForOutput(`[${scene.namespace}/e1] Handler 'created' is invoked.`);
     const stopped = high.stop();
     await high.waitForOutput("Stop-flag is raised. Operator is stopping.");
     // While its handler still runs, the stopping operator is still present: the lower one stays
