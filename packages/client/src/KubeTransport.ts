@@ -3,7 +3,8 @@
  * or with a streamed body. `KubeApi` builds requests (paths, headers, auth, retries) on top of
  * it; implementations only move bytes.
  *
- * Implementations: the live one over undici connection pools (`live/UndiciTransport.ts`) and
+ * Implementations: the live one over Node.js sockets (`live/NodeTransport.ts`; proxied
+ * credentials go through undici, `live/UndiciTransport.ts`) and
  * the emulator's in-process one in `@kopf/emulator` (no sockets). Tests can script their own
  * with {@link KubeTransport.of}.
  */
