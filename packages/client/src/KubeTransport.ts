@@ -4,9 +4,8 @@
  * it; implementations only move bytes.
  *
  * Implementations: the live one over Node.js sockets (`live/NodeTransport.ts`; proxied
- * credentials go through undici, `live/UndiciTransport.ts`) and
- * the emulator's in-process one in `@kopf/emulator` (no sockets). Tests can script their own
- * with {@link KubeTransport.of}.
+ * credentials go through undici, `live/UndiciTransport.ts`) and the emulator's in-process one in
+ * `@kopf/emulator` (no sockets). Tests can script their own with {@link KubeTransport.of}.
  */
 import * as Context from "effect/Context";
 import type * as Effect from "effect/Effect";

@@ -1,20 +1,18 @@
 /**
- * Peering end to end (docs/behaviour/peering.md) on the cluster KOPF_TEST_CLUSTER names — the emulator in the
- * default suite, a real kube-apiserver in `npm run test:real` — with operators run by
- * KopfRunner's registry form, in real time: the peering CRDs as `kopf run` expects them; a lower
- * priority pauses while a higher one runs and resumes once the higher one exits (its record
+ * Peering end to end (docs/behaviour/peering.md) on the cluster KOPF_TEST_CLUSTER names — the
+ * emulator in the default suite, a real kube-apiserver in `npm run test:real` — with operators run
+ * by KopfRunner's registry form, in real time: the peering CRDs as `kopf run` expects them; a
+ * lower priority pauses while a higher one runs and resumes once the higher one exits (its record
  * removed on exit), but a stopping one keeps its record until its running handlers have finished
  * and persisted their results (so nothing is handled twice); the same priority pauses both with
  * Kopf's warning; a `kopf freeze` record pauses a running operator until it expires; a mandatory
- * peering waits for its object; namespace
- * patterns peer in every matching namespace, also in ones created later, and a freeze by pattern
- * pauses the operator until resumed or until its namespace goes away; with a mandatory peering,
- * a namespace created later (with an object in it) is watched only once its peering object
- * exists. Paused
- * operators run no handlers, and what was created meanwhile is handled after resuming. The
- * assertions are on the peering object's status (Kopf's record format) and on the handler calls
- * and log lines. Each test has its own namespace (and cluster-wide peering name), so they can
- * share one cluster.
+ * peering waits for its object; namespace patterns peer in every matching namespace, also in ones
+ * created later, and a freeze by pattern pauses the operator until resumed or until its namespace
+ * goes away; with a mandatory peering, a namespace created later (with an object in it) is
+ * watched only once its peering object exists. Paused operators run no handlers, and what was
+ * created meanwhile is handled after resuming. The assertions are on the peering object's status
+ * (Kopf's record format) and on the handler calls and log lines. Each test has its own namespace
+ * (and cluster-wide peering name), so they can share one cluster.
  */
 import { describe, expect, it } from "vitest";
 import * as Peering from "../../src/Peering.ts";

@@ -2,7 +2,8 @@
  * One request and its whole response over a pooled connection (the lean request path of the live
  * transport): the request's bytes go out in one write, the response is read by an
  * `Http1Response` reader, and the connection goes back to its pool, kept only when the response
- * left it in step. A connection that closes early, a malformed response and a request that
+ * left it in step. Writing a request and reading its answer (`start`) is shared with streamed
+ * responses (`http1Stream.ts`). A connection that closes early, a malformed response and a request that
  * cannot be encoded fail with a `KubeApiError` naming the request; interrupting the exchange
  * closes its connection (its response would arrive for nobody). Edge code: sockets.
  */
@@ -16,7 +17,7 @@ import type { RequestTarget } from "./requestTarget.ts";
 import { errorOf } from "./transportFailure.ts";
 
 /** The error of a connection that closed before its response was whole. */
-export const cut = (started: boolean): Error =>
+const cut = (started: boolean): Error =>
   Object.assign(
     new Error(
       started
@@ -31,13 +32,63 @@ export const encode = (request: TransportRequest, target: RequestTarget): Buffer
   const bytes = Http1Request.encode(
     request.method,
     target.path,
-    Http1Request.hostOf(target.server.hostname, target.server.port),
+    target.server.host,
     request.headers,
     request.body,
   );
   return typeof bytes === "string"
     ? KubeApiError.transport(`${target.what}: cannot send the request: ${bytes}`)
     : bytes;
+};
+
+/** How a response read by {@link start} ended: whole, or failed with an error naming the request. */
+export type Outcome =
+  | { readonly _tag: "Done"; readonly response: Http1Response.Response }
+  | { readonly _tag: "Failed"; readonly error: KubeApiError };
+
+/**
+ * Writes `bytes` on `connection` and feeds what comes back to `reader`; `settle` gets how the
+ * response ended (a closed connection's own socket error, when it has one, names the failure).
+ * The caller gives the connection back to the pool.
+ *
+ * @example
+ * ```ts
+ * start(connection, bytes, Http1Response.reader(), target, (outcome) => finish(outcome))
+ * ```
+ */
+export const start = (
+  connection: Http1Pool.Connection,
+  bytes: Buffer,
+  reader: Http1Response.Reader,
+  target: RequestTarget,
+  settle: (outcome: Outcome) => void,
+): void => {
+  const onStep = (step: Http1Response.Step) => {
+    switch (step._tag) {
+      case "More":
+        return;
+      case "Done":
+        return settle(step);
+      case "Malformed":
+        return settle({
+          _tag: "Failed",
+          error: KubeApiError.transport(`${target.what}: malformed response: ${step.reason}`),
+        });
+      case "Cut":
+        return settle({ _tag: "Failed", error: errorOf(target.what, cut(step.started)) });
+    }
+  };
+  connection.handlers = {
+    data: (chunk) => onStep(reader.push(chunk)),
+    end: () => onStep(reader.end()),
+    closed: (error) => {
+      const step = reader.end();
+      if (step._tag === "Cut" && error !== undefined)
+        settle({ _tag: "Failed", error: errorOf(target.what, error) });
+      else onStep(step);
+    },
+  };
+  connection.socket.write(bytes);
 };
 
 /**
@@ -60,47 +111,22 @@ export const send = (
   return Effect.callback<TransportResponse, KubeApiError>((resume) => {
     let settled = false;
     let current: Http1Pool.Connection | undefined;
-    const settle = (connection: Http1Pool.Connection | undefined, reusable: boolean) => {
-      settled = true;
-      if (connection !== undefined) pool.release(connection, reusable);
-    };
-    const onStep = (connection: Http1Pool.Connection, step: Http1Response.Step) => {
-      if (settled || step._tag === "More") return;
-      switch (step._tag) {
-        case "Done": {
-          const { status, headers, body, reusable } = step.response;
-          settle(connection, reusable);
-          return resume(Effect.succeed({ status, headers, body }));
-        }
-        case "Malformed":
-          settle(connection, false);
-          return resume(
-            Effect.fail(KubeApiError.transport(`${target.what}: malformed response: ${step.reason}`)),
-          );
-        case "Cut":
-          settle(connection, false);
-          return resume(Effect.fail(errorOf(target.what, cut(step.started))));
-      }
-    };
     const cancel = pool.acquire(
       connectTimeout,
       (connection) => {
         if (settled) return pool.release(connection, true);
         current = connection;
-        const reader = Http1Response.reader();
-        connection.handlers = {
-          data: (chunk) => onStep(connection, reader.push(chunk)),
-          end: () => onStep(connection, reader.end()),
-          closed: (error) => {
-            const step = reader.end();
-            if (step._tag === "Cut" && error !== undefined) {
-              if (settled) return;
-              settled = true;
-              resume(Effect.fail(errorOf(target.what, error)));
-            } else onStep(connection, step);
-          },
-        };
-        connection.socket.write(bytes);
+        start(connection, bytes, Http1Response.reader(), target, (outcome) => {
+          if (settled) return;
+          settled = true;
+          if (outcome._tag === "Failed") {
+            pool.release(connection, false);
+            return resume(Effect.fail(outcome.error));
+          }
+          const { status, headers, body, reusable } = outcome.response;
+          pool.release(connection, reusable);
+          resume(Effect.succeed({ status, headers, body }));
+        });
       },
       (error) => {
         if (settled) return;

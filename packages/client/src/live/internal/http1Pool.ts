@@ -38,7 +38,6 @@ export interface Connection {
   /** The request it carries now; undefined while idle or connecting. */
   handlers: Handlers | undefined;
   lastError: unknown;
-  idle: boolean;
 }
 
 export interface Pool {
@@ -116,7 +115,7 @@ export const make = (
           rejectUnauthorized: endpoint.rejectUnauthorized,
         })
       : net.connect({ host: endpoint.hostname, port });
-    const connection: Connection = { socket, handlers: undefined, lastError: undefined, idle: false };
+    const connection: Connection = { socket, handlers: undefined, lastError: undefined };
     open.add(connection);
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 1000);
@@ -142,9 +141,8 @@ export const make = (
     socket.on("error", (error) => {
       connection.lastError = error;
     });
-    socket.on("timeout", () => {
-      if (connection.idle) socket.destroy();
-    });
+    // The idle timer runs only while the connection is idle (see `take` and `release`).
+    socket.on("timeout", () => socket.destroy());
     socket.on("close", () => {
       clearTimeout(timer);
       open.delete(connection);
@@ -166,7 +164,6 @@ export const make = (
   const take = (waiter: Waiter): (() => void) => {
     for (let connection = idle.pop(); connection !== undefined; connection = idle.pop()) {
       if (connection.socket.destroyed) continue;
-      connection.idle = false;
       connection.socket.setTimeout(0);
       waiter.ready(connection);
       return noop;
@@ -199,7 +196,6 @@ export const make = (
       connection.socket.destroy();
       return;
     }
-    connection.idle = true;
     connection.socket.setTimeout(options.keepAlive);
     idle.push(connection);
   };

@@ -13,12 +13,6 @@ const TARGET = /^[\x21-\x7e]+$/;
 /** Field values: tabs, visible ASCII, spaces and obs-text (Latin-1); no CR, LF or NUL. */
 const VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-/** The `host` header of a server: its name (an IPv6 address in brackets) and a non-default port. */
-export const hostOf = (hostname: string, port: string): string => {
-  const name = hostname.includes(":") ? `[${hostname}]` : hostname;
-  return port === "" ? name : `${name}:${port}`;
-};
-
 /**
  * The request's bytes, or why it cannot be sent.
  *

@@ -13,9 +13,8 @@ import * as Effect from "effect/Effect";
 import type * as Scope from "effect/Scope";
 import * as Stream from "effect/Stream";
 import type { KubeApiError } from "../../KubeApiError.ts";
-import { KubeApiError as Errors } from "../../KubeApiError.ts";
 import type { StreamingResponse, TransportRequest } from "../../KubeTransport.ts";
-import { cut, encode } from "./http1Exchange.ts";
+import { encode, start as exchange } from "./http1Exchange.ts";
 import type * as Http1Pool from "./http1Pool.ts";
 import * as Http1Response from "./http1Response.ts";
 import type { RequestTarget } from "./requestTarget.ts";
@@ -70,21 +69,6 @@ export const open = (
     failure ??= error;
     wake?.();
   };
-  const onStep = (step: Http1Response.Step) => {
-    switch (step._tag) {
-      case "More":
-        return;
-      case "Done":
-        ended = true;
-        release(step.response.reusable);
-        return wake?.();
-      case "Malformed":
-        return fail(Errors.transport(`${target.what}: malformed response: ${step.reason}`));
-      case "Cut":
-        return fail(errorOf(target.what, cut(step.started)));
-    }
-  };
-
   /** The next pieces of the body: what is waiting, else the next to arrive, else the end. */
   const pull: Effect.Effect<Chunks, KubeApiError | Cause.Done> = Effect.suspend(() => {
     if (chunks.length > 0) {
@@ -115,7 +99,7 @@ export const open = (
 
   const body = Stream.fromPull(Effect.succeed(pull));
 
-  const start = Effect.callback<StreamingResponse, KubeApiError>((resume) => {
+  const opening = Effect.callback<StreamingResponse, KubeApiError>((resume) => {
     headed = resume;
     const sink: Http1Response.Sink = {
       head: (status, headers) => {
@@ -138,17 +122,12 @@ export const open = (
       (acquired) => {
         connection = acquired;
         if (headed === undefined) return release(true); // interrupted while connecting
-        const reader = Http1Response.reader(sink);
-        acquired.handlers = {
-          data: (chunk) => onStep(reader.push(chunk)),
-          end: () => onStep(reader.end()),
-          closed: (error) => {
-            const step = reader.end();
-            if (step._tag === "Cut" && error !== undefined) fail(errorOf(target.what, error));
-            else onStep(step);
-          },
-        };
-        acquired.socket.write(bytes);
+        exchange(acquired, bytes, Http1Response.reader(sink), target, (outcome) => {
+          if (outcome._tag === "Failed") return fail(outcome.error);
+          ended = true;
+          release(outcome.response.reusable);
+          wake?.();
+        });
       },
       (error) => fail(errorOf(target.what, error)),
     );
@@ -159,5 +138,5 @@ export const open = (
     });
   });
 
-  return Effect.acquireRelease(start, () => Effect.sync(() => release(false)));
+  return Effect.acquireRelease(opening, () => Effect.sync(() => release(false)));
 };

@@ -12,6 +12,8 @@ export interface ServerUrl {
   /** The host name, an IPv6 address without its brackets. */
   readonly hostname: string;
   readonly port: string;
+  /** The `host` header for it: the name (an IPv6 address in brackets) and a port other than the scheme's. */
+  readonly host: string;
   /** The server URL's own path prefix, without trailing slashes. */
   readonly prefix: string;
 }
@@ -37,6 +39,7 @@ const serverOf = (text: string): ServerUrl => {
     origin: url.origin,
     hostname: url.hostname.replace(/^\[(.*)\]$/, "$1"),
     port: url.port,
+    host: url.host,
     prefix: url.pathname.replace(/\/+$/, ""),
   };
   if (servers.size >= SERVERS_KEPT) servers.clear();

@@ -1,6 +1,7 @@
 // The request bytes of the lean request path: the request line, host, headers and body framed by
-// content-length in one buffer; hosts with ports and IPv6 addresses; and paths or headers that
-// would break the framing refused with a reason (a credential in a refused value never quoted).
+// content-length in one buffer; and paths or headers that would break the framing refused with a
+// reason (a credential in a refused value never quoted). The host header's value comes from the
+// parsed server URL (requestTarget.test.ts).
 import { describe, expect, it } from "vitest";
 import * as Http1Request from "../../../src/live/internal/http1Request.ts";
 
@@ -48,15 +49,6 @@ describe("request bytes", () => {
         ),
       ),
     ).toBe("POST /x HTTP/1.1\r\nhost: h\r\ncontent-length: 1\r\n\r\n1");
-  });
-
-  it.each([
-    ["h", "", "h"],
-    ["h", "8443", "h:8443"],
-    ["::1", "6443", "[::1]:6443"],
-    ["10.0.0.1", "", "10.0.0.1"],
-  ])("host of %s port %j is %s", (hostname, port, host) => {
-    expect(Http1Request.hostOf(hostname, port)).toBe(host);
   });
 });
 

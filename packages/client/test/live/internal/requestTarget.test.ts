@@ -1,7 +1,7 @@
 /**
- * requestTarget: where a transport request goes (the server URL's parts, its path prefix, the
- * line naming the request in errors), and the pool keys the live transports look their
- * connections up by.
+ * requestTarget: where a transport request goes (the server URL's parts, the host header for it,
+ * its path prefix, the line naming the request in errors), and the pool keys the live transports
+ * look their connections up by.
  */
 import type { ConnectionInfo } from "@kopf/client";
 import { describe, expect, it } from "vitest";
@@ -65,6 +65,16 @@ describe("targetOf", () => {
       path: target.path,
       what: target.what,
     }).toEqual(expected);
+  });
+
+  it.each([
+    ["https://h", "h"],
+    ["https://h:8443", "h:8443"],
+    ["https://[::1]:6443", "[::1]:6443"],
+    ["http://10.0.0.1", "10.0.0.1"],
+  ])("the host header of %s is %s", (server, host) => {
+    const target = targetOf({ method: "GET", path: "/", headers: {}, connection: connection(server) });
+    expect(target.server.host).toBe(host);
   });
 
   it("parses a server once, however many requests go to it", () => {
