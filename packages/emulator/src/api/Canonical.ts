@@ -57,26 +57,31 @@ const sortedDeep = (value: unknown, previous: unknown): unknown => {
   const keys = Object.keys(obj);
   let inOrder = true;
   for (let i = 1; i < keys.length && inOrder; i++) inOrder = (keys[i - 1] as string) < (keys[i] as string);
-  let values: Array<unknown> | undefined;
+  // Out of order: a copy in sorted order, built as the fields are sorted. In order: the object
+  // itself, unless a field changes (then a copy from that field on).
+  if (!inOrder) keys.sort();
+  let out: JsonObject | undefined = inOrder ? undefined : {};
   for (let i = 0; i < keys.length; i++) {
-    const field = obj[keys[i] as string];
+    const key = keys[i] as string;
+    const field = obj[key];
     const sorted = sortedDeep(
       field,
-      before === undefined
-        ? undefined
-        : Object.hasOwn(before, keys[i] as string)
-          ? before[keys[i] as string]
-          : undefined,
+      before !== undefined && Object.hasOwn(before, key) ? before[key] : undefined,
     );
-    if (values === undefined && sorted !== field) values = keys.slice(0, i).map((k) => obj[k]);
-    values?.push(sorted);
+    if (out === undefined && sorted !== field) {
+      out = {};
+      for (let j = 0; j < i; j++) setField(out, keys[j] as string, obj[keys[j] as string]);
+    }
+    if (out !== undefined) setField(out, key, sorted);
   }
-  if (inOrder && values === undefined) return value;
-  const fields = values ?? keys.map((k) => obj[k]);
-  const out: JsonObject = {};
-  for (const i of keys.map((_, i) => i).sort((a, b) => ((keys[a] as string) < (keys[b] as string) ? -1 : 1)))
-    out[keys[i] as string] = fields[i];
-  return out;
+  return out ?? value;
+};
+
+/** Writes a field as data, also `__proto__` (an assignment would set the prototype instead). */
+const setField = (out: JsonObject, key: string, value: unknown): void => {
+  if (key === "__proto__")
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 };
 
 /** A Go map's keys, sorted (one level: its values are strings). */

@@ -184,11 +184,6 @@ export const render = (path: string): string =>
     })
     .join("");
 
-interface Node {
-  member: boolean;
-  readonly children: Map<string, Node>;
-}
-
 const encoded = new WeakMap<FieldSet, JsonObject>();
 
 /**
@@ -209,27 +204,33 @@ export const toFieldsV1 = (set: FieldSet): JsonObject => {
   return result;
 };
 
+/**
+ * Builds `FieldsV1` from the sorted paths straight into the objects written (each element's key
+ * is prefixed, `f:`, `k:`, `v:` or `i:`, so objects keep the keys in the order they are added):
+ * a path that is a member and has children gets `.` before its first child.
+ */
 const encodeFieldsV1 = (set: FieldSet): JsonObject => {
-  const root: Node = { member: false, children: new Map() };
+  const root: JsonObject = {};
+  const members = new Set<JsonObject>();
   for (const path of [...set].sort()) {
     let node = root;
-    for (const el of path.split(SEP)) {
-      let next = node.children.get(el);
-      if (next === undefined) {
-        next = { member: false, children: new Map() };
-        node.children.set(el, next);
+    let start = 0;
+    while (true) {
+      const end = path.indexOf(SEP, start);
+      const element = end === -1 ? path.slice(start) : path.slice(start, end);
+      let child = Object.hasOwn(node, element) ? (node[element] as JsonObject) : undefined;
+      if (child === undefined) {
+        if (members.has(node) && !Object.hasOwn(node, ".")) node["."] = {};
+        child = {};
+        node[element] = child;
       }
-      node = next;
+      node = child;
+      if (end === -1) break;
+      start = end + SEP.length;
     }
-    node.member = true;
+    members.add(node);
   }
-  const encode = (node: Node): JsonObject => {
-    const out: JsonObject = {};
-    if (node.member && node.children.size > 0) out["."] = {};
-    for (const [k, child] of node.children) out[k] = encode(child);
-    return out;
-  };
-  return encode(root);
+  return root;
 };
 
 /** Decodes `FieldsV1` into a field set (malformed parts are skipped). */

@@ -68,21 +68,32 @@ const seconds = (time: string): number => {
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** Each entry's time in whole seconds, parsed once per entry (entries are reused from write to write). */
+const secondsOf = new WeakMap<Entry, number>();
+const at = (entry: Entry): number => {
+  let value = secondsOf.get(entry);
+  if (value === undefined) {
+    value = seconds(entry.time);
+    secondsOf.set(entry, value);
+  }
+  return value;
+};
+
+const order = (p: Entry, q: Entry): number =>
+  cmp(p.operation, q.operation) ||
+  at(p) - at(q) ||
+  cmp(p.manager, q.manager) ||
+  cmp(p.apiVersion, q.apiVersion) ||
+  cmp(p.subresource ?? "", q.subresource ?? "");
+
 /**
  * Entries in the apiserver's order of managedFields: operation, time (seconds), manager, apiVersion,
- * subresource (each time parsed once, not once per comparison).
+ * subresource. Usually they already are (a write changes one entry): then nothing is sorted.
  */
 const sorted = (entries: Array<Entry>): Array<Entry> => {
-  if (entries.length < 2) return entries;
-  const at = new Map(entries.map((e) => [e, seconds(e.time)]));
-  return entries.sort(
-    (p, q) =>
-      cmp(p.operation, q.operation) ||
-      (at.get(p) ?? 0) - (at.get(q) ?? 0) ||
-      cmp(p.manager, q.manager) ||
-      cmp(p.apiVersion, q.apiVersion) ||
-      cmp(p.subresource ?? "", q.subresource ?? ""),
-  );
+  for (let i = 1; i < entries.length; i++)
+    if (order(entries[i - 1] as Entry, entries[i] as Entry) > 0) return entries.sort(order);
+  return entries;
 };
 
 /**

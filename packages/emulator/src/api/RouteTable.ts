@@ -65,23 +65,29 @@ export type Match<A> =
     }
   | { readonly _tag: "NotFound" };
 
+/** Whether `path` fits `pattern` (checked before any parameter is bound: most routes do not fit). */
+const fits = (pattern: Segments, path: Segments): boolean => {
+  for (let i = 0; i < pattern.length; i++) {
+    const part = pattern[i] as string;
+    if (part === "*" && i === pattern.length - 1) return path.length > i;
+    const segment = path[i];
+    if (segment === undefined) return false;
+    if (part.charCodeAt(0) === 0x3a /* ":" */) {
+      if (segment.length === 0) return false;
+    } else if (part !== segment) return false;
+  }
+  return path.length === pattern.length;
+};
+
 const bind = (pattern: Segments, path: Segments): Record<string, string | Segments> | undefined => {
+  if (!fits(pattern, path)) return undefined;
   const params: Record<string, string | Segments> = {};
   for (let i = 0; i < pattern.length; i++) {
     const part = pattern[i] as string;
-    if (part === "*" && i === pattern.length - 1) {
-      if (path.length <= i) return undefined;
-      params.rest = path.slice(i);
-      return params;
-    }
-    const segment = path[i];
-    if (segment === undefined) return undefined;
-    if (part.startsWith(":")) {
-      if (segment.length === 0) return undefined;
-      params[part.slice(1)] = segment;
-    } else if (part !== segment) return undefined;
+    if (part === "*" && i === pattern.length - 1) params.rest = path.slice(i);
+    else if (part.startsWith(":")) params[part.slice(1)] = path[i] as string;
   }
-  return path.length === pattern.length ? params : undefined;
+  return params;
 };
 
 const allows = (methods: Methods, method: string): boolean =>
