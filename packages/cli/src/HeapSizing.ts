@@ -4,7 +4,8 @@
  * to about four times what survived its last full collection before it is collected again, and
  * the pages stay resident afterwards. An operator's live heap is small (the objects in flight
  * and their fibers), so `kopf run` keeps both generations nearer to it: the young generation
- * stays near {@link YOUNG_SEMI_SPACE_MIB} per semi-space and the old generation grows by
+ * stays between half of {@link YOUNG_SEMI_SPACE_MIB} and all of it per semi-space (half, in the
+ * bursts measured: see {@link youngMayGrow}) and the old generation grows by
  * {@link OLD_GROWING_PERCENT} percent between full collections. Measured side by side (README,
  * "Performance"), this roughly halves the peak RSS of a burst for a little more CPU per object.
  *
