@@ -81,6 +81,8 @@ export class Store {
   rv: number;
   readonly historySize: number;
   readonly tables = new Map<string, Table>();
+  /** The same tables by group, then plural: found on every request without making a key string. */
+  private readonly byGroup = new Map<string, Map<string, Table>>();
   /** Types served from another type's table (see ResourceType.storedAs), by `group/plural`. */
   readonly views = new Map<string, ResourceType>();
   readonly byUid = new Map<string, Location>();
@@ -95,6 +97,12 @@ export class Store {
   addTable(type: ResourceType): Table {
     const table = new Table(type, this.rv);
     this.tables.set(keyOf(type), table);
+    let plurals = this.byGroup.get(type.group);
+    if (plurals === undefined) {
+      plurals = new Map();
+      this.byGroup.set(type.group, plurals);
+    }
+    plurals.set(type.plural, table);
     return table;
   }
 
@@ -106,10 +114,12 @@ export class Store {
     for (const names of table.byNamespace.values())
       for (const obj of names.values()) this.byUid.delete(uidOf(obj));
     this.tables.delete(key);
+    const plurals = this.byGroup.get(table.type.group);
+    if (plurals?.get(table.type.plural) === table) plurals.delete(table.type.plural);
   }
 
   table(group: string, plural: string): Table | undefined {
-    return this.tables.get(`${group}/${plural}`);
+    return this.byGroup.get(group)?.get(plural);
   }
 
   lookupUid(uid: string): JsonObject | undefined {
