@@ -151,19 +151,33 @@ export const bumpGeneration = (type: ResourceType, old: JsonObject, next: JsonOb
 /**
  * Whether an update changes nothing worth a new resourceVersion: as kube-apiserver compares, a
  * change of managedFields counts (a new manager of the same values), their timestamps alone do not.
+ * Compared field by field, in place (parts a write did not touch are the very same objects).
  */
 export const isNoop = (old: JsonObject, next: JsonObject): boolean => {
-  const strip = (o: JsonObject) => {
-    const { resourceVersion: _r, managedFields, ...meta } = metaOf(o);
-    const entries = Array.isArray(managedFields)
-      ? managedFields.map((e) => {
-          const { time: _t, ...rest } = asObject(e);
-          return rest;
-        })
-      : [];
-    return { ...o, metadata: { ...meta, managedFields: entries } };
-  };
-  return deepEqual(strip(old), strip(next));
+  if (!sameFields(old, next, "metadata")) return false;
+  const before = metaOf(old);
+  const after = metaOf(next);
+  if (!sameFields(before, after, "resourceVersion", "managedFields")) return false;
+  const entries = listOf(before.managedFields);
+  const others = listOf(after.managedFields);
+  if (entries.length !== others.length) return false;
+  for (let i = 0; i < entries.length; i++)
+    if (!sameFields(asObject(entries[i]), asObject(others[i]), "time")) return false;
+  return true;
+};
+
+const listOf = (value: unknown): ReadonlyArray<unknown> => (Array.isArray(value) ? value : []);
+
+/** Whether two objects have the same fields but the skipped ones (deep equality of the others). */
+const sameFields = (a: JsonObject, b: JsonObject, ...skipped: ReadonlyArray<string>): boolean => {
+  let count = 0;
+  for (const key of Object.keys(a)) {
+    if (skipped.includes(key)) continue;
+    count += 1;
+    if (!Object.hasOwn(b, key) || !deepEqual(a[key], b[key])) return false;
+  }
+  for (const key of Object.keys(b)) if (!skipped.includes(key)) count -= 1;
+  return count === 0;
 };
 
 export const finalizersOf = (obj: JsonObject): ReadonlyArray<string> => {
