@@ -6,20 +6,26 @@
 // the machine may be shared), the clients in this one over keep-alive connections, up to 32 of
 // them as the operator's client pools. Each figure is checked against the target of 10,000 writes
 // per CPU-second. Two reference rows show the floor: a plain node:https server in the emulator's
-// process with the same certificate, and the emulator's cheapest request (GET /healthz). Prints a
-// table and writes JSON to .reports/bench/emulator.json (or $BENCH_OUT).
+// process with the same certificate, and the emulator's cheapest request (GET /healthz). Then the
+// same workloads run in-process, straight to `emulator.handle` (internal/inProcess.ts): the API
+// machinery's CPU per write without sockets, steady enough between runs to compare two versions
+// of the emulator's code, which the HTTPS figures on a shared machine are not. Prints a table and
+// writes JSON to .reports/bench/emulator.json (or $BENCH_OUT).
 //
 //   node --conditions=@kopf/source --expose-gc packages/emulator/bench/emulator.bench.ts
 //   BENCH_WRITES (per phase, default 6000, after an unmeasured round of BENCH_WARM_UP_WRITES,
 //   default 1500), BENCH_WATCHERS (default 4), BENCH_CONNECTIONS
-//   (default 32), BENCH_MEMORY_OBJECTS (default 20000); BENCH_CPU_PROF=<dir> writes a V8 CPU
-//   profile of the emulator process there.
+//   (default 32), BENCH_MEMORY_OBJECTS (default 20000), BENCH_IN_PROCESS_ROUNDS (default 3, 0
+//   leaves the in-process part out); BENCH_CPU_PROF=<dir> writes a V8 CPU profile of the
+//   emulator process there.
 import { type ChildProcess, fork } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:https";
 import { cpus, loadavg } from "node:os";
 import { dirname, resolve } from "node:path";
-import { type FromServer, GROUP, PLURAL, serve, type ToServer } from "./internal/server.ts";
+import { type InProcessPhase, runInProcess } from "./internal/inProcess.ts";
+import { type FromServer, serve, type ToServer } from "./internal/server.ts";
+import { BASE, crd, createPatched, runSteps, type Workload, workloads } from "./internal/workloads.ts";
 
 const WRITES = Number(process.env.BENCH_WRITES ?? 6000);
 const WARM_UP_WRITES = Number(process.env.BENCH_WARM_UP_WRITES ?? 1500);
@@ -27,8 +33,7 @@ const WATCHERS = Number(process.env.BENCH_WATCHERS ?? 4);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const MEMORY_OBJECTS = Number(process.env.BENCH_MEMORY_OBJECTS ?? 20000);
 const TARGET = 10_000;
-/** Objects each client loop patches in turn (so that concurrent patches never collide). */
-const PER_CLIENT = 8;
+const IN_PROCESS_ROUNDS = Number(process.env.BENCH_IN_PROCESS_ROUNDS ?? 3);
 
 // ---- the clients (this process) ---------------------------------------------------------------
 
@@ -98,53 +103,13 @@ const drive = async () => {
       req.end(payload);
     });
 
-  const crd = {
-    apiVersion: "apiextensions.k8s.io/v1",
-    kind: "CustomResourceDefinition",
-    metadata: { name: `${PLURAL}.${GROUP}` },
-    spec: {
-      group: GROUP,
-      names: { kind: "KopfExample", plural: PLURAL, singular: "kopfexample", shortNames: ["kex"] },
-      scope: "Namespaced",
-      versions: [
-        {
-          name: "v1",
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          schema: {
-            openAPIV3Schema: {
-              type: "object",
-              properties: {
-                spec: {
-                  type: "object",
-                  properties: {
-                    field: { type: "string" },
-                    items: { type: "array", items: { type: "string" } },
-                    duration: { type: "string", default: "1m" },
-                  },
-                },
-                status: { type: "object", "x-kubernetes-preserve-unknown-fields": true },
-              },
-            },
-          },
-        },
-      ],
-    },
-  };
   if ((await send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)) !== 201)
     throw new Error("the bench's CRD was refused");
-  const base = `/apis/${GROUP}/v1/namespaces/default/${PLURAL}`;
+  const base = BASE;
   for (let tries = 0; (await send("GET", base)) !== 200; tries++) {
     if (tries > 100) throw new Error("the bench's CRD was never served");
     await new Promise((done) => setTimeout(done, 20));
   }
-  const example = (name: string) => ({
-    apiVersion: `${GROUP}/v1`,
-    kind: "KopfExample",
-    metadata: { name, labels: { app: "bench" } },
-    spec: { field: "value", items: ["item1", "item2"] },
-  });
 
   // The watchers, attached before the first object (so no initial ADDED events).
   let received = 0;
@@ -177,97 +142,15 @@ const drive = async () => {
   };
 
   // The objects the patch phases write, PER_CLIENT for each client loop.
-  const patched = (client: number, i: number) => `p-${client}-${i % PER_CLIENT}`;
-  for (let client = 0; client < CONNECTIONS; client++)
-    for (let k = 0; k < PER_CLIENT; k++)
-      if ((await send("POST", base, example(patched(client, k)))) === 201) owed += WATCHERS;
-  /** One kind of write: a step makes `writesPerStep` writes and says whether all succeeded. */
-  interface Workload {
-    readonly name: string;
-    readonly writesPerStep: number;
-    /** A request that writes nothing (no watch events), shown for reference, not against the target. */
-    readonly reference?: boolean;
-    readonly step: (round: string, client: number, i: number) => Promise<boolean>;
-  }
-  const mergePatch = "application/merge-patch+json";
-  const workloads: ReadonlyArray<Workload> = [
+  owed += (await createPatched(send, CONNECTIONS)) * WATCHERS;
+  const all = workloads(send, [
     {
       name: "reference: plain node:https, GET",
       writesPerStep: 1,
       reference: true,
       step: async () => (await send("GET", plainUrl)) === 200,
     },
-    {
-      name: "reference: GET /healthz",
-      writesPerStep: 1,
-      reference: true,
-      step: async () => (await send("GET", "/healthz")) === 200,
-    },
-    {
-      name: "creates (POST)",
-      writesPerStep: 1,
-      step: async (round, client, i) =>
-        (await send("POST", base, example(`c${round}-${client}-${i}`))) === 201,
-    },
-    {
-      name: "merge patches (PATCH)",
-      writesPerStep: 1,
-      step: async (round, client, i) =>
-        (await send(
-          "PATCH",
-          `${base}/${patched(client, i)}`,
-          { metadata: { labels: { n: `${round}${i}` } } },
-          mergePatch,
-        )) === 200,
-    },
-    {
-      name: "JSON patches (PATCH)",
-      writesPerStep: 1,
-      step: async (round, client, i) =>
-        (await send(
-          "PATCH",
-          `${base}/${patched(client, i)}`,
-          [{ op: "replace", path: "/spec/field", value: `${round}${i}` }],
-          "application/json-patch+json",
-        )) === 200,
-    },
-    {
-      name: "status patches (PATCH /status)",
-      writesPerStep: 1,
-      step: async (round, client, i) =>
-        (await send(
-          "PATCH",
-          `${base}/${patched(client, i)}/status`,
-          { status: { n: `${round}${i}` } },
-          mergePatch,
-        )) === 200,
-    },
-    {
-      name: "operator mix (create + 2 patches)",
-      writesPerStep: 3,
-      step: async (round, client, i) => {
-        const name = `m${round}-${client}-${i}`;
-        const created = await send("POST", base, example(name));
-        const annotated = await send(
-          "PATCH",
-          `${base}/${name}`,
-          {
-            metadata: {
-              annotations: { "kopf.zalando.org/last-handled-configuration": `{"spec":{"n":${i}}}` },
-            },
-          },
-          mergePatch,
-        );
-        const status = await send(
-          "PATCH",
-          `${base}/${name}/status`,
-          { status: { create_fn: { ok: true } } },
-          mergePatch,
-        );
-        return created === 201 && annotated === 200 && status === 200;
-      },
-    },
-  ];
+  ]);
 
   /** Makes `writes` writes of a workload from CONNECTIONS concurrent loops; the emulator's CPU for them. */
   const phase = async (workload: Workload, round: string, writes: number): Promise<Phase> => {
@@ -275,17 +158,11 @@ const drive = async () => {
     const eventsBefore = received;
     const cpuBefore = await serverCpu();
     const startedAt = performance.now();
-    const steps = Math.ceil(writes / workload.writesPerStep);
-    let next = 0;
-    let ok = 0;
-    let failed = 0;
-    await Promise.all(
-      Array.from({ length: CONNECTIONS }, async (_, client) => {
-        while (next < steps) {
-          if (await workload.step(round, client, next++)) ok++;
-          else failed++;
-        }
-      }),
+    const { ok, failed } = await runSteps(
+      workload,
+      round,
+      Math.ceil(writes / workload.writesPerStep),
+      CONNECTIONS,
     );
     const wallSeconds = (performance.now() - startedAt) / 1000;
     const made = (ok + failed) * workload.writesPerStep;
@@ -309,10 +186,10 @@ const drive = async () => {
     };
   };
   // An unmeasured warm-up round of every workload, so that JIT compilation does not count.
-  for (const workload of workloads) await phase(workload, "w", WARM_UP_WRITES);
+  for (const workload of all) await phase(workload, "w", WARM_UP_WRITES);
   const load = loadavg();
   const phases: Array<Phase> = [];
-  for (const workload of workloads) phases.push(await phase(workload, "", WRITES));
+  for (const workload of all) phases.push(await phase(workload, "", WRITES));
   for (const watcher of watchers) watcher.destroy();
   const memoryReply = await ask({ memory: MEMORY_OBJECTS });
   const memory = "memory" in memoryReply ? memoryReply.memory : undefined;
@@ -320,6 +197,17 @@ const drive = async () => {
   agent.destroy();
   child.send({ exit: true } satisfies ToServer);
   await new Promise((done) => child.once("exit", done));
+  // The same workloads straight to emulator.handle, in this process (the HTTPS one has exited).
+  const inProcess: ReadonlyArray<InProcessPhase> =
+    IN_PROCESS_ROUNDS > 0
+      ? await runInProcess({
+          writes: WRITES,
+          warmUpWrites: WARM_UP_WRITES,
+          watchers: WATCHERS,
+          loops: CONNECTIONS,
+          rounds: IN_PROCESS_ROUNDS,
+        })
+      : [];
 
   const rows: Array<readonly [string, string, string, string]> = phases.map((p) => [
     p.name,
@@ -342,6 +230,18 @@ const drive = async () => {
       `${"memory per stored object".padEnd(width)}  ${`${memory.bytesPerObject} B`.padStart(20)}         ` +
         `${memory.objects} configmaps${memory.gcExposed ? "" : " (no --expose-gc: rough)"}`,
     );
+  if (inProcess.length > 0) {
+    console.log(
+      `\nin-process (emulator.handle, no sockets), the same workloads and watchers, ` +
+        `least of ${IN_PROCESS_ROUNDS} rounds: the API machinery alone\n`,
+    );
+    for (const p of inProcess)
+      console.log(
+        `${p.name.padEnd(width)}  ${`${p.microsPerWrite} µs CPU/${p.reference ? "request" : "write"}`.padStart(20)}` +
+          `         rounds ${p.roundsMicrosPerWrite.join(", ")} µs; ${p.failed} failed steps` +
+          (p.reference ? "" : `; ${p.watchEvents}/${p.watchEventsExpected} watch events`),
+      );
+  }
   const out = resolve(process.env.BENCH_OUT ?? ".reports/bench/emulator.json");
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(
@@ -356,6 +256,7 @@ const drive = async () => {
         watchers: WATCHERS,
         targetWritesPerCpuSecond: TARGET,
         phases,
+        inProcess: { rounds: IN_PROCESS_ROUNDS, phases: inProcess },
         memory,
       },
       null,
