@@ -105,8 +105,7 @@ const drive = async () => {
 
   if ((await send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)) !== 201)
     throw new Error("the bench's CRD was refused");
-  const base = BASE;
-  for (let tries = 0; (await send("GET", base)) !== 200; tries++) {
+  for (let tries = 0; (await send("GET", BASE)) !== 200; tries++) {
     if (tries > 100) throw new Error("the bench's CRD was never served");
     await new Promise((done) => setTimeout(done, 20));
   }
@@ -121,7 +120,7 @@ const drive = async () => {
       () =>
         new Promise<import("node:http").ClientRequest>((attached) => {
           const req = request(
-            new URL(`${base}?watch=true&allowWatchBookmarks=true`, url),
+            new URL(`${BASE}?watch=true&allowWatchBookmarks=true`, url),
             { agent: new Agent({ ca: caPem }), headers: { authorization: "Bearer bench" } },
             (res) => {
               res.setEncoding("utf8");

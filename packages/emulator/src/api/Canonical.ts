@@ -4,7 +4,7 @@
  * sorted (labels, annotations, a ConfigMap's or Secret's data), custom resources as Go maps (every
  * object's keys sorted). Webhooks get objects in this order too.
  */
-import { isObject, type JsonObject } from "./internal/Json.ts";
+import { isObject, type JsonObject, putField } from "./internal/Json.ts";
 
 /** ObjectMeta's fields in Go struct order. */
 export const OBJECT_META_FIELDS: ReadonlyArray<string> = [
@@ -70,18 +70,11 @@ const sortedDeep = (value: unknown, previous: unknown): unknown => {
     );
     if (out === undefined && sorted !== field) {
       out = {};
-      for (let j = 0; j < i; j++) setField(out, keys[j] as string, obj[keys[j] as string]);
+      for (let j = 0; j < i; j++) putField(out, keys[j] as string, obj[keys[j] as string]);
     }
-    if (out !== undefined) setField(out, key, sorted);
+    if (out !== undefined) putField(out, key, sorted);
   }
   return out ?? value;
-};
-
-/** Writes a field as data, also `__proto__` (an assignment would set the prototype instead). */
-const setField = (out: JsonObject, key: string, value: unknown): void => {
-  if (key === "__proto__")
-    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  else out[key] = value;
 };
 
 /** A Go map's keys, sorted (one level: its values are strings). */

@@ -5,7 +5,7 @@
  */
 import { OBJECT_META_FIELDS } from "./Canonical.ts";
 import * as FieldError from "./FieldError.ts";
-import { clone, isObject, type JsonObject } from "./internal/Json.ts";
+import { clone, isObject, type JsonObject, putField } from "./internal/Json.ts";
 
 /** A JSONSchemaProps object as a CRD carries it. */
 export type StructuralSchema = JsonObject;
@@ -25,13 +25,6 @@ const embedded = (schema: StructuralSchema): boolean => schema["x-kubernetes-emb
 
 const META_FIELDS = new Set(OBJECT_META_FIELDS);
 
-/** Sets a field as an own one: `out["__proto__"] = v` would change the prototype instead. */
-const put = (out: JsonObject, key: string, value: unknown) => {
-  if (key === "__proto__")
-    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
-  else out[key] = value;
-};
-
 /** What a field mapping returns for a field to leave out. */
 const DROP: unique symbol = Symbol("drop");
 
@@ -50,9 +43,9 @@ const mapFields = (value: JsonObject, f: (key: string, field: unknown) => unknow
     if (out === undefined) {
       if (mapped === field) continue;
       out = {};
-      for (let j = 0; j < i; j++) put(out, keys[j] as string, value[keys[j] as string]);
+      for (let j = 0; j < i; j++) putField(out, keys[j] as string, value[keys[j] as string]);
     }
-    if (mapped !== DROP) put(out, key, mapped);
+    if (mapped !== DROP) putField(out, key, mapped);
   }
   return out ?? value;
 };
@@ -155,7 +148,7 @@ const defaultValue = (value: unknown, schema: StructuralSchema | undefined): unk
   const set = (k: string, v: unknown) => {
     if ((out ?? value)[k] === v) return;
     out ??= { ...value };
-    put(out, k, v);
+    putField(out, k, v);
   };
   const properties = props(schema);
   for (const [k, s] of Object.entries(properties)) {

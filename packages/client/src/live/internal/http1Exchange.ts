@@ -3,9 +3,9 @@
  * transport): the request's bytes go out in one write, the response is read by an
  * `Http1Response` reader, and the connection goes back to its pool, kept only when the response
  * left it in step. Writing a request and reading its answer (`start`) is shared with streamed
- * responses (`http1Stream.ts`). A connection that closes early, a malformed response and a request that
- * cannot be encoded fail with a `KubeApiError` naming the request; interrupting the exchange
- * closes its connection (its response would arrive for nobody). Edge code: sockets.
+ * responses (`http1Stream.ts`). A connection that closes early, a malformed response and a
+ * request that cannot be encoded fail with a `KubeApiError` naming the request; interrupting the
+ * exchange closes its connection (its response would arrive for nobody). Edge code: sockets.
  */
 import * as Effect from "effect/Effect";
 import { KubeApiError } from "../../KubeApiError.ts";

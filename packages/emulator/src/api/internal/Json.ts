@@ -34,13 +34,15 @@ const copyJson = (value: unknown): unknown => {
   if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) return value.map(copyJson);
   const out: JsonObject = {};
-  for (const k of Object.keys(value)) {
-    const v = copyJson((value as JsonObject)[k]);
-    if (k === "__proto__")
-      Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
-    else out[k] = v;
-  }
+  for (const k of Object.keys(value)) putField(out, k, copyJson((value as JsonObject)[k]));
   return out;
+};
+
+/** Sets a field as an own one, `__proto__` too (`out["__proto__"] = v` would change the prototype). */
+export const putField = (out: JsonObject, key: string, value: unknown): void => {
+  if (key === "__proto__")
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+  else out[key] = value;
 };
 
 const encoder = new TextEncoder();
