@@ -58,8 +58,16 @@ export type ApiResponse =
 export { EmulatorError, type EmulatorState } from "./Fixtures.ts";
 
 export interface EmulatorOptions {
-  /** Events kept per resource type for watch resumption (default 1000). */
+  /**
+   * Events always kept per resource type for watch resumption and paged lists (default 1000): the
+   * newest ones. Older events are kept too while younger than {@link historyWindow}, up to
+   * {@link historyCap}, as kube-apiserver's watch cache keeps them.
+   */
   readonly historySize?: number;
+  /** How long events are kept beyond {@link historySize} (default 75 seconds, Clock-driven; 0: not). */
+  readonly historyWindow?: Duration.Input;
+  /** The most events kept per resource type, however young (default 102,400). */
+  readonly historyCap?: number;
   /** Interval of BOOKMARK events on watches that allow them (default 1 minute, Clock-driven). */
   readonly bookmarkInterval?: Duration.Input;
   /** Watch duration when the client gives no timeoutSeconds (default 30 minutes). */
@@ -143,7 +151,12 @@ export const make = Effect.fnUntraced(function* (options: EmulatorOptions) {
   const clock = yield* Clock.Clock;
   const random = yield* Random.Random;
   const admission = options.admission ?? (yield* AdmissionHook);
-  const store = new Store(options.historySize ?? 1000);
+  const store = new Store({
+    size: options.historySize ?? 1000,
+    windowMillis: Duration.toMillis(Duration.fromInputUnsafe(options.historyWindow ?? "75 seconds")),
+    cap: options.historyCap ?? 102_400,
+    now: () => clock.currentTimeMillisUnsafe(),
+  });
   const gcSignal = yield* Queue.sliding<void>(1);
   const namespaceControllers =
     options.namespaceControllers === false ? undefined : yield* NamespaceController.make(store);

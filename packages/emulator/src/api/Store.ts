@@ -1,8 +1,16 @@
 /**
  * The object store: one table per resource type with objects indexed by namespace and name, a
  * global increasing resourceVersion, a uid index, a bounded event history per table for watch
- * resumption, and the open watchers. It is synchronous and mutable on purpose: every mutation runs
- * inside a single `Effect.sync`, so each write is atomic and costs O(1) besides its watchers.
+ * resumption and paged lists, and the open watchers. It is synchronous and mutable on purpose:
+ * every mutation runs inside a single `Effect.sync`, so each write is atomic and costs O(1) besides
+ * its watchers.
+ *
+ * The history is kept as kube-apiserver's watch cache keeps it: at least the last
+ * {@link HistoryOptions.size} events, and beyond that every event younger than
+ * {@link HistoryOptions.windowMillis} (75 s there), up to {@link HistoryOptions.cap} events. A burst
+ * of writes therefore does not expire the continue token of a list being paged, nor the version a
+ * watch resumes from, sooner than a real server would. It is trimmed when it has grown by half
+ * since the last trim, so a write costs O(1) amortised.
  */
 import { canonical } from "./Canonical.ts";
 import { asObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
@@ -15,6 +23,20 @@ export interface StoredEvent {
   readonly rv: number;
   readonly object: JsonObject;
   readonly previous: JsonObject | undefined;
+  /** When it happened (the emulator's Clock, milliseconds): how long the history keeps it. */
+  readonly at: number;
+}
+
+/** How much event history each table keeps. */
+export interface HistoryOptions {
+  /** The events always kept (the newest). */
+  readonly size: number;
+  /** Older events are kept while younger than this, milliseconds. */
+  readonly windowMillis: number;
+  /** The most events kept, however young. */
+  readonly cap: number;
+  /** Now, milliseconds (the emulator's Clock). */
+  readonly now: () => number;
 }
 
 /** An open watch on one table; `deliver` gets every event and decides what its client sees. */
@@ -38,6 +60,8 @@ export class Table {
   history: Array<StoredEvent> = [];
   /** Events with rv > compactedRv are in `history`; older ones are forgotten. */
   compactedRv: number;
+  /** The history's length at which it is trimmed next. */
+  trimAt = 0;
   size = 0;
 
   constructor(type: ResourceType, compactedRv: number) {
@@ -79,7 +103,7 @@ export const rvOf = (obj: JsonObject): string => str(metaOf(obj).resourceVersion
 export class Store {
   /** The last resourceVersion issued. */
   rv: number;
-  readonly historySize: number;
+  readonly history: HistoryOptions;
   readonly tables = new Map<string, Table>();
   /** The same tables by group, then plural: found on every request without making a key string. */
   private readonly byGroup = new Map<string, Map<string, Table>>();
@@ -89,13 +113,15 @@ export class Store {
   /** Called after every committed change (e.g. to wake the garbage collector). */
   onChange: (event: StoredEvent, table: Table) => void = () => {};
 
-  constructor(historySize: number, startRv = 1) {
-    this.historySize = Math.max(1, historySize);
+  constructor(history: HistoryOptions, startRv = 1) {
+    const size = Math.max(1, history.size);
+    this.history = { ...history, size, cap: Math.max(size, history.cap) };
     this.rv = startRv;
   }
 
   addTable(type: ResourceType): Table {
     const table = new Table(type, this.rv);
+    table.trimAt = 2 * this.history.size;
     this.tables.set(keyOf(type), table);
     let plurals = this.byGroup.get(type.group);
     if (plurals === undefined) {
@@ -159,7 +185,13 @@ export class Store {
     if (!names.has(name)) table.size++;
     names.set(name, stored);
     this.byUid.set(uidOf(stored), { key: keyOf(table.type), namespace: ns, name });
-    this.record(table, { type: previous === undefined ? "ADDED" : "MODIFIED", rv, object: stored, previous });
+    this.record(table, {
+      type: previous === undefined ? "ADDED" : "MODIFIED",
+      rv,
+      object: stored,
+      previous,
+      at: this.history.now(),
+    });
     return stored;
   }
 
@@ -172,19 +204,36 @@ export class Store {
     if (names !== undefined && names.size === 0) table.byNamespace.delete(ns);
     this.byUid.delete(uidOf(obj));
     const last = { ...obj, metadata: { ...metaOf(obj), resourceVersion: String(rv) } };
-    this.record(table, { type: "DELETED", rv, object: last, previous: obj });
+    this.record(table, { type: "DELETED", rv, object: last, previous: obj, at: this.history.now() });
     return last;
   }
 
   private record(table: Table, event: StoredEvent): void {
     table.history.push(event);
-    if (table.history.length >= this.historySize * 2) {
-      const drop = table.history.length - this.historySize;
-      table.compactedRv = (table.history[drop - 1] as StoredEvent).rv;
-      table.history = table.history.slice(drop);
-    }
+    if (table.history.length >= table.trimAt) this.trim(table, event.at);
     for (const w of table.watchers) w.deliver(event);
     this.onChange(event, table);
+  }
+
+  /**
+   * Forgets the events beyond the newest `size` that are older than the window, or beyond the
+   * cap; the next trim comes when the history has grown by half again (at least by `size`).
+   */
+  private trim(table: Table, now: number): void {
+    const { size, windowMillis, cap } = this.history;
+    const history = table.history;
+    const oldest = now - windowMillis;
+    let drop = 0;
+    while (history.length - drop > size) {
+      const event = history[drop] as StoredEvent;
+      if (history.length - drop <= cap && event.at > oldest) break;
+      drop++;
+    }
+    if (drop > 0) {
+      table.compactedRv = (history[drop - 1] as StoredEvent).rv;
+      table.history = history.slice(drop);
+    }
+    table.trimAt = table.history.length + Math.max(size, table.history.length >> 1);
   }
 
   /** Forgets every table's history: watches from an older resourceVersion get 410 Gone. */
@@ -192,6 +241,7 @@ export class Store {
     for (const table of this.tables.values()) {
       table.history = [];
       table.compactedRv = this.rv;
+      table.trimAt = 2 * this.history.size;
     }
   }
 

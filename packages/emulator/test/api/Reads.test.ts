@@ -90,6 +90,28 @@ describe("list", () => {
     expect(r.p3.body.metadata.continue).toBeUndefined();
   });
 
+  it("keeps a paged list consistent through a burst of writes longer than the history size", async () => {
+    // kube-apiserver serves the pages of a list from etcd until it is compacted (minutes), so an
+    // operator listing while objects are written finishes its listing; the emulator did not.
+    const r = await run(
+      Effect.gen(function* () {
+        yield* seed;
+        const p1 = yield* send("GET", `${NS}?limit=2`);
+        for (let i = 0; i < 30; i++) yield* send("POST", NS, cm(`burst-${i}`));
+        yield* send("DELETE", `${NS}/d`);
+        const p2 = yield* send(
+          "GET",
+          `${NS}?limit=2&continue=${encodeURIComponent(p1.body.metadata.continue)}`,
+        );
+        return { p1, p2 };
+      }),
+      { historySize: 4 },
+    );
+    expect(r.p2.status).toBe(200);
+    expect(names(r.p2.body)).toEqual(["c", "d"]);
+    expect(r.p2.body.metadata.resourceVersion).toBe(r.p1.body.metadata.resourceVersion);
+  });
+
   it("answers 410 Expired for a continue token older than the history", async () => {
     const r = await run(
       Effect.gen(function* () {

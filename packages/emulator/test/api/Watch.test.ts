@@ -1,4 +1,5 @@
 /** Watch streams: initial state, resumption from a resourceVersion, 410 after compaction, selectors, bookmarks and timeouts on the TestClock. */
+import type * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
 import * as Layer from "effect/Layer";
@@ -91,9 +92,56 @@ describe("watch", () => {
         for (let i = 1; i < 12; i++) yield* send("POST", NS, cm(`c${i}`));
         return yield* watch(`${NS}?watch=1&resourceVersion=${first.body.metadata.resourceVersion}`, 1);
       }),
-      { historySize: 4 },
+      { historySize: 4, historyWindow: 0 },
     );
     expect(r.events[0].type).toBe("ERROR");
+  });
+
+  // As kube-apiserver's watch cache: beyond the newest `historySize` events, those younger than
+  // the window stay (up to the cap), so a burst of writes does not expire a watch's version.
+  const resumeAfterBurst = (
+    options: { readonly historyCap?: number },
+    burst: number,
+    passing: Duration.Input,
+  ) =>
+    Effect.runPromise(
+      Effect.scoped(
+        Layer.build(KubeEmulator.layer({ namespaceControllers: false, historySize: 4, ...options })).pipe(
+          Effect.flatMap((ctx) =>
+            Effect.provide(
+              Effect.gen(function* () {
+                const first = yield* send("POST", NS, cm("c0"));
+                yield* send("POST", NS, cm("c1"));
+                yield* TestClock.adjust(passing);
+                for (let i = 2; i <= burst; i++) yield* send("POST", NS, cm(`c${i}`));
+                return yield* watch(
+                  `${NS}?watch=1&resourceVersion=${first.body.metadata.resourceVersion}`,
+                  1,
+                );
+              }),
+              ctx,
+            ),
+          ),
+          Effect.provide(TestClock.layer()),
+        ),
+      ),
+    );
+
+  it("keeps the events younger than the history window beyond the history size", async () => {
+    const r = await resumeAfterBurst({}, 40, "74 seconds");
+    expect(summary(r.events)).toEqual([["ADDED", "c1"]]);
+  });
+
+  it("forgets events beyond the history size once they are older than the window", async () => {
+    const r = await resumeAfterBurst({}, 40, "76 seconds");
+    expect(r.events[0].type).toBe("ERROR");
+    expect(r.events[0].object.code).toBe(410);
+  });
+
+  it("forgets young events beyond the history cap", async () => {
+    const r = await resumeAfterBurst({ historyCap: 10 }, 40, "0 seconds");
+    expect(r.events[0].type).toBe("ERROR");
+    expect(r.events[0].object.code).toBe(410);
   });
 
   it("applies selectors: leaving reads as DELETED, entering as ADDED", async () => {
