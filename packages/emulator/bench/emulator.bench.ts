@@ -25,7 +25,7 @@ import { cpus, loadavg } from "node:os";
 import { dirname, resolve } from "node:path";
 import { type InProcessPhase, runInProcess } from "./internal/inProcess.ts";
 import { type FromServer, serve, type ToServer } from "./internal/server.ts";
-import { BASE, crd, createPatched, runSteps, type Workload, workloads } from "./internal/workloads.ts";
+import { BASE, createPatched, installCrd, runSteps, type Workload, workloads } from "./internal/workloads.ts";
 
 const WRITES = Number(process.env.BENCH_WRITES ?? 6000);
 const WARM_UP_WRITES = Number(process.env.BENCH_WARM_UP_WRITES ?? 1500);
@@ -103,12 +103,7 @@ const drive = async () => {
       req.end(payload);
     });
 
-  if ((await send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)) !== 201)
-    throw new Error("the bench's CRD was refused");
-  for (let tries = 0; (await send("GET", BASE)) !== 200; tries++) {
-    if (tries > 100) throw new Error("the bench's CRD was never served");
-    await new Promise((done) => setTimeout(done, 20));
-  }
+  await installCrd(send, "");
 
   // The watchers, attached before the first object (so no initial ADDED events).
   let received = 0;

@@ -183,7 +183,7 @@ const run = (profiled: boolean) =>
         if (record.message.startsWith("Creation is processed")) {
           processed += 1;
           lastProcessed = performance.now();
-          Deferred.doneUnsafe(warmedUp, Effect.void);
+          if (processed === 1) Deferred.doneUnsafe(warmedUp, Effect.void);
           if (processed === N) Deferred.doneUnsafe(allDone, Effect.void);
         }
       });

@@ -12,7 +12,7 @@ import * as Layer from "effect/Layer";
 import * as Scope from "effect/Scope";
 import * as Stream from "effect/Stream";
 import { KubeEmulator } from "../../src/index.ts";
-import { BASE, crd, createPatched, runSteps, type Send, workloads } from "./workloads.ts";
+import { BASE, createPatched, installCrd, runSteps, type Send, workloads } from "./workloads.ts";
 
 export interface InProcessPhase {
   readonly name: string;
@@ -58,12 +58,7 @@ export const runInProcess = async (options: {
         }),
       ).then((response) => response.status);
     };
-    if ((await send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)) !== 201)
-      throw new Error("the bench's CRD was refused in-process");
-    for (let tries = 0; (await send("GET", BASE)) !== 200; tries++) {
-      if (tries > 100) throw new Error("the bench's CRD was never served in-process");
-      await new Promise((done) => setTimeout(done, 20));
-    }
+    await installCrd(send, " in-process");
 
     // The watchers, each a fiber reading its stream of events.
     let received = 0;

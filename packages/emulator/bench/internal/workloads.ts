@@ -20,7 +20,7 @@ export const BASE = `/apis/${GROUP}/v1/namespaces/default/${PLURAL}`;
 /** Objects each client loop patches in turn (so that concurrent patches never collide). */
 export const PER_CLIENT = 8;
 
-export const crd = {
+const crd = {
   apiVersion: "apiextensions.k8s.io/v1",
   kind: "CustomResourceDefinition",
   metadata: { name: `${PLURAL}.${GROUP}` },
@@ -62,6 +62,16 @@ export const example = (name: string) => ({
   spec: { field: "value", items: ["item1", "item2"] },
 });
 
+/** Creates the bench's CRD and waits until its resources are served; `where` names the emulator in errors. */
+export const installCrd = async (send: Send, where: string): Promise<void> => {
+  if ((await send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd)) !== 201)
+    throw new Error(`the bench's CRD was refused${where}`);
+  for (let tries = 0; (await send("GET", BASE)) !== 200; tries++) {
+    if (tries > 100) throw new Error(`the bench's CRD was never served${where}`);
+    await new Promise((done) => setTimeout(done, 20));
+  }
+};
+
 /** The object a patch phase's client loop writes at its step `i`. */
 export const patched = (client: number, i: number) => `p-${client}-${i % PER_CLIENT}`;
 
@@ -75,6 +85,21 @@ export const createPatched = async (send: Send, connections: number): Promise<nu
 };
 
 const MERGE_PATCH = "application/merge-patch+json";
+
+/** A workload of PATCHes to the patch phases' objects (`suffix`: a subresource's path). */
+const patching = (
+  send: Send,
+  name: string,
+  suffix: string,
+  body: (mark: string) => unknown,
+  contentType: string,
+): Workload => ({
+  name,
+  writesPerStep: 1,
+  step: async (round, client, i) =>
+    (await send("PATCH", `${BASE}/${patched(client, i)}${suffix}`, body(`${round}${i}`), contentType)) ===
+    200,
+});
 
 /** The writes measured, after `references` (requests shown for comparison only). */
 export const workloads = (send: Send, references: ReadonlyArray<Workload>): ReadonlyArray<Workload> => [
@@ -90,39 +115,21 @@ export const workloads = (send: Send, references: ReadonlyArray<Workload>): Read
     writesPerStep: 1,
     step: async (round, client, i) => (await send("POST", BASE, example(`c${round}-${client}-${i}`))) === 201,
   },
-  {
-    name: "merge patches (PATCH)",
-    writesPerStep: 1,
-    step: async (round, client, i) =>
-      (await send(
-        "PATCH",
-        `${BASE}/${patched(client, i)}`,
-        { metadata: { labels: { n: `${round}${i}` } } },
-        MERGE_PATCH,
-      )) === 200,
-  },
-  {
-    name: "JSON patches (PATCH)",
-    writesPerStep: 1,
-    step: async (round, client, i) =>
-      (await send(
-        "PATCH",
-        `${BASE}/${patched(client, i)}`,
-        [{ op: "replace", path: "/spec/field", value: `${round}${i}` }],
-        "application/json-patch+json",
-      )) === 200,
-  },
-  {
-    name: "status patches (PATCH /status)",
-    writesPerStep: 1,
-    step: async (round, client, i) =>
-      (await send(
-        "PATCH",
-        `${BASE}/${patched(client, i)}/status`,
-        { status: { n: `${round}${i}` } },
-        MERGE_PATCH,
-      )) === 200,
-  },
+  patching(send, "merge patches (PATCH)", "", (mark) => ({ metadata: { labels: { n: mark } } }), MERGE_PATCH),
+  patching(
+    send,
+    "JSON patches (PATCH)",
+    "",
+    (mark) => [{ op: "replace", path: "/spec/field", value: mark }],
+    "application/json-patch+json",
+  ),
+  patching(
+    send,
+    "status patches (PATCH /status)",
+    "/status",
+    (mark) => ({ status: { n: mark } }),
+    MERGE_PATCH,
+  ),
   {
     name: "operator mix (create + 2 patches)",
     writesPerStep: 3,

@@ -39,6 +39,12 @@ export interface HistoryOptions {
   readonly now: () => number;
 }
 
+/**
+ * The history's length at which to trim it next, given its length after a trim: when it has
+ * grown by half, and at least by `size` (so trimming costs O(1) per write, amortised).
+ */
+const trimAfter = (length: number, size: number): number => length + Math.max(size, length >> 1);
+
 /** An open watch on one table; `deliver` gets every event and decides what its client sees. */
 export interface Watcher {
   readonly deliver: (event: StoredEvent) => void;
@@ -60,13 +66,14 @@ export class Table {
   history: Array<StoredEvent> = [];
   /** Events with rv > compactedRv are in `history`; older ones are forgotten. */
   compactedRv: number;
-  /** The history's length at which it is trimmed next. */
-  trimAt = 0;
+  /** The history's length at which it is trimmed next (see `Store.trim`). */
+  trimAt: number;
   size = 0;
 
-  constructor(type: ResourceType, compactedRv: number) {
+  constructor(type: ResourceType, compactedRv: number, trimAt: number) {
     this.type = type;
     this.compactedRv = compactedRv;
+    this.trimAt = trimAt;
   }
 
   get(namespace: string, name: string): JsonObject | undefined {
@@ -120,8 +127,7 @@ export class Store {
   }
 
   addTable(type: ResourceType): Table {
-    const table = new Table(type, this.rv);
-    table.trimAt = 2 * this.history.size;
+    const table = new Table(type, this.rv, trimAfter(0, this.history.size));
     this.tables.set(keyOf(type), table);
     let plurals = this.byGroup.get(type.group);
     if (plurals === undefined) {
@@ -185,13 +191,7 @@ export class Store {
     if (!names.has(name)) table.size++;
     names.set(name, stored);
     this.byUid.set(uidOf(stored), { key: keyOf(table.type), namespace: ns, name });
-    this.record(table, {
-      type: previous === undefined ? "ADDED" : "MODIFIED",
-      rv,
-      object: stored,
-      previous,
-      at: this.history.now(),
-    });
+    this.record(table, previous === undefined ? "ADDED" : "MODIFIED", rv, stored, previous);
     return stored;
   }
 
@@ -204,11 +204,18 @@ export class Store {
     if (names !== undefined && names.size === 0) table.byNamespace.delete(ns);
     this.byUid.delete(uidOf(obj));
     const last = { ...obj, metadata: { ...metaOf(obj), resourceVersion: String(rv) } };
-    this.record(table, { type: "DELETED", rv, object: last, previous: obj, at: this.history.now() });
+    this.record(table, "DELETED", rv, last, obj);
     return last;
   }
 
-  private record(table: Table, event: StoredEvent): void {
+  private record(
+    table: Table,
+    type: EventType,
+    rv: number,
+    object: JsonObject,
+    previous: JsonObject | undefined,
+  ): void {
+    const event: StoredEvent = { type, rv, object, previous, at: this.history.now() };
     table.history.push(event);
     if (table.history.length >= table.trimAt) this.trim(table, event.at);
     for (const w of table.watchers) w.deliver(event);
@@ -217,7 +224,7 @@ export class Store {
 
   /**
    * Forgets the events beyond the newest `size` that are older than the window, or beyond the
-   * cap; the next trim comes when the history has grown by half again (at least by `size`).
+   * cap; the next trim comes when the history has grown by half again ({@link trimAfter}).
    */
   private trim(table: Table, now: number): void {
     const { size, windowMillis, cap } = this.history;
@@ -233,7 +240,7 @@ export class Store {
       table.compactedRv = (history[drop - 1] as StoredEvent).rv;
       table.history = history.slice(drop);
     }
-    table.trimAt = table.history.length + Math.max(size, table.history.length >> 1);
+    table.trimAt = trimAfter(table.history.length, size);
   }
 
   /** Forgets every table's history: watches from an older resourceVersion get 410 Gone. */
@@ -241,7 +248,7 @@ export class Store {
     for (const table of this.tables.values()) {
       table.history = [];
       table.compactedRv = this.rv;
-      table.trimAt = 2 * this.history.size;
+      table.trimAt = trimAfter(0, this.history.size);
     }
   }
 

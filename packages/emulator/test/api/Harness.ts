@@ -2,6 +2,7 @@
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Stream from "effect/Stream";
+import { TestClock } from "effect/testing";
 import {
   type ApiRequest,
   type ApiResponse,
@@ -79,12 +80,18 @@ export const watch = (url: string, n: number) =>
 export const run = <A, E>(
   effect: Effect.Effect<A, E, KubeEmulator>,
   options: EmulatorOptions = {},
-): Promise<A> =>
-  Effect.runPromise(
-    Effect.scoped(
-      Layer.build(KubeEmulator.layer({ namespaceControllers: false, ...options })).pipe(
-        Effect.flatMap((ctx) => Effect.provide(effect, ctx)),
-      ),
+): Promise<A> => Effect.runPromise(withEmulator(effect, options));
+
+/** As {@link run}, with the `TestClock` as the emulator's and the test's clock. */
+export const runOnTestClock = <A, E>(
+  effect: Effect.Effect<A, E, KubeEmulator>,
+  options: EmulatorOptions = {},
+): Promise<A> => Effect.runPromise(withEmulator(effect, options).pipe(Effect.provide(TestClock.layer())));
+
+const withEmulator = <A, E>(effect: Effect.Effect<A, E, KubeEmulator>, options: EmulatorOptions) =>
+  Effect.scoped(
+    Layer.build(KubeEmulator.layer({ namespaceControllers: false, ...options })).pipe(
+      Effect.flatMap((ctx) => Effect.provide(effect, ctx)),
     ),
   );
 

@@ -10,17 +10,10 @@ import { TestClock } from "effect/testing";
 import { describe, expect, it } from "vitest";
 import { KubeEmulator } from "../../src/api/Emulator.ts";
 import * as NamespaceController from "../../src/api/NamespaceController.ts";
-import { send } from "./Harness.ts";
+import { runOnTestClock, send } from "./Harness.ts";
 
 const onTestClock = <A, E>(effect: Effect.Effect<A, E, KubeEmulator>): Promise<A> =>
-  Effect.runPromise(
-    Effect.scoped(
-      Layer.build(KubeEmulator.layer({ namespaceControllerDelay: "50 millis" })).pipe(
-        Effect.flatMap((ctx) => Effect.provide(effect, ctx)),
-        Effect.provide(TestClock.layer()),
-      ),
-    ),
-  );
+  runOnTestClock(effect, { namespaceControllers: true, namespaceControllerDelay: "50 millis" });
 
 const contentOf = (namespace: string) =>
   Effect.gen(function* () {

@@ -2,12 +2,11 @@
 import type * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
-import * as Layer from "effect/Layer";
 import * as Stream from "effect/Stream";
 import { TestClock } from "effect/testing";
 import { describe, expect, it } from "vitest";
 import { KubeEmulator } from "../../src/api/Emulator.ts";
-import { cm, request, run, send, watch } from "./Harness.ts";
+import { cm, request, run, runOnTestClock, send, watch } from "./Harness.ts";
 
 const NS = "/api/v1/namespaces/default/configmaps";
 const summary = (events: ReadonlyArray<any>) =>
@@ -104,27 +103,15 @@ describe("watch", () => {
     burst: number,
     passing: Duration.Input,
   ) =>
-    Effect.runPromise(
-      Effect.scoped(
-        Layer.build(KubeEmulator.layer({ namespaceControllers: false, historySize: 4, ...options })).pipe(
-          Effect.flatMap((ctx) =>
-            Effect.provide(
-              Effect.gen(function* () {
-                const first = yield* send("POST", NS, cm("c0"));
-                yield* send("POST", NS, cm("c1"));
-                yield* TestClock.adjust(passing);
-                for (let i = 2; i <= burst; i++) yield* send("POST", NS, cm(`c${i}`));
-                return yield* watch(
-                  `${NS}?watch=1&resourceVersion=${first.body.metadata.resourceVersion}`,
-                  1,
-                );
-              }),
-              ctx,
-            ),
-          ),
-          Effect.provide(TestClock.layer()),
-        ),
-      ),
+    runOnTestClock(
+      Effect.gen(function* () {
+        const first = yield* send("POST", NS, cm("c0"));
+        yield* send("POST", NS, cm("c1"));
+        yield* TestClock.adjust(passing);
+        for (let i = 2; i <= burst; i++) yield* send("POST", NS, cm(`c${i}`));
+        return yield* watch(`${NS}?watch=1&resourceVersion=${first.body.metadata.resourceVersion}`, 1);
+      }),
+      { historySize: 4, ...options },
     );
 
   it("keeps the events younger than the history window beyond the history size", async () => {
@@ -219,14 +206,7 @@ describe("watch", () => {
         rv: created.body.metadata.resourceVersion,
       };
     });
-    const r = await Effect.runPromise(
-      Effect.scoped(
-        Layer.build(KubeEmulator.layer({ bookmarkInterval: "60 seconds" })).pipe(
-          Effect.flatMap((ctx) => Effect.provide(program, ctx)),
-          Effect.provide(TestClock.layer()),
-        ),
-      ),
-    );
+    const r = await runOnTestClock(program, { namespaceControllers: true, bookmarkInterval: "60 seconds" });
     expect(r.events.map((e) => e.type)).toEqual(["BOOKMARK", "ADDED", "BOOKMARK"]);
     expect(r.events[0].object).toEqual({
       kind: "ConfigMap",
