@@ -118,8 +118,10 @@ describe("sharded watch", () => {
       }),
       gateOn,
     );
+    // The list is in name order ("w11" before "w2"), the events in creation order.
     const low = all
       .filter((i: any) => ShardRange.fnv1a64(i.metadata.uid) < 1n << 63n)
+      .sort((a: any, b: any) => Number(a.metadata.resourceVersion) - Number(b.metadata.resourceVersion))
       .map((i: any) => i.metadata.name);
     expect(events.map((e: any) => e.object.metadata.name)).toEqual(low.slice(0, 2));
   });
