@@ -96,6 +96,22 @@ export class Table {
     return out;
   }
 
+  /**
+   * The position in `history` of its first event after `rv`: a binary search, since the history
+   * is in resourceVersion order (a watch resuming from a version skips what it has seen without
+   * reading the up to {@link HistoryOptions.cap} events before it).
+   */
+  firstAfter(rv: number): number {
+    let low = 0;
+    let high = this.history.length;
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if ((this.history[middle] as StoredEvent).rv <= rv) low = middle + 1;
+      else high = middle;
+    }
+    return low;
+  }
+
   countIn(namespace: string): number {
     return this.byNamespace.get(namespace)?.size ?? 0;
   }

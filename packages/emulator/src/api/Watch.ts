@@ -148,8 +148,9 @@ export const open = (core: Core, resolved: Resolved, options: WatchOptions): Res
             ),
           );
       } else {
-        for (const e of table.history) {
-          if (e.rv <= from) continue;
+        const history = table.history;
+        for (let i = table.firstAfter(from); i < history.length; i++) {
+          const e = history[i] as StoredEvent;
           const v = visibleEvent(e, resolved.namespace, options.selection);
           if (v !== undefined) offer(eventLine(e, v.type, v.object));
         }
