@@ -4,7 +4,10 @@
  * a last line without a newline. Each line is decoded only once it is complete, so long lines
  * cost O(length), not O(length × chunks).
  */
+import { isArrayNonEmpty as isNonEmptyArray, type NonEmptyReadonlyArray } from "effect/Array";
+import type * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
+import * as Pull from "effect/Pull";
 import * as Stream from "effect/Stream";
 import { KubeApiError } from "../KubeApiError.ts";
 
@@ -53,31 +56,99 @@ class LineSplitter {
   }
 }
 
-/** The non-blank lines of a byte stream, decoded as UTF-8, without their line endings. */
-export const lines = <E, R>(bytes: Stream.Stream<Uint8Array, E, R>): Stream.Stream<string, E, R> =>
-  bytes.pipe(
-    Stream.mapAccum(
-      () => new LineSplitter(),
-      (splitter, chunk: Uint8Array) => [splitter, splitter.push(chunk)] as const,
-      { onHalt: (splitter) => splitter.end() },
-    ),
-    Stream.map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line)),
-    Stream.filter((line) => line.trim() !== ""),
+/**
+ * What to make of one non-blank line: push zero or more elements to `out` (and warnings to log to
+ * `warnings`), or return the error that ends the stream after the elements of the lines before it.
+ */
+export type LineHandler<A> = (
+  line: string,
+  out: Array<A>,
+  warnings: Array<string>,
+) => KubeApiError | undefined;
+
+/**
+ * A byte stream's non-blank lines (UTF-8, line endings removed) made into elements by `handle`, a
+ * received chunk at a time: one step of the stream per chunk however many lines it holds, not
+ * several per line. A line's error ends the stream once the elements before it are emitted; a
+ * failure of the bytes themselves ends it as it is, without reading the unfinished last line.
+ */
+export const linesWith = <A, E, R>(
+  bytes: Stream.Stream<Uint8Array, E, R>,
+  handle: LineHandler<A>,
+): Stream.Stream<A, E | KubeApiError, R> =>
+  Stream.transformPull(bytes, (pull) =>
+    Effect.sync(() => {
+      const splitter = new LineSplitter();
+      let ended: Cause.Cause<E | Cause.Done<void>> | undefined;
+      let failure: KubeApiError | undefined;
+      const elementsOf = (
+        lines: ReadonlyArray<string>,
+        next: Effect.Effect<NonEmptyReadonlyArray<A>, E | KubeApiError | Cause.Done<void>>,
+      ) => {
+        const out: Array<A> = [];
+        const warnings: Array<string> = [];
+        for (const raw of lines) {
+          const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+          if (line.trim() === "") continue;
+          failure = handle(line, out, warnings);
+          if (failure !== undefined) break;
+        }
+        const emitted = isNonEmptyArray(out) ? Effect.succeed(out) : next;
+        return warnings.length === 0
+          ? emitted
+          : Effect.forEach(warnings, (warning) => Effect.logWarning(warning), { discard: true }).pipe(
+              Effect.andThen(emitted),
+            );
+      };
+      const step: Effect.Effect<
+        NonEmptyReadonlyArray<A>,
+        E | KubeApiError | Cause.Done<void>
+      > = Effect.suspend(() => {
+        if (failure !== undefined) return Effect.fail(failure);
+        if (ended !== undefined) return Effect.failCause(ended);
+        return Effect.matchCauseEffect(pull, {
+          onFailure: (cause) => {
+            ended = cause;
+            return Pull.isDoneCause(cause) ? elementsOf(splitter.end(), step) : Effect.failCause(cause);
+          },
+          onSuccess: (chunk) => {
+            const lines: Array<string> = [];
+            for (const bytes of chunk) for (const line of splitter.push(bytes)) lines.push(line);
+            return elementsOf(lines, step);
+          },
+        });
+      });
+      return step;
+    }),
   );
+
+const keepLine: LineHandler<string> = (line, out) => {
+  out.push(line);
+  return undefined;
+};
+
+/** The non-blank lines of a byte stream, decoded as UTF-8, without their line endings. */
+export const lines = <E, R>(
+  bytes: Stream.Stream<Uint8Array, E, R>,
+): Stream.Stream<string, E | KubeApiError, R> => linesWith(bytes, keepLine);
+
+/** The error for a line that is not JSON, naming its size and beginning. */
+export const malformed = (line: string, cause: unknown): KubeApiError =>
+  KubeApiError.transport(
+    `Malformed JSON line in a streamed response (${line.length} characters, starting with ${JSON.stringify(line.slice(0, 80))}).`,
+    cause,
+  );
+
+const parseLine: LineHandler<unknown> = (line, out) => {
+  try {
+    out.push(JSON.parse(line));
+    return undefined;
+  } catch (cause) {
+    return malformed(line, cause);
+  }
+};
 
 /** The JSON values of a JSON-lines byte stream; a malformed line fails the stream. */
 export const values = <E, R>(
   bytes: Stream.Stream<Uint8Array, E, R>,
-): Stream.Stream<unknown, E | KubeApiError, R> =>
-  lines(bytes).pipe(
-    Stream.mapEffect((line) =>
-      Effect.try({
-        try: () => JSON.parse(line) as unknown,
-        catch: (cause) =>
-          KubeApiError.transport(
-            `Malformed JSON line in a streamed response (${line.length} characters, starting with ${JSON.stringify(line.slice(0, 80))}).`,
-            cause,
-          ),
-      }),
-    ),
-  );
+): Stream.Stream<unknown, E | KubeApiError, R> => linesWith(bytes, parseLine);

@@ -20,17 +20,27 @@ const eventTypes: ReadonlySet<string> = new Set<RawEventType>([
   "ERROR",
 ]);
 
-/** One decoded JSON line as zero or one events. */
-export const decodeEvent = (value: unknown): Effect.Effect<ReadonlyArray<WatchEvent>, KubeApiError> => {
-  const event = value as { type?: unknown; object?: unknown } | null;
+/**
+ * One JSON line of a watch stream as zero or one events: an unknown event type is dropped with a
+ * warning; a value that is not an event fails the stream.
+ */
+export const decodeEventLine: JsonLines.LineHandler<WatchEvent> = (line, out, warnings) => {
+  let event: { type?: unknown; object?: unknown } | null;
+  try {
+    event = JSON.parse(line);
+  } catch (cause) {
+    return JsonLines.malformed(line, cause);
+  }
   if (typeof event !== "object" || event === null || typeof event.type !== "string") {
-    return Effect.fail(KubeApiError.transport("A watch event without a type in the watch stream."));
+    return KubeApiError.transport("A watch event without a type in the watch stream.");
   }
   if (!eventTypes.has(event.type)) {
-    return Effect.logWarning(`Ignoring an unsupported watch event type: ${event.type}`).pipe(Effect.as([]));
+    warnings.push(`Ignoring an unsupported watch event type: ${event.type}`);
+    return undefined;
   }
   const object = (typeof event.object === "object" && event.object !== null ? event.object : {}) as RawBody;
-  return Effect.succeed([{ type: event.type as RawEventType, object }]);
+  out.push({ type: event.type as RawEventType, object });
+  return undefined;
 };
 
 export const watch = (
@@ -59,10 +69,7 @@ export const watch = (
         millis(networking.connectTimeout) ??
         millis(networking.requestTimeout);
       const response = yield* requester.open(path, connect);
-      const events = JsonLines.values(response.body).pipe(
-        Stream.mapEffect(decodeEvent),
-        Stream.flattenIterable,
-      );
+      const events = JsonLines.linesWith(response.body, decodeEventLine);
       const clientTimeout = millis(watching.clientTimeout);
       return clientTimeout === undefined
         ? events
