@@ -114,7 +114,8 @@ export const fromListWatch = <E extends ApiFailure>(
         const where = target.namespace === null ? "cluster-wide" : `in ${JSON.stringify(target.namespace)}`;
         let state = WatchState.initial;
         const known = options.synthesizeDeletions === false ? null : KnownObjects.make();
-        let lastSeen = yield* Clock.currentTimeMillis;
+        const clock = yield* Clock.Clock;
+        let lastSeen = clock.currentTimeMillisUnsafe();
 
         yield* Effect.forkScoped(
           Effect.forever(
@@ -156,10 +157,9 @@ export const fromListWatch = <E extends ApiFailure>(
           });
 
         const noted = (type: string) =>
-          Effect.gen(function* () {
-            lastSeen = yield* Clock.currentTimeMillis;
-            yield* metrics.event(type);
-            yield* metrics.seen(lastSeen);
+          Effect.suspend(() => {
+            lastSeen = clock.currentTimeMillisUnsafe();
+            return Effect.andThen(metrics.event(type), metrics.seen(lastSeen));
           });
 
         // The shard filter: the ranges' selector, sent once the server is known to apply it.
@@ -216,6 +216,20 @@ export const fromListWatch = <E extends ApiFailure>(
           return yield* feed({ _tag: "Listed", resourceVersion });
         });
 
+        // Inactivity is time spent waiting for the stream's next chunk (not time the consumer
+        // takes): `waitingSince` is set while a pull is pending, and one watchdog per connection
+        // sleeps until it could have expired, instead of a timed race around every pull.
+        let waitingSince: number | undefined;
+        const watchdog = (limitMillis: number) =>
+          Effect.gen(function* () {
+            while (true) {
+              const now = clock.currentTimeMillisUnsafe();
+              const since = waitingSince;
+              if (since !== undefined && now - since >= limitMillis) return;
+              yield* Effect.sleep(since === undefined ? limitMillis : since + limitMillis - now);
+            }
+          });
+
         const watching = (resourceVersion: string | undefined) =>
           Effect.scoped(
             Effect.gen(function* () {
@@ -232,31 +246,41 @@ export const fromListWatch = <E extends ApiFailure>(
               const pulling = Effect.result(
                 pull.pipe(Effect.catchDefect((defect) => Effect.fail(defectFailure(defect)))),
               );
-              const next =
-                inactivity === null
-                  ? Effect.map(pulling, Option.some)
-                  : Effect.timeoutOption(pulling, inactivity * 1000);
-              while (true) {
-                const pulled = yield* next;
-                if (Option.isNone(pulled)) return yield* feed({ _tag: "Inactive", seconds: inactivity ?? 0 });
-                const chunk = pulled.value;
-                if (Result.isFailure(chunk)) {
-                  const error = chunk.failure;
-                  if (Cause.isDone(error)) return yield* feed({ _tag: "StreamEnded" });
-                  return yield* feed({ _tag: "StreamFailed", failure: failureOf(error as ApiFailure) });
+              const reading = Effect.gen(function* () {
+                while (true) {
+                  waitingSince = clock.currentTimeMillisUnsafe();
+                  const chunk = yield* pulling;
+                  waitingSince = undefined;
+                  if (Result.isFailure(chunk)) {
+                    const error = chunk.failure;
+                    if (Cause.isDone(error)) return yield* feed({ _tag: "StreamEnded" });
+                    return yield* feed({ _tag: "StreamFailed", failure: failureOf(error as ApiFailure) });
+                  }
+                  // A chunk's events arrived together: one reading of the clock for all of them.
+                  lastSeen = clock.currentTimeMillisUnsafe();
+                  yield* metrics.seen(lastSeen);
+                  for (const event of chunk.success) {
+                    yield* metrics.event(event.type);
+                    const input = toInput(event);
+                    // Another shard's object only moves the resourceVersion on, like a bookmark.
+                    const action = yield* feed(
+                      input._tag === "Event" && shard !== undefined && !shard.keep(input.object)
+                        ? { _tag: "Bookmark", resourceVersion: input.resourceVersion }
+                        : input,
+                    );
+                    if (action._tag !== "Continue") return action;
+                  }
                 }
-                for (const event of chunk.success) {
-                  yield* noted(event.type);
-                  const input = toInput(event);
-                  // Another shard's object only moves the resourceVersion on, like a bookmark.
-                  const action = yield* feed(
-                    input._tag === "Event" && shard !== undefined && !shard.keep(input.object)
-                      ? { _tag: "Bookmark", resourceVersion: input.resourceVersion }
-                      : input,
-                  );
-                  if (action._tag !== "Continue") return action;
-                }
-              }
+              });
+              if (inactivity === null) return yield* reading;
+              const read = yield* Effect.raceFirst(
+                Effect.map(reading, Option.some),
+                Effect.as(watchdog(inactivity * 1000), Option.none()),
+              );
+              waitingSince = undefined;
+              return Option.isSome(read)
+                ? read.value
+                : yield* feed({ _tag: "Inactive", seconds: inactivity });
             }),
           );
 

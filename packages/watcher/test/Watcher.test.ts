@@ -251,6 +251,43 @@ describe("Watcher.fromListWatch", () => {
     }),
   );
 
+  it.effect("the watchdog counts only time waiting for the stream, not a slow consumer's", () =>
+    Effect.gen(function* () {
+      const fake = yield* FakeCluster.make;
+      const seen: Array<Watcher.Item> = [];
+      yield* Effect.forkChild(
+        Stream.runForEach(
+          Watcher.fromListWatch(fake, target, { inactivityTimeout: 70, bufferSize: 1 }),
+          (item) =>
+            Effect.sync(() => seen.push(item)).pipe(
+              Effect.andThen(
+                item._tag === "Event" && item.object.metadata?.name === "a"
+                  ? Effect.sleep("100 seconds")
+                  : Effect.void,
+              ),
+            ),
+        ),
+      );
+      yield* settle;
+      for (const name of ["a", "b", "c"]) yield* fake.create(name);
+      yield* settle;
+      // The consumer holds the first event for 100 s while the others wait in the watcher.
+      yield* TestClock.adjust("100 seconds");
+      yield* settle;
+      assert.deepStrictEqual(events(seen), ["ADDED a {}", "ADDED b {}", "ADDED c {}"]);
+      assert.deepStrictEqual(problems(seen), []);
+      assert.strictEqual(fake.watches.length, 1);
+      // The watcher waits again once it has handed "c" over: 70 s from then, not from its arrival.
+      yield* TestClock.adjust("69 seconds");
+      yield* settle;
+      assert.strictEqual(fake.watches.length, 1);
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      assert.strictEqual(fake.watches.length, 2);
+      assert.deepStrictEqual(problems(seen), ["Inactive:resume"]);
+    }),
+  );
+
   it.effect("bookmarks keep a quiet stream alive, advance the resourceVersion, and are never emitted", () =>
     Effect.gen(function* () {
       const fake = yield* FakeCluster.make;

@@ -62,8 +62,17 @@ export interface WatchMetrics {
 export const bind = (attributes: { readonly resource: string; readonly namespace: string }): WatchMetrics => {
   const tag = <I, S>(metric: Metric.Metric<I, S>) => MetricSeries.tagged(metric, attributes);
   const one = <S>(metric: Metric.Metric<number, S>) => Metric.update(tag(metric), 1);
+  // A watch sees a handful of event types: each one's update is made once and reused.
+  const byType = new Map<string, Effect.Effect<void>>();
   return {
-    event: (type) => Metric.update(MetricSeries.tagged(events, { ...attributes, type }), 1),
+    event: (type) => {
+      let update = byType.get(type);
+      if (update === undefined) {
+        update = Metric.update(MetricSeries.tagged(events, { ...attributes, type }), 1);
+        byType.set(type, update);
+      }
+      return update;
+    },
     reconnect: one(reconnects),
     relist: one(relists),
     gone: one(gone),
