@@ -9,6 +9,7 @@ import { assert, describe, it } from "@effect/vitest";
 import { KubeApi, type ListBody, type WatchEvent } from "@kopf/client";
 import { OperatorSettings, Settings } from "@kopf/settings";
 import { type RawBody, Resource } from "@kopf/structs";
+import type * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
 import * as Layer from "effect/Layer";
@@ -23,6 +24,9 @@ const target = { resource: "kopfexamples.v1.kopf.dev", namespace: "ns1" };
 const settle = Effect.gen(function* () {
   for (let i = 0; i < 100; i++) yield* Effect.yieldNow;
 });
+
+/** Moves the TestClock on and lets what it woke run. */
+const advance = (duration: Duration.Input) => Effect.andThen(TestClock.adjust(duration), settle);
 
 /** Runs the watcher in the background, collecting what it emits. */
 const start = (fake: FakeCluster.FakeCluster, options: Watcher.Options = {}, name = target) =>
@@ -113,8 +117,7 @@ describe("Watcher.fromListWatch", () => {
           yield* fake.create(`n${round}`);
           yield* fake.dropWatches;
           yield* fake.update("a", { round, after: "drop" }); // happens while disconnected
-          yield* TestClock.adjust("1 second");
-          yield* settle;
+          yield* advance("1 second");
         }
         assert.strictEqual(fake.lists.length, 1);
         assert.deepStrictEqual(events(seen).slice(1), serverEvents(fake, 1));
@@ -162,8 +165,7 @@ describe("Watcher.fromListWatch", () => {
       assert.deepStrictEqual(events(seen), ["LIST a {}", "LIST a {}", "LIST b {}"]);
       assert.strictEqual(seen.filter((i) => i._tag === "Listed").length, 2);
       yield* fake.create("c");
-      yield* TestClock.adjust("10 seconds");
-      yield* settle;
+      yield* advance("10 seconds");
       assert.strictEqual(fake.lists.length, 2);
       assert.deepStrictEqual(events(seen).slice(3), ["ADDED c {}"]);
     }),
@@ -182,8 +184,7 @@ describe("Watcher.fromListWatch", () => {
       yield* fake.remove("b");
       yield* fake.remove("c");
       for (let i = 0; i < 3; i++) {
-        yield* TestClock.adjust("100 millis");
-        yield* settle;
+        yield* advance("100 millis");
       }
       const tail = seen.slice(seen.findIndex((i) => i._tag === "Problem"));
       assert.deepStrictEqual(
@@ -212,8 +213,7 @@ describe("Watcher.fromListWatch", () => {
       yield* fake.dropWatches;
       yield* fake.remove("a");
       for (let i = 0; i < 3; i++) {
-        yield* TestClock.adjust("100 millis");
-        yield* settle;
+        yield* advance("100 millis");
       }
       assert.strictEqual(fake.lists.length, 2);
       assert.deepStrictEqual(events(seen), ["LIST a {}"]);
@@ -225,8 +225,7 @@ describe("Watcher.fromListWatch", () => {
       const fake = yield* FakeCluster.make;
       fake.failNext("watch", FakeCluster.failure("Gone", "too old", 410));
       const { seen } = yield* start(fake);
-      yield* TestClock.adjust("100 millis");
-      yield* settle;
+      yield* advance("100 millis");
       assert.strictEqual(fake.lists.length, 2);
       assert.deepStrictEqual(problems(seen), ["Gone:relist"]);
     }),
@@ -236,11 +235,9 @@ describe("Watcher.fromListWatch", () => {
     Effect.gen(function* () {
       const fake = yield* FakeCluster.make;
       const { seen } = yield* start(fake, { inactivityTimeout: 70 });
-      yield* TestClock.adjust("69 seconds");
-      yield* settle;
+      yield* advance("69 seconds");
       assert.strictEqual(fake.watches.length, 1);
-      yield* TestClock.adjust("1 second");
-      yield* settle;
+      yield* advance("1 second");
       assert.strictEqual(fake.watches.length, 2);
       assert.strictEqual(fake.lists.length, 1);
       assert.deepStrictEqual(problems(seen), ["Inactive:resume"]);
@@ -272,17 +269,14 @@ describe("Watcher.fromListWatch", () => {
       for (const name of ["a", "b", "c"]) yield* fake.create(name);
       yield* settle;
       // The consumer holds the first event for 100 s while the others wait in the watcher.
-      yield* TestClock.adjust("100 seconds");
-      yield* settle;
+      yield* advance("100 seconds");
       assert.deepStrictEqual(events(seen), ["ADDED a {}", "ADDED b {}", "ADDED c {}"]);
       assert.deepStrictEqual(problems(seen), []);
       assert.strictEqual(fake.watches.length, 1);
       // The watcher waits again once it has handed "c" over: 70 s from then, not from its arrival.
-      yield* TestClock.adjust("69 seconds");
-      yield* settle;
+      yield* advance("69 seconds");
       assert.strictEqual(fake.watches.length, 1);
-      yield* TestClock.adjust("1 second");
-      yield* settle;
+      yield* advance("1 second");
       assert.strictEqual(fake.watches.length, 2);
       assert.deepStrictEqual(problems(seen), ["Inactive:resume"]);
     }),
@@ -304,8 +298,7 @@ describe("Watcher.fromListWatch", () => {
       yield* settle;
       yield* fake.dropWatches;
       yield* settle;
-      yield* TestClock.adjust("1 second");
-      yield* settle;
+      yield* advance("1 second");
       assert.strictEqual(fake.watches.at(-1)?.resourceVersion, "102");
       assert.deepStrictEqual(events(seen), ["ADDED x {}", "DELETED x {}"]);
       assert.strictEqual(
@@ -325,8 +318,7 @@ describe("Watcher.fromListWatch", () => {
         object: { kind: "Status", code: 500, message: "etcd hiccup" } as RawBody,
       });
       yield* settle;
-      yield* TestClock.adjust("100 millis");
-      yield* settle;
+      yield* advance("100 millis");
       assert.deepStrictEqual(problems(seen), ["UnknownEvent:continue", "ErrorEvent:relist"]);
       assert.strictEqual(fake.lists.length, 2);
       yield* fake.create("a");
@@ -341,17 +333,13 @@ describe("Watcher.fromListWatch", () => {
       fake.failNext("list", FakeCluster.failure("ServerError", "boom", 500), 3);
       const { seen } = yield* start(fake, { reconnectBackoff: 1, maxBackoff: 10 });
       assert.strictEqual(fake.lists.length, 1);
-      yield* TestClock.adjust("1 second");
-      yield* settle;
+      yield* advance("1 second");
       assert.strictEqual(fake.lists.length, 2);
-      yield* TestClock.adjust("1999 millis");
-      yield* settle;
+      yield* advance("1999 millis");
       assert.strictEqual(fake.lists.length, 2);
-      yield* TestClock.adjust("1 millis");
-      yield* settle;
+      yield* advance("1 millis");
       assert.strictEqual(fake.lists.length, 3);
-      yield* TestClock.adjust("4 seconds");
-      yield* settle;
+      yield* advance("4 seconds");
       assert.strictEqual(fake.lists.length, 4);
       assert.deepStrictEqual(problems(seen), ["ListFailed:relist", "ListFailed:relist", "ListFailed:relist"]);
       assert.deepStrictEqual(seen.at(-1), { _tag: "Listed", resourceVersion: "100" });
@@ -364,14 +352,11 @@ describe("Watcher.fromListWatch", () => {
       fake.failNext("watch", FakeCluster.failure("TransportError", "refused"), 3);
       yield* start(fake, { reconnectBackoff: 1, maxBackoff: 2 });
       assert.strictEqual(fake.watches.length, 1);
-      yield* TestClock.adjust("1 second");
-      yield* settle;
+      yield* advance("1 second");
       assert.strictEqual(fake.watches.length, 2);
-      yield* TestClock.adjust("2 seconds");
-      yield* settle;
+      yield* advance("2 seconds");
       assert.strictEqual(fake.watches.length, 3);
-      yield* TestClock.adjust("2 seconds");
-      yield* settle;
+      yield* advance("2 seconds");
       assert.strictEqual(fake.watches.length, 4);
       assert.strictEqual(fake.openWatches(), 1);
       assert.strictEqual(fake.lists.length, 1);
@@ -390,8 +375,7 @@ describe("Watcher.fromListWatch", () => {
       };
       const { seen } = yield* start(faulty);
       for (let i = 0; i < 3; i++) {
-        yield* TestClock.adjust("1 second");
-        yield* settle;
+        yield* advance("1 second");
       }
       assert.deepStrictEqual(problems(seen), ["ListFailed:relist", "WatchFailed:resume"]);
       const first = seen.find((i) => i._tag === "Problem");
@@ -411,11 +395,9 @@ describe("Watcher.fromListWatch", () => {
       });
       yield* start(fake);
       assert.strictEqual(fake.watches.length, 1);
-      yield* TestClock.adjust("4999 millis");
-      yield* settle;
+      yield* advance("4999 millis");
       assert.strictEqual(fake.watches.length, 1);
-      yield* TestClock.adjust("1 millis");
-      yield* settle;
+      yield* advance("1 millis");
       assert.strictEqual(fake.watches.length, 2);
       assert.strictEqual(fake.lists.length, 1);
     }),
@@ -428,8 +410,7 @@ describe("Watcher.fromListWatch", () => {
       assert.strictEqual(fake.openWatches(), 1);
       yield* Fiber.interrupt(fiber);
       assert.strictEqual(fake.openWatches(), 0);
-      yield* TestClock.adjust("10 minutes");
-      yield* settle;
+      yield* advance("10 minutes");
       assert.strictEqual(fake.watches.length, 1);
     }),
   );
@@ -445,16 +426,13 @@ describe("Watcher.fromListWatch", () => {
       yield* settle;
       yield* fake.dropWatches;
       yield* settle;
-      yield* TestClock.adjust("70 seconds");
-      yield* settle;
+      yield* advance("70 seconds");
       yield* fake.dropWatches;
       yield* fake.create("c"); // while disconnected, then the history is lost
       yield* fake.compact;
       yield* settle;
-      yield* TestClock.adjust("1 second");
-      yield* settle;
-      yield* TestClock.adjust("1 second");
-      yield* settle;
+      yield* advance("1 second");
+      yield* advance("1 second");
       const attrs = { resource: name.resource, namespace: name.namespace };
       const count = (metric: Metric.Metric<number, Metric.CounterState<number>>, extra = {}) =>
         Metric.value(Metric.withAttributes(metric, { ...attrs, ...extra })).pipe(Effect.map((s) => s.count));
