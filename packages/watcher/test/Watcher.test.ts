@@ -443,6 +443,7 @@ describe("Watcher.fromListWatch", () => {
         gone,
         watchdog,
         lastEventAge,
+        lastEventTimestamp,
       } = yield* Effect.promise(() => import("../src/internal/watchMetrics.ts"));
       assert.strictEqual(yield* count(ev, { type: "LIST" }), 4);
       assert.strictEqual(yield* count(ev, { type: "ADDED" }), 1);
@@ -453,6 +454,10 @@ describe("Watcher.fromListWatch", () => {
       assert.strictEqual(yield* count(reconnects), 3);
       const age = yield* Metric.value(Metric.withAttributes(lastEventAge, attrs));
       assert.isAtLeast(age.value, 0);
+      // The relisting after the compaction, on the TestClock (which starts at 0).
+      const at = yield* Metric.value(Metric.withAttributes(lastEventTimestamp, attrs));
+      assert.isAtLeast(at.value, 70);
+      assert.isAtMost(at.value, 72);
     }),
   );
 });

@@ -64,6 +64,8 @@ export const bind = (attributes: { readonly resource: string; readonly namespace
   const one = <S>(metric: Metric.Metric<number, S>) => Metric.update(tag(metric), 1);
   // A watch sees a handful of event types: each one's update is made once and reused.
   const byType = new Map<string, Effect.Effect<void>>();
+  const lastEventAt = tag(lastEventTimestamp);
+  const eventAgeZero = Metric.update(tag(lastEventAge), 0);
   return {
     event: (type) => {
       let update = byType.get(type);
@@ -78,11 +80,7 @@ export const bind = (attributes: { readonly resource: string; readonly namespace
     gone: one(gone),
     watchdog: one(watchdog),
     problem: (reason) => Metric.update(MetricSeries.tagged(problems, { ...attributes, reason }), 1),
-    seen: (nowMillis) =>
-      Effect.andThen(
-        Metric.update(tag(lastEventTimestamp), nowMillis / 1000),
-        Metric.update(tag(lastEventAge), 0),
-      ),
+    seen: (nowMillis) => Effect.andThen(Metric.update(lastEventAt, nowMillis / 1000), eventAgeZero),
     age: (seconds) => Metric.update(tag(lastEventAge), seconds),
   };
 };
