@@ -121,8 +121,7 @@ export const fromListWatch = <E extends ApiFailure>(
           Effect.forever(
             Effect.gen(function* () {
               yield* Effect.sleep(Math.max(0.001, options.ageRefresh ?? 5) * 1000);
-              const now = yield* Clock.currentTimeMillis;
-              yield* metrics.age((now - lastSeen) / 1000);
+              yield* metrics.age((clock.currentTimeMillisUnsafe() - lastSeen) / 1000);
             }),
           ),
         );

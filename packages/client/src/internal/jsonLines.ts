@@ -18,8 +18,8 @@ class LineSplitter {
   private pending: Array<Uint8Array> = [];
   private pendingLength = 0;
 
-  push(chunk: Uint8Array): ReadonlyArray<string> {
-    const lines: Array<string> = [];
+  /** Appends the lines `chunk` completes to `lines`. */
+  push(chunk: Uint8Array, lines: Array<string>): void {
     let start = 0;
     let index = chunk.indexOf(NEWLINE, start);
     while (index !== -1) {
@@ -32,11 +32,11 @@ class LineSplitter {
       this.pending.push(chunk.slice(start));
       this.pendingLength += chunk.length - start;
     }
-    return lines;
   }
 
-  end(): ReadonlyArray<string> {
-    return this.pendingLength > 0 ? [this.take(new Uint8Array(0))] : [];
+  /** Appends the unfinished last line, if any, to `lines`. */
+  end(lines: Array<string>): void {
+    if (this.pendingLength > 0) lines.push(this.take(new Uint8Array(0)));
   }
 
   private take(tail: Uint8Array): string {
@@ -109,11 +109,14 @@ export const linesWith = <A, E, R>(
         return Effect.matchCauseEffect(pull, {
           onFailure: (cause) => {
             ended = cause;
-            return Pull.isDoneCause(cause) ? elementsOf(splitter.end(), step) : Effect.failCause(cause);
+            if (!Pull.isDoneCause(cause)) return Effect.failCause(cause);
+            const last: Array<string> = [];
+            splitter.end(last);
+            return elementsOf(last, step);
           },
           onSuccess: (chunk) => {
             const lines: Array<string> = [];
-            for (const bytes of chunk) for (const line of splitter.push(bytes)) lines.push(line);
+            for (const bytes of chunk) splitter.push(bytes, lines);
             return elementsOf(lines, step);
           },
         });
@@ -132,23 +135,38 @@ export const lines = <E, R>(
   bytes: Stream.Stream<Uint8Array, E, R>,
 ): Stream.Stream<string, E | KubeApiError, R> => linesWith(bytes, keepLine);
 
-/** The error for a line that is not JSON, naming its size and beginning. */
-export const malformed = (line: string, cause: unknown): KubeApiError =>
-  KubeApiError.transport(
-    `Malformed JSON line in a streamed response (${line.length} characters, starting with ${JSON.stringify(line.slice(0, 80))}).`,
-    cause,
-  );
+/** What to make of one line's JSON value, as a {@link LineHandler} makes of the line. */
+export type ValueHandler<A> = (
+  value: unknown,
+  out: Array<A>,
+  warnings: Array<string>,
+) => KubeApiError | undefined;
 
-const parseLine: LineHandler<unknown> = (line, out) => {
-  try {
-    out.push(JSON.parse(line));
-    return undefined;
-  } catch (cause) {
-    return malformed(line, cause);
-  }
-};
+/**
+ * A line handler that parses each line as JSON and hands the value to `decode`; a line that is
+ * not JSON is an error naming its size and beginning.
+ */
+export const json =
+  <A>(decode: ValueHandler<A>): LineHandler<A> =>
+  (line, out, warnings) => {
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (cause) {
+      return KubeApiError.transport(
+        `Malformed JSON line in a streamed response (${line.length} characters, starting with ${JSON.stringify(line.slice(0, 80))}).`,
+        cause,
+      );
+    }
+    return decode(value, out, warnings);
+  };
+
+const keepValue = json<unknown>((value, out) => {
+  out.push(value);
+  return undefined;
+});
 
 /** The JSON values of a JSON-lines byte stream; a malformed line fails the stream. */
 export const values = <E, R>(
   bytes: Stream.Stream<Uint8Array, E, R>,
-): Stream.Stream<unknown, E | KubeApiError, R> => linesWith(bytes, parseLine);
+): Stream.Stream<unknown, E | KubeApiError, R> => linesWith(bytes, keepValue);

@@ -21,16 +21,11 @@ const eventTypes: ReadonlySet<string> = new Set<RawEventType>([
 ]);
 
 /**
- * One JSON line of a watch stream as zero or one events: an unknown event type is dropped with a
+ * One JSON value of a watch stream as zero or one events: an unknown event type is dropped with a
  * warning; a value that is not an event fails the stream.
  */
-export const decodeEventLine: JsonLines.LineHandler<WatchEvent> = (line, out, warnings) => {
-  let event: { type?: unknown; object?: unknown } | null;
-  try {
-    event = JSON.parse(line);
-  } catch (cause) {
-    return JsonLines.malformed(line, cause);
-  }
+const decodeEvent: JsonLines.ValueHandler<WatchEvent> = (value, out, warnings) => {
+  const event = value as { type?: unknown; object?: unknown } | null;
   if (typeof event !== "object" || event === null || typeof event.type !== "string") {
     return KubeApiError.transport("A watch event without a type in the watch stream.");
   }
@@ -42,6 +37,9 @@ export const decodeEventLine: JsonLines.LineHandler<WatchEvent> = (line, out, wa
   out.push({ type: event.type as RawEventType, object });
   return undefined;
 };
+
+/** One line of a watch stream as zero or one events (a malformed line fails the stream). */
+export const decodeEventLine: JsonLines.LineHandler<WatchEvent> = JsonLines.json(decodeEvent);
 
 export const watch = (
   requester: Requester,

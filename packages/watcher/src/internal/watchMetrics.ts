@@ -65,7 +65,8 @@ export const bind = (attributes: { readonly resource: string; readonly namespace
   // A watch sees a handful of event types: each one's update is made once and reused.
   const byType = new Map<string, Effect.Effect<void>>();
   const lastEventAt = tag(lastEventTimestamp);
-  const eventAgeZero = Metric.update(tag(lastEventAge), 0);
+  const eventAge = tag(lastEventAge);
+  const eventAgeZero = Metric.update(eventAge, 0);
   return {
     event: (type) => {
       let update = byType.get(type);
@@ -81,6 +82,6 @@ export const bind = (attributes: { readonly resource: string; readonly namespace
     watchdog: one(watchdog),
     problem: (reason) => Metric.update(MetricSeries.tagged(problems, { ...attributes, reason }), 1),
     seen: (nowMillis) => Effect.andThen(Metric.update(lastEventAt, nowMillis / 1000), eventAgeZero),
-    age: (seconds) => Metric.update(tag(lastEventAge), seconds),
+    age: (seconds) => Metric.update(eventAge, seconds),
   };
 };
