@@ -17,7 +17,8 @@
  * expire (`renewDeadline < leaseDuration`, and the others start their expiry clocks no earlier
  * than the write), so a replica that stopped renewing stops acting before another can start.
  * Releasing (graceful exit) writes an empty holder with a 1-second duration, as client-go's
- * `ReleaseOnCancel` does, and stops leading at once.
+ * `ReleaseOnCancel` does, and stops leading at once; if that write is refused (a renewal cut
+ * short by the stop may have landed), it reads the Lease and releases again.
  *
  * The interpreter (`Leadership`) performs the actions and feeds the outcomes back; all times are
  * epoch microseconds from the replica's `Clock`.
@@ -204,6 +205,32 @@ export const release = (
     },
   };
 };
+
+/**
+ * The release once more, after the first try failed: a renewal cut short by the stop may have
+ * reached the server after all, so the version the candidate knew is stale and the update was
+ * refused. From the Lease as read again: empty the holder if it still names this candidate (at
+ * the version just read), else there is nothing left to release. client-go gives up here, and its
+ * standbys then wait out the whole lease duration.
+ *
+ * @example
+ * releaseFound(config, { _tag: "Found", record: mine, resourceVersion: "9" }, now).action._tag // "Update"
+ */
+export const releaseFound = (
+  config: Config,
+  observation: Observation,
+  now: number,
+): { readonly state: State; readonly action: Action } =>
+  observation._tag === "Absent"
+    ? { state: initial, action: { _tag: "Wait" } }
+    : release(
+        config,
+        {
+          observed: { record: observation.record, resourceVersion: observation.resourceVersion, at: now },
+          renewedAt: undefined,
+        },
+        now,
+      );
 
 /**
  * Microseconds until the next round: one retry period, but never past the leader's fencing

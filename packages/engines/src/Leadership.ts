@@ -6,7 +6,8 @@
  * keeps watching and indexing, so a takeover needs no relisting). Losing the lead stops the
  * daemons and timers; a graceful exit stops new work, waits for the running cycles, stops the
  * daemons and timers, then releases the Lease so that a standby takes over within a retry
- * period.
+ * period. If that release is refused (its version stale), or a write was cut short by the stop
+ * (it may have landed), it reads the Lease and releases it if it still names this replica.
  */
 import { KubeApi } from "@kopf/client";
 import { IsoTime } from "@kopf/structs";
@@ -84,11 +85,15 @@ const elect = (
     const { config, name, namespace } = options;
     const where = `${namespace}/${name}`;
 
+    /** Whether a write was interrupted before its outcome was known (it may have been applied). */
+    let unsettled = false;
+
     /** Performs a write; `true` if it succeeded (the state then knows the new version). */
     const write = (action: LeaderElection.Action, startedAt: number) =>
       Effect.gen(function* () {
         const api = yield* KubeApi;
         if (action._tag !== "Create" && action._tag !== "Update") return false;
+        unsettled = true;
         const request =
           action._tag === "Create"
             ? api.create(LeaseRecord.LEASES, LeaseRecord.lease({ name, namespace }, action.record), {
@@ -115,6 +120,10 @@ const elect = (
           Effect.catch((error) =>
             Effect.as(Effect.logDebug(`Failed to write the lease ${where}: ${error.message}`), false),
           ),
+          Effect.map((succeeded) => {
+            unsettled = false;
+            return succeeded;
+          }),
         );
       });
 
@@ -173,8 +182,17 @@ const elect = (
       election.state = released.state;
       yield* SubscriptionRef.set(role, "standby");
       yield* EngineMetrics.leading(false);
-      if (released.action._tag === "Update" && (yield* write(released.action, now))) {
-        yield* Effect.logInfo(`Released the lease ${where}.`);
+      const interrupted = unsettled;
+      if (released.action._tag === "Update") {
+        if (yield* write(released.action, now)) return yield* Effect.logInfo(`Released the lease ${where}.`);
+      } else if (!interrupted) return;
+      // Refused, or a write cut short by the stop may have landed after all: read, release if ours.
+      const observation = yield* read;
+      if (observation === undefined) return;
+      const later = yield* IsoTime.now;
+      const again = LeaderElection.releaseFound(config, observation, later);
+      if (again.action._tag === "Update" && (yield* write(again.action, later))) {
+        yield* Effect.logInfo(`Released the lease ${where} (on a second try, at its current version).`);
       }
     });
 

@@ -179,6 +179,35 @@ describe("release", () => {
   });
 });
 
+describe("releaseFound (the release again, from the Lease as read after the first was refused)", () => {
+  const releasing: LeaderElection.Action = {
+    _tag: "Update",
+    resourceVersion: "9",
+    record: {
+      holderIdentity: "",
+      leaseDurationSeconds: 1,
+      acquireTime: 104 * S,
+      renewTime: 104 * S,
+      leaseTransitions: 5,
+    },
+  };
+  it.each([
+    [
+      "still ours (a renewal landed): release it at the version read",
+      found(held("me", 103 * S, 5), "9"),
+      "Update",
+    ],
+    ["taken by another: leave it", found(held("other", 103 * S, 5), "9"), "Wait"],
+    ["already released: nothing to do", found(held("", 103 * S, 5), "9"), "Wait"],
+    ["gone: nothing to do", { _tag: "Absent" } as const, "Wait"],
+  ])("%s", (_, observation, tag) => {
+    const again = LeaderElection.releaseFound(config, observation, 104 * S);
+    expect(again.action._tag).toBe(tag);
+    if (tag === "Update") expect(again.action).toEqual(releasing);
+    expect(LeaderElection.isLeading(config, again.state, 104 * S)).toBe(false);
+  });
+});
+
 describe("invalid", () => {
   it.each([
     [{ ...config }, undefined],

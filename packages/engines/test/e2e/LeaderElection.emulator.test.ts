@@ -21,6 +21,28 @@ const lease = Effect.flatMap(KubeApi, (api) =>
   api.get(LeaseRecord.LEASES, { namespace: "ns1", name: "kopf" }),
 );
 
+/** The API with the Lease's updates applied at once but answered a second later; `pending` meanwhile. */
+const lateLeaseReplies =
+  (pending: { value: boolean }) =>
+  (api: KubeApi["Service"]): KubeApi["Service"] => ({
+    ...api,
+    patch: (resource, location, patch, options) =>
+      resource.plural === LeaseRecord.LEASES.plural
+        ? Effect.tap(api.patch(resource, location, patch, options), () =>
+            Effect.sync(() => {
+              pending.value = true;
+            }).pipe(
+              Effect.andThen(Effect.sleep("1 second")),
+              Effect.ensuring(
+                Effect.sync(() => {
+                  pending.value = false;
+                }),
+              ),
+            ),
+          )
+        : api.patch(resource, location, patch, options),
+  });
+
 const handled = (log: ReadonlyArray<Replicas.Invocation>, name: string) =>
   log.filter((entry) => entry.name === name).map((entry) => entry.replica);
 
@@ -102,6 +124,82 @@ describe("leader election", () => {
         yield* Replicas.stopAll([b]);
       }),
     ),
+  );
+
+  it.effect(
+    "a stop that cuts a renewal short (applied, its reply still on the way) still releases the lease",
+    () =>
+      H.run((lines) =>
+        Effect.gen(function* () {
+          const log: Array<Replicas.Invocation> = [];
+          const pending = { value: false };
+          const a = yield* Replicas.start("a", log, {
+            leaderElection: true,
+            through: lateLeaseReplies(pending),
+          });
+          yield* H.settle(3);
+          yield* Replicas.start("b", log, { leaderElection: true });
+          yield* H.settle(3);
+          assert.strictEqual(((yield* lease).spec as Record<string, unknown>).holderIdentity, "a");
+
+          // A renewal is written; a is stopped before its reply arrives, so it knows a stale version.
+          const renewing = yield* Replicas.until(() => pending.value, 10);
+          assert.isAtMost(renewing, 2.1);
+          yield* Effect.forkScoped(a.stop);
+          const takeover = yield* Replicas.until(() =>
+            H.logged(lines, "Leading: acquired the lease ns1/kopf as b"),
+          );
+          // Within the standby's retry period (2 s) after the release's own late reply (1 s), not
+          // after the whole lease duration (15 s) as when the stale release is given up.
+          assert.isAtMost(takeover, 1 + 2 + 0.5);
+          assert.isTrue(
+            H.logged(lines, "Released the lease ns1/kopf (on a second try, at its current version)."),
+          );
+          const spec = (yield* lease).spec as Record<string, unknown>;
+          assert.strictEqual(spec.holderIdentity, "b");
+          assert.strictEqual(spec.leaseTransitions, 1);
+        }),
+      ),
+  );
+
+  it.effect(
+    "a stop that cuts a takeover short (applied, its reply still on the way) releases the lease too",
+    () =>
+      H.run((lines) =>
+        Effect.gen(function* () {
+          const log: Array<Replicas.Invocation> = [];
+          const pending = { value: false };
+          const a = yield* Replicas.start("a", log, { leaderElection: true });
+          yield* H.settle(3);
+          const b = yield* Replicas.start("b", log, {
+            leaderElection: true,
+            through: lateLeaseReplies(pending),
+          });
+          yield* H.settle(3);
+
+          // a hands over; b's takeover is written, but b is stopped before it hears so: it never led.
+          yield* Effect.forkScoped(a.stop);
+          const taking = yield* Replicas.until(() => pending.value, 10);
+          assert.isAtMost(taking, 2.1);
+          assert.strictEqual(((yield* lease).spec as Record<string, unknown>).holderIdentity, "b");
+          const c = yield* Replicas.start("c", log, { leaderElection: true });
+          yield* H.settle(0.5);
+          yield* Effect.forkScoped(b.stop);
+          const takeover = yield* Replicas.until(() =>
+            H.logged(lines, "Leading: acquired the lease ns1/kopf as c"),
+          );
+          // Within c's retry period (2 s), not after the whole lease duration (15 s) that b's
+          // takeover, never released, would hold it.
+          assert.isAtMost(takeover, 2 + 0.5);
+          yield* H.settle(1);
+          assert.isTrue(
+            H.logged(lines, "Released the lease ns1/kopf (on a second try, at its current version)."),
+          );
+          assert.isFalse(H.logged(lines, "Leading: acquired the lease ns1/kopf as b"));
+          assert.strictEqual(((yield* lease).spec as Record<string, unknown>).holderIdentity, "c");
+          yield* Replicas.stopAll([c]);
+        }),
+      ),
   );
 
   it.effect("timers run only on the leader, and move with the lead", () =>
