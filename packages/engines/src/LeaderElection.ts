@@ -17,8 +17,10 @@
  * expire (`renewDeadline < leaseDuration`, and the others start their expiry clocks no earlier
  * than the write), so a replica that stopped renewing stops acting before another can start.
  * Releasing (graceful exit) writes an empty holder with a 1-second duration, as client-go's
- * `ReleaseOnCancel` does, and stops leading at once; if that write is refused (a renewal cut
- * short by the stop may have landed), it reads the Lease and releases again.
+ * `ReleaseOnCancel` does, and stops leading at once. A write the stop cut short (a renewal, or
+ * a takeover) may have landed after all: then the release's version is stale and it is refused,
+ * or the candidate does not know it holds the Lease. Either way it reads the Lease and releases
+ * it if the Lease still names it ({@link releaseFound}).
  *
  * The interpreter (`Leadership`) performs the actions and feeds the outcomes back; all times are
  * epoch microseconds from the replica's `Clock`.
@@ -207,11 +209,12 @@ export const release = (
 };
 
 /**
- * The release once more, after the first try failed: a renewal cut short by the stop may have
- * reached the server after all, so the version the candidate knew is stale and the update was
- * refused. From the Lease as read again: empty the holder if it still names this candidate (at
- * the version just read), else there is nothing left to release. client-go gives up here, and its
- * standbys then wait out the whole lease duration.
+ * The release from the Lease as read again, when the release from what the candidate knew was
+ * refused or not possible: a write cut short by the stop (a renewal, or a takeover) may have
+ * reached the server after all, so the version the candidate knew is stale, or it does not know
+ * it holds the Lease. Empty the holder if the Lease still names this candidate (at the version
+ * just read), else there is nothing to release. client-go does not look again, and its standbys
+ * then wait out the whole lease duration.
  *
  * @example
  * releaseFound(config, { _tag: "Found", record: mine, resourceVersion: "9" }, now).action._tag // "Update"
