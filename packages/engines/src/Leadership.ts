@@ -182,10 +182,9 @@ const elect = (
       election.state = released.state;
       yield* SubscriptionRef.set(role, "standby");
       yield* EngineMetrics.leading(false);
-      const interrupted = unsettled;
       if (released.action._tag === "Update") {
         if (yield* write(released.action, now)) return yield* Effect.logInfo(`Released the lease ${where}.`);
-      } else if (!interrupted) return;
+      } else if (!unsettled) return;
       // Refused, or a write cut short by the stop may have landed after all: read, release if ours.
       const observation = yield* read;
       if (observation === undefined) return;
