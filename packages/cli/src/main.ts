@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
  * exits with its exit code. Handler files written in TypeScript load directly: through Node.js's
  * own type stripping, or tsx where that cannot load them ({@link TypeScriptImport}); an operator
  * whose handler files are JavaScript (a built image) never loads either.
- * For `kopf run`, before the rest loads, it sizes V8's heap for an operator ({@link HeapSizing}),
+ * For `kopf run`, before the rest loads, it replaces itself once with a Node.js started with a flag
+ * V8 reads only at start ({@link StartOnlyFlags}), sizes V8's heap for an operator ({@link HeapSizing}),
  * keeps WebAssembly (undici's HTTP parser) on V8's baseline compiler ({@link WasmTiering}),
  * and gives memory back when the operator falls idle ({@link HeapRelease}); `KOPF_HEAP_TUNING=off`
  * leaves V8's defaults.
@@ -23,12 +24,15 @@ import { fileURLToPath } from "node:url";
 import * as CoalescingWriter from "./CoalescingWriter.ts";
 import * as HeapRelease from "./HeapRelease.ts";
 import * as HeapSizing from "./HeapSizing.ts";
+import * as StartOnlyFlags from "./StartOnlyFlags.ts";
 import * as TypeScriptImport from "./TypeScriptImport.ts";
 import * as WasmTiering from "./WasmTiering.ts";
 
 const argv = process.argv.slice(2);
 // Before the rest loads, so that loading it grows the heap only as far as an operator's would.
 if (argv[0] === "run" && process.env.KOPF_HEAP_TUNING !== "off") {
+  // First of all: this may replace the process with one started with a flag V8 reads only then.
+  StartOnlyFlags.apply(StartOnlyFlags.plan(StartOnlyFlags.started()));
   HeapSizing.apply(HeapSizing.plan(process.execArgv, process.env.NODE_OPTIONS));
   WasmTiering.apply(WasmTiering.plan(process.execArgv, process.env.NODE_OPTIONS));
   HeapRelease.start();

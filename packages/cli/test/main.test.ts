@@ -3,7 +3,8 @@
  * it loads a TypeScript handler file and handles objects; SIGTERM and SIGINT stop it gracefully
  * with exit code 0; a second signal during a slow graceful stop exits at once with a non-zero
  * code; a line logged just before `process.exit` is written; a missing handler file exits 1 with
- * a message naming it.
+ * a message naming it. `kopf run` replaces itself once with `--no-concurrent-recompilation` (the
+ * same process: the signal tests above stop the replaced one), not with `KOPF_HEAP_TUNING=off`.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -29,9 +30,9 @@ afterAll(async () => {
   await cluster?.close();
 });
 
-const launch = (args: ReadonlyArray<string>) => {
+const launch = (args: ReadonlyArray<string>, env: Record<string, string> = {}) => {
   const child: ChildProcess = spawn(process.execPath, [bin, ...args], {
-    env: { ...process.env, KUBECONFIG: kubeconfig },
+    env: { ...process.env, KUBECONFIG: kubeconfig, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -128,5 +129,43 @@ describe("the kopf process", () => {
     const process_ = launch(["run", "-A", join(dir, "missing.ts")]);
     expect(await process_.exited).toBe(1);
     expect(process_.output()).toContain("Handler file not found:");
+  });
+
+  describe("its restart with a flag only a process start can set", () => {
+    const startup = () =>
+      handlerFile(
+        "started-with.ts",
+        `kopf.on.startup(function started_with({ logger }) {
+          logger.info("started with " + JSON.stringify({ pid: process.pid, execArgv: process.execArgv, argv: process.argv.slice(2) }));
+          process.exit(0);
+        });`,
+      );
+    const startedWith = async (env: Record<string, string>) => {
+      const handlers = startup();
+      const process_ = launch(["run", "-n", "started-with", "--standalone", handlers], env);
+      expect(await process_.exited).toBe(0);
+      const line = /started with (\{.*\})/.exec(process_.output())?.[1];
+      expect(line, process_.output()).toBeDefined();
+      return {
+        child: process_.child.pid,
+        handlers,
+        ...(JSON.parse(line ?? "{}") as { pid: number; execArgv: string[]; argv: string[] }),
+      };
+    };
+
+    it("runs as the same process, once, with the flag and the command line it was given", async () => {
+      const seen = await startedWith({});
+      expect(seen.pid).toBe(seen.child);
+      expect(seen.argv).toEqual(["run", "-n", "started-with", "--standalone", seen.handlers]);
+      const flags = seen.execArgv.filter((arg) => arg === "--no-concurrent-recompilation");
+      // Node.js before 22.15 cannot replace a process: it runs on as started.
+      expect(flags).toHaveLength(typeof process.execve === "function" ? 1 : 0);
+    });
+
+    it("is not restarted with KOPF_HEAP_TUNING=off", async () => {
+      const seen = await startedWith({ KOPF_HEAP_TUNING: "off" });
+      expect(seen.pid).toBe(seen.child);
+      expect(seen.execArgv).not.toContain("--no-concurrent-recompilation");
+    });
   });
 });
