@@ -132,6 +132,26 @@ const yargsHelpCache = editing("yargs-help-cache", YARGS_COMMAND, (source) =>
     : { problem: `no longer has ${HELP_CACHE}` },
 );
 
+/**
+ * string-width (yargs measures its help text's columns with it, through cliui and wrap-ansi)
+ * makes an `Intl.Segmenter` as it is loaded, and making one loads ICU's text-boundary data:
+ * ~2.5 MiB of RSS (pages of the `node` binary and the C allocator's) at every start of the
+ * operator, which renders no help. The bundle's string-width makes it when it first measures.
+ */
+const STRING_WIDTH = /[\\/]string-width[\\/]index\.js$/;
+const EAGER_SEGMENTER = "const segmenter = new Intl.Segmenter();";
+const LAZY_SEGMENTER =
+  "let madeSegmenter; const segmenter = { segment: (text) => (madeSegmenter ??= new Intl.Segmenter()).segment(text) };";
+const lazySegmenter = editing("lazy-segmenter", STRING_WIDTH, (source) => {
+  if (!source.includes(EAGER_SEGMENTER)) return { problem: `no longer has ${EAGER_SEGMENTER}` };
+  // Besides its declaration, the code (comments aside) may use it only as `segmenter.segment(…)`,
+  // which the lazy one serves.
+  const code = source.replace(EAGER_SEGMENTER, "").replace(/\/\/[^\n]*/g, "");
+  if (/\bsegmenter\b(?!\.segment\()/.test(code))
+    return { problem: "uses its segmenter other than by segment()" };
+  return { contents: source.replace(EAGER_SEGMENTER, LAZY_SEGMENTER) };
+});
+
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   entryPoints: {
@@ -157,7 +177,7 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: "linked",
-  plugins: [undiciDispatchers, undiciWithoutH2, yargsHelpCache],
+  plugins: [undiciDispatchers, undiciWithoutH2, yargsHelpCache, lazySegmenter],
   metafile: true,
   logLevel: "warning",
 });
