@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
  * For `kopf run`, before the rest loads, it replaces itself once with a Node.js started with a flag
  * V8 reads only at start ({@link StartOnlyFlags}), sizes V8's heap for an operator ({@link HeapSizing}),
  * keeps WebAssembly (undici's HTTP parser) on V8's baseline compiler ({@link WasmTiering}),
- * and gives memory back when the operator falls idle ({@link HeapRelease}); `KOPF_HEAP_TUNING=off`
+ * and gives memory back when the operator falls idle, start-up's bytecode too ({@link HeapRelease}); `KOPF_HEAP_TUNING=off`
  * leaves V8's defaults.
  *
  * Stderr (the log) is written in batches, one write per turn of the event loop
@@ -35,7 +35,9 @@ if (argv[0] === "run" && process.env.KOPF_HEAP_TUNING !== "off") {
   StartOnlyFlags.apply(StartOnlyFlags.plan(StartOnlyFlags.started()));
   HeapSizing.apply(HeapSizing.plan(process.execArgv, process.env.NODE_OPTIONS));
   WasmTiering.apply(WasmTiering.plan(process.execArgv, process.env.NODE_OPTIONS));
-  HeapRelease.start();
+  HeapRelease.start({
+    flushStartUpCode: HeapRelease.flushesStartUpCode(process.execArgv, process.env.NODE_OPTIONS),
+  });
 }
 
 const Cli = await import("./Cli.ts");

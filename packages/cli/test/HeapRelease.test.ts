@@ -103,6 +103,28 @@ describe("HeapRelease.tick", () => {
   });
 });
 
+describe("HeapRelease.flushesStartUpCode", () => {
+  it.each([
+    { execArgv: [], nodeOptions: undefined, flushes: true },
+    { execArgv: ["--no-concurrent-recompilation"], nodeOptions: "--max-old-space-size=512", flushes: true },
+    { execArgv: ["--bytecode-old-age=3"], nodeOptions: undefined, flushes: false },
+    { execArgv: [], nodeOptions: "--no-flush-bytecode", flushes: false },
+    { execArgv: ["--flush_baseline_code"], nodeOptions: undefined, flushes: false },
+    { execArgv: ["--stress-flush-code"], nodeOptions: undefined, flushes: false },
+  ])("$execArgv / $nodeOptions → $flushes", ({ execArgv, nodeOptions, flushes }) => {
+    expect(HeapRelease.flushesStartUpCode(execArgv, nodeOptions)).toBe(flushes);
+  });
+
+  // The age set again after the start-up release is meant to be V8's own default.
+  it.runIf(process.versions.node.startsWith("24."))("restores V8's default code age (Node.js 24)", () => {
+    const options = execFileSync(process.execPath, ["--v8-options"], { encoding: "utf8" });
+    const age = /--bytecode-old-age \(.*\)\n\s+type: int\s+default: --bytecode-old-age=(\d+)/.exec(
+      options,
+    )?.[1];
+    expect(Number(age)).toBe(HeapRelease.CODE_AGE_AFTER_START);
+  });
+});
+
 describe("HeapRelease.start in a Node process", () => {
   const burst = (releasing: boolean, when = "later"): { before: number; after: number } =>
     JSON.parse(
@@ -126,5 +148,25 @@ describe("HeapRelease.start in a Node process", () => {
     const kept = burst(false, "start");
     expect(kept.after).toBeGreaterThan(kept.before + 100 * MiB);
     expect(released.after).toBeLessThan(released.before + 50 * MiB);
+  });
+
+  it("drops the bytecode of start-up's functions at the start-up release; they compile again when called", () => {
+    const startUp = (
+      mode: "flush" | "keep",
+    ): { before: number; after: number; again: number; total: number } =>
+      JSON.parse(
+        execFileSync(process.execPath, [join(here, "fixtures/heap-startup-code.ts"), mode], {
+          encoding: "utf8",
+          timeout: 60_000,
+        }),
+      );
+    const flushed = startUp("flush");
+    const kept = startUp("keep");
+    // 2,000 small functions, ~1 MiB of bytecode with Node's own: V8 keeps most of it on its own,
+    // and drops most of it at the start-up release.
+    expect(kept.after).toBeGreaterThan(kept.before / 2);
+    expect(flushed.after).toBeLessThan(flushed.before / 4);
+    expect(flushed.again).toBe(kept.again);
+    expect(flushed.total).toBe(kept.total);
   });
 });
