@@ -152,6 +152,54 @@ const lazySegmenter = editing("lazy-segmenter", STRING_WIDTH, (source) => {
   return { contents: source.replace(EAGER_SEGMENTER, LAZY_SEGMENTER) };
 });
 
+/**
+ * yargs and two of its helpers take Node.js's `util` and `assert` through ES imports. An ES
+ * import of one of Node.js's own modules builds its whole namespace, which runs every lazy getter
+ * of `util` (loading `parseArgs`, `diff`, the worker threads behind one of them), and `assert`
+ * loads its diffing and error modules: together ~0.6 MiB of RSS at every start, for an
+ * `inspect`, two `format`s and two invariant checks. The bundle's copies take `inspect` and
+ * `format` from the module object itself (`process.getBuiltinModule`, no namespace) and check
+ * the invariants themselves (with `assert`'s comparison, `Object.is`).
+ */
+const UTIL_FORMAT = [
+  "import { format } from 'util';",
+  "const { format } = process.getBuiltinModule('util');",
+];
+const builtinImports = (name: string, filter: RegExp, edits: ReadonlyArray<ReadonlyArray<string>>): Plugin =>
+  editing(name, filter, (source) => {
+    let contents = source;
+    for (const [from = "", to = ""] of edits) {
+      if (!contents.includes(from)) return { problem: `no longer has ${from}` };
+      contents = contents.replace(from, to);
+    }
+    return { contents };
+  });
+const yargsBuiltins = builtinImports(
+  "yargs-builtins",
+  /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/,
+  [
+    [
+      "import { notStrictEqual, strictEqual } from 'assert'",
+      [
+        "const invariant = (holds, message) => { if (!holds) throw new Error(message instanceof Error ? message.message : (message ?? 'yargs: an internal invariant failed')); };",
+        "const notStrictEqual = (actual, expected, message) => invariant(!Object.is(actual, expected), message);",
+        "const strictEqual = (actual, expected, message) => invariant(Object.is(actual, expected), message);",
+      ].join("\n"),
+    ],
+    ["import { inspect } from 'util'", "const { inspect } = process.getBuiltinModule('util')"],
+  ],
+);
+const yargsParserBuiltins = builtinImports(
+  "yargs-parser-builtins",
+  /[\\/]yargs-parser[\\/]build[\\/]lib[\\/]index\.js$/,
+  [UTIL_FORMAT],
+);
+const y18nBuiltins = builtinImports(
+  "y18n-builtins",
+  /[\\/]y18n[\\/]build[\\/]lib[\\/]platform-shims[\\/]node\.js$/,
+  [UTIL_FORMAT],
+);
+
 rmSync(outdir, { recursive: true, force: true });
 const result = await build({
   entryPoints: {
@@ -177,7 +225,15 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: "linked",
-  plugins: [undiciDispatchers, undiciWithoutH2, yargsHelpCache, lazySegmenter],
+  plugins: [
+    undiciDispatchers,
+    undiciWithoutH2,
+    yargsHelpCache,
+    lazySegmenter,
+    yargsBuiltins,
+    yargsParserBuiltins,
+    y18nBuiltins,
+  ],
   metafile: true,
   logLevel: "warning",
 });

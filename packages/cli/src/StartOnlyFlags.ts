@@ -11,7 +11,7 @@
  * Nothing is restarted where that cannot be done or would take something from the user:
  * - a user's own choice of the flag (`--concurrent-recompilation` or its negation) wins;
  * - a debugger (`--inspect…`) would be attached to the process being replaced;
- * - Node.js without `process.execve` (before 22.15, or on Windows) runs on as started;
+ * - where Node.js has no `process.execve` (on Windows) the operator runs on as started;
  * - `KOPF_HEAP_TUNING=off` leaves V8's defaults, as for the heap's tuning.
  */
 import { mentions, startFlags } from "./internal/nodeFlags.ts";

@@ -10,7 +10,8 @@
  * own fetch implementation, nor Node's http2 or child_process, and tsx only for TypeScript that
  * Node.js's type stripping cannot load (an enum): a TypeScript handler file importing
  * `./naming.js` (the file `naming.ts`) loads without it. It makes no `Intl.Segmenter` (ICU's
- * text-boundary data) unless it renders help. Every module the process loads is recorded by a
+ * text-boundary data) unless it renders help, and loads neither `assert` nor `util`'s lazy parts
+ * (`worker_threads`, `parseArgs`). Every module the process loads is recorded by a
  * preloaded hook.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
@@ -223,6 +224,16 @@ describe("kopf run, installed (bundled)", () => {
     expect(loaded.filter((name) => /^node-internal:NativeModule (http2|child_process)$/.test(name))).toEqual(
       [],
     );
+    // Nor what ES imports of `util` and `assert` in yargs and its helpers used to load (`util`'s
+    // lazy parts such as parseArgs and the worker threads, and `assert`): the bundle's copies take
+    // what they use without building those modules' namespaces.
+    expect(
+      loaded.filter((name) =>
+        /^node-internal:NativeModule (assert|worker_threads|internal\/util\/parse_args\/parse_args)$/.test(
+          name,
+        ),
+      ),
+    ).toEqual([]);
     // Nor ICU's text-boundary data (~2.5 MiB), which yargs' string-width used to load at start
     // by making its Intl.Segmenter; it makes it for help text only (see the help test below).
     expect(loaded.filter((name) => name.startsWith("intl:"))).toEqual([]);

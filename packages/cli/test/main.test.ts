@@ -158,7 +158,7 @@ describe("the kopf process", () => {
       expect(seen.pid).toBe(seen.child);
       expect(seen.argv).toEqual(["run", "-n", "started-with", "--standalone", seen.handlers]);
       const flags = seen.execArgv.filter((arg) => arg === "--no-concurrent-recompilation");
-      // Node.js before 22.15 cannot replace a process: it runs on as started.
+      // Where Node.js cannot replace a process (Windows), it runs on as started.
       expect(flags).toHaveLength(typeof process.execve === "function" ? 1 : 0);
     });
 
