@@ -313,8 +313,9 @@ export const run = (
         namespaces,
         command: [
           "node",
-          // V8's optimizing compiler on the main thread: a burst's peak memory is ~14 MiB lower for
-          // no more CPU (docs/performance.md); V8 reads this flag only as Node.js starts.
+          // V8's optimizing compiler on the main thread: a burst's peak memory is ~20 MiB lower for
+          // no more CPU (docs/performance.md). V8 reads this flag only as Node.js starts; given
+          // here, `kopf run` need not restart itself with it (StartOnlyFlags.ts).
           "--no-concurrent-recompilation",
           "node_modules/@kopf/cli/bin/kopf.js",
           "run",

@@ -6,11 +6,11 @@ import { fileURLToPath } from "node:url";
  * exits with its exit code. Handler files written in TypeScript load directly: through Node.js's
  * own type stripping, or tsx where that cannot load them ({@link TypeScriptImport}); an operator
  * whose handler files are JavaScript (a built image) never loads either.
- * For `kopf run`, before the rest loads, it replaces itself once with a Node.js started with a flag
- * V8 reads only at start ({@link StartOnlyFlags}), sizes V8's heap for an operator ({@link HeapSizing}),
- * keeps WebAssembly (undici's HTTP parser) on V8's baseline compiler ({@link WasmTiering}),
- * and gives memory back when the operator falls idle, start-up's bytecode too ({@link HeapRelease}); `KOPF_HEAP_TUNING=off`
- * leaves V8's defaults.
+ * For `kopf run`, before the rest loads, it replaces itself once with a Node.js started with a
+ * flag V8 reads only at start ({@link StartOnlyFlags}), sizes V8's heap for an operator
+ * ({@link HeapSizing}), keeps WebAssembly (undici's HTTP parser) on V8's baseline compiler
+ * ({@link WasmTiering}), and gives memory back when the operator falls idle, start-up's bytecode
+ * too ({@link HeapRelease}); `KOPF_HEAP_TUNING=off` leaves V8's defaults.
  *
  * Stderr (the log) is written in batches, one write per turn of the event loop
  * ({@link CoalescingWriter}); what is pending is written before any output to stdout and when
