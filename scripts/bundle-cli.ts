@@ -98,6 +98,25 @@ const editing = (
   },
 });
 
+/** An exact replacement in a library file: the text it must still have, and what takes its place. */
+type Replacement = readonly [from: string, to: string];
+
+/**
+ * `source` with each replacement made once, or the problem that the file no longer has the text
+ * one of them replaces (the edits of the plugins below are all of this kind).
+ */
+const replaced = (
+  source: string,
+  replacements: ReadonlyArray<Replacement>,
+): { readonly contents: string } | { readonly problem: string } => {
+  let contents = source;
+  for (const [from, to] of replacements) {
+    if (!contents.includes(from)) return { problem: `no longer has ${from}` };
+    contents = contents.replace(from, to);
+  }
+  return { contents };
+};
+
 /**
  * undici's HTTP/2 client loads Node.js's http2 module as it is itself loaded (~2.5 MiB of RSS at
  * every start), for its constants; it runs only on connections whose TLS handshake chose HTTP/2,
@@ -112,10 +131,7 @@ const undiciWithoutH2 = editing("undici-without-h2", UNDICI_H2, (source) => {
   if (!/allowH2: false/.test(transport) || /allowH2: true/.test(transport)) {
     return { problem: `${TRANSPORT} changed whether HTTP/2 is allowed` };
   }
-  if (!source.includes(H2_REQUIRE)) return { problem: `no longer has ${H2_REQUIRE}` };
-  return {
-    contents: source.replace(H2_REQUIRE, "throw new Error('the bundled undici speaks HTTP/1.1 only')"),
-  };
+  return replaced(source, [[H2_REQUIRE, "throw new Error('the bundled undici speaks HTTP/1.1 only')"]]);
 });
 
 /**
@@ -127,9 +143,7 @@ const undiciWithoutH2 = editing("undici-without-h2", UNDICI_H2, (source) => {
 const YARGS_COMMAND = /[\\/]yargs[\\/]build[\\/]lib[\\/]command\.js$/;
 const HELP_CACHE = "yargs.getInternalMethods().getUsageInstance().cacheHelpMessage();";
 const yargsHelpCache = editing("yargs-help-cache", YARGS_COMMAND, (source) =>
-  source.includes(HELP_CACHE)
-    ? { contents: source.replace(HELP_CACHE, "") }
-    : { problem: `no longer has ${HELP_CACHE}` },
+  replaced(source, [[HELP_CACHE, ""]]),
 );
 
 /**
@@ -143,13 +157,12 @@ const EAGER_SEGMENTER = "const segmenter = new Intl.Segmenter();";
 const LAZY_SEGMENTER =
   "let madeSegmenter; const segmenter = { segment: (text) => (madeSegmenter ??= new Intl.Segmenter()).segment(text) };";
 const lazySegmenter = editing("lazy-segmenter", STRING_WIDTH, (source) => {
-  if (!source.includes(EAGER_SEGMENTER)) return { problem: `no longer has ${EAGER_SEGMENTER}` };
   // Besides its declaration, the code (comments aside) may use it only as `segmenter.segment(…)`,
   // which the lazy one serves.
   const code = source.replace(EAGER_SEGMENTER, "").replace(/\/\/[^\n]*/g, "");
   if (/\bsegmenter\b(?!\.segment\()/.test(code))
     return { problem: "uses its segmenter other than by segment()" };
-  return { contents: source.replace(EAGER_SEGMENTER, LAZY_SEGMENTER) };
+  return replaced(source, [[EAGER_SEGMENTER, LAZY_SEGMENTER]]);
 });
 
 /**
@@ -161,43 +174,35 @@ const lazySegmenter = editing("lazy-segmenter", STRING_WIDTH, (source) => {
  * `format` from the module object itself (`process.getBuiltinModule`, no namespace) and check
  * the invariants themselves (with `assert`'s comparison, `Object.is`).
  */
-const UTIL_FORMAT = [
+const UTIL_FORMAT: Replacement = [
   "import { format } from 'util';",
   "const { format } = process.getBuiltinModule('util');",
 ];
-const builtinImports = (name: string, filter: RegExp, edits: ReadonlyArray<ReadonlyArray<string>>): Plugin =>
-  editing(name, filter, (source) => {
-    let contents = source;
-    for (const [from = "", to = ""] of edits) {
-      if (!contents.includes(from)) return { problem: `no longer has ${from}` };
-      contents = contents.replace(from, to);
-    }
-    return { contents };
-  });
-const yargsBuiltins = builtinImports(
+const yargsBuiltins = editing(
   "yargs-builtins",
   /[\\/]yargs[\\/]lib[\\/]platform-shims[\\/]esm\.mjs$/,
-  [
-    [
-      "import { notStrictEqual, strictEqual } from 'assert'",
+  (source) =>
+    replaced(source, [
       [
-        "const invariant = (holds, message) => { if (!holds) throw new Error(message instanceof Error ? message.message : (message ?? 'yargs: an internal invariant failed')); };",
-        "const notStrictEqual = (actual, expected, message) => invariant(!Object.is(actual, expected), message);",
-        "const strictEqual = (actual, expected, message) => invariant(Object.is(actual, expected), message);",
-      ].join("\n"),
-    ],
-    ["import { inspect } from 'util'", "const { inspect } = process.getBuiltinModule('util')"],
-  ],
+        "import { notStrictEqual, strictEqual } from 'assert'",
+        [
+          "const invariant = (holds, message) => { if (!holds) throw new Error(message instanceof Error ? message.message : (message ?? 'yargs: an internal invariant failed')); };",
+          "const notStrictEqual = (actual, expected, message) => invariant(!Object.is(actual, expected), message);",
+          "const strictEqual = (actual, expected, message) => invariant(Object.is(actual, expected), message);",
+        ].join("\n"),
+      ],
+      ["import { inspect } from 'util'", "const { inspect } = process.getBuiltinModule('util')"],
+    ]),
 );
-const yargsParserBuiltins = builtinImports(
+const yargsParserBuiltins = editing(
   "yargs-parser-builtins",
   /[\\/]yargs-parser[\\/]build[\\/]lib[\\/]index\.js$/,
-  [UTIL_FORMAT],
+  (source) => replaced(source, [UTIL_FORMAT]),
 );
-const y18nBuiltins = builtinImports(
+const y18nBuiltins = editing(
   "y18n-builtins",
   /[\\/]y18n[\\/]build[\\/]lib[\\/]platform-shims[\\/]node\.js$/,
-  [UTIL_FORMAT],
+  (source) => replaced(source, [UTIL_FORMAT]),
 );
 
 rmSync(outdir, { recursive: true, force: true });
