@@ -7,7 +7,7 @@
  * `: test failed`). Any failed operation fails the whole patch.
  */
 import * as Result from "effect/Result";
-import { clone, deepEqual, goType, isObject, type JsonObject } from "./internal/Json.ts";
+import { clone, deepEqual, goType, isObject, type JsonObject, putField } from "./internal/Json.ts";
 
 /**
  * One operation as decoded: `op` is "unknown" when it is not a string (as the library reads it);
@@ -53,6 +53,28 @@ const TEST_FAILED = "test failed";
 type Container = JsonObject | Array<unknown>;
 type Found = { readonly con: Container; readonly key: string };
 
+/**
+ * The document being patched, copied on write: the containers an operation changes, and those on
+ * the way to them, are copied once (and then owned); every other part stays shared with the
+ * document given, which is never modified. A stored object patched at one field so costs a copy
+ * of that field's ancestors rather than of the whole object, and its untouched parts (its
+ * managedFields, say) stay the very values the emulator has cached work for.
+ */
+interface Doc {
+  doc: Container;
+  readonly owned: WeakSet<object>;
+}
+
+const shallowCopy = (con: Container): Container => (Array.isArray(con) ? [...con] : { ...con });
+
+/** `con` itself when this patch owns it, else its copy (now owned). */
+const own = (root: Doc, con: Container): Container => {
+  if (root.owned.has(con)) return con;
+  const copy = shallowCopy(con);
+  root.owned.add(copy);
+  return copy;
+};
+
 const unescapeToken = (t: string): string => t.replace(/~1/g, "/").replace(/~0/g, "~");
 
 /** Go's `strconv.Atoi`, with its error text. */
@@ -83,7 +105,7 @@ const get = (con: Container, key: string): Result.Result<unknown, string> => {
 
 /** Sets an existing key or index (replace: `get` has checked it). */
 const set = (con: Container, key: string, value: unknown): void => {
-  if (!Array.isArray(con)) con[key] = value;
+  if (!Array.isArray(con)) putField(con, key, value);
   else {
     const idx = Number(key);
     con[idx < 0 ? idx + con.length : idx] = value;
@@ -92,7 +114,7 @@ const set = (con: Container, key: string, value: unknown): void => {
 
 const add = (con: Container, key: string, value: unknown): Result.Result<void, string> => {
   if (!Array.isArray(con)) {
-    con[key] = value;
+    putField(con, key, value);
     return Result.succeed(undefined);
   }
   if (key === "-") {
@@ -136,15 +158,34 @@ const remove = (con: Container, key: string): Result.Result<void, string> => {
  * step on the way is missing, null or no container. As in the library, the part before the first
  * `/` is ignored, and a path without `/` has no container.
  */
-const findObject = (doc: Container, path: string): Found | undefined => {
+const findObject = (doc: Container, path: string): Found | undefined => find(doc, path, undefined);
+
+/**
+ * {@link findObject} for an operation that changes the container found: that container and its
+ * ancestors are owned by the patch (copied on the way when shared with the document given).
+ */
+const findForWrite = (root: Doc, path: string): Found | undefined => find(root.doc, path, root);
+
+const find = (doc: Container, path: string, writing: Doc | undefined): Found | undefined => {
   const split = path.split("/");
   if (split.length < 2) return undefined;
   let con: Container = doc;
+  if (writing !== undefined) {
+    // Nothing is copied until the whole path is known to exist (a failing operation copies nothing).
+    if (find(doc, path, undefined) === undefined) return undefined;
+    con = writing.doc = own(writing, doc);
+  }
   for (const part of split.slice(1, -1)) {
-    const next = get(con, unescapeToken(part));
+    const key = unescapeToken(part);
+    const next = get(con, key);
     if (Result.isFailure(next)) return undefined;
     if (!Array.isArray(next.success) && !isObject(next.success)) return undefined;
-    con = next.success;
+    if (writing === undefined) con = next.success;
+    else {
+      const owned = own(writing, next.success);
+      if (owned !== next.success) set(con, key, owned);
+      con = owned;
+    }
   }
   return { con, key: unescapeToken(split[split.length - 1] as string) };
 };
@@ -166,10 +207,10 @@ const field = (op: Operation, name: "path" | "from"): Result.Result<string, stri
 /** The operation's value; an operation without one adds or sets null. */
 const operandOf = (op: Operation): unknown => (op.value === undefined ? null : clone(op.value));
 
-const addOp = (root: { doc: Container }, op: Operation): Result.Result<void, string> => {
+const addOp = (root: Doc, op: Operation): Result.Result<void, string> => {
   const path = field(op, "path");
   if (Result.isFailure(path)) return Result.fail(`add operation failed to decode path: ${MISSING}`);
-  const t = findObject(root.doc, path.success);
+  const t = findForWrite(root, path.success);
   if (t === undefined)
     return Result.fail(`add operation does not apply: doc is missing path: "${path.success}": ${MISSING}`);
   const added = add(t.con, t.key, operandOf(op));
@@ -178,10 +219,10 @@ const addOp = (root: { doc: Container }, op: Operation): Result.Result<void, str
     : added;
 };
 
-const removeOp = (root: { doc: Container }, op: Operation): Result.Result<void, string> => {
+const removeOp = (root: Doc, op: Operation): Result.Result<void, string> => {
   const path = field(op, "path");
   if (Result.isFailure(path)) return Result.fail(`remove operation failed to decode path: ${MISSING}`);
-  const t = findObject(root.doc, path.success);
+  const t = findForWrite(root, path.success);
   if (t === undefined)
     return Result.fail(`remove operation does not apply: doc is missing path: "${path.success}": ${MISSING}`);
   const removed = remove(t.con, t.key);
@@ -190,7 +231,7 @@ const removeOp = (root: { doc: Container }, op: Operation): Result.Result<void, 
     : removed;
 };
 
-const replaceOp = (root: { doc: Container }, op: Operation): Result.Result<void, string> => {
+const replaceOp = (root: Doc, op: Operation): Result.Result<void, string> => {
   const path = field(op, "path");
   if (Result.isFailure(path)) return Result.fail(`replace operation failed to decode path: ${path.failure}`);
   if (path.success === "") {
@@ -200,9 +241,10 @@ const replaceOp = (root: { doc: Container }, op: Operation): Result.Result<void,
     if (!isObject(value) && !Array.isArray(value))
       return Result.fail("replace operation value must be object or array: %!w(<nil>)");
     root.doc = value;
+    root.owned.add(value);
     return Result.succeed(undefined);
   }
-  const t = findObject(root.doc, path.success);
+  const t = findForWrite(root, path.success);
   if (t === undefined)
     return Result.fail(`replace operation does not apply: doc is missing path: ${path.success}: ${MISSING}`);
   if (Result.isFailure(get(t.con, t.key)))
@@ -211,10 +253,10 @@ const replaceOp = (root: { doc: Container }, op: Operation): Result.Result<void,
   return Result.succeed(undefined);
 };
 
-const moveOp = (root: { doc: Container }, op: Operation): Result.Result<void, string> => {
+const moveOp = (root: Doc, op: Operation): Result.Result<void, string> => {
   const from = field(op, "from");
   if (Result.isFailure(from)) return Result.fail(`move operation failed to decode from: ${from.failure}`);
-  const f = findObject(root.doc, from.success);
+  const f = findForWrite(root, from.success);
   if (f === undefined)
     return Result.fail(
       `move operation does not apply: doc is missing from path: ${from.success}: ${MISSING}`,
@@ -225,7 +267,7 @@ const moveOp = (root: { doc: Container }, op: Operation): Result.Result<void, st
   if (Result.isFailure(removed)) return Result.fail(`error in move for path: '${f.key}': ${removed.failure}`);
   const path = field(op, "path");
   if (Result.isFailure(path)) return Result.fail(`move operation failed to decode path: ${path.failure}`);
-  const t = findObject(root.doc, path.success);
+  const t = findForWrite(root, path.success);
   if (t === undefined)
     return Result.fail(
       `move operation does not apply: doc is missing destination path: ${path.success}: ${MISSING}`,
@@ -236,7 +278,7 @@ const moveOp = (root: { doc: Container }, op: Operation): Result.Result<void, st
     : added;
 };
 
-const copyOp = (root: { doc: Container }, op: Operation): Result.Result<void, string> => {
+const copyOp = (root: Doc, op: Operation): Result.Result<void, string> => {
   const from = field(op, "from");
   if (Result.isFailure(from)) return Result.fail(`copy operation failed to decode from: ${from.failure}`);
   const f = findObject(root.doc, from.success);
@@ -249,7 +291,7 @@ const copyOp = (root: { doc: Container }, op: Operation): Result.Result<void, st
     return Result.fail(`error in copy for from: '${from.success}': ${value.failure}`);
   const path = field(op, "path");
   if (Result.isFailure(path)) return Result.fail(`copy operation failed to decode path: ${MISSING}`);
-  const t = findObject(root.doc, path.success);
+  const t = findForWrite(root, path.success);
   if (t === undefined)
     return Result.fail(
       `copy operation does not apply: doc is missing destination path: ${path.success}: ${MISSING}`,
@@ -261,7 +303,7 @@ const copyOp = (root: { doc: Container }, op: Operation): Result.Result<void, st
     : added;
 };
 
-const testOp = (root: { doc: Container }, op: Operation): Result.Result<void, string> => {
+const testOp = (root: Doc, op: Operation): Result.Result<void, string> => {
   const path = field(op, "path");
   if (Result.isFailure(path)) return Result.fail(`test operation failed to decode path: ${path.failure}`);
   const failed = Result.fail(`testing value ${path.success} failed: ${TEST_FAILED}`);
@@ -277,12 +319,18 @@ const testOp = (root: { doc: Container }, op: Operation): Result.Result<void, st
   return op.value !== undefined && deepEqual(value.success, op.value) ? Result.succeed(undefined) : failed;
 };
 
-const OPERATIONS: Readonly<
-  Record<string, (root: { doc: Container }, op: Operation) => Result.Result<void, string>>
-> = { add: addOp, remove: removeOp, replace: replaceOp, move: moveOp, copy: copyOp, test: testOp };
+const OPERATIONS: Readonly<Record<string, (root: Doc, op: Operation) => Result.Result<void, string>>> = {
+  add: addOp,
+  remove: removeOp,
+  replace: replaceOp,
+  move: moveOp,
+  copy: copyOp,
+  test: testOp,
+};
 
 /**
- * Applies operations in order to a copy of `doc` (an object or array); the first failing one
+ * Applies operations in order to `doc` (an object or array), which is not modified: the result
+ * shares the parts no operation touched with it (see {@link Doc}). The first failing operation
  * stops the patch with the library's message (as kube-apiserver reports a webhook's failing patch).
  *
  * @example
@@ -291,7 +339,7 @@ const OPERATIONS: Readonly<
  */
 export const apply = (doc: unknown, ops: ReadonlyArray<Operation>): Result.Result<unknown, string> => {
   if (!isObject(doc) && !Array.isArray(doc)) return Result.fail("the document is not a JSON object or array");
-  const root = { doc: clone(doc) as Container };
+  const root: Doc = { doc, owned: new WeakSet() };
   for (const op of ops) {
     const run = Object.hasOwn(OPERATIONS, op.op) ? OPERATIONS[op.op] : undefined;
     const r = run === undefined ? Result.fail(`Unexpected kind: ${op.op}`) : run(root, op);

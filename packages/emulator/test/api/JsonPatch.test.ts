@@ -179,6 +179,78 @@ describe("JsonPatch.apply semantics", () => {
     );
   });
 
+  it("copies on write: a frozen document patches as its deep copy does, and is never written", () => {
+    const nested = {
+      metadata: { name: "bp", labels: { a: "1" }, finalizers: ["a", "b"], managedFields: [{ manager: "m" }] },
+      spec: { list: [{ x: 1 }, { x: 2 }], inner: { deep: { y: 1 } } },
+    };
+    const deepFreeze = <T>(value: T): T => {
+      if (typeof value === "object" && value !== null) {
+        for (const child of Object.values(value)) deepFreeze(child);
+        Object.freeze(value);
+      }
+      return value;
+    };
+    const frozen = deepFreeze(structuredClone(nested));
+    const paths = [
+      "/metadata/labels/a",
+      "/metadata/labels/b",
+      "/metadata/finalizers/0",
+      "/metadata/finalizers/-",
+      "/spec/list/1/x",
+      "/spec/list/0",
+      "/spec/inner/deep/y",
+      "/spec/inner/deep",
+      "/spec/moved",
+      "/spec/moved/y",
+      "/nothing/x",
+    ];
+    const op = fc.record({
+      op: fc.constantFrom("add", "remove", "replace", "move", "copy", "test"),
+      path: fc.constantFrom(...paths),
+      from: fc.constantFrom(...paths),
+      value: fc.jsonValue({ maxDepth: 2 }),
+    });
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 8 }), (ops) => {
+        // A write into the frozen document (or into a part shared with it) throws here.
+        const shared = JsonPatch.apply(frozen, ops);
+        expect(shared).toEqual(JsonPatch.apply(structuredClone(nested), ops));
+        expect(frozen).toEqual(nested);
+      }),
+    );
+  });
+
+  it("shares what no operation touched with the document given", () => {
+    const current = {
+      metadata: { name: "bp", managedFields: [{ manager: "m" }] },
+      spec: { a: 1, b: { c: 2 } },
+    };
+    const patched = success([{ op: "replace", path: "/spec/a", value: 5 }], current) as typeof current;
+    expect(patched).toEqual({ ...current, spec: { a: 5, b: { c: 2 } } });
+    expect(patched.metadata).toBe(current.metadata);
+    expect(patched.spec.b).toBe(current.spec.b);
+    expect(patched.spec).not.toBe(current.spec);
+    expect(current.spec.a).toBe(1);
+  });
+
+  it("treats a __proto__ key as a field like any other, never as the prototype", () => {
+    const current = JSON.parse('{"a":{"__proto__":{"x":1}},"b":{}}') as Record<string, object>;
+    const patched = success(
+      [
+        { op: "replace", path: "/a/__proto__/x", value: 2 },
+        { op: "add", path: "/b/__proto__", value: { y: 3 } },
+      ],
+      current,
+    ) as Record<string, Record<string, unknown>>;
+    expect(JSON.stringify(patched)).toBe('{"a":{"__proto__":{"x":2}},"b":{"__proto__":{"y":3}}}');
+    for (const field of ["a", "b"] as const) {
+      expect(Object.getPrototypeOf(patched[field])).toBe(Object.prototype);
+      expect(Object.hasOwn(patched[field] as object, "__proto__")).toBe(true);
+    }
+    expect(JSON.stringify(current)).toBe('{"a":{"__proto__":{"x":1}},"b":{}}');
+  });
+
   it("decodes a PATCH body's operations, reading a non-string op as unknown", () => {
     expect(JsonPatch.decodeOperations([{ op: 5, path: "/a" }, null])).toEqual(
       Result.succeed([{ op: "unknown", path: "/a" }, { op: "unknown" }]),
