@@ -16,6 +16,9 @@
 //     objects, then the RSS with all of them gone, against the RSS after start.
 // Medians over BENCH_ROUNDS (3) rounds. Python Kopf comes from the compatibility suite's
 // virtual environment; when it cannot be installed only this port is measured, and said so.
+// Before the first operator starts, the page cache is dropped once when permitted (see
+// internal/pageCache.ts; BENCH_DROP_CACHES=0 keeps it), so that neither operator's RSS counts
+// files as the kernel cached them when they were just written.
 // Prints a table with the ratios and writes .reports/bench/peer.json (or $BENCH_OUT).
 //
 //   node --conditions=@kopf/source packages/compat/bench/peer.bench.ts
@@ -25,6 +28,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PythonKopf } from "../src/index.ts";
 import type * as Client from "./internal/client.ts";
+import * as PageCache from "./internal/pageCache.ts";
 import type { Child, Peer } from "./internal/processes.ts";
 import { cpuMs, load, peakRssMiB, rssMiB } from "./internal/procfs.ts";
 import * as Report from "./internal/report.ts";
@@ -118,6 +122,9 @@ const pythonKopf = async (): Promise<{ python?: string; why?: string }> => {
 };
 
 const { python, why } = await pythonKopf();
+// After installing Python Kopf (which writes files), before any operator runs.
+const pageCache = PageCache.settle();
+console.log(pageCache);
 const peers: ReadonlyArray<Peer> = python === undefined ? ["ours"] : ["ours", "kopf"];
 if (python === undefined) console.log(`Python Kopf is not available (${why}); measuring this port alone.`);
 const loadBefore = load(loadavg(), cpus().length);
@@ -170,6 +177,7 @@ writeFileSync(
       sizes: SIZES,
       soak: { cycles: SOAK_CYCLES, objects: SOAK_OBJECTS },
       load: { before: loadBefore, after: load(loadavg(), cpus().length) },
+      pageCache,
       rows,
       samples: Object.fromEntries(samples),
     },

@@ -14,13 +14,15 @@
 // With BENCH_START_OBJECTS=N, N more objects are created after that reading, and the CPU per
 // object while the operator handles them (as the side-by-side run measures it while creating), the
 // objects handled per second of wall time (the client creating them meanwhile) and the peak RSS
-// are reported too: for changes that trade CPU for memory or throughput.
+// are reported too: for changes that trade CPU for memory or throughput. The page cache is dropped
+// first when permitted, as in peer.bench.ts (internal/pageCache.ts).
 //
 //   node --conditions=@kopf/source packages/compat/bench/start.bench.ts
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import * as PageCache from "./internal/pageCache.ts";
 import { nodeArgsOf } from "./internal/processes.ts";
 import { cpuMs, load, peakRssMiB, rssMiB } from "./internal/procfs.ts";
 import * as Session from "./internal/session.ts";
@@ -100,6 +102,7 @@ const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
   );
 
 const samples = new Map<string, Sample[]>(VARIANTS.map((variant) => [variant.label, []]));
+console.log(PageCache.settle());
 console.log(`load before: ${JSON.stringify(load(loadavg(), cpus().length))}`);
 for (let round = 0; round < ROUNDS; round++) {
   for (const variant of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) {
