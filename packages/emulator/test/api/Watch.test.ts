@@ -46,6 +46,37 @@ describe("watch", () => {
     );
   });
 
+  it("sends a write's object in its event line as the write's response does, byte for byte", async () => {
+    const data = { text: "héllo ✓ 🚀", quote: '"\\', n: "1" };
+    const [line, body] = await run(
+      Effect.gen(function* () {
+        const kube = yield* KubeEmulator;
+        const response = yield* kube.handle(request("GET", `${NS}?watch=true`));
+        if (response._tag !== "Streaming") throw new Error("not streaming");
+        const fiber = yield* Effect.forkChild(Stream.runCollect(Stream.take(response.body, 2)));
+        yield* Effect.yieldNow;
+        const created = yield* kube.handle(request("POST", NS, { ...cm("utf"), data }));
+        const patched = yield* kube.handle(
+          request(
+            "PATCH",
+            `${NS}/utf`,
+            { data: { n: "2" } },
+            { "content-type": "application/merge-patch+json" },
+          ),
+        );
+        if (created._tag !== "Complete" || patched._tag !== "Complete") throw new Error("not complete");
+        const chunks = [...(yield* Fiber.join(fiber))];
+        return [chunks, [created.body, patched.body]] as const;
+      }),
+    );
+    const text = (bytes: Uint8Array) => new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    expect(line.map(text)).toEqual([
+      `{"type":"ADDED","object":${text(body[0] as Uint8Array)}}\n`,
+      `{"type":"MODIFIED","object":${text(body[1] as Uint8Array)}}\n`,
+    ]);
+    expect(JSON.parse(text(line[1] as Uint8Array)).object.data).toEqual({ ...data, n: "2" });
+  });
+
   it("resumes after a given resourceVersion from the history", async () => {
     const r = await run(
       Effect.gen(function* () {
