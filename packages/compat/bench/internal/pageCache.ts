@@ -1,13 +1,8 @@
-// The page cache before a benchmark measures memory. An operator's RSS counts the pages of its
-// files (the node binary, Python's interpreter) that it has mapped, and how many of those a fault
-// maps depends on how the kernel cached the file: a file just written (the node binary npm has
-// just unpacked) is held in the large folios of its writes, and on recent kernels (ext4 on Linux
-// 6.18 here) a fault maps such a folio whole. Measured: the same `kopf run` showed 80.5 MiB after
-// start (59.5 of it file pages) with the binary freshly installed, and 66.1 MiB (45.2) once the
-// page cache was dropped and the binary read back from disk, as a container's image layer is read
-// in production and as Python's interpreter was here. So, unless BENCH_DROP_CACHES=0, a benchmark
-// that compares memory first writes back and drops the clean page cache once
-// (`/proc/sys/vm/drop_caches`, which needs root; without it the run says that it did not).
+// The page cache before a benchmark measures memory: unless BENCH_DROP_CACHES=0, dirty pages are
+// written back and the clean page cache is dropped once (`/proc/sys/vm/drop_caches`, which needs
+// root; without it the run says that it did not), so that every operator's files are read from
+// disk as in production, and a just-written file (the node binary npm has just unpacked) does not
+// count more pages in an RSS. Why, and what it changed: docs/performance.md, "How it is measured".
 import { execFileSync } from "node:child_process";
 import { closeSync, openSync, writeSync } from "node:fs";
 

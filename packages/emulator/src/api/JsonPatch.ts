@@ -169,21 +169,24 @@ const findForWrite = (root: Doc, path: string): Found | undefined => find(root.d
 const find = (doc: Container, path: string, writing: Doc | undefined): Found | undefined => {
   const split = path.split("/");
   if (split.length < 2) return undefined;
+  // The containers on the way (a write copies them only once the whole path is known to exist:
+  // a failing operation copies nothing).
+  const keys = split.slice(1, -1).map(unescapeToken);
+  const way: Array<Container> = [doc];
   let con: Container = doc;
-  if (writing !== undefined) {
-    // Nothing is copied until the whole path is known to exist (a failing operation copies nothing).
-    if (find(doc, path, undefined) === undefined) return undefined;
-    con = writing.doc = own(writing, doc);
-  }
-  for (const part of split.slice(1, -1)) {
-    const key = unescapeToken(part);
+  for (const key of keys) {
     const next = get(con, key);
     if (Result.isFailure(next)) return undefined;
     if (!Array.isArray(next.success) && !isObject(next.success)) return undefined;
-    if (writing === undefined) con = next.success;
-    else {
-      const owned = own(writing, next.success);
-      if (owned !== next.success) set(con, key, owned);
+    con = next.success;
+    if (writing !== undefined) way.push(con);
+  }
+  if (writing !== undefined) {
+    con = writing.doc = own(writing, doc);
+    for (let i = 0; i < keys.length; i++) {
+      const shared = way[i + 1] as Container;
+      const owned = own(writing, shared);
+      if (owned !== shared) set(con, keys[i] as string, owned);
       con = owned;
     }
   }
