@@ -16,12 +16,16 @@
 // objects handled per second of wall time (the client creating them meanwhile) and the peak RSS
 // are reported too: for changes that trade CPU for memory or throughput. The page cache is dropped
 // first when permitted, as in peer.bench.ts (internal/pageCache.ts).
+// With BENCH_TRACE_OPT=1 every operator also runs with V8's `--trace-opt`, and the time V8 spent
+// compiling (Maglev, TurboFan) is reported per object of the N: how much of the CPU per object is
+// compiling the per-object code rather than running it (internal/compileTrace.ts).
 //
 //   node --conditions=@kopf/source packages/compat/bench/start.bench.ts
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import * as CompileTrace from "./internal/compileTrace.ts";
 import * as PageCache from "./internal/pageCache.ts";
 import { nodeArgsOf } from "./internal/processes.ts";
 import { cpuMs, load, peakRssMiB, rssMiB } from "./internal/procfs.ts";
@@ -48,6 +52,7 @@ const VARIANTS: ReadonlyArray<Variant> = (
       : { label: `${cli}|${flags}`, cli, nodeArgs: nodeArgsOf(flags) };
   });
 const OBJECTS = Number(process.env.BENCH_START_OBJECTS ?? 0);
+const TRACE_OPT = process.env.BENCH_TRACE_OPT === "1";
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** A /proc/PID/smaps_rollup field, in MiB. */
@@ -69,6 +74,8 @@ interface Sample {
   /** Objects handled per second of wall time over them (the creating client runs meanwhile). */
   readonly perSecond: number;
   readonly peak: number;
+  /** V8's compiles while the N objects were handled (with BENCH_TRACE_OPT=1). */
+  readonly compiles: CompileTrace.CompileTotals;
 }
 
 const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
@@ -79,7 +86,9 @@ const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
       python: undefined,
       handlers: join(here, "fixtures", "create"),
       cli,
-      ...(nodeArgs === undefined ? {} : { nodeArgs }),
+      ...(nodeArgs === undefined && !TRACE_OPT
+        ? {}
+        : { nodeArgs: [...(nodeArgs ?? []), ...(TRACE_OPT ? ["--trace-opt"] : [])] }),
     },
     async (op, client, start) => {
       await sleep(1000);
@@ -87,7 +96,14 @@ const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
       const anon = rollupMiB(op.pid, "Anonymous");
       const sample = { start, rss: rssMiB(op.pid), anon, file: rss - anon, cpu: cpuMs(op.pid) };
       if (OBJECTS === 0)
-        return { ...sample, cpuPerObject: Number.NaN, perSecond: Number.NaN, peak: Number.NaN };
+        return {
+          ...sample,
+          cpuPerObject: Number.NaN,
+          perSecond: Number.NaN,
+          peak: Number.NaN,
+          compiles: CompileTrace.NONE,
+        };
+      const compilesBefore = op.compiles();
       const before = cpuMs(op.pid);
       const startedAt = performance.now();
       await client.create(Array.from({ length: OBJECTS }, (_, i) => `obj-${i}`));
@@ -97,9 +113,16 @@ const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
         cpuPerObject: (cpuMs(op.pid) - before) / OBJECTS,
         perSecond: OBJECTS / ((performance.now() - startedAt) / 1000),
         peak: peakRssMiB(op.pid),
+        compiles: CompileTrace.since(compilesBefore, op.compiles()),
       };
     },
   );
+
+/** The compiles per object, as printed: ms per object, then counts. */
+const compiling = (c: CompileTrace.CompileTotals): string =>
+  `compiling ${((c.maglev.ms + c.turbofan.ms) / OBJECTS).toFixed(3)} ms per object ` +
+  `(Maglev ${c.maglev.count} compiles, ${c.maglev.ms.toFixed(0)} ms; TurboFan ${c.turbofan.count}, ` +
+  `${c.turbofan.ms.toFixed(0)} ms), `;
 
 const samples = new Map<string, Sample[]>(VARIANTS.map((variant) => [variant.label, []]));
 console.log(PageCache.settle());
@@ -113,7 +136,8 @@ for (let round = 0; round < ROUNDS; round++) {
         `(anonymous ${s.anon.toFixed(1)}, files ${s.file.toFixed(1)}), CPU ${s.cpu.toFixed(0)} ms, ` +
         (OBJECTS > 0
           ? `then ${s.cpuPerObject.toFixed(3)} ms CPU per object, ${s.perSecond.toFixed(0)} objects/s, ` +
-            `peak RSS ${s.peak.toFixed(1)}, `
+            `peak RSS ${s.peak.toFixed(1)}, ` +
+            (TRACE_OPT ? compiling(s.compiles) : "")
           : "") +
         `load ${loadavg()[0]?.toFixed(2)}`,
     );
@@ -132,7 +156,12 @@ for (const [label, all] of samples) {
       (OBJECTS > 0
         ? `, then ${median(all.map((s) => s.cpuPerObject)).toFixed(3)} ms CPU per object (least ` +
           `${Math.min(...all.map((s) => s.cpuPerObject)).toFixed(3)}), ${m((s) => s.perSecond)} objects/s, ` +
-          `peak RSS ${m((s) => s.peak)} MiB`
+          `peak RSS ${m((s) => s.peak)} MiB` +
+          (TRACE_OPT
+            ? `, compiling ${median(
+                all.map((s) => (s.compiles.maglev.ms + s.compiles.turbofan.ms) / OBJECTS),
+              ).toFixed(3)} ms per object`
+            : "")
         : ""),
   );
 }

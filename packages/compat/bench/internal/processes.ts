@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import * as CompileTrace from "./compileTrace.ts";
 
 /** A child process whose output is scanned for progress lines. */
 export interface Child {
@@ -15,6 +16,8 @@ export interface Child {
   readonly count: (phrase: Phrase) => number;
   /** Everything printed so far (cut to the last 64 KiB). */
   readonly tail: () => string;
+  /** The compiles it reported so far (with `--trace-opt`; none without). */
+  readonly compiles: () => CompileTrace.CompileTotals;
   /** Waits until `phrase` has appeared `n` times; fails after `timeoutMs` or if the process exits. */
   readonly waitFor: (phrase: Phrase, n: number, timeoutMs: number) => Promise<void>;
   /** Stops it (SIGTERM, then SIGKILL after 20 s). */
@@ -34,6 +37,7 @@ const watch = (child: ChildProcess, what: string): Child => {
   const counts: Record<Phrase, number> = { created: 0, deleted: 0, ready: 0 };
   let tail = "";
   let carry = "";
+  let compiles = CompileTrace.NONE;
   const logDir = process.env.BENCH_LOG_DIR;
   if (logDir !== undefined) mkdirSync(logDir, { recursive: true });
   const logFile =
@@ -48,6 +52,7 @@ const watch = (child: ChildProcess, what: string): Child => {
       counts[phrase] += complete.match(PHRASES[phrase])?.length ?? 0;
     }
     tail = (tail + complete).slice(-65536);
+    compiles = CompileTrace.add(compiles, complete);
   };
   child.stdout?.on("data", onData);
   child.stderr?.on("data", onData);
@@ -75,7 +80,15 @@ const watch = (child: ChildProcess, what: string): Child => {
     clearTimeout(timer);
   };
   if (child.pid === undefined) throw new Error(`${what} did not start`);
-  return { pid: child.pid, child, count: (p) => counts[p], tail: () => tail, waitFor, stop };
+  return {
+    pid: child.pid,
+    child,
+    count: (p) => counts[p],
+    tail: () => tail,
+    compiles: () => compiles,
+    waitFor,
+    stop,
+  };
 };
 
 /** Starts `kopf emulator` with the examples' CRD; resolves once its kubeconfig is written. */
