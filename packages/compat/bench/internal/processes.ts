@@ -36,26 +36,31 @@ const PHRASES: Record<Phrase, RegExp> = {
 const watch = (child: ChildProcess, what: string): Child => {
   const counts: Record<Phrase, number> = { created: 0, deleted: 0, ready: 0 };
   let tail = "";
-  let carry = "";
   let compiles = CompileTrace.NONE;
   const logDir = process.env.BENCH_LOG_DIR;
   if (logDir !== undefined) mkdirSync(logDir, { recursive: true });
   const logFile =
     logDir === undefined ? undefined : join(logDir, `${what.replace(/\W+/g, "-")}-${child.pid}.log`);
-  const onData = (chunk: Buffer) => {
-    if (logFile !== undefined) appendFileSync(logFile, chunk);
-    const text = carry + chunk.toString();
-    const cut = text.lastIndexOf("\n");
-    const complete = cut < 0 ? "" : text.slice(0, cut + 1);
-    carry = cut < 0 ? text : text.slice(cut + 1);
-    for (const phrase of Object.keys(PHRASES) as Phrase[]) {
-      counts[phrase] += complete.match(PHRASES[phrase])?.length ?? 0;
-    }
-    tail = (tail + complete).slice(-65536);
-    compiles = CompileTrace.add(compiles, complete);
+  // One reader per stream, each with its own unfinished last line: stdout's lines (V8's traces)
+  // and stderr's (the log) arrive interleaved, and a line cut between two chunks of one stream
+  // must not be joined to the other's. Decoded per stream too, so no character is cut in two.
+  const reader = () => {
+    let carry = "";
+    return (chunk: string) => {
+      if (logFile !== undefined) appendFileSync(logFile, chunk);
+      const text = carry + chunk;
+      const cut = text.lastIndexOf("\n");
+      const complete = cut < 0 ? "" : text.slice(0, cut + 1);
+      carry = cut < 0 ? text : text.slice(cut + 1);
+      for (const phrase of Object.keys(PHRASES) as Phrase[]) {
+        counts[phrase] += complete.match(PHRASES[phrase])?.length ?? 0;
+      }
+      tail = (tail + complete).slice(-65536);
+      compiles = CompileTrace.add(compiles, complete);
+    };
   };
-  child.stdout?.on("data", onData);
-  child.stderr?.on("data", onData);
+  child.stdout?.setEncoding("utf8").on("data", reader());
+  child.stderr?.setEncoding("utf8").on("data", reader());
   const exited = new Promise<void>((done) => child.once("exit", () => done()));
   const waitFor = async (phrase: Phrase, n: number, timeoutMs: number) => {
     const deadline = performance.now() + timeoutMs;
