@@ -27,7 +27,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as CompileTrace from "./internal/compileTrace.ts";
 import * as PageCache from "./internal/pageCache.ts";
-import { nodeArgsOf } from "./internal/processes.ts";
+import { nodeArgsOf, ourNodeArgs } from "./internal/processes.ts";
 import { cpuMs, load, peakRssMiB, rssMiB } from "./internal/procfs.ts";
 import * as Session from "./internal/session.ts";
 
@@ -86,9 +86,7 @@ const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
       python: undefined,
       handlers: join(here, "fixtures", "create"),
       cli,
-      ...(nodeArgs === undefined && !TRACE_OPT
-        ? {}
-        : { nodeArgs: [...(nodeArgs ?? []), ...(TRACE_OPT ? ["--trace-opt"] : [])] }),
+      nodeArgs: [...(nodeArgs ?? ourNodeArgs()), ...(TRACE_OPT ? ["--trace-opt"] : [])],
     },
     async (op, client, start) => {
       await sleep(1000);
@@ -120,7 +118,7 @@ const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
 
 /** The compiles per object, as printed: ms per object, then counts. */
 const compiling = (c: CompileTrace.CompileTotals): string =>
-  `compiling ${((c.maglev.ms + c.turbofan.ms) / OBJECTS).toFixed(3)} ms per object ` +
+  `compiling ${(CompileTrace.msOf(c) / OBJECTS).toFixed(3)} ms per object ` +
   `(Maglev ${c.maglev.count} compiles, ${c.maglev.ms.toFixed(0)} ms; TurboFan ${c.turbofan.count}, ` +
   `${c.turbofan.ms.toFixed(0)} ms), `;
 
@@ -158,9 +156,7 @@ for (const [label, all] of samples) {
           `${Math.min(...all.map((s) => s.cpuPerObject)).toFixed(3)}), ${m((s) => s.perSecond)} objects/s, ` +
           `peak RSS ${m((s) => s.peak)} MiB` +
           (TRACE_OPT
-            ? `, compiling ${median(
-                all.map((s) => (s.compiles.maglev.ms + s.compiles.turbofan.ms) / OBJECTS),
-              ).toFixed(3)} ms per object`
+            ? `, compiling ${median(all.map((s) => CompileTrace.msOf(s.compiles) / OBJECTS)).toFixed(3)} ms per object`
             : "")
         : ""),
   );

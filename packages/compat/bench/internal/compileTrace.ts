@@ -36,8 +36,11 @@ export const add = (totals: CompileTotals, text: string): CompileTotals => {
     if (match[1] === "MAGLEV") maglev = { count: maglev.count + 1, ms: maglev.ms + ms };
     else turbofan = { count: turbofan.count + 1, ms: turbofan.ms + ms };
   }
-  return maglev === totals.maglev && turbofan === totals.turbofan ? totals : { maglev, turbofan };
+  return { maglev, turbofan };
 };
+
+/** Milliseconds of all tiers' compiles. */
+export const msOf = (totals: CompileTotals): number => totals.maglev.ms + totals.turbofan.ms;
 
 /** The compiles between two readings of the totals. */
 export const since = (before: CompileTotals, after: CompileTotals): CompileTotals => ({

@@ -123,7 +123,7 @@ export const nodeArgsOf = (text: string): ReadonlyArray<string> =>
  * Node.js options for this port's operator alone (BENCH_OURS_NODE_ARGS), put before its entry
  * module: to see what a V8 or Node.js flag would change in the figures.
  */
-const ourNodeArgs = (): ReadonlyArray<string> => nodeArgsOf(process.env.BENCH_OURS_NODE_ARGS ?? "");
+export const ourNodeArgs = (): ReadonlyArray<string> => nodeArgsOf(process.env.BENCH_OURS_NODE_ARGS ?? "");
 
 /**
  * Our `kopf` as an installed operator runs it: the bundle `pnpm build` makes

@@ -172,7 +172,7 @@ const find = (doc: Container, path: string, writing: Doc | undefined): Found | u
   // The containers on the way (a write copies them only once the whole path is known to exist:
   // a failing operation copies nothing).
   const keys = split.slice(1, -1).map(unescapeToken);
-  const way: Array<Container> = [doc];
+  const way: Array<Container> = [];
   let con: Container = doc;
   for (const key of keys) {
     const next = get(con, key);
@@ -184,7 +184,7 @@ const find = (doc: Container, path: string, writing: Doc | undefined): Found | u
   if (writing !== undefined) {
     con = writing.doc = own(writing, doc);
     for (let i = 0; i < keys.length; i++) {
-      const shared = way[i + 1] as Container;
+      const shared = way[i] as Container;
       const owned = own(writing, shared);
       if (owned !== shared) set(con, keys[i] as string, owned);
       con = owned;
