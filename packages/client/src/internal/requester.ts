@@ -57,7 +57,6 @@ export interface Outgoing {
   readonly shape?: Shape | undefined;
 }
 
-const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
 /** Seconds (or null/undefined for none) as milliseconds. */
@@ -151,7 +150,9 @@ export const makeRequester = (
       method: outgoing.method,
       path: outgoing.path,
       headers,
-      body: outgoing.body === undefined ? undefined : encoder.encode(JSON.stringify(outgoing.body)),
+      // A request body lives until it is sent: Node.js's pool of small buffers serves it several
+      // times cheaper than `TextEncoder`, which allocates a fresh `ArrayBuffer` for every call.
+      body: outgoing.body === undefined ? undefined : Buffer.from(JSON.stringify(outgoing.body), "utf8"),
       connection: item.info,
       connectTimeout,
     };

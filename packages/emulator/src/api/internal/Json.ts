@@ -65,8 +65,14 @@ export const storedJson = (obj: JsonObject): string => {
   return lastStoredText;
 };
 
+/**
+ * The bytes of a response body. They live only until the response is sent, so they are taken from
+ * Node.js's pool of small buffers (`Buffer.from`), several times cheaper per call than
+ * `TextEncoder`, which allocates a fresh `ArrayBuffer` each time. Bytes kept for long (the watch
+ * history's lines, {@link encodeText}) are not: a pooled slice keeps its whole 8 KiB slab alive.
+ */
 export const encode = (value: unknown): Uint8Array =>
-  encoder.encode(value === lastStored ? lastStoredText : JSON.stringify(value));
+  Buffer.from(value === lastStored ? lastStoredText : JSON.stringify(value), "utf8");
 export const encodeText = (text: string): Uint8Array => encoder.encode(text);
 export const decodeText = (bytes: Uint8Array): string | undefined => {
   try {
