@@ -1,9 +1,17 @@
-// The side-by-side benchmark's figures: medians per operator, their ratio, and the target each
-// ratio is held to (the project's performance targets), as rows and as a printed table.
+// The side-by-side benchmark's figures: medians per operator, their ratio, the target each
+// ratio is held to (the project's performance targets), and each operator's spread over the
+// rounds (a verdict on medians whose rounds overlap can change from run to run), as rows and as a
+// printed table.
 import type { Peer } from "./processes.ts";
 
 /** Measured values by `${peer}\0${figure}`, one per round. */
 export type Samples = Map<string, ReadonlyArray<number>>;
+
+/** The least and the largest value of a figure over the rounds. */
+export interface Spread {
+  readonly min: number;
+  readonly max: number;
+}
 
 /** One line of the report. */
 export interface Row {
@@ -11,6 +19,9 @@ export interface Row {
   readonly unit: string;
   readonly ours: number;
   readonly kopf: number | null;
+  /** Our values' spread over the rounds (`null`: none measured). */
+  readonly oursSpread: Spread | null;
+  readonly kopfSpread: Spread | null;
   /** ours / kopf. */
   readonly ratio: number | null;
   /** The ratio (or, for `ownLimit` rows, our own value) must not exceed this. */
@@ -20,14 +31,22 @@ export interface Row {
   readonly met: boolean | null;
 }
 
+const finiteSorted = (values: ReadonlyArray<number> | undefined): Array<number> =>
+  [...(values ?? [])].filter(Number.isFinite).sort((a, b) => a - b);
+
 const median = (values: ReadonlyArray<number> | undefined): number => {
-  const sorted = [...(values ?? [])].filter(Number.isFinite).sort((a, b) => a - b);
+  const sorted = finiteSorted(values);
   if (sorted.length === 0) return Number.NaN;
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+const spread = (values: ReadonlyArray<number> | undefined): Spread | null => {
+  const sorted = finiteSorted(values);
+  return sorted.length === 0 ? null : { min: round(sorted[0]!), max: round(sorted[sorted.length - 1]!) };
+};
 
 /** The report's rows from the samples. */
 export const rows = (
@@ -37,15 +56,19 @@ export const rows = (
 ): ReadonlyArray<Row> => {
   const withKopf = peers.includes("kopf");
   const row = (figure: string, unit: string, key: string, target: number | null, ownLimit = false): Row => {
-    const ours = median(samples.get(`ours\u0000${key}`));
-    const kopf = withKopf ? median(samples.get(`kopf\u0000${key}`)) : null;
-    const ratio = kopf === null || !(kopf > 0) ? null : ours / kopf;
+    const oursValues = samples.get(`ours\u0000${key}`);
+    const kopfValues = withKopf ? samples.get(`kopf\u0000${key}`) : undefined;
+    const ours = median(oursValues);
+    const kopf = withKopf ? median(kopfValues) : null;
+    const ratio = kopf === null || !(kopf > 0) || !Number.isFinite(ours) ? null : ours / kopf;
     const judged = ownLimit ? ours : ratio;
     return {
       figure,
       unit,
       ours: round(ours),
       kopf: kopf === null ? null : round(kopf),
+      oursSpread: spread(oursValues),
+      kopfSpread: spread(kopfValues),
       ratio: ratio === null ? null : round(ratio),
       target,
       ...(ownLimit ? { ownLimit } : {}),
@@ -80,10 +103,13 @@ export const rows = (
   ];
 };
 
-/** The rows as an aligned text table. */
+const spreadText = (value: Spread | null): string =>
+  value === null ? "—" : value.min === value.max ? String(value.min) : `${value.min}-${value.max}`;
+
+/** The rows as an aligned text table; the last two columns are the rounds' spreads. */
 export const table = (report: ReadonlyArray<Row>): string => {
   const cells = [
-    ["figure", "ours", "Kopf", "ours/Kopf", "target", "met"],
+    ["figure", "ours", "Kopf", "ours/Kopf", "target", "met", "rounds: ours", "rounds: Kopf"],
     ...report.map((r) => [
       `${r.figure} (${r.unit})`,
       String(r.ours),
@@ -91,8 +117,17 @@ export const table = (report: ReadonlyArray<Row>): string => {
       r.ratio === null ? "—" : `${r.ratio}×`,
       r.target === null ? "" : r.ownLimit === true ? `ours ≤ ${r.target}` : `≤ ${r.target}×`,
       r.met === null ? "" : r.met ? "yes" : "NO",
+      spreadText(r.oursSpread),
+      r.kopf === null ? "—" : spreadText(r.kopfSpread),
     ]),
   ];
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((c) => c[i]!.length)));
-  return cells.map((c) => c.map((cell, i) => cell.padEnd(widths[i]!)).join("  ")).join("\n");
+  return cells
+    .map((c) =>
+      c
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n");
 };

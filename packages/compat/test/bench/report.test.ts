@@ -1,0 +1,144 @@
+// Covers the side-by-side report's decisions: the median of the rounds (odd and even counts, a
+// round that measured nothing), the ratio and the verdict against a target (on the ratio, or on
+// our own value), the rounds' spreads, and the printed table's cells.
+import { describe, expect, it } from "vitest";
+import * as Report from "../../bench/internal/report.ts";
+
+const samplesOf = (entries: Record<string, ReadonlyArray<number>>): Report.Samples =>
+  new Map(Object.entries(entries).map(([key, values]) => [key.replace("/", "\u0000"), values]));
+
+const rowOf = (rows: ReadonlyArray<Report.Row>, figure: string): Report.Row => {
+  const found = rows.find((row) => row.figure === figure);
+  if (found === undefined) throw new Error(`no row ${figure}`);
+  return found;
+};
+
+describe("Report.rows", () => {
+  it.each<{
+    name: string;
+    ours: ReadonlyArray<number>;
+    kopf: ReadonlyArray<number>;
+    expected: Partial<Report.Row>;
+  }>([
+    {
+      name: "odd rounds: the middle one; a ratio under the target is met",
+      ours: [3, 1, 2],
+      kopf: [10, 30, 20],
+      expected: { ours: 2, kopf: 20, ratio: 0.1, met: true, oursSpread: { min: 1, max: 3 } },
+    },
+    {
+      name: "even rounds: the mean of the middle two",
+      ours: [1, 2, 3, 4],
+      kopf: [4, 4, 4, 4],
+      expected: { ours: 2.5, kopf: 4, ratio: 0.63, met: false, kopfSpread: { min: 4, max: 4 } },
+    },
+    {
+      name: "a round that measured nothing is left out",
+      ours: [Number.NaN, 1, 3],
+      kopf: [8, Number.NaN],
+      expected: { ours: 2, kopf: 8, ratio: 0.25, met: true, oursSpread: { min: 1, max: 3 } },
+    },
+    {
+      name: "a ratio exactly at the target is met",
+      ours: [1],
+      kopf: [4],
+      expected: { ratio: 0.25, met: true },
+    },
+  ])("$name", ({ ours, kopf, expected }) => {
+    const rows = Report.rows(
+      samplesOf({ "ours/deleteCpu/10": ours, "kopf/deleteCpu/10": kopf }),
+      [10],
+      ["ours", "kopf"],
+    );
+    const row = rowOf(rows, "CPU per object, deletion, 10");
+    expect(row).toMatchObject(expected);
+  });
+
+  it("with no rounds of ours: no figure, spread, ratio or verdict", () => {
+    const rows = Report.rows(samplesOf({ "kopf/deleteCpu/10": [8] }), [10], ["ours", "kopf"]);
+    const row = rowOf(rows, "CPU per object, deletion, 10");
+    expect(row.ours).toBeNaN();
+    expect(row).toMatchObject({ kopf: 8, oursSpread: null, ratio: null, met: null });
+  });
+
+  it("judges an own limit on our value alone, whatever Kopf's", () => {
+    const rows = Report.rows(
+      samplesOf({ "ours/writes/create/10": [3, 3, 3], "kopf/writes/create/10": [3, 3, 3] }),
+      [10],
+      ["ours", "kopf"],
+    );
+    expect(rowOf(rows, "writes per object, create handler")).toMatchObject({
+      ours: 3,
+      ratio: 1,
+      target: 2,
+      ownLimit: true,
+      met: false,
+    });
+  });
+
+  it("without Kopf: no Kopf figure, ratio or spread, and ratio targets have no verdict", () => {
+    const rows = Report.rows(samplesOf({ "ours/start": [0.3, 0.4] }), [10], ["ours"]);
+    expect(rowOf(rows, "start (spawn → first object handled)")).toMatchObject({
+      ours: 0.35,
+      kopf: null,
+      ratio: null,
+      kopfSpread: null,
+      oursSpread: { min: 0.3, max: 0.4 },
+      met: null,
+    });
+  });
+
+  it("has a row per size and variant, and the first thousand of the largest size", () => {
+    const figures = Report.rows(new Map(), [1000, 5000], ["ours", "kopf"]).map((row) => row.figure);
+    expect(figures).toContain("peak RSS, 5000 objects, with delete handler");
+    expect(figures).toContain("CPU per object, create with finalizer, 1000");
+    expect(figures.filter((figure) => figure.includes("first 1,000"))).toHaveLength(1);
+  });
+});
+
+describe("Report.table", () => {
+  it("prints each row's figures, verdict and the rounds' spreads, aligned", () => {
+    const rows = Report.rows(
+      samplesOf({ "ours/rssAfterStart": [66.2, 66, 66.1], "kopf/rssAfterStart": [45.3, 45.2, 45.3] }),
+      [10],
+      ["ours", "kopf"],
+    );
+    const lines = Report.table(rows.filter((row) => row.figure === "RSS after start")).split("\n");
+    expect(lines).toHaveLength(2);
+    expect(lines[0]?.split(/\s{2,}/)).toEqual([
+      "figure",
+      "ours",
+      "Kopf",
+      "ours/Kopf",
+      "target",
+      "met",
+      "rounds: ours",
+      "rounds: Kopf",
+    ]);
+    expect(lines[1]?.split(/\s{2,}/)).toEqual([
+      "RSS after start (MiB)",
+      "66.1",
+      "45.3",
+      "1.46×",
+      "≤ 1.5×",
+      "yes",
+      "66-66.2",
+      "45.2-45.3",
+    ]);
+  });
+
+  it("prints a single value for rounds that agree, and dashes where nothing was measured", () => {
+    const rows = Report.rows(samplesOf({ "ours/soakRssRatio": [1.2, 1.2] }), [10], ["ours"]);
+    const line = Report.table(rows.filter((row) => row.figure.startsWith("soak"))).split("\n")[1];
+    expect(line?.split(/\s{2,}/)).toEqual([
+      "soak: RSS after soak / RSS after start (×)",
+      "1.2",
+      "—",
+      "—",
+      "ours ≤ 1.5",
+      "yes",
+      "1.2",
+      "—",
+    ]);
+  });
+});
