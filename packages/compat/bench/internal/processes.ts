@@ -33,6 +33,8 @@ const PHRASES: Record<Phrase, RegExp> = {
   ready: /kubeconfig written/g,
 };
 
+const PHRASE_NAMES = Object.keys(PHRASES) as ReadonlyArray<Phrase>;
+
 const watch = (child: ChildProcess, what: string): Child => {
   const counts: Record<Phrase, number> = { created: 0, deleted: 0, ready: 0 };
   let tail = "";
@@ -52,7 +54,7 @@ const watch = (child: ChildProcess, what: string): Child => {
       const cut = text.lastIndexOf("\n");
       const complete = cut < 0 ? "" : text.slice(0, cut + 1);
       carry = cut < 0 ? text : text.slice(cut + 1);
-      for (const phrase of Object.keys(PHRASES) as Phrase[]) {
+      for (const phrase of PHRASE_NAMES) {
         counts[phrase] += complete.match(PHRASES[phrase])?.length ?? 0;
       }
       tail = (tail + complete).slice(-65536);

@@ -31,21 +31,17 @@ export interface Row {
   readonly met: boolean | null;
 }
 
-const finiteSorted = (values: ReadonlyArray<number> | undefined): Array<number> =>
-  [...(values ?? [])].filter(Number.isFinite).sort((a, b) => a - b);
-
-const median = (values: ReadonlyArray<number> | undefined): number => {
-  const sorted = finiteSorted(values);
-  if (sorted.length === 0) return Number.NaN;
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
-
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-const spread = (values: ReadonlyArray<number> | undefined): Spread | null => {
-  const sorted = finiteSorted(values);
-  return sorted.length === 0 ? null : { min: round(sorted[0]!), max: round(sorted[sorted.length - 1]!) };
+/** A figure's rounds summed up: their median (`NaN` for none) and their spread, sorted once. */
+const summary = (values: ReadonlyArray<number> | undefined): { median: number; spread: Spread | null } => {
+  const sorted = [...(values ?? [])].filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return { median: Number.NaN, spread: null };
+  const mid = Math.floor(sorted.length / 2);
+  return {
+    median: sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2,
+    spread: { min: round(sorted[0]!), max: round(sorted[sorted.length - 1]!) },
+  };
 };
 
 /** The report's rows from the samples. */
@@ -56,10 +52,10 @@ export const rows = (
 ): ReadonlyArray<Row> => {
   const withKopf = peers.includes("kopf");
   const row = (figure: string, unit: string, key: string, target: number | null, ownLimit = false): Row => {
-    const oursValues = samples.get(`ours\u0000${key}`);
-    const kopfValues = withKopf ? samples.get(`kopf\u0000${key}`) : undefined;
-    const ours = median(oursValues);
-    const kopf = withKopf ? median(kopfValues) : null;
+    const oursRounds = summary(samples.get(`ours\u0000${key}`));
+    const kopfRounds = withKopf ? summary(samples.get(`kopf\u0000${key}`)) : null;
+    const ours = oursRounds.median;
+    const kopf = kopfRounds?.median ?? null;
     const ratio = kopf === null || !(kopf > 0) || !Number.isFinite(ours) ? null : ours / kopf;
     const judged = ownLimit ? ours : ratio;
     return {
@@ -67,8 +63,8 @@ export const rows = (
       unit,
       ours: round(ours),
       kopf: kopf === null ? null : round(kopf),
-      oursSpread: spread(oursValues),
-      kopfSpread: spread(kopfValues),
+      oursSpread: oursRounds.spread,
+      kopfSpread: kopfRounds?.spread ?? null,
       ratio: ratio === null ? null : round(ratio),
       target,
       ...(ownLimit ? { ownLimit } : {}),
@@ -118,7 +114,7 @@ export const table = (report: ReadonlyArray<Row>): string => {
       r.target === null ? "" : r.ownLimit === true ? `ours ≤ ${r.target}` : `≤ ${r.target}×`,
       r.met === null ? "" : r.met ? "yes" : "NO",
       spreadText(r.oursSpread),
-      r.kopf === null ? "—" : spreadText(r.kopfSpread),
+      spreadText(r.kopfSpread),
     ]),
   ];
   const widths = cells[0]!.map((_, i) => Math.max(...cells.map((c) => c[i]!.length)));
