@@ -190,20 +190,17 @@ export const url = (r: Resource, options: UrlOptions = {}): Result.Result<string
     );
   }
   const inNamespace = r.namespaced === true && namespace !== undefined;
-  const parts = [
-    r.group === "" && r.version === "v1" ? "/api" : "/apis",
-    r.group,
-    r.version,
-    inNamespace ? "namespaces" : undefined,
-    inNamespace ? namespace : undefined,
-    r.plural,
-    name,
-    subresource,
-  ];
-  const path = parts.filter((p): p is string => p !== undefined && p !== "").join("/");
-  const query = Object.entries(params ?? {})
-    .map(([k, v]) => `${quotePlus(k)}=${quotePlus(v)}`)
-    .join("&");
+  // Built for every request: appended piece by piece, empty pieces (the core group) left out.
+  let path = r.group === "" && r.version === "v1" ? "/api" : "/apis";
+  for (const part of [r.group, r.version]) if (part !== "") path += `/${part}`;
+  if (inNamespace) path += `/namespaces/${namespace}`;
+  for (const part of [r.plural, name, subresource]) if (part !== undefined && part !== "") path += `/${part}`;
+  let query = "";
+  if (params !== undefined) {
+    for (const key of Object.keys(params)) {
+      query += `${query === "" ? "" : "&"}${quotePlus(key)}=${quotePlus(params[key] as string)}`;
+    }
+  }
   const full = query === "" ? path : `${path}?${query}`;
   return Result.succeed(
     server === undefined ? full : `${server.replace(/\/+$/, "")}/${full.replace(/^\/+/, "")}`,

@@ -34,16 +34,23 @@ export const resourcePath = (
   const { namespace, name, subresource } = location;
   if (name === "")
     return Result.fail(invalid(`Names must not be empty strings: ${Resource.format(resource)}`));
-  const params: Record<string, string> = {};
-  for (const [key, value] of Object.entries(query ?? {}))
-    if (value !== undefined) params[key] = String(value);
+  // Built for every request: the parameters only when there are some, no intermediate objects.
+  let params: Record<string, string> | undefined;
+  if (query !== undefined) {
+    params = {};
+    for (const key of Object.keys(query)) {
+      const value = query[key];
+      if (value !== undefined) params[key] = String(value);
+    }
+  }
   // Names cannot hold "/" or spaces in Kubernetes, but encode them anyway: never address another path.
-  const encoded = {
+  const options = {
     namespace: namespace ? segment(namespace) : namespace,
     name: name === undefined ? undefined : segment(name),
     subresource: subresource === undefined ? undefined : segment(subresource),
+    params,
   };
-  return Result.mapError(Resource.url(resource, { ...encoded, params }), (error) =>
+  return Result.mapError(Resource.url(resource, options), (error) =>
     invalid(`${error.message} (${Resource.format(resource)})`),
   );
 };
