@@ -64,19 +64,14 @@ const cleanComment = (lines: ReadonlyArray<string>): string => {
   return deprecated.length > 0 ? `${body} Deprecated: ${deprecated.join(" ")}` : body;
 };
 
-/**
- * The descriptions of every setting, by dotted path, from the text of SettingsTree.ts.
- *
- * @example
- * descriptions(source).get("watching.inactivityTimeout") // "Seconds of silence (...) ..."
- */
-export const descriptions = (treeSource: string): ReadonlyMap<string, string> => {
+/** The doc comment's lines of every setting, by dotted path, from the text of SettingsTree.ts. */
+const comments = (treeSource: string): ReadonlyMap<string, ReadonlyArray<string>> => {
   const lines = treeSource.split("\n");
   const groupOf = new Map<string, string>(); // interface name -> group key
   for (const match of treeSource.matchAll(/readonly (\w+): (\w+Settings);/g)) {
     groupOf.set(match[2] as string, match[1] as string);
   }
-  const result = new Map<string, string>();
+  const result = new Map<string, ReadonlyArray<string>>();
   let group: string | undefined;
   let comment: Array<string> = [];
   let inComment = false;
@@ -99,11 +94,36 @@ export const descriptions = (treeSource: string): ReadonlyMap<string, string> =>
     }
     const field = /^\s+readonly (\w+)[?]?:/.exec(line);
     if (field !== null && group !== undefined) {
-      result.set(`${group}.${field[1]}`, cleanComment(comment));
+      result.set(`${group}.${field[1]}`, comment);
       comment = [];
     }
   }
   return result;
+};
+
+/**
+ * The descriptions of every setting, by dotted path, from the text of SettingsTree.ts.
+ *
+ * @example
+ * descriptions(source).get("watching.inactivityTimeout") // "Seconds of silence (...) ..."
+ */
+export const descriptions = (treeSource: string): ReadonlyMap<string, string> =>
+  new Map([...comments(treeSource)].map(([path, lines]) => [path, cleanComment(lines)]));
+
+/**
+ * The defaults the doc comments of SettingsTree.ts state (`Default \`32\``), by dotted path: the
+ * table leaves them out of the descriptions and shows the real ones, and a test compares the two.
+ *
+ * @example
+ * statedDefaults(source).get("queueing.cycleLimit") // "32"
+ */
+export const statedDefaults = (treeSource: string): ReadonlyMap<string, string> => {
+  const stated = new Map<string, string>();
+  for (const [path, lines] of comments(treeSource)) {
+    const found = /Default `([^`]*)`/.exec(lines.join(" "));
+    if (found !== null) stated.set(path, found[1] as string);
+  }
+  return stated;
 };
 
 /** The rows for a settings tree: every field of every group, in the tree's order. */

@@ -87,6 +87,23 @@ describe("the settings table", () => {
     expect(missing).toEqual([]);
   });
 
+  it("states in the doc comments the defaults the settings have", () => {
+    // Only the stated defaults that are data (JSON): storages are described by their factory.
+    const wrong = [...SettingsTable.statedDefaults(tree)].flatMap(([path, stated]) => {
+      const row = expected.find((candidate) => candidate.path === path);
+      let value: unknown;
+      try {
+        value = JSON.parse(stated);
+      } catch {
+        return [];
+      }
+      return row === undefined || row.default === SettingsTable.showValue(value)
+        ? []
+        : [`${path}: the comment says ${stated}, the default is ${row.default}`];
+    });
+    expect(wrong).toEqual([]);
+  });
+
   it("in docs/guide/settings.md is the one generated from the code", () => {
     const path = join(root, "docs/guide/settings.md");
     const doc = readFileSync(path, "utf8");

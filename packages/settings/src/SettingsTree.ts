@@ -102,7 +102,7 @@ export interface QueueingSettings {
   /**
    * Maximum objects mid-cycle at once per watcher, their handlers, sleeps and delays not counted
    * (see the queues in docs/behaviour/watching.md); `null` is unlimited (as in Kopf). Further
-   * objects' events wait in their queues, which bounds the memory of a burst. Default `64`.
+   * objects' events wait in their queues, which bounds the memory of a burst. Default `32`.
    */
   readonly cycleLimit: number | null;
   /** Seconds an idle worker waits for new events before it exits. Default `5`. */
