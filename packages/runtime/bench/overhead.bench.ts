@@ -1,7 +1,7 @@
 // Benchmark of the framework's own overhead (not a timed test): the operator runs against the
 // in-process emulator (its KubeTransport, no sockets, no TLS), with one trivial create handler, and
 // N objects (BENCH_OVERHEAD_OBJECTS, default 5000) are created straight into the emulator's store
-// while it runs and watches (a first object, not counted, is handled before). Two passes over
+// while it runs and watches (a first object, not counted, is handled before). Three passes over
 // fresh emulators:
 //   1. unprofiled: objects/s handled to completion (first create → last "Creation is processed")
 //      and the process's CPU time per object;
@@ -10,17 +10,26 @@
 //      detection, handler invocation, patch building, request sending — or to the emulator, the
 //      logging, the metrics, the orchestration (queues, processing), Effect's own runtime, the
 //      GC, or this benchmark's own creating of the objects (a client's work, not the
-//      framework's). The shares are applied to pass 1's CPU per object, so the profiler's own
-//      overhead is excluded.
+//      framework's); see internal/seams.ts. The shares are applied to pass 1's CPU per object, so
+//      the profiler's own overhead is excluded;
+//   3. under V8's sampling heap profiler (a sample per 8 KiB allocated, collected objects kept):
+//      the bytes allocated per object, split by the same seams. The same pass of two runs differs
+//      by ~1% where CPU time differs by ~20% on a shared machine, so it shows the effect of a
+//      change to the per-object path that the CPU figures cannot settle (and the young
+//      generation's collections cost in proportion to it). It falls while V8 optimizes the code
+//      (escape analysis takes allocations away): compare the same round of two runs.
 // No timing code is added to the library: the split comes from the profile's stacks only. Mind
 // what a stack can tell: an effect a seam returns (rather than calls) is run later by its fiber's
 // loop, whose stack starts where the fiber was forked — for the per-object workers, in the queues
 // — so "orchestration" also holds the Effect machinery (fibers, generators, contexts, spans) of
 // every step the workers run; the named seams count the plain code they call.
-// Prints a table and writes JSON to .reports/bench/overhead.json (or $BENCH_OUT).
+// Prints a table and writes JSON to .reports/bench/overhead.json (or $BENCH_OUT);
+// BENCH_CPU_PROFILE and BENCH_HEAP_PROFILE write the raw profiles of passes 2 and 3 too.
 // BENCH_OVERHEAD_SPLIT=0 runs pass 1 only (BENCH_OVERHEAD_ROUNDS times, default 1) and prints
 // its CPU per object: for comparing changes on a loaded machine, where the least of a few rounds
-// is the steadiest figure.
+// is the steadiest figure. BENCH_OVERHEAD_SPLIT=allocations runs pass 3 only, likewise (three
+// rounds of 5,000 objects: 123-125, 106-108 and 102-104 KiB of the framework's per object in
+// three runs).
 //
 //   node --conditions=@kopf/source packages/runtime/bench/overhead.bench.ts
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -40,102 +49,18 @@ import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as References from "effect/References";
 import { Logging, Operator } from "../src/index.ts";
+import {
+  FRAMEWORK,
+  type HeapProfile,
+  type Profile,
+  splitAllocations,
+  splitProfile,
+} from "./internal/seams.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const N = Number(process.env.BENCH_OVERHEAD_OBJECTS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const NAMESPACE = "bench";
-
-// ---- where a CPU sample belongs ----------------------------------------------------------------
-
-const SEAMS: ReadonlyArray<readonly [string, RegExp]> = [
-  ["handler invocation", /packages\/runtime\/src\/execution\//],
-  [
-    "watch-event decode",
-    /packages\/client\/src\/internal\/(jsonLines|watching)\.ts|packages\/watcher\/src\//,
-  ],
-  ["cause detection", /packages\/causes\/src\/|packages\/registry\/src\//],
-  [
-    "patch building",
-    /packages\/structs\/src\/|packages\/storage\/src\/|packages\/runtime\/src\/PatchApplier\.ts/,
-  ],
-  // The metric series' updates, wherever they are made from (requests, cycles, handlers, watches).
-  ["metrics", /packages\/client\/src\/MetricSeries\.ts|packages\/runtime\/src\/Metrics\.ts/],
-  ["request sending", /packages\/client\/src\/|packages\/testing\/src\/kubeapi\//],
-  ["emulator (API server)", /packages\/(emulator|testing)\/src\//],
-  ["logging", /packages\/runtime\/src\/Logging\.ts/],
-  ["orchestration", /packages\/runtime\/src\//],
-];
-const FRAMEWORK = new Set([
-  "watch-event decode",
-  "cause detection",
-  "handler invocation",
-  "patch building",
-  "request sending",
-  "logging",
-  "metrics",
-  "orchestration",
-  "Effect runtime",
-]);
-
-interface ProfileNode {
-  readonly id: number;
-  readonly callFrame: { readonly functionName: string; readonly url: string };
-  readonly children?: ReadonlyArray<number>;
-}
-interface Profile {
-  readonly nodes: ReadonlyArray<ProfileNode>;
-  readonly samples: ReadonlyArray<number>;
-  readonly timeDeltas: ReadonlyArray<number>;
-}
-
-/**
- * The seam of a frame of this file: the handler is the framework's call of user code, the log
- * sink stands for a logging backend, and the rest creates the objects (a client's work).
- */
-const benchSeamOf = (functionName: string): string =>
-  functionName === "create_fn"
-    ? "handler invocation"
-    : functionName === "benchLogSink"
-      ? "logging"
-      : "objects created (bench)";
-
-/** Microseconds of samples per seam: the innermost frame of a known seam decides. */
-const splitProfile = (profile: Profile): Map<string, number> => {
-  const parent = new Map<number, number>();
-  const byId = new Map<number, ProfileNode>();
-  for (const node of profile.nodes) {
-    byId.set(node.id, node);
-    for (const child of node.children ?? []) parent.set(child, node.id);
-  }
-  const memo = new Map<number, string>();
-  const seamOf = (id: number): string => {
-    const known = memo.get(id);
-    if (known !== undefined) return known;
-    const node = byId.get(id)!;
-    const { url, functionName } = node.callFrame;
-    let seam: string | undefined;
-    if (functionName === "(garbage collector)") seam = "GC";
-    else if (/overhead\.bench\.ts/.test(url)) seam = benchSeamOf(functionName);
-    else if (functionName === "(idle)" || functionName === "(program)") seam = "idle/other";
-    else seam = SEAMS.find(([, pattern]) => pattern.test(url))?.[0];
-    if (seam === undefined) {
-      const up = parent.get(id);
-      seam =
-        up === undefined ? (url.includes("node_modules/effect") ? "Effect runtime" : "other") : seamOf(up);
-      if (seam === "other" && url.includes("node_modules/effect")) seam = "Effect runtime";
-    }
-    memo.set(id, seam);
-    return seam;
-  };
-  const totals = new Map<string, number>();
-  profile.samples.forEach((id, i) => {
-    const seam = seamOf(id);
-    totals.set(seam, (totals.get(seam) ?? 0) + (profile.timeDeltas[i + 1] ?? 0));
-  });
-  totals.delete("idle/other");
-  return totals;
-};
 
 // ---- one run over a fresh in-process emulator --------------------------------------------------
 
@@ -149,7 +74,10 @@ const createBody = (name: string) =>
     }),
   );
 
-const run = (profiled: boolean) =>
+/** A pass: unprofiled, under the CPU profiler, or under the sampling heap profiler. */
+type Pass = "plain" | "cpu" | "allocations";
+
+const run = (pass: Pass) =>
   Effect.scoped(
     Effect.gen(function* () {
       const emulatorContext = yield* Layer.build(KubeEmulator.layer());
@@ -234,11 +162,23 @@ const run = (profiled: boolean) =>
       handled = 0;
       requests.clear();
       const session = new Session();
-      if (profiled) {
-        session.connect();
+      if (pass !== "plain") session.connect();
+      if (pass === "cpu") {
         yield* Effect.promise(() => session.post("Profiler.enable"));
         yield* Effect.promise(() => session.post("Profiler.setSamplingInterval", { interval: 100 }));
         yield* Effect.promise(() => session.post("Profiler.start"));
+      }
+      if (pass === "allocations") {
+        // Every allocation counts, also of objects collected since (so: what the collector had to
+        // deal with, not what stays); a sample per 8 KiB allocated on average.
+        yield* Effect.promise(() => session.post("HeapProfiler.enable"));
+        yield* Effect.promise(() =>
+          session.post("HeapProfiler.startSampling", {
+            samplingInterval: 8192,
+            includeObjectsCollectedByMajorGC: true,
+            includeObjectsCollectedByMinorGC: true,
+          }),
+        );
       }
       const cpuBefore = process.cpuUsage();
       const mainBefore = process.threadCpuUsage();
@@ -253,13 +193,19 @@ const run = (profiled: boolean) =>
       const main = process.threadCpuUsage(mainBefore);
       const seconds = (lastProcessed - t0) / 1000;
       let split: Map<string, number> | undefined;
-      if (profiled) {
+      if (pass === "cpu") {
         const { profile } = yield* Effect.promise(() => session.post("Profiler.stop"));
         split = splitProfile(profile as Profile);
         const dump = process.env.BENCH_CPU_PROFILE; // the raw profile, for a closer look
         if (dump !== undefined) writeFileSync(dump, JSON.stringify(profile));
-        session.disconnect();
       }
+      if (pass === "allocations") {
+        const { profile } = yield* Effect.promise(() => session.post("HeapProfiler.stopSampling"));
+        split = splitAllocations(profile as HeapProfile);
+        const dump = process.env.BENCH_HEAP_PROFILE; // the raw profile, for a closer look
+        if (dump !== undefined) writeFileSync(dump, JSON.stringify(profile));
+      }
+      if (pass !== "plain") session.disconnect();
       yield* Fiber.interrupt(operator);
       return {
         seconds,
@@ -278,34 +224,56 @@ const round = (value: number) => Math.round(value * 10) / 10;
 
 // ---- main --------------------------------------------------------------------------------------
 
+const withLogLevel = <A, E>(effect: Effect.Effect<A, E>) =>
+  effect.pipe(Effect.provideService(References.MinimumLogLevel, "Warn"));
+const sumOf = (values: Iterable<number>) => [...values].reduce((a, b) => a + b, 0);
+/** KiB allocated per object: in all, by the framework, by the emulator (from a split in bytes). */
+const allocatedKiB = (split: ReadonlyMap<string, number>) => ({
+  all: round(sumOf(split.values()) / N / 1024),
+  framework: round(sumOf([...split].filter(([seam]) => FRAMEWORK.has(seam)).map(([, b]) => b)) / N / 1024),
+  emulator: round((split.get("emulator (API server)") ?? 0) / N / 1024),
+});
+const loadNow = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ");
+
 const load = loadavg();
-if (process.env.BENCH_OVERHEAD_SPLIT === "0") {
+const mode = process.env.BENCH_OVERHEAD_SPLIT;
+if (mode === "0" || mode === "allocations") {
   const rounds = Number(process.env.BENCH_OVERHEAD_ROUNDS ?? 1);
   for (let round = 1; round <= rounds; round++) {
-    const plain = await Effect.runPromise(
-      run(false).pipe(Effect.provideService(References.MinimumLogLevel, "Warn")),
-    );
-    console.log(
-      `round ${round}: ${N} objects, CPU µs/object ${Math.round(plain.cpuUsPerObject)} (main thread ${Math.round(
-        plain.mainThreadCpuUsPerObject,
-      )}), handled/s ${Math.round(plain.objectsPerSecond)}, requests/object ${JSON.stringify(
-        plain.requestsPerObject,
-      )}, load ${loadavg()
-        .map((l) => l.toFixed(1))
-        .join(" ")}`,
-    );
+    if (mode === "0") {
+      const plain = await Effect.runPromise(withLogLevel(run("plain")));
+      console.log(
+        `round ${round}: ${N} objects, CPU µs/object ${Math.round(plain.cpuUsPerObject)} (main thread ${Math.round(
+          plain.mainThreadCpuUsPerObject,
+        )}), handled/s ${Math.round(plain.objectsPerSecond)}, requests/object ${JSON.stringify(
+          plain.requestsPerObject,
+        )}, load ${loadNow()}`,
+      );
+    } else {
+      const sampled = await Effect.runPromise(withLogLevel(run("allocations")));
+      const kib = allocatedKiB(sampled.split!);
+      console.log(
+        `round ${round}: ${N} objects, KiB allocated/object ${kib.all} (framework ${kib.framework}, emulator ${kib.emulator}), load ${loadNow()}`,
+      );
+    }
   }
   process.exit(0);
 }
-const { plain, profiled } = await Effect.runPromise(
-  Effect.gen(function* () {
-    const plain = yield* run(false);
-    const profiled = yield* run(true);
-    return { plain, profiled };
-  }).pipe(Effect.provideService(References.MinimumLogLevel, "Warn")),
+const { plain, profiled, allocations } = await Effect.runPromise(
+  withLogLevel(
+    Effect.gen(function* () {
+      const plain = yield* run("plain");
+      const profiled = yield* run("cpu");
+      const allocations = yield* run("allocations");
+      return { plain, profiled, allocations };
+    }),
+  ),
 );
 const split = profiled.split!;
-const sampled = [...split.values()].reduce((a, b) => a + b, 0);
+const sampled = sumOf(split.values());
 const perObject = Object.fromEntries(
   [...split]
     .sort(([, a], [, b]) => b - a)
@@ -316,6 +284,11 @@ const frameworkUs = round(
     .filter(([seam]) => FRAMEWORK.has(seam))
     .reduce((sum, [, us]) => sum + us, 0),
 );
+const allocated = allocations.split!;
+const kibPerObject = Object.fromEntries(
+  [...allocated].sort(([, a], [, b]) => b - a).map(([seam, bytes]) => [seam, round(bytes / N / 1024)]),
+);
+const kib = allocatedKiB(allocated);
 console.log(
   `\nFramework overhead: ${N} objects, one trivial create handler, in-process emulator (load ${load
     .map((l) => l.toFixed(1))
@@ -331,12 +304,20 @@ console.log(
 console.log(
   `  objects/CPU-second   ${round(1e6 / plain.cpuUsPerObject)} in all, ${round(1e6 / frameworkUs)} framework only`,
 );
+// Steadier between runs than CPU time (±1% against ±20% on this machine): what the collector
+// has to deal with, and a measure of a change's effect where its CPU is within the noise.
+console.log(`  KiB allocated/object ${kib.all} in all, ${kib.framework} framework`);
 console.log(`  requests/object      ${JSON.stringify(plain.requestsPerObject)}`);
-console.log("  CPU µs/object by seam (profiled pass, scaled to the unprofiled total):");
-const width = Math.max(...Object.keys(perObject).map((seam) => seam.length));
-for (const [seam, us] of Object.entries(perObject)) {
+console.log(
+  "  by seam: CPU µs/object (profiled pass, scaled to the unprofiled total), KiB allocated/object (heap-sampled pass):",
+);
+const seams = [...new Set([...Object.keys(perObject), ...Object.keys(kibPerObject)])];
+const width = Math.max(...seams.map((seam) => seam.length));
+for (const seam of seams) {
   console.log(
-    `    ${seam.padEnd(width)}  ${String(us).padStart(7)}${FRAMEWORK.has(seam) ? "" : "  (not framework)"}`,
+    `    ${seam.padEnd(width)}  ${String(perObject[seam] ?? "—").padStart(7)} µs  ${String(kibPerObject[seam] ?? "—").padStart(6)} KiB${
+      FRAMEWORK.has(seam) ? "" : "  (not framework)"
+    }`,
   );
 }
 const report = {
@@ -351,6 +332,9 @@ const report = {
   mainThreadCpuUsPerObject: round(plain.mainThreadCpuUsPerObject),
   frameworkCpuUsPerObject: frameworkUs,
   cpuUsPerObjectBySeam: perObject,
+  kibAllocatedPerObject: kib.all,
+  frameworkKibAllocatedPerObject: kib.framework,
+  kibAllocatedPerObjectBySeam: kibPerObject,
   requestsPerObject: plain.requestsPerObject,
   profiledPass: { handledPerSecond: round(profiled.objectsPerSecond), seconds: round(profiled.seconds) },
 };
