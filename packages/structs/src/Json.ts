@@ -4,7 +4,7 @@
  * Python's `json.dumps(value, separators=(",", ":"))` so that annotations written by this port
  * read exactly like those written by Kopf.
  */
-import { presentKeys, setOwn } from "./internal/ownKeys.ts";
+import { setOwn } from "./internal/ownKeys.ts";
 
 /** Any JSON value. */
 export type JsonValue = null | boolean | number | string | ReadonlyArray<JsonValue> | JsonObject;
@@ -48,11 +48,17 @@ export const deepEqual = (a: unknown, b: unknown): boolean => {
   }
   if (isObject(a)) {
     if (!isObject(b)) return false;
-    const ka = presentKeys(a);
-    const kb = presentKeys(b);
-    if (ka.length !== kb.length) return false;
-    for (const k of ka) if (!Object.hasOwn(b, k) || !deepEqual(a[k], b[k])) return false;
-    return true;
+    // Asked for every field of every diff: keys are counted as they are compared, no key lists
+    // are made. Every present key of `a` is present in `b` with an equal value, and `b` has as
+    // many present keys: the same keys.
+    let present = 0;
+    for (const k in a) {
+      if (!Object.hasOwn(a, k) || a[k] === undefined) continue;
+      present += 1;
+      if (!Object.hasOwn(b, k) || !deepEqual(a[k], b[k])) return false;
+    }
+    for (const k in b) if (Object.hasOwn(b, k) && b[k] !== undefined) present -= 1;
+    return present === 0;
   }
   return false;
 };

@@ -192,9 +192,12 @@ export const url = (r: Resource, options: UrlOptions = {}): Result.Result<string
   const inNamespace = r.namespaced === true && namespace !== undefined;
   // Built for every request: appended piece by piece, empty pieces (the core group) left out.
   let path = r.group === "" && r.version === "v1" ? "/api" : "/apis";
-  for (const part of [r.group, r.version]) if (part !== "") path += `/${part}`;
+  if (r.group !== "") path += `/${r.group}`;
+  if (r.version !== "") path += `/${r.version}`;
   if (inNamespace) path += `/namespaces/${namespace}`;
-  for (const part of [r.plural, name, subresource]) if (part !== undefined && part !== "") path += `/${part}`;
+  if (r.plural !== "") path += `/${r.plural}`;
+  if (name !== undefined && name !== "") path += `/${name}`;
+  if (subresource !== undefined && subresource !== "") path += `/${subresource}`;
   let query = "";
   if (params !== undefined) {
     for (const key of Object.keys(params)) {

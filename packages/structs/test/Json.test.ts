@@ -38,6 +38,10 @@ describe("deepEqual", () => {
     [[], {}, false],
     [Number.NaN, Number.NaN, true],
     [{ toString: 1 }, {}, false],
+    [{ a: undefined, b: 1 }, { b: 1, c: undefined }, true],
+    [{ a: 1, b: undefined }, { a: 1, c: 2 }, false],
+    [JSON.parse('{"__proto__": {"a": 1}}'), JSON.parse('{"__proto__": {"a": 1}}'), true],
+    [JSON.parse('{"__proto__": {"a": 1}}'), {}, false],
   ])("deepEqual(%j, %j) is %s", (a, b, expected) => {
     expect(deepEqual(a, b)).toBe(expected);
     expect(deepEqual(b, a)).toBe(expected);
@@ -45,6 +49,33 @@ describe("deepEqual", () => {
 
   it("does not consider inherited keys as present", () => {
     expect(deepEqual({}, { constructor: Object })).toBe(false);
+  });
+
+  // The same JSON with every object's keys in sorted order: what equality means for JSON.
+  const canonical = (value: unknown): string =>
+    JSON.stringify(value, (_, v: unknown) =>
+      isObject(v)
+        ? Object.fromEntries(Object.entries(v).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)))
+        : v,
+    );
+  const reordered = (value: JsonValue): JsonValue =>
+    Array.isArray(value)
+      ? value.map(reordered)
+      : isObject(value)
+        ? Object.fromEntries(
+            Object.entries(value)
+              .reverse()
+              .map(([k, v]) => [k, reordered(v as JsonValue)]),
+          )
+        : value;
+
+  it("is the equality of the values' canonical JSON", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        expect(deepEqual(a, b)).toBe(canonical(a) === canonical(b));
+        expect(deepEqual(a, reordered(a))).toBe(true);
+      }),
+    );
   });
 });
 

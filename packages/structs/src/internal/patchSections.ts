@@ -66,6 +66,19 @@ interface Holder {
 
 const slotOf = (holder: Holder, key: string): Slot => (holder[SLOTS] as Record<string, Slot>)[key] as Slot;
 
+/**
+ * The section whose accessor was read last: {@link sectionIn} reads a property to learn whether it
+ * is still a section's accessor (asking for its descriptor would allocate one per question).
+ */
+let lastRead: Slot | undefined;
+
+/** The section whose accessor ran since the last call, if any. */
+const takeRead = (): Slot | undefined => {
+  const read = lastRead;
+  lastRead = undefined;
+  return read;
+};
+
 // One accessor pair per key name, shared by every holder: V8 then gives all patches the same
 // hidden classes (fresh functions per property would give each patch its own, slow to make).
 const accessors: readonly [Map<string, PropertyDescriptor>, Map<string, PropertyDescriptor>] = [
@@ -78,7 +91,9 @@ const accessorOf = (key: string, enumerable: boolean): PropertyDescriptor => {
   if (accessor === undefined) {
     accessor = {
       get(this: Holder) {
-        return slotOf(this, key).current;
+        const slot = slotOf(this, key);
+        lastRead = slot;
+        return slot.current;
       },
       set(this: Holder, value: unknown) {
         assign(slotOf(this, key), value);
@@ -141,7 +156,8 @@ export const slotHasContent = (slot: Slot): boolean => {
 /**
  * The section behind `holder[key]`, if that property is still the section's accessor (once
  * deleted and written again, e.g. by the storages' removal of emptied parents, it is plain data).
- * A section list has a handful of entries: it is searched, no map is built.
+ * Reading the property tells: only the accessor marks its section as read. A section list has a
+ * handful of entries: it is searched, no map is built.
  */
 export const sectionIn = (
   holder: object,
@@ -150,7 +166,9 @@ export const sectionIn = (
 ): Slot | undefined => {
   for (const [name, slot] of slots) {
     if (name !== key) continue;
-    return Object.getOwnPropertyDescriptor(holder, key)?.get === undefined ? undefined : slot;
+    takeRead();
+    const value = (holder as Record<string, unknown>)[key];
+    return takeRead() === slot && value === slot.current ? slot : undefined;
   }
   return undefined;
 };
