@@ -5,8 +5,8 @@
  * from the request path, never object names. An exporter reads them from Effect's metric
  * registry (see `@kopf/engines`' metrics endpoint).
  */
+import * as Cause from "effect/Cause";
 import * as Clock from "effect/Clock";
-import type * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
 import * as Metric from "effect/Metric";
@@ -156,19 +156,28 @@ export const measured = <A extends { readonly status: number }, R>(
   labels: RequestLabels,
   attempt: Effect.Effect<A, KubeApiError, R>,
 ): Effect.Effect<A, KubeApiError, R> =>
-  Effect.clockWith((clock) => {
+  // Made for every request: the clock and the metrics' context come from the fiber, and the
+  // attempt's end is matched where it happens (no exit is made and run again, no more steps).
+  Effect.withFiber((fiber) => {
+    const clock = fiber.getRef(Clock.Clock);
     const started = clock.currentTimeMillisUnsafe();
-    return Effect.flatMap(Effect.exit(attempt), (exit) => {
-      if (Exit.isFailure(exit) && Exit.hasInterrupts(exit)) return exit;
+    const record = (exit: Exit.Exit<A, KubeApiError>): void => {
       const seconds = (clock.currentTimeMillisUnsafe() - started) / 1000;
-      return Effect.contextWith((context: Context.Context<never>) => {
-        const series = seriesOf(labels);
-        const code = codeOf(exit);
-        requestsOf(series, labels, code).updateUnsafe(1, context);
-        series.latency.updateUnsafe(seconds, context);
-        if (code === "429") series.throttled.updateUnsafe(1, context);
-        return exit;
-      });
+      const series = seriesOf(labels);
+      const code = codeOf(exit);
+      requestsOf(series, labels, code).updateUnsafe(1, fiber.context);
+      series.latency.updateUnsafe(seconds, fiber.context);
+      if (code === "429") series.throttled.updateUnsafe(1, fiber.context);
+    };
+    return Effect.matchCauseEffect(attempt, {
+      onSuccess: (value) => {
+        record(Exit.succeed(value));
+        return Effect.succeed(value);
+      },
+      onFailure: (cause) => {
+        if (!Cause.hasInterrupts(cause)) record(Exit.failCause(cause));
+        return Effect.failCause(cause);
+      },
     });
   });
 

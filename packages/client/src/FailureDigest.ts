@@ -100,6 +100,11 @@ export interface FailureDigest {
   /** A failed attempt that will be retried; `line` is its full log line. */
   readonly failed: (kind: string, line: string) => Effect.Effect<void>;
   readonly succeeded: (kind: string) => Effect.Effect<void>;
+  /**
+   * {@link FailureDigest.succeeded}, told at once: the line to log if this success ends a series
+   * of failures, else `undefined` (as after nearly every request: no effect to run then).
+   */
+  readonly succeededNow: (kind: string) => Effect.Effect<void> | undefined;
 }
 
 /**
@@ -114,6 +119,15 @@ export interface FailureDigest {
 export const make = (intervalSeconds = 10): FailureDigest => {
   const entries = new Map<string, Entry>();
   const interval = intervalSeconds * 1000;
+  const succeededNow = (kind: string): Effect.Effect<void> | undefined => {
+    const entry = entries.get(kind);
+    if (entry === undefined) return undefined;
+    entries.delete(kind);
+    const output = onSuccess(entry);
+    return output._tag === "Recovered"
+      ? Effect.logInfo(`${kind} succeeds again after ${output.count} more failed attempts.`)
+      : undefined;
+  };
   return {
     failed: (kind, line) =>
       Effect.flatMap(Clock.currentTimeMillis, (now) => {
@@ -130,15 +144,7 @@ export const make = (intervalSeconds = 10): FailureDigest => {
             return Effect.logError(line);
         }
       }),
-    succeeded: (kind) =>
-      Effect.suspend(() => {
-        const entry = entries.get(kind);
-        if (entry === undefined) return Effect.void;
-        entries.delete(kind);
-        const output = onSuccess(entry);
-        return output._tag === "Recovered"
-          ? Effect.logInfo(`${kind} succeeds again after ${output.count} more failed attempts.`)
-          : Effect.void;
-      }),
+    succeeded: (kind) => Effect.suspend(() => succeededNow(kind) ?? Effect.void),
+    succeededNow,
   };
 };

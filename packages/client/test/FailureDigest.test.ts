@@ -10,7 +10,7 @@ import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as References from "effect/References";
 import { TestClock } from "effect/testing";
-import { type Entry, type Output, onFailure, onSuccess, requestKind } from "../src/FailureDigest.ts";
+import { type Entry, make, type Output, onFailure, onSuccess, requestKind } from "../src/FailureDigest.ts";
 import { KubeApi } from "../src/KubeApi.ts";
 import { CredentialsVault } from "../src/Vault.ts";
 import { json, scripted, status } from "./fixtures/scriptedTransport.ts";
@@ -73,6 +73,32 @@ describe("decisions", () => {
   ] as const)("%s %s is %s", (method, path, kind) => {
     assert.strictEqual(requestKind(method, path), kind);
   });
+});
+
+describe("a digest's successes", () => {
+  it.effect("have nothing to run unless they end failures left unprinted, and end them once", () =>
+    Effect.gen(function* () {
+      const digest = make(10);
+      assert.strictEqual(digest.succeededNow("GET pods"), undefined);
+      // The first failure is printed; the second, within the interval, is not.
+      yield* digest.failed("GET pods", "attempt #1 failed");
+      yield* digest.failed("GET pods", "attempt #2 failed");
+      const lines: Array<string> = [];
+      const logger = Logger.make(({ message }) => {
+        lines.push(String(Array.isArray(message) ? message[0] : message));
+      });
+      const recovered = digest.succeededNow("GET pods");
+      assert.notStrictEqual(recovered, undefined);
+      yield* (recovered ?? Effect.void).pipe(
+        Effect.provide(Logger.layer([logger], { mergeWithExisting: false })),
+      );
+      assert.deepStrictEqual(lines, ["GET pods succeeds again after 1 more failed attempts."]);
+      assert.strictEqual(digest.succeededNow("GET pods"), undefined);
+      // A lone printed failure leaves nothing to say on success either.
+      yield* digest.failed("GET pods", "attempt #1 failed");
+      assert.strictEqual(digest.succeededNow("GET pods"), undefined);
+    }),
+  );
 });
 
 describe("a client during an outage", () => {

@@ -19,10 +19,10 @@ import type {
   PatchSpec,
   WriteOptions,
 } from "../KubeApi.ts";
-import { KubeTransport } from "../KubeTransport.ts";
+import { KubeTransport, type Method } from "../KubeTransport.ts";
 import { CredentialsVault } from "../Vault.ts";
 import { discover } from "./discovery.ts";
-import type { Query } from "./paths.ts";
+import type { Location, Query } from "./paths.ts";
 import { type ClientOptions, makeRequester, parseJson, textOf } from "./requester.ts";
 import { watch } from "./watching.ts";
 
@@ -59,8 +59,15 @@ export const makeClient = Effect.fnUntraced(function* (clientOptions: ClientOpti
     rateLimit: clientOptions.rateLimit ?? networking.rateLimit ?? undefined,
   });
   const applyManager = clientOptions.fieldManager ?? "kopf";
-  const { sendJson, target, vault } = requester;
-  const asBody = Effect.map((body: unknown) => (body ?? {}) as RawBody);
+  const { sendJson, sendFor, target, vault } = requester;
+  // A request and its body (an empty response as `{}`), in one step of the fiber per request.
+  const bodyOf = (
+    method: Method,
+    resource: ApiResource,
+    location: Location,
+    query?: Query,
+    extra?: { readonly body?: unknown; readonly contentType?: string | undefined },
+  ) => sendFor(method, resource, location, query, extra) as Effect.Effect<RawBody, ApiError>;
 
   const list = (resource: ApiResource, options: ListOptions = {}): Effect.Effect<ListBody, ApiError> =>
     target("GET", resource, { namespace: options.namespace }, listQuery(options)).pipe(
@@ -72,14 +79,12 @@ export const makeClient = Effect.fnUntraced(function* (clientOptions: ClientOpti
     );
 
   const create: KubeApi["Service"]["create"] = (resource, body, options) =>
-    target(
+    bodyOf(
       "POST",
       resource,
       { namespace: options?.namespace === undefined ? body.metadata?.namespace : options.namespace },
       writeQuery(options),
-    ).pipe(
-      Effect.flatMap((outgoing) => sendJson({ ...outgoing, body })),
-      asBody,
+      { body },
     );
 
   const defaultNamespace = Effect.map(vault.select, (item) => item.info.defaultNamespace);
@@ -87,7 +92,7 @@ export const makeClient = Effect.fnUntraced(function* (clientOptions: ClientOpti
   const service: KubeApi["Service"] = {
     discover: (options) => discover(requester, options?.groups),
 
-    get: (resource, location) => target("GET", resource, location).pipe(Effect.flatMap(sendJson), asBody),
+    get: (resource, location) => bodyOf("GET", resource, location),
 
     list,
 
@@ -112,12 +117,10 @@ export const makeClient = Effect.fnUntraced(function* (clientOptions: ClientOpti
         ...writeQuery(writeOptions, manager),
         force: spec.type === "apply" && spec.force ? "true" : undefined,
       };
-      return target("PATCH", resource, location, query).pipe(
-        Effect.flatMap((outgoing) =>
-          sendJson({ ...outgoing, body: spec.body, contentType: contentTypes[spec.type] }),
-        ),
-        asBody,
-      );
+      return bodyOf("PATCH", resource, location, query, {
+        body: spec.body,
+        contentType: contentTypes[spec.type],
+      });
     },
 
     delete: (resource, location, deleteOptions) => {
@@ -136,10 +139,7 @@ export const makeClient = Effect.fnUntraced(function* (clientOptions: ClientOpti
               ...(deleteOptions.preconditions ? { preconditions: deleteOptions.preconditions } : {}),
               ...(deleteOptions.dryRun ? { dryRun: ["All"] } : {}),
             };
-      return target("DELETE", resource, location).pipe(
-        Effect.flatMap((outgoing) => sendJson({ ...outgoing, body })),
-        asBody,
-      );
+      return bodyOf("DELETE", resource, location, undefined, { body });
     },
 
     postEvent: (ref, event) =>

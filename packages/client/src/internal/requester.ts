@@ -76,20 +76,26 @@ const isBlank = (text: string): boolean => {
   return true;
 };
 
+/** The JSON of a response body (`undefined` when empty), or the error that it is not JSON. */
+const jsonOf = (response: TransportResponse, what: () => string): unknown | KubeApiError => {
+  const text = decoder.decode(response.body);
+  if (isBlank(text)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (cause) {
+    return (response.headers["content-type"] ?? "").includes("json")
+      ? KubeApiError.transport(`Malformed JSON in the response to ${what()}.`, cause)
+      : KubeApiError.transport(`Not JSON in the response to ${what()}: ${text.slice(0, 80)}`, cause);
+  }
+};
+
 /** The JSON of a response body (`undefined` when empty). */
 export const parseJson = (
   response: TransportResponse,
   what: string,
 ): Effect.Effect<unknown, KubeApiError> => {
-  const text = decoder.decode(response.body);
-  if (isBlank(text)) return Effect.succeed(undefined);
-  return Effect.try({
-    try: () => JSON.parse(text) as unknown,
-    catch: (cause) =>
-      (response.headers["content-type"] ?? "").includes("json")
-        ? KubeApiError.transport(`Malformed JSON in the response to ${what}.`, cause)
-        : KubeApiError.transport(`Not JSON in the response to ${what}: ${text.slice(0, 80)}`, cause),
-  });
+  const value = jsonOf(response, () => what);
+  return value instanceof KubeApiError ? Effect.fail(value) : Effect.succeed(value);
 };
 
 /** The text of a response body. */
@@ -106,6 +112,18 @@ export interface Requester {
   /** One authenticated, rate-limited, timed and retried request; error statuses fail. */
   readonly send: (outgoing: Outgoing) => Effect.Effect<TransportResponse, ApiError>;
   readonly sendJson: (outgoing: Outgoing) => Effect.Effect<unknown, ApiError>;
+  /**
+   * A request to a resource (its path and shape as {@link Requester.target} makes them, `extra`
+   * its body) and the JSON of its response, an empty response as `{}`: the typed operations' one
+   * step per request rather than one per stage.
+   */
+  readonly sendFor: (
+    method: Method,
+    resource: ApiResource,
+    location: Location,
+    query: Query | undefined,
+    extra?: { readonly body?: unknown; readonly contentType?: string | undefined },
+  ) => Effect.Effect<unknown, ApiError>;
   /** Open a streamed GET (authenticated and rate-limited, not retried); error statuses fail. */
   readonly open: (
     path: string,
@@ -159,7 +177,8 @@ export const makeRequester = (
   };
 
   const send = (outgoing: Outgoing): Effect.Effect<TransportResponse, ApiError> =>
-    Effect.flatMap(Effect.service(OperatorSettings), ({ networking }) => {
+    Effect.withFiber((fiber) => {
+      const { networking } = fiber.getRef(OperatorSettings);
       const shape = outgoing.shape ?? shapeOf(outgoing.method, outgoing.path);
       const total = millis(networking.requestTimeout);
       const connect = millis(networking.connectTimeout);
@@ -224,7 +243,18 @@ export const makeRequester = (
           return Retries.retrying(retryOptions, what(), (line) => digest.failed(shape.kind, line))(again);
         });
       });
-      return Effect.tap(sent, () => digest.succeeded(shape.kind));
+      // A success after failures of its kind is logged; after any other, nothing is run.
+      return Effect.flatMap(sent, (response) => {
+        const recovered = digest.succeededNow(shape.kind);
+        return recovered === undefined ? Effect.succeed(response) : Effect.as(recovered, response);
+      });
+    });
+
+  const json = (outgoing: Outgoing, orEmpty: boolean): Effect.Effect<unknown, ApiError> =>
+    Effect.flatMap(send(outgoing), (response) => {
+      const value = jsonOf(response, () => `${outgoing.method} ${outgoing.path}`);
+      if (value instanceof KubeApiError) return Effect.fail(value);
+      return Effect.succeed(orEmpty ? (value ?? {}) : value);
     });
 
   const open = (path: string, connectTimeout: number | undefined) =>
@@ -267,10 +297,13 @@ export const makeRequester = (
 
   return {
     send,
-    sendJson: (outgoing) =>
-      Effect.flatMap(send(outgoing), (response) =>
-        parseJson(response, `${outgoing.method} ${outgoing.path}`),
-      ),
+    sendJson: (outgoing) => json(outgoing, false),
+    sendFor: (method, resource, location, query, extra) => {
+      const path = resourcePath(resource, location, query);
+      if (path._tag === "Failure") return Effect.fail(path.failure);
+      const shape = shapeFor(method, resource, location, query);
+      return json({ method, path: path.success, shape, ...extra }, true);
+    },
     open,
     pathOf: (resource, location, query) => Effect.fromResult(resourcePath(resource, location, query)),
     target: (method, resource, location, query) => {
