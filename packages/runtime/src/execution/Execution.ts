@@ -135,32 +135,32 @@ export const runChanging = (
       state,
       extraContext: Subhandling.context(),
     });
-    return Effect.flatMap(executed, (outcomes) =>
-      Effect.withFiber<ChangingResult, State.StateError>((fiber) => {
-        const now = nowMicros(fiber);
-        const stepped = State.withOutcomes(state, outcomes, now);
-        if (Result.isFailure(stepped)) return Effect.fail(stepped.failure);
-        const next = stepped.success;
-        State.store(next, { body: cause.body, patch: cause.patch, storage });
-        Outcome.deliverResults(outcomes, cause.patch);
+    // The handlers' outcomes are taken in the same fiber (a continuation runs on the fiber
+    // that ran its effect): no second access to it.
+    return Effect.flatMap(executed, (outcomes): Effect.Effect<ChangingResult, State.StateError> => {
+      const now = nowMicros(fiber);
+      const stepped = State.withOutcomes(state, outcomes, now);
+      if (Result.isFailure(stepped)) return Effect.fail(stepped.failure);
+      const next = stepped.success;
+      State.store(next, { body: cause.body, patch: cause.patch, storage });
+      Outcome.deliverResults(outcomes, cause.patch);
 
-        const done = State.isDone(next);
-        if (done) {
-          const counters = State.counts(next);
-          logger.info(
-            `${capitalize(title)} is processed: ${counters.success} succeeded; ${counters.failure} failed.`,
-          );
-          State.purge(next, { body: cause.body, patch: cause.patch, storage, handlers: owned });
-        }
-        return Effect.succeed({
-          state: next,
-          outcomes,
-          delays: State.delays(next, now),
-          done,
-          skipped: false,
-        });
-      }),
-    );
+      const done = State.isDone(next);
+      if (done) {
+        const counters = State.counts(next);
+        logger.info(
+          `${capitalize(title)} is processed: ${counters.success} succeeded; ${counters.failure} failed.`,
+        );
+        State.purge(next, { body: cause.body, patch: cause.patch, storage, handlers: owned });
+      }
+      return Effect.succeed({
+        state: next,
+        outcomes,
+        delays: State.delays(next, now),
+        done,
+        skipped: false,
+      });
+    });
   });
 
 /** One cycle of a watching cause (`on.event`). */

@@ -176,7 +176,15 @@ export const context =
             fields: { subregistry },
             around: (invocation) =>
               invocation.pipe(
-                Effect.flatMap((result) => Effect.as(execute(), result)),
+                Effect.flatMap((result) => {
+                  // No sub-handler declared (most handlers): only the storage's flush, at once.
+                  if (!executedDeclared && subregistry.handlers.length === 0) {
+                    executedDeclared = true;
+                    settings.persistence.progressStorage.flush();
+                    return Effect.succeed(result);
+                  }
+                  return Effect.as(execute(), result);
+                }),
                 Effect.provideService(CurrentBinding, binding),
                 Effect.onInterrupt(() => Effect.sync(() => aborted?.abort())),
               ),

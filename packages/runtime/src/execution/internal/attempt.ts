@@ -136,30 +136,30 @@ const call = (
     const invocation = invoke(handler.fn as (ctx: unknown) => unknown, context);
     Metrics.handlerCalledNow(fiber, labels, state.retries);
     const calledAt = nowMillis(fiber);
+    // The attempt's end, concluded where the call's end is matched (the same fiber: a
+    // continuation runs on the fiber that ran its effect).
+    const ended = (result: { ok: true; value: unknown } | { ok: false; error: unknown }): Outcome_ => {
+      const subrefs = sub?.subrefs() ?? [];
+      const verdict = result.ok
+        ? ErrorModes.succeeded(judged, result.value, subrefs)
+        : ErrorModes.failed(judged, result.error, subrefs);
+      const error = result.ok ? undefined : result.error;
+      const end = ErrorModes.endOf(verdict.outcome, result.ok ? undefined : { error: result.error });
+      const seconds = (nowMillis(fiber) - calledAt) / 1000;
+      return conclude(fiber, attempt, labels, verdict, error, end, seconds);
+    };
     return (sub === undefined ? invocation : sub.around(invocation)).pipe(
       // Whatever else went wrong around the call (e.g. a custom storage throwing while the
       // sub-handlers are stored) is the attempt's failure too, as in Kopf; interruption is not.
       Effect.matchCauseEffect({
-        onSuccess: (value) => Effect.succeed({ ok: true as const, value }),
+        onSuccess: (value) => Effect.succeed(ended({ ok: true, value })),
         onFailure: (failure) =>
           Cause.hasInterruptsOnly(failure)
             ? Effect.failCause(failure as Cause.Cause<never>) // interruptions only: nothing typed
-            : Effect.succeed({ ok: false as const, error: unwrap(Cause.squash(failure)) }),
+            : Effect.succeed(ended({ ok: false, error: unwrap(Cause.squash(failure)) })),
       }),
       Effect.onInterrupt(() =>
         Effect.sync(() => logger.warning(`${judged.title} is cancelled. Will escalate.`)),
-      ),
-      Effect.flatMap((result) =>
-        Effect.withFiberSucceed((fiber) => {
-          const subrefs = sub?.subrefs() ?? [];
-          const verdict = result.ok
-            ? ErrorModes.succeeded(judged, result.value, subrefs)
-            : ErrorModes.failed(judged, result.error, subrefs);
-          const error = result.ok ? undefined : result.error;
-          const end = ErrorModes.endOf(verdict.outcome, result.ok ? undefined : { error: result.error });
-          const seconds = (nowMillis(fiber) - calledAt) / 1000;
-          return conclude(fiber, attempt, labels, verdict, error, end, seconds);
-        }),
       ),
     );
   });
