@@ -5,7 +5,8 @@
 #   pnpm bench                 this port and Python Kopf side by side (packages/compat/bench), then
 #                              the operator's own figures: 1,000 and 10,000 created objects
 #                              (packages/runtime/bench), then the framework's own overhead on the
-#                              in-process emulator: 5,000 objects, CPU µs/object by seam
+#                              in-process emulator: 5,000 objects, CPU µs/object and KiB
+#                              allocated/object by seam
 #                              (packages/runtime/bench/overhead.bench.ts), then scaling out:
 #                              watch traffic per replica with and without server-side sharding,
 #                              objects/s with 1, 2 and 4 sharded replicas, leader-election
