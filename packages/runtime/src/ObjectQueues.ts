@@ -281,7 +281,8 @@ export const make = <R>(
         if (existing !== undefined) {
           enqueue(existing, item);
           measure();
-          return Pressure.raise(existing.pressure);
+          Pressure.raiseUnsafe(existing.pressure, fiber);
+          return Effect.void;
         }
         const carried = overdue.get(key);
         if (carried !== undefined) overdue.delete(key);

@@ -11,6 +11,7 @@
 import * as Clock from "effect/Clock";
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
+import type * as Fiber from "effect/Fiber";
 
 /** A pressure flag. */
 export interface Pressure {
@@ -43,17 +44,29 @@ export const makeUnsafe = (raised = false): Pressure => ({ raised, sleepers: und
  */
 export const raise = (pressure: Pressure): Effect.Effect<void> =>
   Effect.withFiber((fiber) => {
-    pressure.raised = true;
-    const sleepers = pressure.sleepers;
-    if (sleepers !== undefined) {
-      pressure.sleepers = undefined;
-      // The sleepers wake in a task of their own, not on the raiser's stack.
-      fiber.currentDispatcher.scheduleTask(() => {
-        for (const wake of sleepers) wake();
-      }, 0);
-    }
+    raiseUnsafe(pressure, fiber);
     return Effect.void;
   });
+
+/**
+ * Raises the flag from code that runs on a fiber already (its dispatcher wakes the sleepers).
+ *
+ * @example
+ * ```ts
+ * Effect.withFiber((fiber) => { Pressure.raiseUnsafe(pressure, fiber); return Effect.void })
+ * ```
+ */
+export const raiseUnsafe = (pressure: Pressure, fiber: Fiber.Fiber<unknown, unknown>): void => {
+  pressure.raised = true;
+  const sleepers = pressure.sleepers;
+  if (sleepers !== undefined) {
+    pressure.sleepers = undefined;
+    // The sleepers wake in a task of their own, not on the raiser's stack.
+    fiber.currentDispatcher.scheduleTask(() => {
+      for (const wake of sleepers) wake();
+    }, 0);
+  }
+};
 
 /**
  * Lowers the flag.

@@ -6,6 +6,7 @@
  */
 import { OperatorSettings } from "@kopf/settings";
 import * as Effect from "effect/Effect";
+import * as Result from "effect/Result";
 import type * as Scope from "effect/Scope";
 import * as Stream from "effect/Stream";
 import * as ApiMetrics from "../ApiMetrics.ts";
@@ -107,6 +108,19 @@ export interface Target {
   readonly path: string;
   readonly shape: Shape;
 }
+
+/** The path and shape of a request to a resource, or why the API cannot serve it. */
+const targetOf = (
+  method: Method,
+  resource: ApiResource,
+  location: Location,
+  query: Query | undefined,
+): Result.Result<Target, KubeApiError> =>
+  Result.map(resourcePath(resource, location, query), (path) => ({
+    method,
+    path,
+    shape: shapeFor(method, resource, location, query),
+  }));
 
 export interface Requester {
   /** One authenticated, rate-limited, timed and retried request; error statuses fail. */
@@ -299,19 +313,15 @@ export const makeRequester = (
     send,
     sendJson: (outgoing) => json(outgoing, false),
     sendFor: (method, resource, location, query, extra) => {
-      const path = resourcePath(resource, location, query);
-      if (path._tag === "Failure") return Effect.fail(path.failure);
-      const shape = shapeFor(method, resource, location, query);
-      return json({ method, path: path.success, shape, ...extra }, true);
+      const target = targetOf(method, resource, location, query);
+      return Result.isFailure(target)
+        ? Effect.fail(target.failure)
+        : json({ ...target.success, ...extra }, true);
     },
     open,
     pathOf: (resource, location, query) => Effect.fromResult(resourcePath(resource, location, query)),
-    target: (method, resource, location, query) => {
-      const path = resourcePath(resource, location, query);
-      return path._tag === "Failure"
-        ? Effect.fail(path.failure)
-        : Effect.succeed({ method, path: path.success, shape: shapeFor(method, resource, location, query) });
-    },
+    target: (method, resource, location, query) =>
+      Effect.fromResult(targetOf(method, resource, location, query)),
     vault,
   };
 };
