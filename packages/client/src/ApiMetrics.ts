@@ -8,7 +8,6 @@
 import * as Cause from "effect/Cause";
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
-import * as Exit from "effect/Exit";
 import * as Metric from "effect/Metric";
 import type { KubeApiError } from "./KubeApiError.ts";
 import type { Method } from "./KubeTransport.ts";
@@ -105,13 +104,10 @@ export const labelsOf = (method: Method, path: string): RequestLabels => {
   return { verb, resource: subs.length > 0 ? `${resource}/${subs.join("/")}` : resource };
 };
 
-/** The `code` label of an attempt's end: the status, or `<error>` without a response. */
-const codeOf = (exit: Exit.Exit<{ readonly status: number }, KubeApiError>): string => {
-  if (Exit.isSuccess(exit)) return String(exit.value.status);
-  const status = Exit.findErrorOption(exit);
-  return status._tag === "Some" && status.value.status !== undefined
-    ? String(status.value.status)
-    : "<error>";
+/** The `code` label of a failed attempt: the status of its error, or `<error>` without a response. */
+const failureCodeOf = (cause: Cause.Cause<KubeApiError>): string => {
+  const error = Cause.findErrorOption(cause);
+  return error._tag === "Some" && error.value.status !== undefined ? String(error.value.status) : "<error>";
 };
 
 /** The series one kind of request updates, tagged once per distinct labels object. */
@@ -161,21 +157,21 @@ export const measured = <A extends { readonly status: number }, R>(
   Effect.withFiber((fiber) => {
     const clock = fiber.getRef(Clock.Clock);
     const started = clock.currentTimeMillisUnsafe();
-    const record = (exit: Exit.Exit<A, KubeApiError>): void => {
+    // `code`: the status (or `<error>` without a response).
+    const record = (code: string): void => {
       const seconds = (clock.currentTimeMillisUnsafe() - started) / 1000;
       const series = seriesOf(labels);
-      const code = codeOf(exit);
       requestsOf(series, labels, code).updateUnsafe(1, fiber.context);
       series.latency.updateUnsafe(seconds, fiber.context);
       if (code === "429") series.throttled.updateUnsafe(1, fiber.context);
     };
     return Effect.matchCauseEffect(attempt, {
       onSuccess: (value) => {
-        record(Exit.succeed(value));
+        record(String(value.status));
         return Effect.succeed(value);
       },
       onFailure: (cause) => {
-        if (!Cause.hasInterrupts(cause)) record(Exit.failCause(cause));
+        if (!Cause.hasInterrupts(cause)) record(failureCodeOf(cause));
         return Effect.failCause(cause);
       },
     });

@@ -77,27 +77,32 @@ const isBlank = (text: string): boolean => {
   return true;
 };
 
-/** The JSON of a response body (`undefined` when empty), or the error that it is not JSON. */
-const jsonOf = (response: TransportResponse, what: () => string): unknown | KubeApiError => {
+/**
+ * The JSON of a response body, `undefined` when empty (or `{}` with `orEmpty`); a body that is not
+ * JSON fails, naming the request (`what`, made only then).
+ */
+const parsed = (
+  response: TransportResponse,
+  what: () => string,
+  orEmpty: boolean,
+): Effect.Effect<unknown, KubeApiError> => {
   const text = decoder.decode(response.body);
-  if (isBlank(text)) return undefined;
+  if (isBlank(text)) return Effect.succeed(orEmpty ? {} : undefined);
   try {
-    return JSON.parse(text) as unknown;
+    const value = JSON.parse(text) as unknown;
+    return Effect.succeed(orEmpty ? (value ?? {}) : value);
   } catch (cause) {
-    return (response.headers["content-type"] ?? "").includes("json")
-      ? KubeApiError.transport(`Malformed JSON in the response to ${what()}.`, cause)
-      : KubeApiError.transport(`Not JSON in the response to ${what()}: ${text.slice(0, 80)}`, cause);
+    return Effect.fail(
+      (response.headers["content-type"] ?? "").includes("json")
+        ? KubeApiError.transport(`Malformed JSON in the response to ${what()}.`, cause)
+        : KubeApiError.transport(`Not JSON in the response to ${what()}: ${text.slice(0, 80)}`, cause),
+    );
   }
 };
 
 /** The JSON of a response body (`undefined` when empty). */
-export const parseJson = (
-  response: TransportResponse,
-  what: string,
-): Effect.Effect<unknown, KubeApiError> => {
-  const value = jsonOf(response, () => what);
-  return value instanceof KubeApiError ? Effect.fail(value) : Effect.succeed(value);
-};
+export const parseJson = (response: TransportResponse, what: string): Effect.Effect<unknown, KubeApiError> =>
+  parsed(response, () => what, false);
 
 /** The text of a response body. */
 export const textOf = (response: TransportResponse): string => decoder.decode(response.body);
@@ -265,11 +270,9 @@ export const makeRequester = (
     });
 
   const json = (outgoing: Outgoing, orEmpty: boolean): Effect.Effect<unknown, ApiError> =>
-    Effect.flatMap(send(outgoing), (response) => {
-      const value = jsonOf(response, () => `${outgoing.method} ${outgoing.path}`);
-      if (value instanceof KubeApiError) return Effect.fail(value);
-      return Effect.succeed(orEmpty ? (value ?? {}) : value);
-    });
+    Effect.flatMap(send(outgoing), (response) =>
+      parsed(response, () => `${outgoing.method} ${outgoing.path}`, orEmpty),
+    );
 
   const open = (path: string, connectTimeout: number | undefined) =>
     vault.withCredentials((item) =>

@@ -87,43 +87,55 @@ export interface SubhandlersRun {
 export const executeSubhandlers = (
   run: SubhandlersRun,
 ): Effect.Effect<void, HandlerChildrenRetry | StorageDecodeError | State.StateError> =>
-  // No sub-handlers (a handler that declared none): nothing to load, run or store.
-  run.handlers.length === 0
-    ? Effect.sync(() => run.settings.persistence.progressStorage.flush())
-    : Effect.gen(function* () {
-        const { cause, settings } = run;
-        const storage = settings.persistence.progressStorage;
-        const owned = Matching.deduplicated(
-          run.handlers.filter((h) => Matching.matchesResource(h, cause.resource)),
-        );
-        const selected = Matching.changingHandlers(owned, cause);
-        const loadedAt = yield* IsoTime.now;
-        const loaded = yield* Effect.fromResult(
-          State.fromStorage({ body: cause.body, storage, handlers: owned, now: loadedAt }),
-        );
-        const state = State.withHandlers(State.withPurpose(loaded, cause.reason), selected, loadedAt);
-        const outcomes = yield* executeHandlersOnce({
-          lifecycle: run.lifecycle,
-          settings,
-          handlers: selected,
-          cause,
-          state,
-          extraContext: context(run.ancestors),
-        });
-        const now = yield* IsoTime.now;
-        const next = yield* Effect.fromResult(State.withOutcomes(state, outcomes, now));
-        State.store(next, { body: cause.body, patch: cause.patch, storage });
-        Outcome.deliverResults(outcomes, cause.patch);
-        for (const id of next.handlers.keys()) {
-          for (const collector of run.ancestors) collector.add(id);
-        }
-        if (!State.isDone(next)) {
-          return yield* new HandlerChildrenRetry({
-            delay: State.delay(next, now),
-            message: "Sub-handlers are not finished yet; the parent handler is retried.",
-          });
-        }
+  Effect.suspend(() => executeSubhandlersNow(run) ?? Effect.void);
+
+type SubhandlersError = HandlerChildrenRetry | StorageDecodeError | State.StateError;
+
+/**
+ * {@link executeSubhandlers}, begun at once: with no sub-handlers (a handler that declared none)
+ * there is nothing to load, run or store, only the progress storage's flush, done now, and nothing
+ * is left to run (`undefined`); else the effect that runs them.
+ */
+const executeSubhandlersNow = (run: SubhandlersRun): Effect.Effect<void, SubhandlersError> | undefined => {
+  if (run.handlers.length === 0) {
+    run.settings.persistence.progressStorage.flush();
+    return undefined;
+  }
+  return Effect.gen(function* () {
+    const { cause, settings } = run;
+    const storage = settings.persistence.progressStorage;
+    const owned = Matching.deduplicated(
+      run.handlers.filter((h) => Matching.matchesResource(h, cause.resource)),
+    );
+    const selected = Matching.changingHandlers(owned, cause);
+    const loadedAt = yield* IsoTime.now;
+    const loaded = yield* Effect.fromResult(
+      State.fromStorage({ body: cause.body, storage, handlers: owned, now: loadedAt }),
+    );
+    const state = State.withHandlers(State.withPurpose(loaded, cause.reason), selected, loadedAt);
+    const outcomes = yield* executeHandlersOnce({
+      lifecycle: run.lifecycle,
+      settings,
+      handlers: selected,
+      cause,
+      state,
+      extraContext: context(run.ancestors),
+    });
+    const now = yield* IsoTime.now;
+    const next = yield* Effect.fromResult(State.withOutcomes(state, outcomes, now));
+    State.store(next, { body: cause.body, patch: cause.patch, storage });
+    Outcome.deliverResults(outcomes, cause.patch);
+    for (const id of next.handlers.keys()) {
+      for (const collector of run.ancestors) collector.add(id);
+    }
+    if (!State.isDone(next)) {
+      return yield* new HandlerChildrenRetry({
+        delay: State.delay(next, now),
+        message: "Sub-handlers are not finished yet; the parent handler is retried.",
       });
+    }
+  });
+};
 
 /**
  * The sub-handling context of changing handlers (Kopf's `subhandling_context`), for
@@ -139,18 +151,23 @@ export const context =
           const subrefs = new Set<string>();
           const chain = [...ancestors, subrefs];
           let executedDeclared = false;
+          // The declared sub-handlers, run once (after the handler, or by its own `execute()`):
+          // `undefined` when nothing is left to run.
+          const executeDeclared = () => {
+            if (executedDeclared) return undefined;
+            executedDeclared = true;
+            return executeSubhandlersNow({
+              handlers: subregistry.handlers,
+              cause,
+              settings,
+              lifecycle,
+              ancestors: chain,
+            });
+          };
           const execute = (options?: ExecuteOptions): Effect.Effect<void, unknown> =>
             Effect.suspend(() => {
               if (options === undefined || Object.values(options).every((v) => v === undefined)) {
-                if (executedDeclared) return Effect.void;
-                executedDeclared = true;
-                return executeSubhandlers({
-                  handlers: subregistry.handlers,
-                  cause,
-                  settings,
-                  lifecycle,
-                  ancestors: chain,
-                });
+                return executeDeclared() ?? Effect.void;
               }
               return Effect.fromResult(handlersOf(handler, options)).pipe(
                 Effect.flatMap((handlers) =>
@@ -176,14 +193,10 @@ export const context =
             fields: { subregistry },
             around: (invocation) =>
               invocation.pipe(
+                // Most handlers declare no sub-handler: then no effect is run after them.
                 Effect.flatMap((result) => {
-                  // No sub-handler declared (most handlers): only the storage's flush, at once.
-                  if (!executedDeclared && subregistry.handlers.length === 0) {
-                    executedDeclared = true;
-                    settings.persistence.progressStorage.flush();
-                    return Effect.succeed(result);
-                  }
-                  return Effect.as(execute(), result);
+                  const pending = executeDeclared();
+                  return pending === undefined ? Effect.succeed(result) : Effect.as(pending, result);
                 }),
                 Effect.provideService(CurrentBinding, binding),
                 Effect.onInterrupt(() => Effect.sync(() => aborted?.abort())),
