@@ -16,12 +16,14 @@ import { IsoTime, type ObjectReference } from "@kopf/structs";
 import * as Cause from "effect/Cause";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
 import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as LogLevel from "effect/LogLevel";
 import * as Option from "effect/Option";
 import * as References from "effect/References";
 import * as Tracer from "effect/Tracer";
+import { logInFiber } from "./internal/fiberLogging.ts";
 
 /** The output formats of `--log-format`. */
 export type Format = "plain" | "full" | "json";
@@ -226,7 +228,9 @@ export const annotateObject =
 
 /**
  * A synchronous handler logger (the registry's `Logger`) writing through the Effect loggers of
- * `context`, with the annotations in force when it is made plus `extra`.
+ * `context`, with the annotations in force when it is made plus `extra`. A line logged from the
+ * fiber whose context is `context` is written in that fiber; from anywhere else, in a fiber of its
+ * own.
  *
  * @example
  * ```ts
@@ -247,6 +251,11 @@ export const handlerLogger = (
   const emit = (level: LogLevel.Severity, message: string, args: ReadonlyArray<unknown>) => {
     if (LogLevel.isGreaterThan(minimum, level)) return;
     try {
+      // Called from the fiber these services are of (the framework's lines about a handler, a
+      // synchronous handler's own): written in that fiber, which has the loggers, references and
+      // annotations a fiber run for the line would have.
+      const current = annotated === undefined ? Fiber.getCurrent() : undefined;
+      if (current?.context === context && logInFiber(current, level, [message, ...args])) return;
       const line = Effect.logWithLevel(level)(message, ...args);
       run(annotated === undefined ? line : Effect.annotateLogs(line, annotated));
     } catch {
