@@ -29,6 +29,11 @@ export interface TransportRequest {
   readonly connection: ConnectionInfo;
   /** Milliseconds to establish a connection; undefined for the transport's default. */
   readonly connectTimeout?: number | undefined;
+  /**
+   * Milliseconds for the whole exchange (`networking.requestTimeout`), given only to a transport
+   * that keeps such deadlines itself (`deadlines`): past it, `request` fails with a `Timeout`.
+   */
+  readonly timeout?: number | undefined;
 }
 
 /** A complete response; header names in lower case. @category models */
@@ -53,6 +58,9 @@ export interface StreamingResponse {
  *   response fail the effect (`TransportError`, `Timeout`); error statuses are responses.
  * - `stream` opens a request and returns once the headers are in; the connection stays open
  *   until the body ends or the scope closes (whichever comes first).
+ * - `deadlines`: whether `request` keeps a request's `timeout` itself. The client then gives each
+ *   request its deadline; for other transports it races every request against a timer (two more
+ *   fibers and a timer per request).
  *
  * @example
  * ```ts
@@ -74,5 +82,6 @@ export class KubeTransport extends Context.Service<
     readonly stream: (
       request: TransportRequest,
     ) => Effect.Effect<StreamingResponse, KubeApiError, Scope.Scope>;
+    readonly deadlines?: boolean | undefined;
   }
 >()("@kopf/client/KubeTransport") {}

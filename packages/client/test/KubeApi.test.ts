@@ -13,7 +13,7 @@ import * as Stream from "effect/Stream";
 import { TestClock } from "effect/testing";
 import type { ConnectionInfo } from "../src/ConnectionInfo.ts";
 import { type ClientOptions, KubeApi } from "../src/KubeApi.ts";
-import type { TransportRequest } from "../src/KubeTransport.ts";
+import { KubeTransport, type TransportRequest } from "../src/KubeTransport.ts";
 import { type Credentials, CredentialsVault } from "../src/Vault.ts";
 import { type Answer, bodyOf, json, scripted, status, streaming } from "./fixtures/scriptedTransport.ts";
 
@@ -59,6 +59,17 @@ const settingsOr = (made: ReturnType<typeof Settings.make>) => {
   if (made._tag === "Failure") throw new Error("bad settings in the test");
   return made.success;
 };
+
+/** Three concurrent GETs through the harness, with these settings. */
+const threeGets = (h: ReturnType<typeof harness>, settings: Settings.OperatorSettings) =>
+  h
+    .run((api) =>
+      Effect.all(
+        [1, 2, 3].map(() => api.get(pods, { namespace: "n", name: "p" })),
+        { concurrency: 3 },
+      ),
+    )
+    .pipe(Effect.provideService(OperatorSettings, settings));
 
 describe("requests", () => {
   it.effect("get: path, headers and the parsed body", () =>
@@ -295,6 +306,49 @@ describe("retries and timeouts (virtual time)", () => {
     }),
   );
 
+  it.effect("a transport that keeps deadlines gets the request's timeout, and no timer races it", () =>
+    Effect.gen(function* () {
+      const sent: Array<TransportRequest> = [];
+      const transport = Layer.succeed(
+        KubeTransport,
+        KubeTransport.of({
+          request: (request) =>
+            Effect.andThen(
+              Effect.sync(() => sent.push(request)),
+              Effect.never,
+            ),
+          stream: () => Effect.die("no streams here"),
+          deadlines: true,
+        }),
+      );
+      const layer = KubeApi.layer().pipe(
+        Layer.provide(Layer.mergeAll(transport, CredentialsVault.layer({ initial: { main: info("t0") } }))),
+        Layer.fresh,
+      );
+      const settings = settingsOr(Settings.make({ networking: { errorBackoffs: [], requestTimeout: 30 } }));
+      const fiber = yield* Effect.forkChild(
+        Effect.flatMap(KubeApi, (api) => api.get(pods, { namespace: "n", name: "p" })).pipe(
+          Effect.provide(layer),
+          Effect.provideService(OperatorSettings, settings),
+        ),
+      );
+      yield* advance(60);
+      // Past the timeout in virtual time, still waiting: the deadline is the transport's to keep.
+      assert.isUndefined(fiber.pollUnsafe());
+      assert.strictEqual(sent.length, 1);
+      assert.strictEqual(sent[0]?.timeout, 30_000);
+      yield* Fiber.interrupt(fiber);
+    }),
+  );
+
+  it.effect("a transport without deadlines is not given the request's timeout", () =>
+    Effect.gen(function* () {
+      const h = harness(() => json(200, {}));
+      yield* h.run((api) => api.get(pods, { namespace: "n", name: "p" }));
+      assert.isUndefined(h.requests[0]?.timeout);
+    }),
+  );
+
   it.effect("the rate limit spaces requests on Clock", () =>
     Effect.gen(function* () {
       const h = harness(() => json(200, {}), { client: { rateLimit: { qps: 1, burst: 1 } } });
@@ -316,20 +370,24 @@ describe("retries and timeouts (virtual time)", () => {
     }),
   );
 
+  it.effect("the request timeout bounds the exchange, not the wait for the rate limit", () =>
+    Effect.gen(function* () {
+      const h = harness(() => json(200, {}), { client: { rateLimit: { qps: 1, burst: 1 } } });
+      const settings = settingsOr(Settings.make({ networking: { errorBackoffs: [], requestTimeout: 0.5 } }));
+      const fiber = yield* Effect.forkChild(threeGets(h, settings));
+      // The third request waits ~2 s for its token, four times its timeout, and still succeeds.
+      yield* advance(2.5);
+      const results = yield* Fiber.join(fiber);
+      assert.strictEqual(results.length, 3);
+      assert.strictEqual(h.requests.length, 3);
+    }),
+  );
+
   it.effect("the rate limit can come from settings.networking.rateLimit", () =>
     Effect.gen(function* () {
       const h = harness(() => json(200, {}));
       const settings = settingsOr(Settings.make({ networking: { rateLimit: { qps: 2, burst: 1 } } }));
-      const fiber = yield* Effect.forkChild(
-        h
-          .run((api) =>
-            Effect.all(
-              [1, 2, 3].map(() => api.get(pods, { namespace: "n", name: "p" })),
-              { concurrency: 3 },
-            ),
-          )
-          .pipe(Effect.provideService(OperatorSettings, settings)),
-      );
+      const fiber = yield* Effect.forkChild(threeGets(h, settings));
       yield* Effect.yieldNow;
       assert.strictEqual(h.requests.length, 1);
       yield* TestClock.adjust("500 millis");

@@ -152,7 +152,10 @@ export interface ExecutionSettings {
 
 /** Requests to the Kubernetes API (other than watches). */
 export interface NetworkingSettings {
-  /** Seconds of the total timeout of a regular API request; `null` is none. Default `300`. */
+  /**
+   * Seconds of the total timeout of a regular API request (its exchange with the server, not a
+   * wait for `rateLimit`); `null` is none. Default `300`.
+   */
   readonly requestTimeout: number | null;
   /** Seconds of the connect timeout of an API request; `null` is none. Default `null`. */
   readonly connectTimeout: number | null;

@@ -174,10 +174,14 @@ export const makeRequester = (
   const userAgent = options.userAgent ?? `kopf/${VERSION}`;
   const digest = FailureDigest.make(options.failureSummaryInterval ?? 10);
 
+  // A transport that keeps deadlines gets each request's own; the others' requests race a timer.
+  const deadlines = transport.deadlines === true;
+
   const transportRequest = (
     item: VaultItem,
     outgoing: Outgoing,
     connectTimeout: number | undefined,
+    timeout?: number,
   ): TransportRequest => {
     const headers: Record<string, string> = { accept: "application/json", "user-agent": userAgent };
     const authorization = ConnectionInfo.authorization(item.info);
@@ -192,6 +196,7 @@ export const makeRequester = (
       body: outgoing.body === undefined ? undefined : Buffer.from(JSON.stringify(outgoing.body), "utf8"),
       connection: item.info,
       connectTimeout,
+      timeout,
     };
   };
 
@@ -204,15 +209,24 @@ export const makeRequester = (
       const what = (): string => `${outgoing.method} ${outgoing.path}`;
       const sent = vault.withCredentials((item) => {
         // The request as the transport takes it: the same for every attempt with these credentials.
-        const request = transportRequest(item, outgoing, connect);
+        const request = transportRequest(item, outgoing, connect, deadlines ? total : undefined);
+        // The timeout bounds the exchange with the server (not a wait for the rate limit): kept by
+        // the transport when it can, else a race with a timer on `Clock`.
+        const exchange = Effect.suspend(() => transport.request(request));
         const checked = Effect.flatMap(
-          Effect.suspend(() => transport.request(request)),
+          total === undefined || deadlines
+            ? exchange
+            : Effect.timeoutOrElse(exchange, {
+                duration: total,
+                orElse: () =>
+                  Effect.fail(KubeApiError.timeout(`No response within ${total / 1000}s: ${what()}`)),
+              }),
           (response): Effect.Effect<TransportResponse, KubeApiError> => {
             const error = KubeApiError.fromResponse(response);
             return error === undefined ? Effect.succeed(response) : Effect.fail(error);
           },
         );
-        // One attempt: rate-limited, in its span, measured, timed; `failure` is the previous
+        // One attempt: rate-limited, in its span, measured (its exchange timed); `failure` is the previous
         // attempt's, counted as a retry of its reason.
         const attempt = (resends: number, failure: KubeApiError | undefined) => {
           const traced = ApiTracing.traced(
@@ -229,14 +243,7 @@ export const makeRequester = (
             failure === undefined
               ? traced
               : Effect.andThen(ApiMetrics.retried(shape.labels, failure.reason), traced);
-          const once = limited === Effect.void ? counted : Effect.andThen(limited, counted);
-          return total === undefined
-            ? once
-            : Effect.timeoutOrElse(once, {
-                duration: total,
-                orElse: () =>
-                  Effect.fail(KubeApiError.timeout(`No response within ${total / 1000}s: ${what()}`)),
-              });
+          return limited === Effect.void ? counted : Effect.andThen(limited, counted);
         };
         // The first attempt goes alone; only a retryable failure builds the retry schedule, which
         // is then run from that failure on (so its attempts and log lines count it as the first).

@@ -27,20 +27,21 @@
  * undici's proxy agents instead (`UndiciTransport`), loaded only when such credentials first
  * send a request.
  *
- * Timeouts: the connect timeout (TCP and TLS handshake) comes with each request; the total
- * timeout of a request is applied by `KubeApi` on `Clock` (interrupting a request closes its
- * connection); a streamed body has no idle timeout here (the watcher's inactivity watchdog owns
- * that).
+ * Timeouts: the connect timeout (TCP and TLS handshake) and the total timeout of a request
+ * (`networking.requestTimeout`, from the request being sent to its response's end: past it, the
+ * connection is closed and the request fails with a `Timeout`) come with each request, so the
+ * client runs no timer fiber per request (`deadlines`); a streamed body has no idle timeout here
+ * (the watcher's inactivity watchdog owns that).
  *
- * Edge code: sockets and files.
+ * Edge code: sockets, files and timers.
  */
 import { isIP } from "node:net";
 import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Scope from "effect/Scope";
 import type * as ConnectionInfo from "../ConnectionInfo.ts";
-import type { KubeApiError } from "../KubeApiError.ts";
-import { KubeTransport } from "../KubeTransport.ts";
+import { KubeApiError } from "../KubeApiError.ts";
+import { KubeTransport, type TransportRequest, type TransportResponse } from "../KubeTransport.ts";
 import * as Http1Exchange from "./internal/http1Exchange.ts";
 import * as Http1Pool from "./internal/http1Pool.ts";
 import * as Http1Stream from "./internal/http1Stream.ts";
@@ -115,7 +116,7 @@ export const make = Effect.fnUntraced(function* (options: TransportOptions = {})
 
   const request: KubeTransport["Service"]["request"] = (request) => {
     if (viaProxy(request.connection))
-      return Effect.flatMap(proxied, (transport) => transport.request(request));
+      return Effect.flatMap(proxied, (transport) => withDeadline(request, transport.request(request)));
     const target = targetOf(request);
     const connectTimeout = connectTimeoutOf(request, options);
     return Effect.flatMap(poolOf(request.connection, target, connectTimeout, false), (pool) =>
@@ -133,8 +134,26 @@ export const make = Effect.fnUntraced(function* (options: TransportOptions = {})
     );
   };
 
-  return KubeTransport.of({ request, stream });
+  // Direct requests keep their deadlines on the connection (`Http1Exchange`), proxied ones by a race.
+  return KubeTransport.of({ request, stream, deadlines: true });
 });
+
+/** `exchange` failing with a `Timeout` once the request's `timeout` has passed (if it has one). */
+const withDeadline = (
+  request: TransportRequest,
+  exchange: Effect.Effect<TransportResponse, KubeApiError>,
+): Effect.Effect<TransportResponse, KubeApiError> => {
+  const { timeout } = request;
+  return timeout === undefined
+    ? exchange
+    : Effect.timeoutOrElse(exchange, {
+        duration: timeout,
+        orElse: () =>
+          Effect.fail(
+            KubeApiError.timeout(`No response within ${timeout / 1000}s: ${request.method} ${request.path}`),
+          ),
+      });
+};
 
 /**
  * The live transport as a layer (scoped: closing it closes every connection and open stream).

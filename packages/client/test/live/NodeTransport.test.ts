@@ -354,6 +354,59 @@ const suite = (transport: Transport) => {
 
 describe.each(TRANSPORTS)("%s", (_, transport) => suite(transport));
 
+describe("the Node transport's own deadlines", () => {
+  const request = (path: string, timeout: number | undefined) =>
+    Effect.flatMap(KubeTransport, (transport) =>
+      transport.request({
+        method: "GET",
+        path,
+        headers: {},
+        connection: { server: base, priority: 0, trustEnv: false },
+        timeout,
+      }),
+    );
+
+  it.live("says it keeps them, so the client gives each request its deadline instead of a timer race", () =>
+    Effect.gen(function* () {
+      const transport = yield* KubeTransport;
+      assert.isTrue(transport.deadlines);
+    }).pipe(Effect.provide(NodeTransport.layer())),
+  );
+
+  it.live(
+    "an unanswered request fails with a Timeout at its deadline, and its connection is not reused",
+    () =>
+      Effect.gen(function* () {
+        const before = connections;
+        const started = performance.now();
+        const error = yield* Effect.flip(request("/api/v1/namespaces/ns/pods/slow", 200));
+        const waited = performance.now() - started;
+        assert.strictEqual(error.reason, "Timeout");
+        assert.include(error.message, "No response within 0.2s");
+        assert.include(error.message, "/api/v1/namespaces/ns/pods/slow");
+        assert.isAtLeast(waited, 190);
+        assert.isBelow(waited, 5_000);
+        // The next request answers, on a new connection (the abandoned one would deliver a late answer).
+        const response = yield* request("/api/v1/namespaces/ns/pods/p1", 200);
+        assert.strictEqual(response.status, 200);
+        assert.strictEqual(connections - before, 2);
+      }).pipe(Effect.provide(NodeTransport.layer({ requestConnections: 1 }))),
+  );
+
+  it.live("a request answered in time is not failed later by its deadline", () =>
+    Effect.gen(function* () {
+      const response = yield* request("/api/v1/namespaces/ns/pods/p2", 100);
+      assert.strictEqual(response.status, 200);
+      yield* Effect.sleep("250 millis");
+      // The connection is still reusable after the deadline passed: the timer was cleared.
+      const before = connections;
+      const again = yield* request("/api/v1/namespaces/ns/pods/p3", undefined);
+      assert.strictEqual(again.status, 200);
+      assert.strictEqual(connections, before);
+    }).pipe(Effect.provide(NodeTransport.layer({ requestConnections: 1 }))),
+  );
+});
+
 describe("errorOf", () => {
   it.each([
     ["UND_ERR_CONNECT_TIMEOUT", "Timeout"],

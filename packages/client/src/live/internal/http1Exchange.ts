@@ -5,7 +5,8 @@
  * left it in step. Writing a request and reading its answer (`start`) is shared with streamed
  * responses (`http1Stream.ts`). A connection that closes early, a malformed response and a
  * request that cannot be encoded fail with a `KubeApiError` naming the request; interrupting the
- * exchange closes its connection (its response would arrive for nobody). Edge code: sockets.
+ * exchange, or its deadline passing (the request's `timeout`), closes its connection (its response
+ * would arrive for nobody). Edge code: sockets and timers.
  */
 import * as Effect from "effect/Effect";
 import { KubeApiError } from "../../KubeApiError.ts";
@@ -111,6 +112,26 @@ export const send = (
   return Effect.callback<TransportResponse, KubeApiError>((resume) => {
     let settled = false;
     let current: Http1Pool.Connection | undefined;
+    // Closes the exchange unanswered: its connection is not reused (a late answer would arrive
+    // on it for nobody).
+    const abandon = () => {
+      settled = true;
+      cancel();
+      if (current !== undefined) pool.release(current, false);
+    };
+    // The request's deadline, from now to the response's end (`networking.requestTimeout`).
+    const { timeout } = request;
+    const deadline =
+      timeout === undefined
+        ? undefined
+        : setTimeout(() => {
+            if (settled) return;
+            abandon();
+            resume(
+              Effect.fail(KubeApiError.timeout(`No response within ${timeout / 1000}s: ${target.what}`)),
+            );
+          }, timeout);
+    deadline?.unref();
     const cancel = pool.acquire(
       connectTimeout,
       (connection) => {
@@ -119,6 +140,7 @@ export const send = (
         start(connection, bytes, Http1Response.reader(), target, (outcome) => {
           if (settled) return;
           settled = true;
+          clearTimeout(deadline);
           if (outcome._tag === "Failed") {
             pool.release(connection, false);
             return resume(Effect.fail(outcome.error));
@@ -131,14 +153,14 @@ export const send = (
       (error) => {
         if (settled) return;
         settled = true;
+        clearTimeout(deadline);
         resume(Effect.fail(errorOf(target.what, error)));
       },
     );
     return Effect.sync(() => {
       if (settled) return;
-      settled = true;
-      cancel();
-      if (current !== undefined) pool.release(current, false);
+      clearTimeout(deadline);
+      abandon();
     });
   });
 };
