@@ -23,8 +23,9 @@
 # BENCH_OPERATOR=source runs our operator from the TypeScript sources instead of the bundled build,
 # BENCH_OPERATOR=modules from the packages' unbundled builds.
 # BENCH_OBJECTS (e.g. "1000,10000") and BENCH_CONCURRENCY tune the operator scenarios;
-# BENCH_OVERHEAD_OBJECTS (default 5000) the framework-overhead run; BENCH_SHARD_OBJECTS
-# (default 1000) the scale-out run;
+# BENCH_OVERHEAD_OBJECTS (default 5000) the framework-overhead run, BENCH_OVERHEAD_TRANSPORT=https
+# its client (the live one over HTTPS to the emulator's server instead of the in-process
+# transport); BENCH_SHARD_OBJECTS (default 1000) the scale-out run;
 # BENCH_SIZES, BENCH_ROUNDS, BENCH_SOAK_CYCLES and BENCH_SOAK_OBJECTS the side-by-side run.
 # BENCH_OURS_NODE_ARGS (e.g. "--no-maglev") puts Node.js options before our operator's entry module
 # in the side-by-side runs, to see what a V8 flag would change without changing the product.

@@ -1,8 +1,8 @@
 // Benchmark of the framework's own overhead (not a timed test): the operator runs against the
-// in-process emulator (its KubeTransport, no sockets, no TLS), with one trivial create handler, and
-// N objects (BENCH_OVERHEAD_OBJECTS, default 5000) are created straight into the emulator's store
-// while it runs and watches (a first object, not counted, is handled before). Three passes over
-// fresh emulators:
+// in-process emulator (by default through its KubeTransport: no sockets, no TLS), with one trivial
+// create handler, and N objects (BENCH_OVERHEAD_OBJECTS, default 5000) are created straight into
+// the emulator's store while it runs and watches (a first object, not counted, is handled before).
+// Three passes over fresh emulators:
 //   1. unprofiled: objects/s handled to completion (first create → last "Creation is processed")
 //      and the process's CPU time per object;
 //   2. under the V8 sampling profiler (node:inspector, 100 µs): each CPU sample is attributed to the
@@ -25,6 +25,10 @@
 // every step the workers run; the named seams count the plain code they call.
 // Prints a table and writes JSON to .reports/bench/overhead.json (or $BENCH_OUT);
 // BENCH_CPU_PROFILE and BENCH_HEAP_PROFILE write the raw profiles of passes 2 and 3 too.
+// BENCH_OVERHEAD_TRANSPORT=https gives the operator the live client instead (the Node transport,
+// TLS to the emulator's HTTPS server in the same process): the client's own path (TLS, HTTP/1.1,
+// connection pools, its deadlines) on top of the framework, the server's sockets in the same
+// process's CPU. The objects are still created straight into the store.
 // BENCH_OVERHEAD_SPLIT=0 runs pass 1 only (BENCH_OVERHEAD_ROUNDS times, default 1) and prints
 // its CPU per object: for comparing changes on a loaded machine, where the least of a few rounds
 // is the steadiest figure. BENCH_OVERHEAD_SPLIT=allocations runs pass 3 only, likewise (three
@@ -37,8 +41,8 @@ import { Session } from "node:inspector/promises";
 import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CredentialsVault, KubeApi, KubeTransport } from "@kopf/client";
-import { EmulatorTransport, KubeEmulator } from "@kopf/emulator";
+import { CredentialsVault, KubeApi, KubeTransport, NodeTransport } from "@kopf/client";
+import { EmulatorServer, EmulatorTransport, FaultInjector, KubeEmulator } from "@kopf/emulator";
 import { Registry } from "@kopf/registry";
 import { Applying, KopfRunner } from "@kopf/testing";
 import * as Context from "effect/Context";
@@ -61,8 +65,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const N = Number(process.env.BENCH_OVERHEAD_OBJECTS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const NAMESPACE = "bench";
+const HTTPS = process.env.BENCH_OVERHEAD_TRANSPORT === "https";
+const TRANSPORT = HTTPS ? "the live client over HTTPS to the emulator's server" : "in-process emulator";
 
-// ---- one run over a fresh in-process emulator --------------------------------------------------
+// ---- one run over a fresh emulator ------------------------------------------------------------
 
 const createBody = (name: string) =>
   new TextEncoder().encode(
@@ -89,10 +95,28 @@ const run = (pass: Pass) =>
         KopfRunner.customResourceDefinition({}),
       ]).pipe(Effect.provideService(KubeApi, setup), Effect.orDie);
 
+      // The operator's client: the emulator's own transport, or the live one over HTTPS.
+      const emulatorLayer = Layer.succeedContext(emulatorContext);
+      const https = HTTPS
+        ? Context.get(
+            yield* Layer.build(
+              EmulatorServer.layer({ tls: true }).pipe(
+                Layer.provide(Layer.merge(emulatorLayer, FaultInjector.layer)),
+              ),
+            ),
+            EmulatorServer,
+          )
+        : undefined;
+      const credentials =
+        https === undefined
+          ? EmulatorTransport.credentials()
+          : {
+              main: { server: https.url, caData: https.caPem, token: "bench", priority: 0, trustEnv: false },
+            };
       const requests = new Map<string, number>();
       const counting = Layer.effect(
         KubeTransport,
-        Effect.map(EmulatorTransport.make(), (inner) =>
+        Effect.map(https === undefined ? EmulatorTransport.make() : NodeTransport.make(), (inner) =>
           KubeTransport.of({
             request: (request) =>
               Effect.suspend(() => {
@@ -100,13 +124,12 @@ const run = (pass: Pass) =>
                 return inner.request(request);
               }),
             stream: (request) => inner.stream(request),
+            deadlines: inner.deadlines,
           }),
         ),
-      ).pipe(Layer.provide(Layer.succeedContext(emulatorContext)));
+      ).pipe(Layer.provide(emulatorLayer));
       const operatorClient = KubeApi.layer().pipe(
-        Layer.provideMerge(
-          Layer.mergeAll(CredentialsVault.layerStatic(EmulatorTransport.credentials()), counting),
-        ),
+        Layer.provideMerge(Layer.mergeAll(CredentialsVault.layerStatic(credentials), counting)),
       );
 
       let processed = 0;
@@ -290,7 +313,7 @@ const kibPerObject = Object.fromEntries(
 );
 const kib = allocatedKiB(allocated);
 console.log(
-  `\nFramework overhead: ${N} objects, one trivial create handler, in-process emulator (load ${load
+  `\nFramework overhead: ${N} objects, one trivial create handler, ${TRANSPORT} (load ${load
     .map((l) => l.toFixed(1))
     .join(" ")})`,
 );
@@ -325,6 +348,7 @@ const report = {
   node: process.version,
   loadavg: load,
   objects: N,
+  transport: HTTPS ? "https" : "in-process",
   handledPerSecond: round(plain.objectsPerSecond),
   objectsPerCpuSecond: round(1e6 / plain.cpuUsPerObject),
   frameworkObjectsPerCpuSecond: round(1e6 / frameworkUs),
