@@ -226,8 +226,8 @@ export const makeRequester = (
             return error === undefined ? Effect.succeed(response) : Effect.fail(error);
           },
         );
-        // One attempt: rate-limited, in its span, measured (its exchange timed); `failure` is the previous
-        // attempt's, counted as a retry of its reason.
+        // One attempt: rate-limited, in its span, measured (its exchange timed); `failure` is the
+        // previous attempt's, counted as a retry of its reason.
         const attempt = (resends: number, failure: KubeApiError | undefined) => {
           const traced = ApiTracing.traced(
             {
