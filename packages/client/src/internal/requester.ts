@@ -25,6 +25,7 @@ import type {
 import * as RateLimiter from "../RateLimiter.ts";
 import * as Retries from "../Retries.ts";
 import type { CredentialsVault, VaultItem } from "../Vault.ts";
+import * as Deadline from "./deadline.ts";
 import { type Location, type Query, resourcePath } from "./paths.ts";
 import { type Shape, shapeFor, shapeOf } from "./shapes.ts";
 
@@ -214,13 +215,7 @@ export const makeRequester = (
         // the transport when it can, else a race with a timer on `Clock`.
         const exchange = Effect.suspend(() => transport.request(request));
         const checked = Effect.flatMap(
-          total === undefined || deadlines
-            ? exchange
-            : Effect.timeoutOrElse(exchange, {
-                duration: total,
-                orElse: () =>
-                  Effect.fail(KubeApiError.timeout(`No response within ${total / 1000}s: ${what()}`)),
-              }),
+          total === undefined || deadlines ? exchange : Deadline.raced(exchange, total, what),
           (response): Effect.Effect<TransportResponse, KubeApiError> => {
             const error = KubeApiError.fromResponse(response);
             return error === undefined ? Effect.succeed(response) : Effect.fail(error);

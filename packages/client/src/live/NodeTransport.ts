@@ -40,8 +40,9 @@ import * as Effect from "effect/Effect";
 import * as Layer from "effect/Layer";
 import * as Scope from "effect/Scope";
 import type * as ConnectionInfo from "../ConnectionInfo.ts";
-import { KubeApiError } from "../KubeApiError.ts";
-import { KubeTransport, type TransportRequest, type TransportResponse } from "../KubeTransport.ts";
+import * as Deadline from "../internal/deadline.ts";
+import type { KubeApiError } from "../KubeApiError.ts";
+import { KubeTransport } from "../KubeTransport.ts";
 import * as Http1Exchange from "./internal/http1Exchange.ts";
 import * as Http1Pool from "./internal/http1Pool.ts";
 import * as Http1Stream from "./internal/http1Stream.ts";
@@ -116,7 +117,15 @@ export const make = Effect.fnUntraced(function* (options: TransportOptions = {})
 
   const request: KubeTransport["Service"]["request"] = (request) => {
     if (viaProxy(request.connection))
-      return Effect.flatMap(proxied, (transport) => withDeadline(request, transport.request(request)));
+      return Effect.flatMap(proxied, (transport) =>
+        request.timeout === undefined
+          ? transport.request(request)
+          : Deadline.raced(
+              transport.request(request),
+              request.timeout,
+              () => `${request.method} ${request.path}`,
+            ),
+      );
     const target = targetOf(request);
     const connectTimeout = connectTimeoutOf(request, options);
     return Effect.flatMap(poolOf(request.connection, target, connectTimeout, false), (pool) =>
@@ -137,23 +146,6 @@ export const make = Effect.fnUntraced(function* (options: TransportOptions = {})
   // Direct requests keep their deadlines on the connection (`Http1Exchange`), proxied ones by a race.
   return KubeTransport.of({ request, stream, deadlines: true });
 });
-
-/** `exchange` failing with a `Timeout` once the request's `timeout` has passed (if it has one). */
-const withDeadline = (
-  request: TransportRequest,
-  exchange: Effect.Effect<TransportResponse, KubeApiError>,
-): Effect.Effect<TransportResponse, KubeApiError> => {
-  const { timeout } = request;
-  return timeout === undefined
-    ? exchange
-    : Effect.timeoutOrElse(exchange, {
-        duration: timeout,
-        orElse: () =>
-          Effect.fail(
-            KubeApiError.timeout(`No response within ${timeout / 1000}s: ${request.method} ${request.path}`),
-          ),
-      });
-};
 
 /**
  * The live transport as a layer (scoped: closing it closes every connection and open stream).

@@ -9,6 +9,7 @@
  * would arrive for nobody). Edge code: sockets and timers.
  */
 import * as Effect from "effect/Effect";
+import * as Deadline from "../../internal/deadline.ts";
 import { KubeApiError } from "../../KubeApiError.ts";
 import type { TransportRequest, TransportResponse } from "../../KubeTransport.ts";
 import type * as Http1Pool from "./http1Pool.ts";
@@ -112,13 +113,6 @@ export const send = (
   return Effect.callback<TransportResponse, KubeApiError>((resume) => {
     let settled = false;
     let current: Http1Pool.Connection | undefined;
-    // Closes the exchange unanswered: its connection is not reused (a late answer would arrive
-    // on it for nobody).
-    const abandon = () => {
-      settled = true;
-      cancel();
-      if (current !== undefined) pool.release(current, false);
-    };
     // The request's deadline, from now to the response's end (`networking.requestTimeout`).
     const { timeout } = request;
     const deadline =
@@ -127,11 +121,20 @@ export const send = (
         : setTimeout(() => {
             if (settled) return;
             abandon();
-            resume(
-              Effect.fail(KubeApiError.timeout(`No response within ${timeout / 1000}s: ${target.what}`)),
-            );
+            resume(Effect.fail(Deadline.noResponse(timeout, target.what)));
           }, timeout);
     deadline?.unref();
+    const settle = () => {
+      settled = true;
+      clearTimeout(deadline);
+    };
+    // Closes the exchange unanswered: its connection is not reused (a late answer would arrive
+    // on it for nobody).
+    const abandon = () => {
+      settle();
+      cancel();
+      if (current !== undefined) pool.release(current, false);
+    };
     const cancel = pool.acquire(
       connectTimeout,
       (connection) => {
@@ -139,8 +142,7 @@ export const send = (
         current = connection;
         start(connection, bytes, Http1Response.reader(), target, (outcome) => {
           if (settled) return;
-          settled = true;
-          clearTimeout(deadline);
+          settle();
           if (outcome._tag === "Failed") {
             pool.release(connection, false);
             return resume(Effect.fail(outcome.error));
@@ -152,14 +154,12 @@ export const send = (
       },
       (error) => {
         if (settled) return;
-        settled = true;
-        clearTimeout(deadline);
+        settle();
         resume(Effect.fail(errorOf(target.what, error)));
       },
     );
     return Effect.sync(() => {
       if (settled) return;
-      clearTimeout(deadline);
       abandon();
     });
   });
