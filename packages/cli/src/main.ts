@@ -9,8 +9,9 @@ import { fileURLToPath } from "node:url";
  * For `kopf run`, before the rest loads, it replaces itself once with a Node.js started with a
  * flag V8 reads only at start ({@link StartOnlyFlags}), sizes V8's heap for an operator
  * ({@link HeapSizing}), keeps WebAssembly (undici's HTTP parser) on V8's baseline compiler
- * ({@link WasmTiering}), and gives memory back when the operator falls idle, start-up's bytecode
- * too ({@link HeapRelease}); `KOPF_HEAP_TUNING=off` leaves V8's defaults.
+ * ({@link WasmTiering}), lets V8's optimizing compiler TurboFan in only once the process has been
+ * busy for a while ({@link DeferredOptimization}), and gives memory back when the operator falls
+ * idle, start-up's bytecode too ({@link HeapRelease}); `KOPF_HEAP_TUNING=off` leaves V8's defaults.
  *
  * Stderr (the log) is written in batches, one write per turn of the event loop
  * ({@link CoalescingWriter}); what is pending is written before any output to stdout and when
@@ -22,6 +23,7 @@ import { fileURLToPath } from "node:url";
  * first signal (saving its state file) and exits at once on a second one.
  */
 import * as CoalescingWriter from "./CoalescingWriter.ts";
+import * as DeferredOptimization from "./DeferredOptimization.ts";
 import * as HeapRelease from "./HeapRelease.ts";
 import * as HeapSizing from "./HeapSizing.ts";
 import * as StartOnlyFlags from "./StartOnlyFlags.ts";
@@ -35,6 +37,9 @@ if (argv[0] === "run" && process.env.KOPF_HEAP_TUNING !== "off") {
   StartOnlyFlags.apply(StartOnlyFlags.plan(StartOnlyFlags.started()));
   HeapSizing.apply(HeapSizing.plan(process.execArgv, process.env.NODE_OPTIONS));
   WasmTiering.apply(WasmTiering.plan(process.execArgv, process.env.NODE_OPTIONS));
+  DeferredOptimization.apply(
+    DeferredOptimization.plan(process.execArgv, process.env.NODE_OPTIONS, process.versions.v8),
+  );
   HeapRelease.start({
     flushStartUpCode: HeapRelease.flushesStartUpCode(process.execArgv, process.env.NODE_OPTIONS),
   });

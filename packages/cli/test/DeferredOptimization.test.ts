@@ -1,0 +1,66 @@
+/**
+ * The deferred TurboFan of `kopf run`: whether the deferral applies given Node's own options (the
+ * user's flags for V8's tiers win) and V8's version, and — in a separate Node process, since the
+ * flags change the whole process — that a hot function does not reach TurboFan until the process
+ * has used the CPU given and does after that, where V8 on its own compiles it with TurboFan at
+ * once.
+ */
+import { execFileSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import * as DeferredOptimization from "../src/DeferredOptimization.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const AFTER = DeferredOptimization.CPU_SECONDS * 1_000_000;
+const V8_24 = "13.6.233.17-node.40";
+
+describe("DeferredOptimization.plan", () => {
+  it.each([
+    { execArgv: [], nodeOptions: undefined, after: AFTER },
+    { execArgv: ["--enable-source-maps"], nodeOptions: "--max-semi-space-size=16", after: AFTER },
+    { execArgv: ["--no-turbofan"], nodeOptions: undefined, after: undefined },
+    { execArgv: [], nodeOptions: "--max-opt=2", after: undefined },
+    { execArgv: ["--jitless"], nodeOptions: undefined, after: undefined },
+    { execArgv: [], nodeOptions: " --no-opt ", after: undefined },
+    { execArgv: ["--maglev"], nodeOptions: undefined, after: undefined },
+    { execArgv: ["--always_turbofan"], nodeOptions: undefined, after: undefined },
+  ])("$execArgv / $nodeOptions → $after", ({ execArgv, nodeOptions, after }) => {
+    expect(DeferredOptimization.plan(execArgv, nodeOptions, V8_24)).toBe(after);
+  });
+
+  it.each([
+    { v8: "13.6.233.17-node.40", after: AFTER },
+    { v8: "14.1.146.11-node.12", after: AFTER },
+    { v8: "12.4.254.21-node.33", after: undefined },
+    { v8: "11.3.244.8-node.33", after: undefined },
+  ])("V8 $v8 → $after", ({ v8, after }) => {
+    expect(DeferredOptimization.plan([], undefined, v8)).toBe(after);
+  });
+});
+
+describe("DeferredOptimization.apply in a Node process", () => {
+  const run = (mode: "deferred" | "default", thresholdMs: number): { before: boolean; after: boolean } =>
+    JSON.parse(
+      execFileSync(
+        process.execPath,
+        [
+          "--allow-natives-syntax",
+          join(here, "fixtures/deferred-optimization.ts"),
+          mode,
+          String(thresholdMs),
+        ],
+        { encoding: "utf8", timeout: 60_000 },
+      ),
+    );
+
+  it("keeps a hot function from TurboFan until the process has used the CPU given, then lets it in", () => {
+    expect(run("default", 400)).toEqual({ before: true, after: true, sink: true });
+    expect(run("deferred", 400)).toEqual({ before: false, after: true, sink: true });
+  });
+
+  it("leaves V8's tiers alone when the process has used that much CPU already", () => {
+    expect(run("deferred", 0)).toMatchObject({ after: true });
+    expect(DeferredOptimization.apply(undefined)).toBeTypeOf("function");
+  });
+});
