@@ -4,7 +4,8 @@
  * with exit code 0; a second signal during a slow graceful stop exits at once with a non-zero
  * code; a line logged just before `process.exit` is written; a missing handler file exits 1 with
  * a message naming it. `kopf run` replaces itself once with `--no-concurrent-recompilation` (the
- * same process: the signal tests above stop the replaced one), not with `KOPF_HEAP_TUNING=off`.
+ * same process: the signal tests above stop the replaced one), not with `KOPF_HEAP_TUNING=off`;
+ * and keeps TurboFan off while it has used little CPU, again not with `KOPF_HEAP_TUNING=off`.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -166,6 +167,45 @@ describe("the kopf process", () => {
       const seen = await startedWith({ KOPF_HEAP_TUNING: "off" });
       expect(seen.pid).toBe(seen.child);
       expect(seen.execArgv).not.toContain("--no-concurrent-recompilation");
+    });
+  });
+
+  describe("its deferred TurboFan", () => {
+    // A startup handler makes a function hot (the process has used far less than the deferral's
+    // CPU then) and reports whether TurboFan compiled it, read with V8's natives syntax, which
+    // is allowed for the code compiled after the flag is set.
+    const tiered = async (env: Record<string, string>) => {
+      const handlers = handlerFile(
+        "tiered.ts",
+        `import * as v8 from "node:v8";
+        kopf.on.startup(async function tiered({ logger }) {
+          v8.setFlagsFromString("--allow-natives-syntax");
+          const status = new Function("f", "return %GetOptimizationStatus(f);") as (f: unknown) => number;
+          const hot = (values: number[]) => { let total = 0; for (const value of values) total += value * 2; return { total }; };
+          const values = Array.from({ length: 50 }, (_, i) => i);
+          let sink = 0;
+          for (let round = 0; round < 20; round++) {
+            for (let i = 0; i < 10_000; i++) sink += hot(values).total;
+            await new Promise((done) => setTimeout(done, 1));
+          }
+          logger.info("tiered " + JSON.stringify({ turbofan: (status(hot) & 64) !== 0, sink: sink > 0 }));
+          process.exit(0);
+        });`,
+      );
+      const process_ = launch(["run", "-n", "tiered", "--standalone", handlers], env);
+      expect(await process_.exited).toBe(0);
+      const line = /tiered (\{.*\})/.exec(process_.output())?.[1];
+      expect(line, process_.output()).toBeDefined();
+      return JSON.parse(line ?? "{}") as { turbofan: boolean };
+    };
+
+    it("keeps a hot function from TurboFan while the operator has used little CPU (V8 13 and later)", async () => {
+      const deferred = Number.parseInt(process.versions.v8, 10) >= 13;
+      expect(await tiered({})).toEqual({ turbofan: !deferred, sink: true });
+    });
+
+    it("does not with KOPF_HEAP_TUNING=off", async () => {
+      expect(await tiered({ KOPF_HEAP_TUNING: "off" })).toEqual({ turbofan: true, sink: true });
     });
   });
 });
