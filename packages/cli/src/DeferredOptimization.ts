@@ -28,9 +28,9 @@ export const CPU_SECONDS = 5;
  * function up a tier when Maglev is the top one, would never move on to TurboFan: the checks are
  * forced in.
  */
-export const DEFERRED = ["--no-turbofan", "--force-emit-interrupt-budget-checks"] as const;
+const DEFERRED = ["--no-turbofan", "--force-emit-interrupt-budget-checks"] as const;
 /** What is set after: TurboFan, and the checks as V8 would emit them. */
-export const OPTIMIZING = ["--turbofan", "--no-force-emit-interrupt-budget-checks"] as const;
+const OPTIMIZING = ["--turbofan", "--no-force-emit-interrupt-budget-checks"] as const;
 
 /** Flags of V8's tiers: with one of them the user decides. */
 const TIER_FLAGS = [
