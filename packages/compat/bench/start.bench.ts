@@ -16,6 +16,9 @@
 // objects handled per second of wall time (the client creating them meanwhile) and the peak RSS
 // are reported too: for changes that trade CPU for memory or throughput. The page cache is dropped
 // first when permitted, as in peer.bench.ts (internal/pageCache.ts).
+// With BENCH_START_API_LATENCY_MS=M as well, the emulator answers the operator's patches M ms later
+// while it handles those N objects (its control surface): an API server that far away, where the
+// objects handled per second depend on how many cycles the operator keeps in flight.
 // With BENCH_TRACE_OPT=1 every operator also runs with V8's `--trace-opt`, and the time V8 spent
 // compiling (Maglev, TurboFan) is reported per object of the N: how much of the CPU per object is
 // compiling the per-object code rather than running it (internal/compileTrace.ts).
@@ -53,6 +56,7 @@ const VARIANTS: ReadonlyArray<Variant> = (
   });
 const OBJECTS = Number(process.env.BENCH_START_OBJECTS ?? 0);
 const TRACE_OPT = process.env.BENCH_TRACE_OPT === "1";
+const API_LATENCY_MS = Number(process.env.BENCH_START_API_LATENCY_MS ?? 0);
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** A /proc/PID/smaps_rollup field, in MiB. */
@@ -101,6 +105,7 @@ const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
           peak: Number.NaN,
           compiles: CompileTrace.NONE,
         };
+      if (API_LATENCY_MS > 0) await client.delay("patch", API_LATENCY_MS);
       const compilesBefore = op.compiles();
       const before = cpuMs(op.pid);
       const startedAt = performance.now();
@@ -125,6 +130,7 @@ const compiling = (c: CompileTrace.CompileTotals): string =>
 const samples = new Map<string, Sample[]>(VARIANTS.map((variant) => [variant.label, []]));
 console.log(PageCache.settle());
 console.log(`load before: ${JSON.stringify(load(loadavg(), cpus().length))}`);
+if (API_LATENCY_MS > 0 && OBJECTS > 0) console.log(`the emulator answers patches ${API_LATENCY_MS} ms late`);
 for (let round = 0; round < ROUNDS; round++) {
   for (const variant of round % 2 === 0 ? VARIANTS : [...VARIANTS].reverse()) {
     const s = await once(variant);

@@ -1,8 +1,9 @@
 /**
  * kopf.operator starts the whole operator on the emulator: a handler adopting a child without
  * naming the owner (the kit bound to the running handler), the ambient kopf.register inside it,
- * the default lifecycle (kopf.setDefaultLifecycle), and admission — webhook handlers without a
- * server fail with Kopf's message.
+ * the default lifecycle (kopf.setDefaultLifecycle), admission — webhook handlers without a
+ * server fail with Kopf's message — and the cycle limit adapting to the process's event loop (a
+ * burst that saturates it halves the limit, unless `queueing.adaptiveCycleLimit` is off).
  */
 import { KubeApi } from "@kopf/client";
 import { KubeEmulator } from "@kopf/emulator";
@@ -244,4 +245,42 @@ describe("kopf.operator", () => {
       ["Posted after an await.", "owner-2"],
     ]);
   });
+
+  // A burst of objects against the emulator's HTTPS server in this thread keeps the thread's event
+  // loop busy (the server's work and the operator's): the objects are there before the operator
+  // starts, so its first listing queues them all, and the first reading of the loop's load halves
+  // the limit (the operator says so).
+  for (const adaptive of [true, false])
+    it(`${adaptive ? "adapts" : "keeps"} its cycle limit in a burst that saturates the event loop${adaptive ? "" : " with adaptiveCycleLimit off"}`, async () => {
+      const cluster = await Clusters.build(Clusters.https());
+      try {
+        const objects = Array.from({ length: 400 }, (_, i) => example(`burst-${i}`));
+        await applyTo(cluster, [NS, CRD, ...objects]);
+        const registry = kopf.Registry.make();
+        let handled = 0;
+        registry.on.create("kopfexamples.kopf.dev", function createFn() {
+          handled += 1;
+        });
+        const lines: Array<string> = [];
+        const operator = kopf.operator({
+          registry,
+          namespaces: ["ns1"],
+          standalone: true,
+          kubeApi: Layer.succeedContext(cluster.context),
+          settings: { queueing: { cycleLimit: 2, adaptiveCycleLimit: adaptive } },
+          logging: { write: (line) => void lines.push(line), level: "Debug" },
+        });
+        await operator.ready;
+        const deadline = performance.now() + 60_000;
+        while (handled < objects.length && performance.now() < deadline)
+          await new Promise((done) => setTimeout(done, 20));
+        await operator.stop();
+        expect(handled).toBe(objects.length);
+        const adapted = lines.filter((line) => line.includes("Cycles in flight for kopfexamples"));
+        if (adaptive) expect(adapted.join("\n")).toContain("at most 1 (was 2).");
+        else expect(adapted).toEqual([]);
+      } finally {
+        await cluster.close();
+      }
+    });
 });

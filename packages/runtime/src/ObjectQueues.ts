@@ -16,6 +16,8 @@
  * slow or sleeping handler never holds up other objects (see `internal/cycleSlots.ts`). An object's
  * worker itself starts only when a slot is free for its first cycle (and, with a worker limit, a
  * place under it): until then the object is its queued events and flag, not a waiting fiber.
+ * Given the event loop's load (`load`), the limit adapts to it while cycles wait
+ * (`internal/cycleLimiting.ts`, `CycleLimit.ts`).
  *
  * Every queued event raises the object's {@link Pressure} flag; the worker lowers it before it
  * processes the last queued event, so sleeps inside processing wake up when newer events wait.
@@ -41,10 +43,12 @@ import * as FiberSet from "effect/FiberSet";
 import * as Option from "effect/Option";
 import type * as Scope from "effect/Scope";
 import * as AwaitedVersion from "./internal/awaitedVersion.ts";
+import * as CycleLimiting from "./internal/cycleLimiting.ts";
 import * as CycleSlots from "./internal/cycleSlots.ts";
 import * as IdleWaits from "./internal/idleWaits.ts";
 import * as ObjectStream from "./internal/objectStream.ts";
 import * as WorkerPlaces from "./internal/workerPlaces.ts";
+import type * as LoopLoad from "./LoopLoad.ts";
 import * as Metrics from "./Metrics.ts";
 import * as Pressure from "./Pressure.ts";
 import * as Tracing from "./Tracing.ts";
@@ -101,6 +105,8 @@ export interface Options {
   readonly workerLimit: number | null;
   /** The most cycles in flight at once (their waits not counted); `null`: unlimited. Default {@link CYCLE_LIMIT}. */
   readonly cycleLimit?: number | null | undefined;
+  /** The event loop's load, to adapt the cycle limit to (see `CycleLimit.ts`); none: it stays. */
+  readonly load?: LoopLoad.Shape | undefined;
   readonly consistencyTimeout: number;
   /** For log lines: the resource (and namespace) these queues serve. */
   readonly name?: string | undefined;
@@ -145,7 +151,10 @@ export const make = <R>(
     // The idle waits' timer runs in a set of its own: shutting down awaits the workers only.
     const waits = IdleWaits.make(yield* FiberSet.runtime(yield* FiberSet.make<void, never>())());
     const context = yield* Effect.context<never>();
-    const slots = CycleSlots.make(options.cycleLimit === undefined ? CYCLE_LIMIT : options.cycleLimit);
+    const cycleLimit = options.cycleLimit === undefined ? CYCLE_LIMIT : options.cycleLimit;
+    const slots = CycleSlots.make(cycleLimit);
+    if (cycleLimit !== null && options.load !== undefined)
+      yield* Effect.forkScoped(CycleLimiting.adapt(slots, options.load, cycleLimit, options.name));
     // Streams hold their place under the worker limit while parked (see `internal/workerPlaces.ts`).
     const places = WorkerPlaces.make(options.workerLimit);
     let closing = false;

@@ -27,10 +27,12 @@ import {
   WatchMatrix,
 } from "@kopf/watcher";
 import * as Effect from "effect/Effect";
+import * as Option from "effect/Option";
 import * as Stream from "effect/Stream";
 import * as SubscriptionRef from "effect/SubscriptionRef";
 import type * as Engines from "./Engines.ts";
 import * as Watching from "./internal/watching.ts";
+import { LoopLoad } from "./LoopLoad.ts";
 import * as ObjectQueues from "./ObjectQueues.ts";
 import * as Processing from "./Processing.ts";
 import * as ShardWatching from "./ShardWatching.ts";
@@ -113,6 +115,8 @@ export const run = (options: OrchestratorOptions): Effect.Effect<void, never, Ku
         return processor;
       };
 
+      // The event loop's load, where the context has it: the queues' cycle limits adapt to it.
+      const load = yield* Effect.serviceOption(LoopLoad);
       const spawn = (cell: WatchMatrix.Cell) =>
         Effect.scoped(
           Effect.gen(function* () {
@@ -124,6 +128,7 @@ export const run = (options: OrchestratorOptions): Effect.Effect<void, never, Ku
               exitTimeout: current.queueing.exitTimeout,
               workerLimit: current.queueing.workerLimit,
               cycleLimit: current.queueing.cycleLimit,
+              load: current.queueing.adaptiveCycleLimit ? Option.getOrUndefined(load) : undefined,
               consistencyTimeout: current.persistence.consistencyTimeout,
               name,
               resource: Resource.toString(cell.resource),

@@ -1,5 +1,6 @@
 /** Public API of @kopf/runtime: the operator (processing, queues, patching, posting, logging, orchestration). */
 export * as Applying from "./Applying.ts";
+export * as CycleLimit from "./CycleLimit.ts";
 export * as Engines from "./Engines.ts";
 export * as Activities from "./execution/Activities.ts";
 export { ActivityError } from "./execution/Activities.ts";
@@ -15,7 +16,9 @@ export * as Probes from "./execution/Probes.ts";
 export * as Subhandling from "./execution/Subhandling.ts";
 export { SubhandlingError } from "./execution/Subhandling.ts";
 export * as Logging from "./Logging.ts";
+export * as LoopLoad from "./LoopLoad.ts";
 export * as Metrics from "./Metrics.ts";
+export * as LoopUtilization from "./node/LoopUtilization.ts";
 export * as Signals from "./node/Signals.ts";
 export * as ObjectQueues from "./ObjectQueues.ts";
 export * as Operator from "./Operator.ts";

@@ -129,6 +129,7 @@ export const defaults: OperatorSettings = frozen({
   queueing: {
     workerLimit: null,
     cycleLimit: 32,
+    adaptiveCycleLimit: true,
     idleTimeout: 5,
     exitTimeout: 2,
     errorDelays: [1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610],

@@ -105,6 +105,14 @@ export interface QueueingSettings {
    * objects' events wait in their queues, which bounds the memory of a burst. Default `32`.
    */
   readonly cycleLimit: number | null;
+  /**
+   * Whether the cycle limit adapts to how busy the process is: while cycles wait for a slot, an
+   * event loop busy 95% of the time or more lowers it by an eighth of `cycleLimit` every 100 ms (to
+   * half of `cycleLimit` at the least), and one busy less than 85% of the time raises it as much
+   * (to `cycleLimit` at the most). In a burst that the process cannot serve faster, cycles beyond
+   * what it serves only hold memory. Default `true`.
+   */
+  readonly adaptiveCycleLimit: boolean;
   /** Seconds an idle worker waits for new events before it exits. Default `5`. */
   readonly idleTimeout: number;
   /** Seconds a worker gets to drain its queue when its watcher exits. Default `2`. */

@@ -48,6 +48,7 @@ describe("defaults (docs/guide/settings.md)", () => {
     ["watching.inactivityTimeout", 70],
     ["queueing.workerLimit", null],
     ["queueing.cycleLimit", 32],
+    ["queueing.adaptiveCycleLimit", true],
     ["queueing.idleTimeout", 5],
     ["queueing.exitTimeout", 2],
     ["queueing.errorDelays", [1, 1, 2, 3, 5, 8, 13, 21, 34, 55, 89, 144, 233, 377, 610]],

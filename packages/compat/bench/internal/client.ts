@@ -36,6 +36,11 @@ export interface BenchClient {
   readonly delete: (names: ReadonlyArray<string>) => Promise<void>;
   /** Starts counting MODIFIED events per object (the writes each object received). */
   readonly countWrites: () => Promise<WriteCounter>;
+  /**
+   * Makes the emulator answer every request of `verb` `delayMillis` later (its control surface):
+   * an API server as far away as that, for what a distance changes.
+   */
+  readonly delay: (verb: string, delayMillis: number) => Promise<void>;
   readonly close: () => Promise<void>;
 }
 
@@ -128,6 +133,10 @@ export const make = (kubeconfig: string, namespace: string): BenchClient => {
         stop: () => runtime.runPromise(Fiber.interrupt(fiber)).then(() => undefined),
       };
     },
+    delay: (verb, delayMillis) =>
+      api((k) => k.raw({ method: "POST", path: "/.emulator/latency", body: { verb, delayMillis } })).then(
+        () => undefined,
+      ),
     close: () => runtime.dispose(),
   };
 };

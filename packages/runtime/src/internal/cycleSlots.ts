@@ -17,6 +17,10 @@
  * is free for it (at once, or when one is given back) and hands that slot over as a ticket for the
  * worker's first cycle. Until then, an object of a burst is only its queued events, not a fiber
  * waiting with its effect stack and closures.
+ *
+ * The limit can change while cycles run (`resize`, from the adaptive cycle limit, `CycleLimit.ts`):
+ * a raised limit hands its new slots to the waiting cycles at once; a lowered one takes slots back
+ * as the cycles holding them give them back, never from a cycle in flight.
  */
 import * as Effect from "effect/Effect";
 
@@ -63,12 +67,27 @@ export interface Slots {
   readonly admit: (start: Start) => void;
   /** Gives back a ticket's slot if its cycle never ran (its worker ended first). */
   readonly release: (ticket: Ticket) => void;
+  /** The limit now; `null`: none. */
+  readonly limit: () => number | null;
+  /** Sets the limit (at least 1); without a limit, nothing. */
+  readonly resize: (limit: number) => void;
+  /** How many cycles and new objects wait for a slot now. */
+  readonly waiting: () => number;
+  /**
+   * Calls `callback` once, as soon as anything waits for a slot (at once if something does);
+   * a later call replaces an earlier callback not called yet. Never, without a limit.
+   */
+  readonly whenWaiting: (callback: () => void) => void;
 }
 
 const unlimited: Slots = {
   hold: (cycle) => cycle({ aside: (effect) => effect }),
   admit: (start) => start(undefined, false),
   release: () => {},
+  limit: () => null,
+  resize: () => {},
+  waiting: () => 0,
+  whenWaiting: () => {},
 };
 
 /** Whether a cycle holds a slot now (set when the slot is handed over, so none is ever lost). */
@@ -83,22 +102,55 @@ type Owner = Ticket;
  * yield* slots.hold((holder) => processEvent(event, { aside: holder.aside }))
  * ```
  */
-export const make = (limit: number | null): Slots => {
-  if (limit === null) return unlimited;
+export const make = (initial: number | null): Slots => {
+  if (initial === null) return unlimited;
+  let limit = initial;
+  // Negative after the limit was lowered below the slots held: so many given back go away.
   let free = limit;
   // Cycles that gave their slot back for a wait come first; then new cycles, in arrival order.
   const resuming: Array<() => void> = [];
   const starting: Array<() => void> = [];
   // Objects whose worker has not started yet, after those.
   const admitting: Array<Start> = [];
+  const waiting = () => resuming.length + starting.length + admitting.length;
+  let watcher: (() => void) | undefined;
+  /** Something was queued: the callback waiting for that, if any, is called (once). */
+  const queued = () => {
+    const callback = watcher;
+    if (callback === undefined) return;
+    watcher = undefined;
+    callback();
+  };
+
+  /** Hands a slot to the next waiter; whether one waited. */
+  const handOver = (): boolean => {
+    const next = resuming.shift() ?? starting.shift();
+    if (next !== undefined) {
+      next();
+      return true;
+    }
+    const start = admitting.shift();
+    if (start === undefined) return false;
+    start({ held: true }, true);
+    return true;
+  };
 
   const give = (owner: Owner) => {
     owner.held = false;
-    const next = resuming.shift() ?? starting.shift();
-    if (next !== undefined) return next();
-    const start = admitting.shift();
-    if (start === undefined) free += 1;
-    else start({ held: true }, true);
+    if (free < 0) free += 1;
+    else if (!handOver()) free += 1;
+  };
+
+  const resize = (to: number) => {
+    const next = Math.max(1, Math.floor(to));
+    free += next - limit;
+    limit = next;
+    while (free > 0 && handOver()) free -= 1;
+  };
+
+  const whenWaiting = (callback: () => void) => {
+    watcher = callback;
+    if (waiting() > 0) queued();
   };
 
   const take = (owner: Owner, queue: Array<() => void>) =>
@@ -117,6 +169,7 @@ export const make = (limit: number | null): Slots => {
           fiber.currentDispatcher.scheduleTask(() => resume(Effect.void), 0);
         };
         queue.push(grant);
+        queued();
         // Interrupted while waiting: leave the queue (a slot granted meanwhile is given back by
         // the hold's finalizer, as `owner.held` says).
         return Effect.sync(() => {
@@ -164,12 +217,15 @@ export const make = (limit: number | null): Slots => {
     if (free > 0) {
       free -= 1;
       start({ held: true }, false);
-    } else admitting.push(start);
+    } else {
+      admitting.push(start);
+      queued();
+    }
   };
 
   const release = (ticket: Ticket) => {
     if (ticket.held) give(ticket);
   };
 
-  return { hold, admit, release };
+  return { hold, admit, release, limit: () => limit, resize, waiting, whenWaiting };
 };

@@ -2,8 +2,9 @@
 // flight, waits aside giving the slot back (and taking one back before new cycles), continuing
 // cycles served before new ones, no slot lost
 // to interruption, admission of workers not started yet (after every waiting cycle, in arrival
-// order, with the slot as a ticket; an unused ticket given back), and no
-// limit at all with `null`.
+// order, with the slot as a ticket; an unused ticket given back), a limit changed while cycles
+// run (raised: waiters start at once; lowered: slots taken back as cycles end, none from a cycle
+// in flight), what waits and when it began to, and no limit at all with `null`.
 import { assert, describe, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
@@ -194,5 +195,111 @@ describe("CycleSlots", () => {
       yield* TestClock.adjust("1 second");
       yield* Fiber.joinAll(fibers);
     }),
+  );
+
+  it.effect(
+    "a raised limit starts waiting cycles at once; a lowered one takes slots back as cycles end",
+    () =>
+      Effect.gen(function* () {
+        const slots = CycleSlots.make(2);
+        const { state, enter, leave } = counter();
+        // Each cycle runs until its latch is opened (virtual time does not move here).
+        const latches = new Map<string, () => void>();
+        const cycle = (name: string) =>
+          slots.hold(() =>
+            Effect.andThen(
+              enter(name),
+              Effect.andThen(
+                Effect.callback<void>((resume) => {
+                  latches.set(name, () => resume(Effect.void));
+                }),
+                leave,
+              ),
+            ),
+          );
+        const end = (name: string) =>
+          Effect.andThen(
+            Effect.sync(() => latches.get(name)?.()),
+            settle,
+          );
+        const names = ["a", "b", "c", "d", "e", "f", "g", "h"];
+        const fibers = yield* Effect.forEach(names, (name) => Effect.forkChild(cycle(name)));
+        yield* settle;
+        assert.deepStrictEqual(state.log, ["a", "b"]);
+        assert.strictEqual(slots.waiting(), 6);
+        slots.resize(4);
+        yield* settle;
+        assert.deepStrictEqual(state.log, ["a", "b", "c", "d"]);
+        assert.strictEqual(state.now, 4);
+        assert.strictEqual(slots.limit(), 4);
+        // Lowered to 1 with 4 in flight: none is stopped; the next 3 slots given back go away.
+        slots.resize(1);
+        yield* settle;
+        assert.strictEqual(state.now, 4);
+        yield* end("a");
+        yield* end("b");
+        yield* end("c");
+        assert.deepStrictEqual(state.log, ["a", "b", "c", "d"]);
+        assert.strictEqual(state.now, 1);
+        // The fourth is the one slot left: it goes to the next waiter.
+        yield* end("d");
+        assert.deepStrictEqual(state.log, ["a", "b", "c", "d", "e"]);
+        // Raised while one runs: two more start, three in flight.
+        slots.resize(3);
+        yield* settle;
+        assert.deepStrictEqual(state.log, ["a", "b", "c", "d", "e", "f", "g"]);
+        assert.strictEqual(state.now, 3);
+        for (const name of ["e", "f", "g", "h"]) yield* end(name);
+        yield* Fiber.joinAll(fibers);
+        assert.strictEqual(state.now, 0);
+        assert.strictEqual(slots.waiting(), 0);
+        // All slots came back: three cycles at once again, not more.
+        const { state: again, enter: enter2, leave: leave2 } = counter();
+        const more = yield* Effect.forEach(["x", "y", "z", "w"], (name) =>
+          Effect.forkChild(
+            slots.hold(() => Effect.andThen(enter2(name), Effect.andThen(Effect.sleep("1 second"), leave2))),
+          ),
+        );
+        yield* settle;
+        assert.strictEqual(again.now, 3);
+        yield* TestClock.adjust("2 seconds");
+        yield* Fiber.joinAll(more);
+        assert.strictEqual(again.most, 3);
+      }),
+  );
+
+  it.effect(
+    "a raised limit admits workers not started yet; `whenWaiting` calls back once something waits",
+    () =>
+      Effect.gen(function* () {
+        const slots = CycleSlots.make(1);
+        const calls: Array<number> = [];
+        slots.whenWaiting(() => calls.push(slots.waiting()));
+        const admitted: Array<string> = [];
+        slots.admit(() => admitted.push("a"));
+        assert.deepStrictEqual(calls, []);
+        slots.admit((ticket, later) => admitted.push(`b ${ticket?.held} ${later}`));
+        slots.admit((ticket, later) => admitted.push(`c ${ticket?.held} ${later}`));
+        // Called once, when "b" began to wait; not again for "c".
+        assert.deepStrictEqual(calls, [1]);
+        assert.strictEqual(slots.waiting(), 2);
+        slots.resize(3);
+        assert.deepStrictEqual(admitted, ["a", "b true true", "c true true"]);
+        assert.strictEqual(slots.waiting(), 0);
+        // Registered while something waits: called at once.
+        slots.resize(1);
+        slots.admit(() => admitted.push("d"));
+        slots.whenWaiting(() => calls.push(slots.waiting()));
+        assert.deepStrictEqual(calls, [1, 1]);
+        // Without a limit nothing ever waits, and resizing does nothing.
+        const none = CycleSlots.make(null);
+        none.resize(1);
+        assert.strictEqual(none.limit(), null);
+        none.whenWaiting(() => calls.push(-1));
+        none.admit(() => admitted.push("x"));
+        none.admit(() => admitted.push("y"));
+        assert.deepStrictEqual(admitted.slice(-2), ["x", "y"]);
+        assert.deepStrictEqual(calls, [1, 1]);
+      }),
   );
 });

@@ -97,6 +97,7 @@ export const OperatorSettingsSchema = Schema.Struct({
   queueing: group("queueing", {
     workerLimit: orNull((what) => atLeast(1, what), "a positive integer"),
     cycleLimit: orNull((what) => atLeast(1, what), "a positive integer"),
+    adaptiveCycleLimit: boolean,
     idleTimeout: nonNegative(),
     exitTimeout: nonNegative(),
     errorDelays: delays("non-negative numbers"),
