@@ -28,9 +28,13 @@ export const adapt = (
 ): Effect.Effect<never> => {
   const bounds = CycleLimit.bounds(most);
   const read = load.reader();
-  const waited = Effect.callback<void>((resume) => {
-    slots.whenWaiting(() => resume(Effect.void));
-  });
+  // Called back from the code that queued a cycle: this fiber resumes in a task of its own, not on
+  // that code's stack.
+  const waited = Effect.withFiber((fiber) =>
+    Effect.callback<void>((resume) => {
+      slots.whenWaiting(() => fiber.currentDispatcher.scheduleTask(() => resume(Effect.void), 0));
+    }),
+  );
   const decide = Effect.suspend(() => {
     const before = slots.limit() ?? most;
     const after = CycleLimit.next(before, { utilization: read(), waiting: slots.waiting() > 0 }, bounds);
