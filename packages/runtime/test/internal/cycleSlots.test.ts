@@ -4,11 +4,13 @@
 // to interruption, admission of workers not started yet (after every waiting cycle, in arrival
 // order, with the slot as a ticket; an unused ticket given back), a limit changed while cycles
 // run (raised: waiters start at once; lowered: slots taken back as cycles end, none from a cycle
-// in flight), what waits and when it began to, and no limit at all with `null`.
+// in flight; and a property over random scripts of cycles, admissions, ends and changes of the
+// limit), what waits and when it began to, and no limit at all with `null`.
 import { assert, describe, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
 import { TestClock } from "effect/testing";
+import * as fc from "fast-check";
 import * as CycleSlots from "../../src/internal/cycleSlots.ts";
 
 const settle = Effect.gen(function* () {
@@ -301,5 +303,85 @@ describe("CycleSlots", () => {
         assert.deepStrictEqual(admitted.slice(-2), ["x", "y"]);
         assert.deepStrictEqual(calls, [1, 1]);
       }),
+  );
+
+  it.effect(
+    "property: with the limit changed at any time, no cycle starts above it, none waits below it, no slot is lost",
+    () =>
+      Effect.promise(() =>
+        fc.assert(
+          fc.asyncProperty(
+            fc.integer({ min: 1, max: 5 }),
+            fc.array(
+              fc.oneof(
+                fc.constant({ op: "cycle" as const }),
+                fc.constant({ op: "admit" as const }),
+                fc.nat(20).map((which) => ({ op: "end" as const, which })),
+                fc.integer({ min: 1, max: 6 }).map((limit) => ({ op: "resize" as const, limit })),
+              ),
+              { maxLength: 60 },
+            ),
+            (initial, script) =>
+              Effect.runPromise(
+                Effect.gen(function* () {
+                  const slots = CycleSlots.make(initial);
+                  let limit = initial;
+                  // What holds a slot now, each with how to end it.
+                  const holding: Array<() => void> = [];
+                  const violations: Array<string> = [];
+                  const started = () => {
+                    // A slot is handed over only while fewer than the limit hold one.
+                    if (holding.length >= limit)
+                      violations.push(`started with ${holding.length} of ${limit} held`);
+                  };
+                  const fibers: Array<Fiber.Fiber<void>> = [];
+                  for (const step of script) {
+                    if (step.op === "cycle") {
+                      fibers.push(
+                        yield* Effect.forkChild(
+                          slots.hold(() =>
+                            Effect.callback<void>((resume) => {
+                              started();
+                              holding.push(() => resume(Effect.void));
+                            }),
+                          ),
+                        ),
+                      );
+                    } else if (step.op === "admit") {
+                      slots.admit((ticket) => {
+                        started();
+                        holding.push(() => {
+                          if (ticket !== undefined) slots.release(ticket);
+                        });
+                      });
+                    } else if (step.op === "end") {
+                      if (holding.length > 0) holding.splice(step.which % holding.length, 1)[0]?.();
+                    } else {
+                      limit = step.limit;
+                      slots.resize(step.limit);
+                    }
+                    yield* settle;
+                    // Nothing waits while a slot is free.
+                    if (slots.waiting() > 0 && holding.length < limit)
+                      violations.push(`${slots.waiting()} waiting with ${holding.length} of ${limit} held`);
+                  }
+                  // Everything ends: every waiter gets its turn, and all the slots come back.
+                  for (let i = 0; i < 200 && (holding.length > 0 || slots.waiting() > 0); i++) {
+                    holding.shift()?.();
+                    yield* settle;
+                  }
+                  yield* Fiber.joinAll(fibers);
+                  assert.deepStrictEqual(violations, []);
+                  assert.strictEqual(slots.waiting(), 0);
+                  const admitted: Array<number> = [];
+                  for (let i = 0; i <= limit; i++) slots.admit(() => admitted.push(i));
+                  assert.strictEqual(admitted.length, limit);
+                  assert.strictEqual(slots.waiting(), 1);
+                }),
+              ),
+          ),
+          { numRuns: 200 },
+        ),
+      ),
   );
 });
