@@ -290,6 +290,8 @@ describe("the endpoint of a running operator", () => {
           );
           assert.strictEqual(total(families, "kopf_peering_paused"), 0);
           assert.strictEqual(total(families, "kopf_queue_events", { resource: RES }), 0);
+          // Three objects never wait for a slot: the cycle limit stays the configured one.
+          assert.strictEqual(total(families, "kopf_queue_cycle_limit", { resource: RES }), 32);
 
           // The API: our own creates, the posted Warning events, one latency per attempt.
           assert.strictEqual(

@@ -75,6 +75,13 @@ export const objectsQueued = MetricSeries.gauge("kopf_queue_objects", {
 export const eventsQueued = MetricSeries.gauge("kopf_queue_events", {
   description: "Watch events waiting in the per-object queues, by resource",
 });
+/**
+ * The most objects that may be mid-cycle at once now, by `resource`: `queueing.cycleLimit`, or
+ * less while the adaptive cycle limit has lowered it (`CycleLimit.ts`); absent with no limit.
+ */
+export const cycleLimit = MetricSeries.gauge("kopf_queue_cycle_limit", {
+  description: "The most objects mid-cycle at once now (the adaptive cycle limit), by resource",
+});
 /** Objects left alone for a while after an unexpected processing error, by `resource`. */
 export const objectsThrottled = MetricSeries.gauge("kopf_objects_throttled", {
   description: "Objects throttled after unexpected processing errors, by resource",

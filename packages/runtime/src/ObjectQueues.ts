@@ -153,8 +153,17 @@ export const make = <R>(
     const context = yield* Effect.context<never>();
     const cycleLimit = options.cycleLimit === undefined ? CYCLE_LIMIT : options.cycleLimit;
     const slots = CycleSlots.make(cycleLimit);
-    if (cycleLimit !== null && options.load !== undefined)
-      yield* Effect.forkScoped(CycleLimiting.adapt(slots, options.load, cycleLimit, options.name));
+    const resource = options.resource;
+    const observeLimit = (limit: number) => {
+      if (resource !== undefined) Metrics.gaugeUnsafe(context, Metrics.cycleLimit, resource, limit);
+    };
+    if (cycleLimit !== null) {
+      observeLimit(cycleLimit);
+      if (options.load !== undefined)
+        yield* Effect.forkScoped(
+          CycleLimiting.adapt(slots, options.load, cycleLimit, options.name, observeLimit),
+        );
+    }
     // Streams hold their place under the worker limit while parked (see `internal/workerPlaces.ts`).
     const places = WorkerPlaces.make(options.workerLimit);
     let closing = false;
@@ -164,7 +173,6 @@ export const make = <R>(
     // events are counted as they come and go (a sum over all queues per event would cost
     // O(objects) per event: quadratic in a burst of new objects).
     let queued = 0;
-    const resource = options.resource;
     const measure = (): void => {
       if (resource === undefined) return;
       Metrics.gaugeUnsafe(context, Metrics.objectsQueued, resource, streams.size);

@@ -1,6 +1,6 @@
 // Covers the per-object queues (docs/behaviour/watching.md#queues, docs/behaviour/watching.md#consistency) in virtual time: strict order per object and
 // concurrency across objects, the pressure flag, idle workers exiting and restarting, the worker
-// limit, the cycle limit (waits aside holding no slot), consistency tracking of our own patches' versions, crash isolation and shutdown.
+// limit, the cycle limit (waits aside holding no slot; adapted to a saturated loop, and its gauge), consistency tracking of our own patches' versions, crash isolation and shutdown.
 import { assert, describe, it } from "@effect/vitest";
 import type { RawEvent } from "@kopf/structs";
 import * as Clock from "effect/Clock";
@@ -448,6 +448,48 @@ describe("ObjectQueues", () => {
       );
     }).pipe(Effect.scoped, Effect.provide(collecting(lines)));
   });
+
+  it.effect("the cycle limit gauge shows the limit, lowered while the event loop is saturated", () =>
+    Effect.gen(function* () {
+      const resource = "kopfexamples.v1.kopf.dev";
+      const gauge = Metric.value(Metric.withAttributes(Metrics.cycleLimit, { resource })).pipe(
+        Effect.map((state) => state.value),
+      );
+      let running = 0;
+      let most = 0;
+      let done = 0;
+      const queues = yield* ObjectQueues.make(
+        () =>
+          Effect.gen(function* () {
+            running += 1;
+            most = Math.max(most, running);
+            yield* Effect.sleep("1 second");
+            running -= 1;
+            done += 1;
+            return undefined;
+          }),
+        { ...options, resource, cycleLimit: 8, load: { reader: () => () => 1 } },
+      );
+      assert.strictEqual(yield* gauge, 8);
+      for (let i = 0; i < 30; i++) yield* queues.offer(event(`o${i}`, "1"));
+      yield* settle;
+      assert.strictEqual(most, 8);
+      // Four readings of a saturated loop: half of the configured limit, and no lower.
+      for (let i = 0; i < 6; i++) {
+        yield* TestClock.adjust("100 millis");
+        yield* settle;
+      }
+      assert.strictEqual(yield* gauge, 4);
+      // The 8 in flight end; from then on at most 4 cycles at once, and every object is processed.
+      most = 0;
+      for (let i = 0; i < 10; i++) {
+        yield* TestClock.adjust("1 second");
+        yield* settle;
+      }
+      assert.strictEqual(most, 4);
+      assert.strictEqual(done, 30);
+    }).pipe(Effect.scoped),
+  );
 
   it.effect("the queue gauges count objects with a worker and events waiting, crashes included", () =>
     Effect.gen(function* () {

@@ -13,11 +13,12 @@ import type * as CycleSlots from "./cycleSlots.ts";
 export const READING_INTERVAL = "100 millis";
 
 /**
- * Adapts `slots` (made with the limit `most`) to the load of the event loop, forever.
+ * Adapts `slots` (made with the limit `most`) to the load of the event loop, forever; `observe`
+ * is told every new limit (for the gauge).
  *
  * @example
  * ```ts
- * yield* Effect.forkScoped(CycleLimiting.adapt(slots, load, 32, "kopfexamples.v1.kopf.dev"))
+ * yield* Effect.forkScoped(CycleLimiting.adapt(slots, load, 32, "kopfexamples.v1.kopf.dev", () => {}))
  * ```
  */
 export const adapt = (
@@ -25,6 +26,7 @@ export const adapt = (
   load: LoopLoad.Shape,
   most: number,
   name: string | undefined,
+  observe: (limit: number) => void,
 ): Effect.Effect<never> => {
   const bounds = CycleLimit.bounds(most);
   const read = load.reader();
@@ -40,6 +42,7 @@ export const adapt = (
     const after = CycleLimit.next(before, { utilization: read(), waiting: slots.waiting() > 0 }, bounds);
     if (after === before) return Effect.void;
     slots.resize(after);
+    observe(after);
     return Effect.logDebug(
       `Cycles in flight${name === undefined ? "" : ` for ${name}`}: at most ${after} (was ${before}).`,
     );

@@ -1,7 +1,7 @@
 // Covers the interpreter of the adaptive cycle limit in virtual time: it reads the event loop's
 // load only while cycles wait for a slot (an idle operator is never woken by it), lowers the slots a
 // step per reading of a saturated loop, raises them a step per reading with slack, and says so in a
-// debug line.
+// debug line and to its observer (the gauge).
 import { assert, describe, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as Logger from "effect/Logger";
@@ -49,7 +49,7 @@ describe("CycleLimiting", () => {
     Effect.gen(function* () {
       const slots = CycleSlots.make(8);
       const { state, load } = scripted(1);
-      yield* Effect.forkChild(CycleLimiting.adapt(slots, load, 8, "things"));
+      yield* Effect.forkChild(CycleLimiting.adapt(slots, load, 8, "things", () => {}));
       const release = yield* holdMany(slots, 8); // all slots taken, none waiting
       yield* TestClock.adjust("10 seconds");
       yield* settle;
@@ -64,7 +64,8 @@ describe("CycleLimiting", () => {
     return Effect.gen(function* () {
       const slots = CycleSlots.make(8);
       const { state, load } = scripted(0.97);
-      yield* Effect.forkChild(CycleLimiting.adapt(slots, load, 8, "things"));
+      const observed: Array<number> = [];
+      yield* Effect.forkChild(CycleLimiting.adapt(slots, load, 8, "things", (limit) => observed.push(limit)));
       const first = yield* holdMany(slots, 8);
       const admitted: Array<number> = [];
       for (let i = 0; i < 6; i++) slots.admit(() => admitted.push(i));
@@ -82,6 +83,7 @@ describe("CycleLimiting", () => {
       }
       assert.strictEqual(slots.limit(), 4);
       assert.strictEqual(state.readings, 7);
+      assert.deepStrictEqual(observed, [7, 6, 5, 4]);
       // The 8 end: 4 slots go away, 4 go to the waiting objects.
       first();
       yield* settle;
@@ -110,6 +112,7 @@ describe("CycleLimiting", () => {
       yield* settle;
       assert.isTrue(state.readings > readings);
       assert.strictEqual(slots.limit(), 8);
+      assert.deepStrictEqual(observed, [7, 6, 5, 4, 5, 6, 7, 8]);
       more();
     }).pipe(
       Effect.provide(
