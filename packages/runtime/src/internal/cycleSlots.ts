@@ -69,7 +69,7 @@ export interface Slots {
   readonly release: (ticket: Ticket) => void;
   /** The limit now; `null`: none. */
   readonly limit: () => number | null;
-  /** Sets the limit (at least 1); without a limit, nothing. */
+  /** Sets the limit (at least 1; a limit that is not a finite number is ignored); without a limit, nothing. */
   readonly resize: (limit: number) => void;
   /** How many cycles and new objects wait for a slot now. */
   readonly waiting: () => number;
@@ -142,6 +142,7 @@ export const make = (initial: number | null): Slots => {
   };
 
   const resize = (to: number) => {
+    if (!Number.isFinite(to)) return;
     const next = Math.max(1, Math.floor(to));
     free += next - limit;
     limit = next;

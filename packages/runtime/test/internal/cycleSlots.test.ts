@@ -293,6 +293,12 @@ describe("CycleSlots", () => {
         slots.admit(() => admitted.push("d"));
         slots.whenWaiting(() => calls.push(slots.waiting()));
         assert.deepStrictEqual(calls, [1, 1]);
+        // A limit that is not a number is ignored: still one slot, taken.
+        slots.resize(Number.NaN);
+        slots.resize(Number.POSITIVE_INFINITY);
+        assert.strictEqual(slots.limit(), 1);
+        slots.admit(() => admitted.push("e"));
+        assert.strictEqual(slots.waiting(), 2);
         // Without a limit nothing ever waits, and resizing does nothing.
         const none = CycleSlots.make(null);
         none.resize(1);
