@@ -7,8 +7,10 @@
  * (`livenessEndpoint`, a root task) served once the startup handlers are done, and the Prometheus
  * metrics endpoint (`metricsEndpoint`, a root task); the options' own
  * root `tasks` (e.g. admission) run too. Traces are exported when the `OTEL_*` environment
- * configures it (`node/Tracing.ts`). The `kopf` facade, `kopf run` and `KopfRunner` run this
- * with admission among the tasks; `Operator.run` alone is the bare runtime.
+ * configures it (`node/Tracing.ts`), and the queues' cycle limits adapt to this process's event
+ * loop (`LoopUtilization` of `@kopf/runtime`, `queueing.adaptiveCycleLimit`). The `kopf` facade,
+ * `kopf run` and `KopfRunner` run this with admission among the tasks; `Operator.run` alone is the
+ * bare runtime.
  *
  * On exit, the watches stop and the running handlers finish first, then the daemons and timers
  * are stopped with `operator-exiting` (the runtime's `exiting` seam), then the root tasks end
@@ -16,8 +18,16 @@
  * still in flight), then the cleanup activity runs.
  */
 import type { KubeApi } from "@kopf/client";
-import { type Engines, Operator, OperatorError, Probes, type RootTasks } from "@kopf/runtime";
+import {
+  type Engines,
+  LoopUtilization,
+  Operator,
+  OperatorError,
+  Probes,
+  type RootTasks,
+} from "@kopf/runtime";
 import * as Effect from "effect/Effect";
+import * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
 import type * as Scope from "effect/Scope";
 import * as SubscriptionRef from "effect/SubscriptionRef";
@@ -80,7 +90,7 @@ export const makeEngines = (
  * ```
  */
 export const run = (options: Operator.OperatorOptions): Effect.Effect<void, OperatorError, KubeApi> =>
-  runWithEngines(options).pipe(Effect.provide(Tracing.layer()));
+  runWithEngines(options).pipe(Effect.provide(Layer.mergeAll(Tracing.layer(), LoopUtilization.layer)));
 
 const runWithEngines = (options: Operator.OperatorOptions): Effect.Effect<void, OperatorError, KubeApi> =>
   Effect.scoped(

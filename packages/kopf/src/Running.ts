@@ -13,7 +13,7 @@ import { Admission } from "@kopf/admission";
 import { type KubeApi, KubeClient } from "@kopf/client";
 import { Operating } from "@kopf/engines";
 import type { Memo } from "@kopf/registry";
-import { Ambient, Logging, LoopUtilization, Operator, Signals } from "@kopf/runtime";
+import { Ambient, Logging, Operator, Signals } from "@kopf/runtime";
 import type { Settings } from "@kopf/settings";
 import * as Cause from "effect/Cause";
 import * as Deferred from "effect/Deferred";
@@ -173,13 +173,7 @@ export const program = (
         Effect.sync(() => {
           // The client logs too (logins): through the same loggers as the operator.
           const cluster = Layer.provide(options.kubeApi ?? liveCluster(registryOf(options)), logs);
-          // The event loop's load: the queues' cycle limits adapt to it (`queueing.adaptiveCycleLimit`).
-          return Layer.mergeAll(
-            cluster,
-            Layer.succeed(Ambient.AmbientRunner, Events.runner),
-            logs,
-            LoopUtilization.layer,
-          );
+          return Layer.mergeAll(cluster, Layer.succeed(Ambient.AmbientRunner, Events.runner), logs);
         }),
       ),
     ),

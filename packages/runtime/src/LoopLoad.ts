@@ -3,10 +3,9 @@
  * waiting for I/O or timers, between two readings of one reader. The queues read it to adapt their
  * limit of cycles in flight (see `CycleLimit.ts`); without this service in the context they do not
  * adapt. The live reading is edge code (`node/LoopUtilization.ts`, Node.js's event loop
- * utilization); tests give a function of their own.
+ * utilization); tests give a `Shape` of their own.
  */
 import * as Context from "effect/Context";
-import * as Layer from "effect/Layer";
 
 /** The service: readers of the event loop's load. */
 export interface Shape {
@@ -27,16 +26,3 @@ export interface Shape {
  * ```
  */
 export class LoopLoad extends Context.Service<LoopLoad, Shape>()("@kopf/runtime/LoopLoad") {}
-
-/**
- * A load given by a function (every reader calls it): for tests, and for embedding applications
- * that measure the loop themselves.
- *
- * @example
- * ```ts
- * let busy = 0.95
- * const load = LoopLoad.layerOf(() => busy)
- * ```
- */
-export const layerOf = (read: () => number): Layer.Layer<LoopLoad> =>
-  Layer.succeed(LoopLoad, { reader: () => read });

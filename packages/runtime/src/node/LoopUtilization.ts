@@ -3,7 +3,8 @@
  * time the loop was not idle in the kernel's poll, between two readings. Reading it costs a
  * microsecond and wakes nothing.
  *
- * Edge code: it touches `node:perf_hooks`. `kopf run` and `kopf.operator()` provide it.
+ * Edge code: it touches `node:perf_hooks`. `Operating.run` of `@kopf/engines` provides it (so
+ * `kopf run`, `kopf.operator()` and `KopfRunner` have it).
  */
 import { performance } from "node:perf_hooks";
 import * as Layer from "effect/Layer";

@@ -29,19 +29,20 @@ const counter = () => {
   const leave = Effect.sync(() => {
     state.now -= 1;
   });
-  return { state, enter, leave };
+  /** Forks a cycle named `name` that holds a slot of `slots` for a second (virtual time). */
+  const second = (slots: CycleSlots.Slots, name: string) =>
+    Effect.forkChild(
+      slots.hold(() => Effect.andThen(enter(name), Effect.andThen(Effect.sleep("1 second"), leave))),
+    );
+  return { state, enter, leave, second };
 };
 
 describe("CycleSlots", () => {
   it.effect("holds at most `limit` cycles at once; the others start in arrival order as slots free", () =>
     Effect.gen(function* () {
       const slots = CycleSlots.make(2);
-      const { state, enter, leave } = counter();
-      const fibers = yield* Effect.forEach(["a", "b", "c", "d", "e"], (name) =>
-        Effect.forkChild(
-          slots.hold(() => Effect.andThen(enter(name), Effect.andThen(Effect.sleep("1 second"), leave))),
-        ),
-      );
+      const { state, second } = counter();
+      const fibers = yield* Effect.forEach(["a", "b", "c", "d", "e"], (name) => second(slots, name));
       yield* settle;
       assert.deepStrictEqual(state.log, ["a", "b"]);
       for (let i = 0; i < 3; i++) {
@@ -119,12 +120,8 @@ describe("CycleSlots", () => {
       yield* Fiber.interrupt(holding);
       yield* settle;
       yield* Fiber.interrupt(aside);
-      const { state, enter, leave } = counter();
-      const after = yield* Effect.forEach(["x", "y"], (name) =>
-        Effect.forkChild(
-          slots.hold(() => Effect.andThen(enter(name), Effect.andThen(Effect.sleep("1 second"), leave))),
-        ),
-      );
+      const { state, second } = counter();
+      const after = yield* Effect.forEach(["x", "y"], (name) => second(slots, name));
       yield* settle;
       assert.deepStrictEqual(state.log, ["x"]);
       yield* TestClock.adjust("1 second");
@@ -166,12 +163,8 @@ describe("CycleSlots", () => {
       assert.deepStrictEqual(log.slice(4), ["c admitted later"]);
       slots.release(tickets.get("c") as CycleSlots.Ticket);
       // One slot, not two: one cycle at a time still.
-      const { state, enter, leave } = counter();
-      const after = yield* Effect.forEach(["x", "y"], (name) =>
-        Effect.forkChild(
-          slots.hold(() => Effect.andThen(enter(name), Effect.andThen(Effect.sleep("1 second"), leave))),
-        ),
-      );
+      const { state, second } = counter();
+      const after = yield* Effect.forEach(["x", "y"], (name) => second(slots, name));
       yield* settle;
       yield* TestClock.adjust("1 second");
       yield* settle;
@@ -184,13 +177,10 @@ describe("CycleSlots", () => {
   it.effect("with no limit, every cycle runs at once", () =>
     Effect.gen(function* () {
       const slots = CycleSlots.make(null);
-      const { state, enter, leave } = counter();
+      const { state, second } = counter();
       const fibers = yield* Effect.forEach(
         Array.from({ length: 200 }, (_, i) => `c${i}`),
-        (name) =>
-          Effect.forkChild(
-            slots.hold(() => Effect.andThen(enter(name), Effect.andThen(Effect.sleep("1 second"), leave))),
-          ),
+        (name) => second(slots, name),
       );
       yield* settle;
       assert.strictEqual(state.most, 200);
@@ -256,12 +246,8 @@ describe("CycleSlots", () => {
         assert.strictEqual(state.now, 0);
         assert.strictEqual(slots.waiting(), 0);
         // All slots came back: three cycles at once again, not more.
-        const { state: again, enter: enter2, leave: leave2 } = counter();
-        const more = yield* Effect.forEach(["x", "y", "z", "w"], (name) =>
-          Effect.forkChild(
-            slots.hold(() => Effect.andThen(enter2(name), Effect.andThen(Effect.sleep("1 second"), leave2))),
-          ),
-        );
+        const { state: again, second: second2 } = counter();
+        const more = yield* Effect.forEach(["x", "y", "z", "w"], (name) => second2(slots, name));
         yield* settle;
         assert.strictEqual(again.now, 3);
         yield* TestClock.adjust("2 seconds");

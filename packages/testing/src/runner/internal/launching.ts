@@ -10,7 +10,7 @@
 import { Admission } from "@kopf/admission";
 import type { KubeApi } from "@kopf/client";
 import { Operating } from "@kopf/engines";
-import { AmbientHandlers, Logging, LoopUtilization } from "@kopf/runtime";
+import { AmbientHandlers, Logging } from "@kopf/runtime";
 import * as Cause from "effect/Cause";
 import type * as Context from "effect/Context";
 import * as Deferred from "effect/Deferred";
@@ -101,7 +101,6 @@ const byRegistry = (
       Layer.mergeAll(
         kubeApi,
         AmbientHandlers.layer,
-        LoopUtilization.layer,
         Logger.layer([Logging.logger({ format: options.logFormat ?? "full" }, write)], {
           mergeWithExisting: false,
         }),
