@@ -19,6 +19,9 @@
 // With BENCH_START_API_LATENCY_MS=M as well, the emulator answers the operator's patches M ms later
 // while it handles those N objects (its control surface): an API server that far away, where the
 // objects handled per second depend on how many cycles the operator keeps in flight.
+// With BENCH_START_FLOOR=1 the floor operator (floor/operator.ts) is measured as one more variant:
+// the same requests, watch events, JSON and log lines with none of a framework, so the CPU per
+// object of the others can be read against what no operator on Node.js avoids.
 // With BENCH_TRACE_OPT=1 every operator also runs with V8's `--trace-opt`, and the time V8 spent
 // compiling (Maglev, TurboFan) is reported per object of the N: how much of the CPU per object is
 // compiling the per-object code rather than running it (internal/compileTrace.ts).
@@ -43,9 +46,13 @@ interface Variant {
   readonly cli: string;
   readonly nodeArgs: ReadonlyArray<string> | undefined;
 }
-const VARIANTS: ReadonlyArray<Variant> = (
-  process.env.BENCH_START_CLIS ?? join(root, "packages/cli/dist/bundle/main.js")
-)
+/** The floor operator (floor/operator.ts): BENCH_START_FLOOR=1 measures it after the variants. */
+const FLOOR = join(here, "floor", "operator.ts");
+const VARIANTS: ReadonlyArray<Variant> = [
+  process.env.BENCH_START_CLIS ?? join(root, "packages/cli/dist/bundle/main.js"),
+  ...(process.env.BENCH_START_FLOOR === "1" ? [FLOOR] : []),
+]
+  .join(",")
   .split(",")
   .map((text) => {
     const [path = "", flags] = text.split("|");

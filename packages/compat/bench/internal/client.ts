@@ -34,6 +34,8 @@ export interface BenchClient {
   readonly createNamespace: () => Promise<void>;
   readonly create: (names: ReadonlyArray<string>) => Promise<void>;
   readonly delete: (names: ReadonlyArray<string>) => Promise<void>;
+  /** An object as the API server has it now. */
+  readonly read: (name: string) => Promise<Record<string, any>>;
   /** Starts counting MODIFIED events per object (the writes each object received). */
   readonly countWrites: () => Promise<WriteCounter>;
   /**
@@ -83,6 +85,7 @@ export const make = (kubeconfig: string, namespace: string): BenchClient => {
           discard: true,
         }),
       ),
+    read: (name) => api((k) => k.get(kopfExamples, { namespace, name })) as Promise<Record<string, any>>,
     countWrites: async () => {
       const counts = new Map<string, number>();
       const created = new Set<string>();
