@@ -12,6 +12,9 @@
 //     object received (MODIFIED watch events), and how often the create handler ran beyond once
 //     per object (its "Creation is processed" lines; re-runs of a handler whose results were
 //     stored, which must be none);
+//   - the floor operator (floor/operator.ts: the same requests, watch events and log lines as
+//     both, with no framework) after them in each round, for the create handler only: its CPU
+//     per object stands next to theirs (BENCH_FLOOR=0 leaves it out);
 //   - a soak: BENCH_SOAK_CYCLES (20) cycles of creating and deleting BENCH_SOAK_OBJECTS (200)
 //     objects, then the RSS with all of them gone, against the RSS after start.
 // Medians over BENCH_ROUNDS (3) rounds. Python Kopf comes from the compatibility suite's
@@ -46,17 +49,31 @@ const timeoutFor = (n: number) => 120_000 + n * 50;
 
 type Variant = "create" | "create-delete";
 
+/** An operator measured: one of the two peers, or the floor operator. */
+type Measured = Peer | "floor";
+const FLOOR = join(here, "floor", "operator.ts");
+const WITH_FLOOR = process.env.BENCH_FLOOR !== "0";
+
 /** One operator's run against a fresh emulator; `body` gets the operator, the client, the start. */
 const withOperator = <A>(
-  peer: Peer,
+  peer: Measured,
   python: string | undefined,
   variant: Variant,
   body: (op: Child, client: Client.BenchClient, started: number) => Promise<A>,
 ): Promise<A> =>
-  Session.withOperator({ root, peer, python, handlers: join(here, "fixtures", variant) }, body);
+  Session.withOperator(
+    {
+      root,
+      peer: peer === "floor" ? "ours" : peer,
+      python,
+      handlers: join(here, "fixtures", variant),
+      ...(peer === "floor" ? { cli: FLOOR, nodeArgs: [] } : {}),
+    },
+    body,
+  );
 
 /** Creation (and, with a delete handler, deletion) of `n` objects. */
-const sizeRun = (peer: Peer, python: string | undefined, variant: Variant, n: number) =>
+const sizeRun = (peer: Measured, python: string | undefined, variant: Variant, n: number) =>
   withOperator(peer, python, variant, async (op, client, start) => {
     await sleep(1000);
     const rssAfterStart = rssMiB(op.pid);
@@ -129,7 +146,7 @@ const peers: ReadonlyArray<Peer> = python === undefined ? ["ours"] : ["ours", "k
 if (python === undefined) console.log(`Python Kopf is not available (${why}); measuring this port alone.`);
 const loadBefore = load(loadavg(), cpus().length);
 const samples: Report.Samples = new Map();
-const record = (peer: Peer, figure: string, value: number) => {
+const record = (peer: Measured, figure: string, value: number) => {
   const key = `${peer}\u0000${figure}`;
   samples.set(key, [...(samples.get(key) ?? []), value]);
 };
@@ -148,6 +165,12 @@ for (let round = 0; round < ROUNDS; round++) {
         record(peer, `writes/${variant}/${n}`, r.writesPerObject);
         record(peer, `reruns/${variant}/${n}`, r.reruns);
         if (variant === "create-delete") record(peer, `deleteCpu/${n}`, r.deleteCpuPerObject);
+      }
+      if (WITH_FLOOR && variant === "create") {
+        console.log(`round ${round + 1}/${ROUNDS}: floor, ${variant}, ${n} objects`);
+        const r = await sizeRun("floor", undefined, variant, n);
+        record("floor", `createCpu/${variant}/${n}`, r.createCpuPerObject);
+        record("floor", `firstThousandCpu/${variant}/${n}`, r.firstThousandCpuPerObject);
       }
     }
   }

@@ -1,7 +1,8 @@
 // The side-by-side benchmark's figures: medians per operator, their ratio, the target each
 // ratio is held to (the project's performance targets), and each operator's spread over the
 // rounds (a verdict on medians whose rounds overlap can change from run to run), as rows and as a
-// printed table.
+// printed table. Where the floor operator was measured too (floor/operator.ts: the same requests,
+// watch events and log lines with no framework), its median stands next to them.
 import type { Peer } from "./processes.ts";
 
 /** Measured values by `${peer}\0${figure}`, one per round. */
@@ -19,6 +20,8 @@ export interface Row {
   readonly unit: string;
   readonly ours: number;
   readonly kopf: number | null;
+  /** The floor operator's median (`null`: not measured for this figure). */
+  readonly floor: number | null;
   /** Our values' spread over the rounds (`null`: none measured). */
   readonly oursSpread: Spread | null;
   readonly kopfSpread: Spread | null;
@@ -54,6 +57,7 @@ export const rows = (
   const row = (figure: string, unit: string, key: string, target: number | null, ownLimit = false): Row => {
     const oursRounds = summary(samples.get(`ours\u0000${key}`));
     const kopfRounds = withKopf ? summary(samples.get(`kopf\u0000${key}`)) : null;
+    const floor = summary(samples.get(`floor\u0000${key}`)).median;
     const ours = oursRounds.median;
     const kopf = kopfRounds?.median ?? null;
     const ratio = kopf === null || !(kopf > 0) || !Number.isFinite(ours) ? null : ours / kopf;
@@ -63,6 +67,7 @@ export const rows = (
       unit,
       ours: round(ours),
       kopf: kopf === null ? null : round(kopf),
+      floor: Number.isFinite(floor) ? round(floor) : null,
       oursSpread: oursRounds.spread,
       kopfSpread: kopfRounds?.spread ?? null,
       ratio: ratio === null ? null : round(ratio),
@@ -102,14 +107,31 @@ export const rows = (
 const spreadText = (value: Spread | null): string =>
   value === null ? "—" : value.min === value.max ? String(value.min) : `${value.min}-${value.max}`;
 
-/** The rows as an aligned text table; the last two columns are the rounds' spreads. */
+/**
+ * The rows as an aligned text table; the last two columns are the rounds' spreads. A `floor`
+ * column follows Kopf's when any row has the floor operator's figure.
+ */
 export const table = (report: ReadonlyArray<Row>): string => {
+  const withFloor = report.some((r) => r.floor !== null);
+  const floorCell = (r: Row): ReadonlyArray<string> =>
+    withFloor ? [r.floor === null ? "—" : String(r.floor)] : [];
   const cells = [
-    ["figure", "ours", "Kopf", "ours/Kopf", "target", "met", "rounds: ours", "rounds: Kopf"],
+    [
+      "figure",
+      "ours",
+      "Kopf",
+      ...(withFloor ? ["floor"] : []),
+      "ours/Kopf",
+      "target",
+      "met",
+      "rounds: ours",
+      "rounds: Kopf",
+    ],
     ...report.map((r) => [
       `${r.figure} (${r.unit})`,
       String(r.ours),
       r.kopf === null ? "—" : String(r.kopf),
+      ...floorCell(r),
       r.ratio === null ? "—" : `${r.ratio}×`,
       r.target === null ? "" : r.ownLimit === true ? `ours ≤ ${r.target}` : `≤ ${r.target}×`,
       r.met === null ? "" : r.met ? "yes" : "NO",

@@ -1,6 +1,7 @@
 // Covers the side-by-side report's decisions: the median of the rounds (odd and even counts, a
 // round that measured nothing), the ratio and the verdict against a target (on the ratio, or on
-// our own value), the rounds' spreads, and the printed table's cells.
+// our own value), the rounds' spreads, the floor operator's figure where it was measured, and
+// the printed table's cells.
 import { describe, expect, it } from "vitest";
 import * as Report from "../../bench/internal/report.ts";
 
@@ -88,6 +89,21 @@ describe("Report.rows", () => {
     });
   });
 
+  it("gives the floor operator's median where it was measured, and nothing elsewhere", () => {
+    const rows = Report.rows(
+      samplesOf({
+        "ours/createCpu/create/10": [1.2, 1.1, 1.3],
+        "kopf/createCpu/create/10": [3.8, 3.7, 3.9],
+        "floor/createCpu/create/10": [0.3, 0.34, 0.31],
+        "ours/deleteCpu/10": [0.8],
+      }),
+      [10],
+      ["ours", "kopf"],
+    );
+    expect(rowOf(rows, "CPU per object, create handler, 10")).toMatchObject({ ours: 1.2, floor: 0.31 });
+    expect(rowOf(rows, "CPU per object, deletion, 10").floor).toBeNull();
+  });
+
   it("has a row per size and variant, and the first thousand of the largest size", () => {
     const figures = Report.rows(new Map(), [1000, 5000], ["ours", "kopf"]).map((row) => row.figure);
     expect(figures).toContain("peak RSS, 5000 objects, with delete handler");
@@ -124,6 +140,38 @@ describe("Report.table", () => {
       "yes",
       "66-66.2",
       "45.2-45.3",
+    ]);
+  });
+
+  it("adds a floor column when the floor operator was measured, with dashes where it was not", () => {
+    const rows = Report.rows(
+      samplesOf({
+        "ours/createCpu/create/10": [1.2],
+        "kopf/createCpu/create/10": [4.8],
+        "floor/createCpu/create/10": [0.3],
+        "ours/deleteCpu/10": [0.8],
+        "kopf/deleteCpu/10": [4],
+      }),
+      [10],
+      ["ours", "kopf"],
+    );
+    const lines = Report.table(
+      rows.filter((row) => row.figure.endsWith("create handler, 10") || row.figure.endsWith("deletion, 10")),
+    ).split("\n");
+    expect(lines[0]?.split(/\s{2,}/).slice(0, 5)).toEqual(["figure", "ours", "Kopf", "floor", "ours/Kopf"]);
+    expect(lines[1]?.split(/\s{2,}/).slice(0, 5)).toEqual([
+      "CPU per object, create handler, 10 (ms)",
+      "1.2",
+      "4.8",
+      "0.3",
+      "0.25×",
+    ]);
+    expect(lines[2]?.split(/\s{2,}/).slice(0, 5)).toEqual([
+      "CPU per object, deletion, 10 (ms)",
+      "0.8",
+      "4",
+      "—",
+      "0.2×",
     ]);
   });
 
