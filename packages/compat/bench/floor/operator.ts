@@ -45,7 +45,10 @@ class Reader {
   private head: { status: number; length: number | undefined; chunked: boolean } | undefined;
   private chunks: Array<Buffer> = [];
 
-  /** Feeds bytes; returns a whole reply when there is one, or calls `line` for each chunk (streams). */
+  /**
+   * Feeds bytes; returns the reply once it is whole. With `onChunk` (a watch), each piece of a
+   * chunked body goes there as it is read instead of being kept for the reply.
+   */
   push(bytes: Buffer, onChunk?: (chunk: Buffer) => void): Reply | undefined {
     this.buffered = this.buffered.length === 0 ? bytes : Buffer.concat([this.buffered, bytes]);
     if (this.head === undefined) {
