@@ -22,7 +22,8 @@
 // Before the first operator starts, the page cache is dropped once when permitted (see
 // internal/pageCache.ts; BENCH_DROP_CACHES=0 keeps it), so that neither operator's RSS counts
 // files as the kernel cached them when they were just written.
-// Prints a table with the ratios and writes .reports/bench/peer.json (or $BENCH_OUT).
+// Prints a table with the ratios and writes .reports/bench/peer.json (or $BENCH_OUT), and the
+// same rows as the README's Markdown table next to it (peer.md).
 //
 //   node --conditions=@kopf/source packages/compat/bench/peer.bench.ts
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -208,4 +209,7 @@ writeFileSync(
     2,
   )}\n`,
 );
-console.log(`written to ${out}`);
+// The README's table of the same rows, next to the JSON.
+const table = out.replace(/\.json$/, "") + ".md";
+writeFileSync(table, `${Report.markdown(rows, { cycles: SOAK_CYCLES, objects: SOAK_OBJECTS })}\n`);
+console.log(`written to ${out} and ${table}`);

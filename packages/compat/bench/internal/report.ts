@@ -104,6 +104,26 @@ export const rows = (
   ];
 };
 
+/** Whether the floor operator was measured for any row (its column is shown then). */
+const hasFloor = (report: ReadonlyArray<Row>): boolean => report.some((r) => r.floor !== null);
+
+/** The tables' header; `mark` follows "rounds" (": " in the printed table, ", " in the README's). */
+const heading = (withFloor: boolean, mark: string): Array<string> => [
+  "figure",
+  "ours",
+  "Kopf",
+  ...(withFloor ? ["floor"] : []),
+  "ours/Kopf",
+  "target",
+  "met",
+  `rounds${mark} ours`,
+  `rounds${mark} Kopf`,
+];
+
+/** A row's target: on the ratio (`≤ 0.25×`), or on our own value (`ours ≤ 2`). */
+const targetText = (r: Row): string =>
+  r.target === null ? "" : r.ownLimit === true ? `ours ≤ ${r.target}` : `≤ ${r.target}×`;
+
 const spreadText = (value: Spread | null): string =>
   value === null ? "—" : value.min === value.max ? String(value.min) : `${value.min}-${value.max}`;
 
@@ -112,28 +132,18 @@ const spreadText = (value: Spread | null): string =>
  * column follows Kopf's when any row has the floor operator's figure.
  */
 export const table = (report: ReadonlyArray<Row>): string => {
-  const withFloor = report.some((r) => r.floor !== null);
+  const withFloor = hasFloor(report);
   const floorCell = (r: Row): ReadonlyArray<string> =>
     withFloor ? [r.floor === null ? "—" : String(r.floor)] : [];
   const cells = [
-    [
-      "figure",
-      "ours",
-      "Kopf",
-      ...(withFloor ? ["floor"] : []),
-      "ours/Kopf",
-      "target",
-      "met",
-      "rounds: ours",
-      "rounds: Kopf",
-    ],
+    heading(withFloor, ":"),
     ...report.map((r) => [
       `${r.figure} (${r.unit})`,
       String(r.ours),
       r.kopf === null ? "—" : String(r.kopf),
       ...floorCell(r),
       r.ratio === null ? "—" : `${r.ratio}×`,
-      r.target === null ? "" : r.ownLimit === true ? `ours ≤ ${r.target}` : `≤ ${r.target}×`,
+      targetText(r),
       r.met === null ? "" : r.met ? "yes" : "NO",
       spreadText(r.oursSpread),
       spreadText(r.kopfSpread),
@@ -148,4 +158,65 @@ export const table = (report: ReadonlyArray<Row>): string => {
         .trimEnd(),
     )
     .join("\n");
+};
+
+/** A figure as the README's table writes it: two decimals at most, no trailing zeros. */
+const figureText = (value: number | null): string =>
+  value === null || !Number.isFinite(value) ? "—" : String(round(value));
+
+/** Sizes with thousands separators, as the README writes them ("10000" → "10,000"). */
+const grouped = (text: string): string =>
+  text.replace(/\b\d{4,}\b/g, (digits) => Number(digits).toLocaleString("en-US"));
+
+/** A row's label in the README's table; `soak` names the soak's cycles and objects. */
+const readmeLabel = (row: Row, soak: { readonly cycles: number; readonly objects: number }): string => {
+  const figure = grouped(row.figure);
+  if (figure.startsWith("soak"))
+    return `RSS after a soak of ${soak.cycles} × ${soak.objects} objects / after start`;
+  if (figure.startsWith("create handler runs beyond one per object, with finalizer"))
+    return "the same, with finalizer";
+  if (figure.startsWith("create handler runs beyond")) return `${figure} objects`;
+  if (figure.startsWith("writes")) return figure;
+  return `${figure}, ${row.unit}`;
+};
+
+/**
+ * The rows as the Markdown table of the README's performance section: memory in whole MiB, the
+ * floor operator's column when it was measured, the rounds' spreads in the last two columns.
+ *
+ * @example
+ * ```ts
+ * Report.markdown(rows, { cycles: 20, objects: 200 }) // "| figure | ours | Kopf | … |\n| --- | …"
+ * ```
+ */
+export const markdown = (
+  report: ReadonlyArray<Row>,
+  soak: { readonly cycles: number; readonly objects: number },
+): string => {
+  const withFloor = hasFloor(report);
+  const cells = report.map((r) => {
+    const whole = r.unit === "MiB";
+    const text = (value: number | null) =>
+      whole && value !== null && Number.isFinite(value) ? String(Math.round(value)) : figureText(value);
+    const spread = (value: Spread | null) => {
+      if (value === null) return "—";
+      const [min, max] = [text(value.min), text(value.max)];
+      return min === max ? min : `${min}-${max}`;
+    };
+    return [
+      readmeLabel(r, soak),
+      text(r.ours),
+      text(r.kopf),
+      ...(withFloor ? [text(r.floor)] : []),
+      r.ratio === null ? "—" : `${figureText(r.ratio)}×`,
+      targetText(r),
+      r.met === null ? "" : r.met ? "yes" : "no",
+      spread(r.oursSpread),
+      spread(r.kopfSpread),
+    ];
+  });
+  const head = heading(withFloor, ",");
+  const widths = head.map((_, i) => Math.max(...[head, ...cells].map((c) => c[i]!.length)));
+  const line = (c: ReadonlyArray<string>) => `| ${c.map((cell, i) => cell.padEnd(widths[i]!)).join(" | ")} |`;
+  return [line(head), line(widths.map((w) => "-".repeat(w))), ...cells.map(line)].join("\n");
 };

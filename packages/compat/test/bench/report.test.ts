@@ -190,3 +190,104 @@ describe("Report.table", () => {
     ]);
   });
 });
+
+describe("Report.markdown", () => {
+  it("writes the README's table: labels, whole MiB, the floor column, own limits and spreads", () => {
+    const rows = Report.rows(
+      samplesOf({
+        "ours/peakRss/create/10000": [121.6, 122.4, 124.1],
+        "kopf/peakRss/create/10000": [270.2, 271, 304],
+        "ours/createCpu/create/10000": [1.12, 1.07, 1.134],
+        "kopf/createCpu/create/10000": [3.37, 3.11, 3.56],
+        "floor/createCpu/create/10000": [0.3, 0.31, 0.29],
+        "ours/reruns/create/10000": [0, 0, 0],
+        "kopf/reruns/create/10000": [0, 0, 0],
+        "ours/soakRssRatio": [1.25, 1.24, 1.25],
+        "kopf/soakRssRatio": [2.8, 2.75, 2.83],
+      }),
+      [10000],
+      ["ours", "kopf"],
+    );
+    const wanted = [
+      "peak RSS, 10000 objects, create handler",
+      "CPU per object, create handler, 10000",
+      "create handler runs beyond one per object, 10000",
+      "soak: RSS after soak / RSS after start",
+    ];
+    const lines = Report.markdown(
+      rows.filter((row) => wanted.includes(row.figure)),
+      { cycles: 20, objects: 200 },
+    )
+      .split("\n")
+      .map((line) =>
+        line
+          .split("|")
+          .map((cell) => cell.trim())
+          .slice(1, -1),
+      );
+    expect(lines[0]).toEqual([
+      "figure",
+      "ours",
+      "Kopf",
+      "floor",
+      "ours/Kopf",
+      "target",
+      "met",
+      "rounds, ours",
+      "rounds, Kopf",
+    ]);
+    expect(lines[1]?.every((cell) => /^-+$/.test(cell))).toBe(true);
+    expect(lines.slice(2)).toEqual([
+      [
+        "peak RSS, 10,000 objects, create handler, MiB",
+        "122",
+        "271",
+        "—",
+        "0.45×",
+        "≤ 1×",
+        "yes",
+        "122-124",
+        "270-304",
+      ],
+      [
+        "CPU per object, create handler, 10,000, ms",
+        "1.12",
+        "3.37",
+        "0.3",
+        "0.33×",
+        "≤ 0.25×",
+        "no",
+        "1.07-1.13",
+        "3.11-3.56",
+      ],
+      [
+        "create handler runs beyond one per object, 10,000 objects",
+        "0",
+        "0",
+        "—",
+        "—",
+        "ours ≤ 0",
+        "yes",
+        "0",
+        "0",
+      ],
+      [
+        "RSS after a soak of 20 × 200 objects / after start",
+        "1.25",
+        "2.8",
+        "—",
+        "0.45×",
+        "ours ≤ 1.5",
+        "yes",
+        "1.24-1.25",
+        "2.75-2.83",
+      ],
+    ]);
+  });
+
+  it("has no floor column when the floor operator was not measured", () => {
+    const rows = Report.rows(samplesOf({ "ours/start": [0.3] }), [10], ["ours"]);
+    const head = Report.markdown(rows, { cycles: 1, objects: 1 }).split("\n")[0];
+    expect(head).not.toContain("floor");
+  });
+});
