@@ -5,8 +5,10 @@
  * log line, and the server's memory before, during and after. Asserted: no crash, no 5xx, no
  * answer other than those stated for each kind, no log line over 8 KiB, at most 4 KiB of log
  * per request on average; resident memory under 512 MiB during the barrage and, after it, under
- * 384 MiB and below its peak; and the JavaScript heap in use back within 64 MiB of where it
- * started (what stays resident beyond that is memory the allocator keeps, not live data).
+ * 384 MiB and not above its peak; and the JavaScript heap in use back within 64 MiB of where it
+ * started. What comes back down is the heap: the resident memory may stay at its peak, since the
+ * allocator keeps pages it no longer uses (a run measured 193.1 MiB at the peak and, to the byte,
+ * after 15 s of rest, with the heap in use back from 28.1 to 25.8 MiB).
  */
 import { assert, describe, it } from "@effect/vitest";
 import { assertHardened, barrage, report } from "./fixtures/barrage.ts";
@@ -53,7 +55,7 @@ describe("admission chaos", () => {
     assertHardened(figures, LINE_BOUND, 4 * 1024);
     assert.isBelow(figures.rss.during, RSS_DURING);
     assert.isBelow(figures.rss.after, RSS_AFTER);
-    assert.isBelow(figures.rss.after, figures.rss.during);
+    assert.isAtMost(figures.rss.after, figures.rss.during);
     assert.isBelow(figures.heap.after, figures.heap.before + HEAP_GROWTH);
   }, 1_800_000);
 });
