@@ -4,11 +4,12 @@
  * for the kinds). Printed: requests by kind, answers by status, crashes, log bytes, the longest
  * log line, and the server's memory before, during and after. Asserted: no crash, no 5xx, no
  * answer other than those stated for each kind, no log line over 8 KiB, at most 4 KiB of log
- * per request on average; resident memory under 512 MiB during the barrage and, after it, under
- * 384 MiB and not above its peak; and the JavaScript heap in use back within 64 MiB of where it
- * started. What comes back down is the heap: the resident memory may stay at its peak, since the
- * allocator keeps pages it no longer uses (a run measured 193.1 MiB at the peak and, to the byte,
- * after 15 s of rest, with the heap in use back from 28.1 to 25.8 MiB).
+ * per request on average; resident memory under 512 MiB during the barrage and under 384 MiB
+ * after it; and the JavaScript heap in use back within 64 MiB of where it started. What comes back
+ * down is the heap. The resident memory is not compared with its peak: the allocator may keep the
+ * pages it no longer uses (a run measured 193.1 MiB at the peak and, to the byte, after 15 s of
+ * rest, with the heap in use back from 28.1 to 25.8 MiB), and the peak is sampled every 200 ms, so
+ * a run can also read slightly more after the barrage than at its sampled peak.
  */
 import { assert, describe, it } from "@effect/vitest";
 import { assertHardened, barrage, report } from "./fixtures/barrage.ts";
@@ -55,7 +56,6 @@ describe("admission chaos", () => {
     assertHardened(figures, LINE_BOUND, 4 * 1024);
     assert.isBelow(figures.rss.during, RSS_DURING);
     assert.isBelow(figures.rss.after, RSS_AFTER);
-    assert.isAtMost(figures.rss.after, figures.rss.during);
     assert.isBelow(figures.heap.after, figures.heap.before + HEAP_GROWTH);
   }, 1_800_000);
 });
