@@ -33,7 +33,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as CompileTrace from "./internal/compileTrace.ts";
 import * as PageCache from "./internal/pageCache.ts";
-import { nodeArgsOf, ourNodeArgs } from "./internal/processes.ts";
+import { FLOOR_OPERATOR, nodeArgsOf, ourNodeArgs } from "./internal/processes.ts";
 import { cpuMs, load, peakRssMiB, rssMiB } from "./internal/procfs.ts";
 import * as Session from "./internal/session.ts";
 
@@ -46,11 +46,10 @@ interface Variant {
   readonly cli: string;
   readonly nodeArgs: ReadonlyArray<string> | undefined;
 }
-/** The floor operator (floor/operator.ts): BENCH_START_FLOOR=1 measures it after the variants. */
-const FLOOR = join(here, "floor", "operator.ts");
+// BENCH_START_FLOOR=1 measures the floor operator after the variants.
 const VARIANTS: ReadonlyArray<Variant> = [
   process.env.BENCH_START_CLIS ?? join(root, "packages/cli/dist/bundle/main.js"),
-  ...(process.env.BENCH_START_FLOOR === "1" ? [FLOOR] : []),
+  ...(process.env.BENCH_START_FLOOR === "1" ? [FLOOR_OPERATOR] : []),
 ]
   .join(",")
   .split(",")

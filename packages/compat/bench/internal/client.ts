@@ -12,7 +12,8 @@ import * as Stream from "effect/Stream";
 
 const { kopfExamples, namespaces } = KopfRunner;
 
-const LAST_HANDLED = "kopf.zalando.org/last-handled-configuration";
+/** Where both operators keep an object's last-handled configuration (its essence). */
+export const LAST_HANDLED = "kopf.zalando.org/last-handled-configuration";
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 
 /** Counts the writes objects receive, from a watch of the namespace. */

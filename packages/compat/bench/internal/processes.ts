@@ -5,7 +5,8 @@
 // written there (one file per process), for a closer look at a run that failed.
 import { type ChildProcess, spawn } from "node:child_process";
 import { appendFileSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import * as CompileTrace from "./compileTrace.ts";
 
 /** A child process whose output is scanned for progress lines. */
@@ -145,6 +146,12 @@ const ourCli = (root: string, cli: string | undefined): string => {
       return join(root, "packages/cli/dist/bundle/main.js");
   }
 };
+
+/**
+ * The floor operator's entry module (floor/operator.ts): started as `ours` is, with this entry
+ * module and no Node.js options.
+ */
+export const FLOOR_OPERATOR = join(dirname(fileURLToPath(import.meta.url)), "..", "floor", "operator.ts");
 
 /** Which operator. */
 export type Peer = "ours" | "kopf";

@@ -124,8 +124,12 @@ const heading = (withFloor: boolean, mark: string): Array<string> => [
 const targetText = (r: Row): string =>
   r.target === null ? "" : r.ownLimit === true ? `ours ≤ ${r.target}` : `≤ ${r.target}×`;
 
-const spreadText = (value: Spread | null): string =>
-  value === null ? "—" : value.min === value.max ? String(value.min) : `${value.min}-${value.max}`;
+/** A spread as `min-max`, or one value when both read the same once written with `format`. */
+const spreadText = (value: Spread | null, format: (value: number) => string = String): string => {
+  if (value === null) return "—";
+  const [min, max] = [format(value.min), format(value.max)];
+  return min === max ? min : `${min}-${max}`;
+};
 
 /**
  * The rows as an aligned text table; the last two columns are the rounds' spreads. A `floor`
@@ -160,9 +164,9 @@ export const table = (report: ReadonlyArray<Row>): string => {
     .join("\n");
 };
 
-/** A figure as the README's table writes it: two decimals at most, no trailing zeros. */
+/** A figure as the README's table writes it (the rows hold it rounded to two decimals already). */
 const figureText = (value: number | null): string =>
-  value === null || !Number.isFinite(value) ? "—" : String(round(value));
+  value === null || !Number.isFinite(value) ? "—" : String(value);
 
 /** Sizes with thousands separators, as the README writes them ("10000" → "10,000"). */
 const grouped = (text: string): string =>
@@ -198,11 +202,6 @@ export const markdown = (
     const whole = r.unit === "MiB";
     const text = (value: number | null) =>
       whole && value !== null && Number.isFinite(value) ? String(Math.round(value)) : figureText(value);
-    const spread = (value: Spread | null) => {
-      if (value === null) return "—";
-      const [min, max] = [text(value.min), text(value.max)];
-      return min === max ? min : `${min}-${max}`;
-    };
     return [
       readmeLabel(r, soak),
       text(r.ours),
@@ -211,8 +210,8 @@ export const markdown = (
       r.ratio === null ? "—" : `${figureText(r.ratio)}×`,
       targetText(r),
       r.met === null ? "" : r.met ? "yes" : "no",
-      spread(r.oursSpread),
-      spread(r.kopfSpread),
+      spreadText(r.oursSpread, text),
+      spreadText(r.kopfSpread, text),
     ];
   });
   const head = heading(withFloor, ",");

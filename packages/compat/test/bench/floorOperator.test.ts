@@ -6,11 +6,12 @@
  */
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { LAST_HANDLED } from "../../bench/internal/client.ts";
+import { FLOOR_OPERATOR } from "../../bench/internal/processes.ts";
 import * as Session from "../../bench/internal/session.ts";
 
 const root = resolve(import.meta.dirname, "../../../..");
 const handlers = join(root, "packages/compat/bench/fixtures/create");
-const LAST_HANDLED = "kopf.zalando.org/last-handled-configuration";
 const names = Array.from({ length: 12 }, (_, i) => `object-${i}`);
 
 /** Each object's writes and marks after `cli` handled them all. */
@@ -35,7 +36,7 @@ const outcomeOf = (cli: string) =>
 describe("the floor operator", () => {
   it("makes the writes kopf run makes, and leaves the same marks", { timeout: 180_000 }, async () => {
     const ours = await outcomeOf(join(root, "packages/cli/bin/kopf.js"));
-    const floor = await outcomeOf(join(root, "packages/compat/bench/floor/operator.ts"));
+    const floor = await outcomeOf(FLOOR_OPERATOR);
     expect(ours.every((o) => o.writes === 2 && o.result !== undefined && o.lastHandled !== undefined)).toBe(
       true,
     );
