@@ -46,6 +46,8 @@ export interface Cell {
 export interface IndexingEngine {
   readonly indexing: (input: Engines.IndexingInput) => Effect.Effect<void>;
   readonly indexed: Effect.Effect<void>;
+  /** Whether indexing and its wait would do nothing for this resource's events now. */
+  readonly indexIdle: (resource: Resource.Resource) => boolean;
   readonly indices: () => Readonly<Record<string, unknown>>;
   /** A watch starts listing. */
   readonly listing: (cell: Cell) => Effect.Effect<void>;
@@ -177,6 +179,7 @@ export const make = (registry: Registry.Registry<any>): Effect.Effect<IndexingEn
     return {
       indexing,
       indexed: Effect.suspend(() => (Deferred.isDoneUnsafe(ready) ? Effect.void : Deferred.await(ready))),
+      indexIdle: (resource) => Deferred.isDoneUnsafe(ready) && !indexedResource(resource),
       indices: () => views,
       listing: (cell) =>
         Effect.sync(() => {

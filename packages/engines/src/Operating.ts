@@ -73,6 +73,7 @@ export const makeEngines = (
         spawning: daemons.spawning,
         indexing: indexing.indexing,
         indexed: indexing.indexed,
+        indexIdle: indexing.indexIdle,
         indices: indexing.indices,
         listing: indexing.listing,
         listed: indexing.listed,

@@ -7,8 +7,10 @@
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { type Index, PermanentError, Registry, TemporaryError } from "@kopf/registry";
+import { Resource } from "@kopf/structs";
 import { KopfRunner } from "@kopf/testing";
 import * as Effect from "effect/Effect";
+import * as Indexing from "../src/Indexing.ts";
 import * as H from "./fixtures/Harness.ts";
 
 type ByApp = { readonly byApp: Index<string, string> };
@@ -143,5 +145,29 @@ describe("indexing", () => {
           assert.deepStrictEqual(of("permanent"), {});
         }),
       ),
+  );
+
+  it.effect("a cycle may skip indexing only for a resource without index handlers, once all is indexed", () =>
+    Effect.gen(function* () {
+      const other = Resource.make({ ...H.resource, plural: "others", kind: "Other" });
+      // Without index handlers, the operator is indexed from the start: nothing to index, ever.
+      const plain = yield* Indexing.make(Registry.make());
+      assert.isTrue(plain.indexIdle(H.resource));
+      assert.isTrue(plain.indexIdle(other));
+
+      const registry = Registry.make();
+      registry.on.index(H.RES, function byApp({ name }) {
+        return { web: name };
+      });
+      const engine = yield* Indexing.make(registry);
+      // Until the indexed resource's watch has listed its objects, every cycle waits for that.
+      yield* engine.listing({ resource: H.resource, namespace: "ns1" });
+      assert.isFalse(engine.indexIdle(H.resource));
+      assert.isFalse(engine.indexIdle(other));
+      yield* engine.listed({ resource: H.resource, namespace: "ns1" }, []);
+      // Listed: the other resource's cycles skip the step; the indexed one's still index.
+      assert.isFalse(engine.indexIdle(H.resource));
+      assert.isTrue(engine.indexIdle(other));
+    }),
   );
 });

@@ -83,6 +83,12 @@ export interface Engines {
   readonly indexing?: ((input: IndexingInput) => Effect.Effect<void>) | undefined;
   /** Completes when the whole operator is indexed (docs/behaviour/watching.md#orchestration); processing waits for it after indexing. */
   readonly indexed?: Effect.Effect<void> | undefined;
+  /**
+   * Whether indexing and its wait would do nothing for an event of this resource now: no indexing
+   * handlers for it, and the operator indexed already. A cycle then has no index step at all (no
+   * effect to run, and its processing slot is not given back for a wait that would end at once).
+   */
+  readonly indexIdle?: ((resource: Resource.Resource) => boolean) | undefined;
   /** The operator's indices by name, for handler contexts (indices override same-named fields). */
   readonly indices?: (() => Readonly<Record<string, unknown>>) | undefined;
   /** A watch starts (before its listing), for the indexing readiness (docs/behaviour/indexing.md). */

@@ -169,7 +169,9 @@ const processCauses = (
     consistencyTime: context.consistencyTime,
     patchInitiallyEmpty: patch.isEmpty(),
     engines: {
-      indexing: engines.indexing !== undefined || engines.indexed !== undefined,
+      indexing:
+        (engines.indexing !== undefined || engines.indexed !== undefined) &&
+        engines.indexIdle?.(options.resource) !== true,
       ownership: engines.ownership !== undefined,
     },
   };

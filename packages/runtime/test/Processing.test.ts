@@ -1,7 +1,8 @@
 // Covers the processing of single events (docs/behaviour/processing.md#per-event, docs/behaviour/processing.md#cause-order) directly, against the emulator: the
 // consistency gate waits for our own patch's version (changing handlers run only after the
 // whole wait, not when a newer event cuts it short), stealth mode leaves unmatched objects
-// untouched, a running handler holds no processing slot, and memories follow Kopf (listing ⇒ resume once, DELETED ⇒ forgotten).
+// untouched, a running handler holds no processing slot, the index step is left out while the
+// engine would do nothing in it, and memories follow Kopf (listing ⇒ resume once, DELETED ⇒ forgotten).
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { Registry } from "@kopf/registry";
@@ -314,5 +315,42 @@ describe("Processing", () => {
           assert.isDefined(version);
         }),
       ),
+  );
+
+  it.effect("leaves the index step out while the engine says it would do nothing for the resource", () =>
+    Harness.run(() =>
+      Effect.gen(function* () {
+        const order: Array<string> = [];
+        const registry = Registry.make();
+        registry.on.event(RES, function eventFn() {
+          order.push("on.event");
+        });
+        let idle = false;
+        const engines: Engines.Engines = {
+          indexing: () => Effect.sync(() => void order.push("index")),
+          indexed: Effect.sync(() => void order.push("indexed")),
+          indexIdle: (resource) => {
+            assert.strictEqual(resource, Harness.resource);
+            return idle;
+          },
+        };
+        const processor = Processing.make({ registry, resource: Harness.resource, memo: {}, engines });
+        yield* Harness.setup;
+        const api = yield* KubeApi;
+        const body = (yield* api
+          .create(Harness.resource, Harness.example("indexed") as RawBody, { namespace: "ns1" })
+          .pipe(Effect.orDie)) as RawBody;
+        const pressure = yield* Pressure.make;
+        yield* processor.process({ type: "ADDED", object: body }, { pressure, consistencyTime: undefined });
+        assert.deepStrictEqual(order, ["index", "indexed", "on.event"]);
+        idle = true;
+        order.length = 0;
+        yield* processor.process(
+          { type: "MODIFIED", object: body },
+          { pressure, consistencyTime: undefined },
+        );
+        assert.deepStrictEqual(order, ["on.event"]);
+      }),
+    ),
   );
 });

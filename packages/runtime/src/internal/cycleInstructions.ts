@@ -2,7 +2,7 @@
  * How the processing interpreter performs the instructions of one cycle's plan (`CyclePlan`):
  * {@link Performer.now} performs, synchronously and without any effect, the instructions that
  * need none (the selection, the memory, the diff-base, an empty patch, a log line below the least
- * level, the finish) — the whole of
+ * level, a consistency wait that a newer queued event cuts short, the finish) — the whole of
  * a cycle with nothing to do, such as the echo of the operator's own patch — and
  * {@link Performer.perform} performs the others (engines, handlers, requests, sleeps, log lines)
  * as effects. Both report what they observed, for the plan to step on.
@@ -49,6 +49,7 @@ export interface Cycle {
 }
 
 const PERFORMED: CyclePlan.Observation = { _tag: "Performed" };
+const WAIT_CUT_SHORT: CyclePlan.Observation = { _tag: "Waited", sleptFully: false };
 
 /** The plan's log levels as Effect's. */
 const LEVELS = { Debug: "Debug", Warning: "Warn", Error: "Error" } as const satisfies Record<
@@ -110,6 +111,13 @@ const performNow = (cycle: Cycle, instruction: CyclePlan.Instruction): CyclePlan
         LEVELS[instruction.level],
       )
         ? PERFORMED
+        : undefined;
+    case "Wait":
+      // A newer event is queued already and the deadline is ahead: the sleep would be cut short
+      // at once by the raised flag, so it is not slept, and the slot is not given back for it.
+      return Pressure.isRaised(cycle.context.pressure) &&
+        instruction.until > Context.get(cycle.services, Clock.Clock).currentTimeMillisUnsafe()
+        ? WAIT_CUT_SHORT
         : undefined;
     case "Finish":
       return PERFORMED;

@@ -1,5 +1,6 @@
 // Covers the performer of a cycle's instructions: the instructions that need no effect are
-// answered synchronously, the others are left to effects, and a cycle with nothing to do — the
+// answered synchronously (a consistency wait too, when a newer queued event would cut it short),
+// the others are left to effects, and a cycle with nothing to do — the
 // echo of the operator's own patch once the object is handled — is answered from start to
 // finish without any effect, leaving the patch empty (no write) and the memory as it was.
 import { assert, describe, it } from "@effect/vitest";
@@ -31,6 +32,7 @@ const cycleOf = (
   Effect.gen(function* () {
     const patch = new Patch.Patch(event.object, { fns: memory.remaining?.fns ?? [] });
     const settings = Settings.defaults;
+    const pressure = yield* Pressure.make;
     const performer = CycleInstructions.make({
       registry,
       resource: Harness.resource,
@@ -41,7 +43,7 @@ const cycleOf = (
       event,
       key: "u1",
       memory,
-      context: { pressure: yield* Pressure.make, consistencyTime: undefined },
+      context: { pressure, consistencyTime: undefined },
       patch,
     });
     const start = CyclePlan.start({
@@ -52,7 +54,7 @@ const cycleOf = (
       patchInitiallyEmpty: patch.isEmpty(),
       engines: { indexing: false, ownership: false },
     });
-    return { performer, patch, start };
+    return { performer, patch, start, pressure };
   });
 
 /** The plan's instructions from `start`, answered by the performer or, for effects, by `effect`. */
@@ -107,6 +109,24 @@ describe("cycleInstructions", () => {
         Context.make(References.MinimumLogLevel, "Debug"),
       );
       assert.isUndefined(verbose.performer.now({ _tag: "Log", level: "Debug", message: "a line" }));
+    }),
+  );
+
+  it.effect("a consistency wait that a newer queued event would cut short at once is not slept", () =>
+    Effect.gen(function* () {
+      const event: RawEvent = { type: "MODIFIED", object: body0 };
+      const memory = { causes: ResourceMemory.fresh("MODIFIED"), memo: {}, remaining: undefined };
+      // The cycle's clock is the test's, at 0: the deadline of 5,000 is ahead, the one of 0 has passed.
+      const services = yield* Effect.context<never>();
+      const { performer, pressure } = yield* cycleOf(Registry.make(), event, memory, services);
+      assert.isUndefined(performer.now({ _tag: "Wait", until: 5_000 }), "nothing queued: it sleeps");
+      Pressure.raiseUnsafe(pressure, yield* Effect.fiber);
+      assert.deepStrictEqual(performer.now({ _tag: "Wait", until: 5_000 }), {
+        _tag: "Waited",
+        sleptFully: false,
+      });
+      // A deadline already passed is a full wait (the object is then re-read), raised flag or not.
+      assert.isUndefined(performer.now({ _tag: "Wait", until: 0 }));
     }),
   );
 
