@@ -1,5 +1,6 @@
 // Covers the processing slots of the per-object queues in virtual time: the limit on cycles in
-// flight, waits aside giving the slot back (and taking one back before new cycles), continuing
+// flight, waits aside giving the slot back (and taking one back before new cycles; a wait that
+// ends at once keeps it), continuing
 // cycles served before new ones, no slot lost
 // to interruption, admission of workers not started yet (after every waiting cycle, in arrival
 // order, with the slot as a ticket; an unused ticket given back), a limit changed while cycles
@@ -7,6 +8,7 @@
 // in flight; and a property over random scripts of cycles, admissions, ends and changes of the
 // limit), what waits and when it began to, and no limit at all with `null`.
 import { assert, describe, it } from "@effect/vitest";
+import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
 import { TestClock } from "effect/testing";
@@ -89,6 +91,33 @@ describe("CycleSlots", () => {
       yield* Fiber.join(blocker);
       yield* Fiber.join(late);
       assert.deepStrictEqual(log, ["sleeper starts", "q1", "q2", "q3", "sleeper resumes", "late"]);
+    }),
+  );
+
+  it.effect("a wait aside that ends without waiting keeps the slot: no other cycle runs in between", () =>
+    Effect.gen(function* () {
+      const slots = CycleSlots.make(1);
+      const log: Array<string> = [];
+      const gate = yield* Deferred.make<void>();
+      const first = yield* Effect.forkChild(
+        slots.hold((holder) =>
+          Effect.gen(function* () {
+            log.push("a starts");
+            yield* Deferred.await(gate); // holding its slot: the next cycle queues for one
+            yield* holder.aside(Effect.sync(() => log.push("a's wait ends at once")));
+            log.push("a goes on");
+          }),
+        ),
+      );
+      yield* settle;
+      const queued = yield* Effect.forkChild(slots.hold(() => Effect.sync(() => log.push("b"))));
+      yield* settle;
+      assert.strictEqual(slots.waiting(), 1);
+      yield* Deferred.succeed(gate, undefined);
+      yield* Fiber.join(first);
+      yield* Fiber.join(queued);
+      assert.deepStrictEqual(log, ["a starts", "a's wait ends at once", "a goes on", "b"]);
+      assert.strictEqual(slots.waiting(), 0);
     }),
   );
 
