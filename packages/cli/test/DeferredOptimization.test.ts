@@ -3,7 +3,7 @@
  * user's flags for V8's tiers win) and V8's version, and — in a separate Node process, since the
  * flags change the whole process — that a hot function does not reach TurboFan until the process
  * has used the CPU given and does after that, where V8 on its own compiles it with TurboFan at
- * once.
+ * once; and that the process's CPU is read at most every `LOOK_EVERY_MS`.
  */
 import { execFileSync } from "node:child_process";
 import { dirname, join } from "node:path";
@@ -43,7 +43,14 @@ describe("DeferredOptimization.apply in a Node process", () => {
   const run = (
     mode: "deferred" | "spent" | "none" | "default",
     thresholdMs: number,
-  ): { before: boolean; after: boolean; maglevBefore: boolean } =>
+  ): {
+    before: boolean;
+    after: boolean;
+    maglevBefore: boolean;
+    looks: number;
+    collections: number;
+    wallMs: number;
+  } =>
     JSON.parse(
       execFileSync(
         process.execPath,
@@ -67,6 +74,12 @@ describe("DeferredOptimization.apply in a Node process", () => {
   it(`runs Maglev's code in the window from V8 ${DeferredOptimization.FROM_V8_MAJOR} on, and not before`, () => {
     const gated = DeferredOptimization.plan([], undefined, process.versions.v8) !== undefined;
     expect(run("deferred", 400).maglevBefore).toBe(gated);
+  });
+
+  it("reads the process's CPU at most every LOOK_EVERY_MS, not after every collection", () => {
+    const { looks, collections, wallMs } = run("deferred", 400);
+    expect(looks).toBeLessThanOrEqual(Math.floor(wallMs / DeferredOptimization.LOOK_EVERY_MS) + 1);
+    expect(collections).toBeGreaterThan(looks * 4);
   });
 
   it("leaves V8's tiers alone when the process has used that much CPU already, or without a plan", () => {
