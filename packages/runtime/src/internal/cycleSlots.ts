@@ -15,8 +15,8 @@
  * The slot is given back only once the wait has begun (the cycle's fiber yielded): a wait that
  * ends at once, such as a handler that returns without awaiting, keeps its slot. Handing it over
  * and queueing to take one back would only send the cycle behind the others, its data gone cold
- * in the processor's caches by the time it resumes (measured: a seventh of the CPU per object in a
- * burst, see docs/performance.md).
+ * in the processor's caches by the time it resumes (measured in docs/performance.md, "Waits that
+ * end at once"). Nested asides give the slot back once, and take it back once.
  *
  * An object's worker need not exist before its first cycle can run: `admit` calls back when a slot
  * is free for it (at once, or when one is given back) and hands that slot over as a ticket for the

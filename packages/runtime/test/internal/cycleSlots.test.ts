@@ -121,6 +121,41 @@ describe("CycleSlots", () => {
     }),
   );
 
+  it.effect("nested waits aside give the slot back once and take one back once", () =>
+    Effect.gen(function* () {
+      const slots = CycleSlots.make(1);
+      const log: Array<string> = [];
+      const nested = yield* Effect.forkChild(
+        slots.hold((holder) =>
+          Effect.gen(function* () {
+            yield* holder.aside(holder.aside(Effect.sleep("1 hour")));
+            log.push("nested resumes");
+          }),
+        ),
+      );
+      yield* settle;
+      // While it waits, another cycle has the one slot.
+      const other = yield* Effect.forkChild(slots.hold(() => Effect.sync(() => log.push("other"))));
+      yield* settle;
+      yield* Fiber.join(other);
+      yield* TestClock.adjust("1 hour");
+      yield* settle;
+      yield* Fiber.join(nested);
+      assert.deepStrictEqual(log, ["other", "nested resumes"]);
+      // Still one slot, no more: two cycles of a second each run one after the other.
+      const { state, second } = counter();
+      const after = yield* Effect.forEach(["x", "y"], (name) => second(slots, name));
+      yield* settle;
+      assert.deepStrictEqual(state.log, ["x"]);
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      yield* TestClock.adjust("1 second");
+      yield* Fiber.joinAll(after);
+      assert.strictEqual(state.most, 1);
+      assert.strictEqual(slots.waiting(), 0);
+    }),
+  );
+
   it.effect("a continuing cycle (an object's next event) is served before objects not started yet", () =>
     Effect.gen(function* () {
       const slots = CycleSlots.make(1);
