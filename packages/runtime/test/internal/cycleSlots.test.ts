@@ -39,6 +39,21 @@ const counter = () => {
   return { state, enter, leave, second };
 };
 
+/** Checks that `slots` has exactly one slot free: two cycles of a second each run one after the other. */
+const oneSlotLeft = (slots: CycleSlots.Slots) =>
+  Effect.gen(function* () {
+    const { state, second } = counter();
+    const after = yield* Effect.forEach(["x", "y"], (name) => second(slots, name));
+    yield* settle;
+    assert.deepStrictEqual(state.log, ["x"]);
+    yield* TestClock.adjust("1 second");
+    yield* settle;
+    yield* TestClock.adjust("1 second");
+    yield* Fiber.joinAll(after);
+    assert.deepStrictEqual(state.log, ["x", "y"]);
+    assert.strictEqual(state.most, 1);
+  });
+
 describe("CycleSlots", () => {
   it.effect("holds at most `limit` cycles at once; the others start in arrival order as slots free", () =>
     Effect.gen(function* () {
@@ -142,16 +157,7 @@ describe("CycleSlots", () => {
       yield* settle;
       yield* Fiber.join(nested);
       assert.deepStrictEqual(log, ["other", "nested resumes"]);
-      // Still one slot, no more: two cycles of a second each run one after the other.
-      const { state, second } = counter();
-      const after = yield* Effect.forEach(["x", "y"], (name) => second(slots, name));
-      yield* settle;
-      assert.deepStrictEqual(state.log, ["x"]);
-      yield* TestClock.adjust("1 second");
-      yield* settle;
-      yield* TestClock.adjust("1 second");
-      yield* Fiber.joinAll(after);
-      assert.strictEqual(state.most, 1);
+      yield* oneSlotLeft(slots);
       assert.strictEqual(slots.waiting(), 0);
     }),
   );
@@ -184,16 +190,7 @@ describe("CycleSlots", () => {
       yield* Fiber.interrupt(holding);
       yield* settle;
       yield* Fiber.interrupt(aside);
-      const { state, second } = counter();
-      const after = yield* Effect.forEach(["x", "y"], (name) => second(slots, name));
-      yield* settle;
-      assert.deepStrictEqual(state.log, ["x"]);
-      yield* TestClock.adjust("1 second");
-      yield* settle;
-      yield* TestClock.adjust("1 second");
-      yield* Fiber.joinAll(after);
-      assert.deepStrictEqual(state.log, ["x", "y"]);
-      assert.strictEqual(state.most, 1);
+      yield* oneSlotLeft(slots);
     }),
   );
 
