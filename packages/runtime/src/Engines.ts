@@ -85,8 +85,8 @@ export interface Engines {
   readonly indexed?: Effect.Effect<void> | undefined;
   /**
    * Whether indexing and its wait would do nothing for an event of this resource now: no indexing
-   * handlers for it, and the operator indexed already. A cycle then has no index step at all (no
-   * effect to run, and its processing slot is not given back for a wait that would end at once).
+   * handlers for it, and the operator indexed already. A cycle then has no index step at all, and
+   * runs no effect for it.
    */
   readonly indexIdle?: ((resource: Resource.Resource) => boolean) | undefined;
   /** The operator's indices by name, for handler contexts (indices override same-named fields). */

@@ -126,6 +126,22 @@ export interface Slept {
 }
 
 /**
+ * How a sleep of `seconds` on `pressure` ends without waiting at all, if it does: a non-positive
+ * duration has elapsed already (raised flag or not); a raised flag cuts any other short at once.
+ * `undefined`: the sleep must wait.
+ *
+ * @example
+ * ```ts
+ * Pressure.endsAtOnce(pressure, 10) // { fully: false, left: 10 } once a newer event is queued
+ * ```
+ */
+export const endsAtOnce = (pressure: Pressure | undefined, seconds: number): Slept | undefined => {
+  if (seconds <= 0) return { fully: true, left: 0 };
+  if (pressure !== undefined && isRaised(pressure)) return { fully: false, left: seconds };
+  return undefined;
+};
+
+/**
  * Sleeps for `seconds` unless the flag is raised (already or meanwhile): `fully` when the whole
  * sleep elapsed, otherwise the seconds `left`. A non-positive duration has elapsed already,
  * raised flag or not.
@@ -138,8 +154,8 @@ export interface Slept {
  */
 export const sleep = (pressure: Pressure | undefined, seconds: number): Effect.Effect<Slept> =>
   Effect.gen(function* () {
-    if (seconds <= 0) return { fully: true, left: 0 };
-    if (pressure !== undefined && isRaised(pressure)) return { fully: false, left: seconds };
+    const atOnce = endsAtOnce(pressure, seconds);
+    if (atOnce !== undefined) return atOnce;
     const slept = Effect.as(Effect.sleep(Duration.seconds(seconds)), true);
     if (pressure === undefined) return { fully: yield* slept, left: 0 };
     const start = yield* Clock.currentTimeMillis;

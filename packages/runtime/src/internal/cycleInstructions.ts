@@ -112,13 +112,14 @@ const performNow = (cycle: Cycle, instruction: CyclePlan.Instruction): CyclePlan
       )
         ? PERFORMED
         : undefined;
-    case "Wait":
-      // A newer event is queued already and the deadline is ahead: the sleep would be cut short
-      // at once by the raised flag, so it is not slept, and the slot is not given back for it.
-      return Pressure.isRaised(cycle.context.pressure) &&
-        instruction.until > Context.get(cycle.services, Clock.Clock).currentTimeMillisUnsafe()
-        ? WAIT_CUT_SHORT
-        : undefined;
+    case "Wait": {
+      // A newer event is queued already and the deadline is ahead: the sleep would end at once,
+      // cut short, so no effect is run for it. (A deadline passed is a full wait: an effect, as
+      // the object is then re-read.)
+      const now = Context.get(cycle.services, Clock.Clock).currentTimeMillisUnsafe();
+      const atOnce = Pressure.endsAtOnce(cycle.context.pressure, (instruction.until - now) / 1000);
+      return atOnce?.fully === false ? WAIT_CUT_SHORT : undefined;
+    }
     case "Finish":
       return PERFORMED;
     default:
