@@ -218,9 +218,22 @@ export const cycle = <A, E, R>(
   effect: Effect.Effect<A, E, R>,
 ): Effect.Effect<A, E, R> =>
   Effect.withFiber((fiber) => {
-    ofResource(cycles, resource).updateUnsafe(1, fiber.context);
+    cycleUnsafe(fiber.context, resource);
     return Effect.provideService(effect, CurrentEvent, { resource, arrived });
   });
+
+/**
+ * Records one processing cycle that ran at once, with no effect (and so no handler and no patch),
+ * in the metric registry of `context`.
+ *
+ * @example
+ * ```ts
+ * Metrics.cycleUnsafe(context, "kopfexamples.v1.kopf.dev")
+ * ```
+ */
+export const cycleUnsafe = (context: Context.Context<never>, resource: string): void => {
+  ofResource(cycles, resource).updateUnsafe(1, context);
+};
 
 /**
  * Sets a per-resource gauge (objects known, objects and events queued).

@@ -37,10 +37,12 @@ import type { RawEvent } from "@kopf/structs";
 import { ObjectKey } from "@kopf/watcher";
 import * as Cause from "effect/Cause";
 import * as Clock from "effect/Clock";
+import * as Context from "effect/Context";
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import * as FiberSet from "effect/FiberSet";
 import * as Option from "effect/Option";
+import * as References from "effect/References";
 import type * as Scope from "effect/Scope";
 import * as AwaitedVersion from "./internal/awaitedVersion.ts";
 import * as CycleLimiting from "./internal/cycleLimiting.ts";
@@ -97,6 +99,21 @@ export type Processor<R> = (
   context: WorkerContext,
 ) => Effect.Effect<string | null | undefined, never, R>;
 
+/** What a {@link Quick} try answers when the cycle needs an effect: nothing was done. */
+export const NOT_QUICK: unique symbol = Symbol("@kopf/runtime/ObjectQueues/NOT_QUICK");
+
+/**
+ * Tries an event's cycle at once, synchronously, with the queues' `services`: its answer as the
+ * {@link Processor} gives it if the whole cycle needed no effect (the echo of the operator's own
+ * patch), or {@link NOT_QUICK}, with nothing done, for the processor to run it. A cycle done at
+ * once takes no processing slot and makes no span (it is not tried while tracing).
+ */
+export type Quick = (
+  event: RawEvent,
+  context: WorkerContext,
+  services: Context.Context<never>,
+) => string | null | undefined | typeof NOT_QUICK;
+
 /** How the queues behave (from `settings.queueing` and `settings.persistence`). Durations in seconds. */
 export interface Options {
   readonly idleTimeout: number;
@@ -140,6 +157,7 @@ export interface ObjectQueues {
 export const make = <R>(
   process: Processor<R>,
   options: Options,
+  quick?: Quick,
 ): Effect.Effect<ObjectQueues, never, Scope.Scope | R> =>
   Effect.gen(function* () {
     const streams = new Map<string, ObjectStream.ObjectStream>();
@@ -213,6 +231,19 @@ export const make = <R>(
       });
     };
 
+    // A cycle that needs no effect is done at once, counted as a cycle, with no slot (its first
+    // cycle's ticket, if it had one, is given back) and no span: not tried while tracing.
+    const tryQuick = (
+      event: RawEvent,
+      pressure: Pressure.Pressure,
+      consistencyTime: number | undefined,
+    ): string | null | undefined | typeof NOT_QUICK => {
+      if (quick === undefined || Context.get(context, References.TracerEnabled)) return NOT_QUICK;
+      const done = quick(event, { pressure, consistencyTime }, context);
+      if (done !== NOT_QUICK && resource !== undefined) Metrics.cycleUnsafe(context, resource);
+      return done;
+    };
+
     // `ticket`: the slot its first cycle was admitted with (see `CycleSlots.admit`).
     const worker = (
       stream: ObjectStream.ObjectStream,
@@ -238,20 +269,25 @@ export const make = <R>(
           const arrived = item.arrived;
           const consistencyTime = stream.awaited?.deadline;
           const continuing = stream.continuing;
-          const version = yield* slots.hold(
-            (holder) => {
-              const processing = process(event, {
-                pressure: stream.pressure,
-                consistencyTime,
-                aside: holder.aside,
-              });
-              return resource === undefined
-                ? processing
-                : Metrics.cycle(resource, arrived, Tracing.cycle(resource, event, processing));
-            },
-            continuing,
-            continuing ? undefined : ticket,
-          );
+          const now = tryQuick(event, stream.pressure, consistencyTime);
+          if (now !== NOT_QUICK && !continuing && ticket !== undefined) slots.release(ticket);
+          const version =
+            now !== NOT_QUICK
+              ? now
+              : yield* slots.hold(
+                  (holder) => {
+                    const processing = process(event, {
+                      pressure: stream.pressure,
+                      consistencyTime,
+                      aside: holder.aside,
+                    });
+                    return resource === undefined
+                      ? processing
+                      : Metrics.cycle(resource, arrived, Tracing.cycle(resource, event, processing));
+                  },
+                  continuing,
+                  continuing ? undefined : ticket,
+                );
           stream.continuing = true;
           stream.awaited = AwaitedVersion.afterCycle(
             stream.awaited,

@@ -123,16 +123,20 @@ export const run = (options: OrchestratorOptions): Effect.Effect<void, never, Ku
             const current = yield* OperatorSettings;
             const processor = processorOf(cell.resource);
             const name = `${Resource.toString(cell.resource)}${cell.namespace === null ? "" : ` in ${cell.namespace}`}`;
-            const queues = yield* ObjectQueues.make(processor.process, {
-              idleTimeout: current.queueing.idleTimeout,
-              exitTimeout: current.queueing.exitTimeout,
-              workerLimit: current.queueing.workerLimit,
-              cycleLimit: current.queueing.cycleLimit,
-              load: current.queueing.adaptiveCycleLimit ? Option.getOrUndefined(load) : undefined,
-              consistencyTimeout: current.persistence.consistencyTimeout,
-              name,
-              resource: Resource.toString(cell.resource),
-            });
+            const queues = yield* ObjectQueues.make(
+              processor.process,
+              {
+                idleTimeout: current.queueing.idleTimeout,
+                exitTimeout: current.queueing.exitTimeout,
+                workerLimit: current.queueing.workerLimit,
+                cycleLimit: current.queueing.cycleLimit,
+                load: current.queueing.adaptiveCycleLimit ? Option.getOrUndefined(load) : undefined,
+                consistencyTimeout: current.persistence.consistencyTimeout,
+                name,
+                resource: Resource.toString(cell.resource),
+              },
+              processor.quick,
+            );
             yield* Effect.addFinalizer(() => queues.shutdown);
             const engines = options.engines ?? {};
             if (engines.listing !== undefined) yield* engines.listing(cell);

@@ -24,13 +24,16 @@ import { OperatorSettings } from "@kopf/settings";
 import { Patch, type RawEvent, Resource } from "@kopf/structs";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
+import * as LogLevel from "effect/LogLevel";
 import * as Option from "effect/Option";
+import * as References from "effect/References";
 import type * as Engines from "./Engines.ts";
 import * as CycleInstructions from "./internal/cycleInstructions.ts";
 import * as Logging from "./Logging.ts";
 import * as Metrics from "./Metrics.ts";
-import type * as ObjectQueues from "./ObjectQueues.ts";
+import * as ObjectQueues from "./ObjectQueues.ts";
 import * as Posting from "./Posting.ts";
+import * as Pressure from "./Pressure.ts";
 import * as Throttler from "./Throttler.ts";
 
 /** What the runtime keeps about one object between its events. */
@@ -59,6 +62,11 @@ export interface ProcessorOptions {
 /** The processor of one resource kind (shared by all its watch streams) and its memories. */
 export interface ResourceProcessor {
   readonly process: ObjectQueues.Processor<KubeApi>;
+  /**
+   * The same cycle, tried at once without any effect, for an event whose cycle may well need
+   * none (see {@link ObjectQueues.Quick}).
+   */
+  readonly quick: ObjectQueues.Quick;
   /** The memories of the objects seen, by uid. */
   readonly memories: ReadonlyMap<string, ObjectMemory>;
   /**
@@ -129,12 +137,42 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
       );
     }).pipe(Logging.annotateObject(Posting.referenceOf(event.object)));
 
+  // The echo of our own patch to an object fully handled once is the likely cycle with nothing
+  // to do. A cycle with `on.event` handlers, daemons or timers, or of a throttled object, always
+  // needs an effect, and is not tried: it would be worked out twice. (An index or claim step
+  // comes first in the plan: a cycle with one is given up on before anything is worked out.)
+  const quick: ObjectQueues.Quick = (event, context, services) => {
+    if (event.type !== "MODIFIED") return ObjectQueues.NOT_QUICK;
+    // A consistency wait that no queued event cuts short is a sleep, an effect.
+    if (context.consistencyTime !== undefined && !Pressure.isRaised(context.pressure))
+      return ObjectQueues.NOT_QUICK;
+    const key = ResourceMemory.keyOf(event.object);
+    const memory = memories.get(key);
+    if (memory === undefined || !memory.causes.fullyHandledOnce) return ObjectQueues.NOT_QUICK;
+    if (memory.throttler !== Throttler.initial || (memory.remaining?.fns.length ?? 0) > 0)
+      return ObjectQueues.NOT_QUICK;
+    const { registry, resource } = options;
+    const engines = options.engines ?? {};
+    if (
+      registry.hasHandlers("watching", resource) ||
+      (engines.spawning !== undefined && registry.hasHandlers("spawning", resource))
+    )
+      return ObjectQueues.NOT_QUICK;
+    // Debug lines are effects: such a cycle would be given up on after its selection.
+    if (!LogLevel.isGreaterThan(Context.get(services, References.MinimumLogLevel), "Debug"))
+      return ObjectQueues.NOT_QUICK;
+    const settings = Context.get(services, OperatorSettings);
+    const { performer, start } = prepare({ options, event, key, memory, context, settings, services });
+    const done = CycleInstructions.runNow(performer, start);
+    return done === undefined ? ObjectQueues.NOT_QUICK : versionOf(done);
+  };
+
   const forget = (which: (key: string) => boolean) =>
     Effect.sync(() => {
       for (const key of [...memories.keys()]) if (which(key)) memories.delete(key);
     });
 
-  return { process, memories, forget };
+  return { process, quick, memories, forget };
 };
 
 interface CycleInput {
@@ -159,6 +197,26 @@ interface CycleInput {
 const processCauses = (
   input: CycleInput,
 ): Effect.Effect<string | null | undefined, CycleInstructions.CycleError, KubeApi> => {
+  const { performer, start } = prepare(input);
+  const ownership = input.options.engines?.ownership;
+  // Scaled out: the object claimed for this cycle is released however the cycle ends.
+  const outcome =
+    ownership === undefined
+      ? CycleInstructions.run(performer, start)
+      : Effect.suspend(() => CycleInstructions.run(performer, start)).pipe(
+          Effect.ensuring(
+            Effect.suspend(() => (performer.claimed() ? ownership.release(input.key) : Effect.void)),
+          ),
+        );
+  return Effect.map(outcome, versionOf);
+};
+
+/** The resource version a cycle's outcome leaves to await (see `ObjectQueues.Processor`). */
+const versionOf = (done: CyclePlan.Outcome): string | null | undefined =>
+  done._tag === "Applied" ? done.resourceVersion : undefined;
+
+/** A cycle's performer and the first step of its plan (its patch made afresh). */
+const prepare = (input: CycleInput): { performer: CycleInstructions.Performer; start: CyclePlan.Step } => {
   const { options, event, key, memory, context, settings, services } = input;
   const engines = options.engines ?? {};
   const patch = new Patch.Patch(event.object, { fns: memory.remaining?.fns ?? [] });
@@ -188,13 +246,5 @@ const processCauses = (
     context,
     patch,
   });
-  const { ownership } = engines;
-  // Scaled out: the object claimed for this cycle is released however the cycle ends.
-  const outcome =
-    ownership === undefined
-      ? CycleInstructions.run(performer, CyclePlan.start(facts))
-      : Effect.suspend(() => CycleInstructions.run(performer, CyclePlan.start(facts))).pipe(
-          Effect.ensuring(Effect.suspend(() => (performer.claimed() ? ownership.release(key) : Effect.void))),
-        );
-  return Effect.map(outcome, (done) => (done._tag === "Applied" ? done.resourceVersion : undefined));
+  return { performer, start: CyclePlan.start(facts) };
 };

@@ -1,12 +1,14 @@
 // Covers the per-object queues (docs/behaviour/watching.md#queues, docs/behaviour/watching.md#consistency) in virtual time: strict order per object and
 // concurrency across objects, the pressure flag, idle workers exiting and restarting, the worker
-// limit, the cycle limit (waits aside holding no slot; adapted to a saturated loop, and its gauge), consistency tracking of our own patches' versions, crash isolation and shutdown.
+// limit, the cycle limit (waits aside holding no slot; adapted to a saturated loop, and its gauge), consistency tracking of our own patches' versions, crash isolation and shutdown,
+// and cycles done at once (no slot, counted, not tried while tracing).
 import { assert, describe, it } from "@effect/vitest";
 import type { RawEvent } from "@kopf/structs";
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Logger from "effect/Logger";
 import * as Metric from "effect/Metric";
+import * as References from "effect/References";
 import { TestClock } from "effect/testing";
 import * as fc from "fast-check";
 import * as Metrics from "../src/Metrics.ts";
@@ -32,6 +34,10 @@ const collecting = (lines: Array<string>) =>
 const settle = Effect.gen(function* () {
   for (let i = 0; i < 20; i++) yield* Effect.yieldNow;
 });
+
+/** Offers each event in turn, letting the queues settle after each. */
+const offerSettling = (queues: ObjectQueues.ObjectQueues, events: ReadonlyArray<RawEvent>) =>
+  Effect.forEach(events, (e) => Effect.andThen(queues.offer(e), settle), { discard: true });
 
 describe("ObjectQueues", () => {
   it.effect("processes one object's events in order, one at a time, objects concurrently", () =>
@@ -344,6 +350,93 @@ describe("ObjectQueues", () => {
     }).pipe(Effect.scoped),
   );
 
+  // A cycle done at once (`quick`) needs no slot: with the only slot held by another object's long
+  // cycle, the echo is still processed, counted as a cycle, and its answer steers the awaiting as
+  // a processed one's does. While tracing, it is not tried (each cycle gets its span).
+  it.effect.each([
+    ["done at once, with no slot", false],
+    ["not tried while tracing", true],
+  ] as const)("a cycle that needs no effect: %s", ([, tracing]) =>
+    Effect.gen(function* () {
+      const resource = "kopfexamples.v1.kopf.dev";
+      const cycles = Metric.value(Metric.withAttributes(Metrics.cycles, { resource })).pipe(
+        Effect.map((state) => state.count),
+      );
+      const counted = yield* cycles;
+      const processed: Array<string> = [];
+      const quickly: Array<string> = [];
+      const queues = yield* ObjectQueues.make(
+        (e, ctx) =>
+          Effect.gen(function* () {
+            const uid = e.object.metadata?.uid ?? "";
+            processed.push(`${uid} ${e.object.metadata?.resourceVersion}`);
+            if (uid === "long") yield* Effect.sleep("1 hour");
+            return ctx.consistencyTime === undefined ? undefined : null;
+          }),
+        { ...options, resource, cycleLimit: 1 },
+        (e, ctx) => {
+          const rv = e.object.metadata?.resourceVersion ?? "";
+          if (e.object.metadata?.uid !== "echo" || rv === "1") return ObjectQueues.NOT_QUICK;
+          quickly.push(`${rv} ${ctx.consistencyTime ?? "-"}`);
+          return rv === "2" ? "5" : rv === "3" ? null : undefined;
+        },
+      );
+      yield* offerSettling(queues, [
+        event("echo", "1"),
+        event("long", "1"),
+        event("echo", "2"),
+        event("echo", "3"),
+        event("echo", "4"),
+      ]);
+      if (tracing) {
+        assert.deepStrictEqual(quickly, []);
+        assert.deepStrictEqual(processed, ["echo 1", "long 1"]);
+        yield* TestClock.adjust("1 hour");
+        yield* settle;
+        assert.deepStrictEqual(processed, ["echo 1", "long 1", "echo 2", "echo 3", "echo 4"]);
+      } else {
+        // The quick cycle of version 2 has version 5 awaited (until 5,000), that of 3 nothing any more.
+        assert.deepStrictEqual(quickly, ["2 -", "3 5000", "4 -"]);
+        assert.deepStrictEqual(processed, ["echo 1", "long 1"]);
+      }
+      assert.strictEqual((yield* cycles) - counted, 5);
+    }).pipe(Effect.scoped, Effect.provideService(References.TracerEnabled, tracing)),
+  );
+
+  it.effect("a new object's first cycle done at once gives its admission slot back", () =>
+    Effect.gen(function* () {
+      const processed: Array<string> = [];
+      const queues = yield* ObjectQueues.make(
+        (e) =>
+          Effect.gen(function* () {
+            const uid = e.object.metadata?.uid ?? "";
+            if (uid === "z") yield* Effect.sleep("1 second");
+            processed.push(`${uid} ${e.object.metadata?.resourceVersion}`);
+            return undefined;
+          }),
+        { ...options, cycleLimit: 1 },
+        (e) =>
+          e.object.metadata?.uid === "a" && e.object.metadata?.resourceVersion === "1"
+            ? undefined
+            : ObjectQueues.NOT_QUICK,
+      );
+      // "a" waits for admission behind "z" with both its events queued. It is admitted with the
+      // only slot; its first cycle is done at once, and the second needs a slot: the admission's,
+      // given back (else it would wait for it forever).
+      yield* queues.offer(event("z", "1"));
+      yield* queues.offer(event("a", "1"));
+      yield* queues.offer(event("a", "2"));
+      yield* settle;
+      assert.deepStrictEqual(processed, []);
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      assert.deepStrictEqual(processed, ["z 1", "a 2"]);
+      yield* queues.offer(event("b", "1"));
+      yield* settle;
+      assert.deepStrictEqual(processed, ["z 1", "a 2", "b 1"]);
+    }).pipe(Effect.scoped, Effect.provideService(References.TracerEnabled, false)),
+  );
+
   it.effect("passes the consistency deadline until our patch's version arrives", () =>
     Effect.gen(function* () {
       const seen: Array<string> = [];
@@ -358,14 +451,7 @@ describe("ObjectQueues", () => {
           }),
         options,
       );
-      yield* queues.offer(event("a", "1"));
-      yield* settle;
-      yield* queues.offer(event("a", "2"));
-      yield* settle;
-      yield* queues.offer(event("a", "3"));
-      yield* settle;
-      yield* queues.offer(event("a", "4"));
-      yield* settle;
+      yield* offerSettling(queues, [event("a", "1"), event("a", "2"), event("a", "3"), event("a", "4")]);
       assert.deepStrictEqual(seen, ["1 consistent", "2 awaiting until 5000", "3 consistent", "4 consistent"]);
     }).pipe(Effect.scoped),
   );

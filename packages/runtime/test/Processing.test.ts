@@ -2,19 +2,24 @@
 // consistency gate waits for our own patch's version (changing handlers run only after the
 // whole wait, not when a newer event cuts it short), stealth mode leaves unmatched objects
 // untouched, a running handler holds no processing slot, the index step is left out while the
-// engine would do nothing in it, and memories follow Kopf (listing ⇒ resume once, DELETED ⇒ forgotten).
+// engine would do nothing in it, memories follow Kopf (listing ⇒ resume once, DELETED ⇒ forgotten),
+// and the echo of our own patch is done at once, without any effect, while every other cycle is
+// left to the effectful processing untouched.
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { Registry } from "@kopf/registry";
 import type { RawBody, RawEvent } from "@kopf/structs";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
+import * as References from "effect/References";
 import * as Stream from "effect/Stream";
 import { TestClock } from "effect/testing";
 import type * as Engines from "../src/Engines.ts";
 import * as ObjectQueues from "../src/ObjectQueues.ts";
 import * as Pressure from "../src/Pressure.ts";
 import * as Processing from "../src/Processing.ts";
+import * as Throttler from "../src/Throttler.ts";
 import * as Harness from "./fixtures/Harness.ts";
 
 const RES = "kopfexamples.kopf.dev";
@@ -352,5 +357,86 @@ describe("Processing", () => {
         assert.deepStrictEqual(order, ["on.event"]);
       }),
     ),
+  );
+
+  // The echo of our own patch needs no effect: `quick` does it at once, as `process` would.
+  // Every other cycle is left to `process` untouched (no memory made or changed, nothing run).
+  it.effect(
+    "quick: the echo of our own patch is done at once; other cycles are left to process, untouched",
+    () =>
+      Harness.run(() =>
+        Effect.gen(function* () {
+          const registry = Registry.make();
+          const calls: Array<string> = [];
+          registry.on.create(RES, function createFn() {
+            calls.push("create");
+          });
+          registry.on.update(RES, function updateFn() {
+            calls.push("update");
+          });
+          const processor = Processing.make({ registry, resource: Harness.resource, memo: {} });
+          const api = yield* KubeApi;
+          const body = yield* createdBody("quick");
+          const where = { namespace: "ns1", name: "quick" };
+          const uid = body.metadata?.uid as string;
+          const pressure = yield* Pressure.make;
+          const calm = { pressure, consistencyTime: undefined };
+          // The harness logs debug lines: such a line is an effect, and the cycle is not done at once.
+          const debugging = yield* Effect.context<never>();
+          const services = Context.add(debugging, References.MinimumLogLevel, "Info");
+          const modified = (object: RawBody): RawEvent => ({ type: "MODIFIED", object });
+
+          // Not seen yet: no memory is made for it.
+          assert.strictEqual(processor.quick(modified(body), calm, services), ObjectQueues.NOT_QUICK);
+          assert.strictEqual(processor.memories.size, 0);
+          yield* processor.process({ type: "ADDED", object: body }, calm);
+          assert.deepStrictEqual(calls, ["create"]);
+
+          const echoed = (yield* api.get(Harness.resource, where).pipe(Effect.orDie)) as RawBody;
+          const memory = processor.memories.get(uid);
+          assert.isTrue(memory?.causes.fullyHandledOnce);
+          const before = memory?.causes;
+          // Debug lines wanted, or our patch's version awaited with nothing queued (a real wait):
+          // left to process.
+          assert.strictEqual(processor.quick(modified(echoed), calm, debugging), ObjectQueues.NOT_QUICK);
+          const awaited = { pressure, consistencyTime: 5_000 };
+          assert.strictEqual(processor.quick(modified(echoed), awaited, services), ObjectQueues.NOT_QUICK);
+          // The echo: done at once, the same answer as process, nothing written or run.
+          assert.isUndefined(processor.quick(modified(echoed), calm, services));
+          assert.isUndefined(yield* processor.process(modified(echoed), calm));
+          // With a newer event queued, the awaited version's wait would be cut short: done at once too.
+          Pressure.raiseUnsafe(pressure, yield* Effect.fiber);
+          assert.isUndefined(processor.quick(modified(echoed), awaited, services));
+          Pressure.clearUnsafe(pressure);
+          const after = (yield* api.get(Harness.resource, where).pipe(Effect.orDie)) as RawBody;
+          assert.strictEqual(after.metadata?.resourceVersion, echoed.metadata?.resourceVersion);
+          assert.deepStrictEqual(calls, ["create"]);
+          assert.strictEqual(memory?.causes, before);
+
+          // A real change: the update handler must run, so quick leaves it, changing nothing.
+          const changed = (yield* api
+            .patch(Harness.resource, where, { type: "merge", body: { spec: { field: "changed" } } })
+            .pipe(Effect.orDie)) as RawBody;
+          assert.strictEqual(processor.quick(modified(changed), calm, services), ObjectQueues.NOT_QUICK);
+          assert.deepStrictEqual(calls, ["create"]);
+          assert.strictEqual(memory?.causes, before);
+          yield* processor.process(modified(changed), calm);
+          assert.deepStrictEqual(calls, ["create", "update"]);
+
+          // A throttled object sleeps first: left to process.
+          const settled = (yield* api.get(Harness.resource, where).pipe(Effect.orDie)) as RawBody;
+          assert.isUndefined(processor.quick(modified(settled), calm, services));
+          if (memory !== undefined) memory.throttler = { activeUntil: 60_000, used: 1, lastDelay: 60 };
+          assert.strictEqual(processor.quick(modified(settled), calm, services), ObjectQueues.NOT_QUICK);
+          if (memory !== undefined) memory.throttler = Throttler.initial;
+
+          // With on.event handlers, every cycle runs them: not tried.
+          registry.on.event(RES, function eventFn() {
+            calls.push("event");
+          });
+          assert.strictEqual(processor.quick(modified(settled), calm, services), ObjectQueues.NOT_QUICK);
+          assert.deepStrictEqual(calls, ["create", "update"]);
+        }),
+      ),
   );
 });

@@ -314,3 +314,30 @@ export const run = (
     step = CyclePlan.advance(step.state, observed);
   }
 };
+
+/**
+ * Runs a cycle's plan from `step` to its outcome without any effect, if none of its instructions
+ * needs one; `undefined` (with nothing changed) as soon as one does. The changes to the object's
+ * memory are made only once the plan has finished, so a cycle given up on here runs afresh with
+ * {@link run}.
+ *
+ * @example
+ * ```ts
+ * const outcome = runNow(make(cycle), CyclePlan.start(facts)) // undefined: run it as an effect
+ * ```
+ */
+export const runNow = (performer: Performer, from: CyclePlan.Step): CyclePlan.Outcome | undefined => {
+  const remembered: Array<CyclePlan.Instruction> = [];
+  let step = from;
+  for (;;) {
+    const { instruction } = step;
+    if (instruction._tag === "Finish") {
+      for (const change of remembered) performer.now(change);
+      return instruction.outcome;
+    }
+    const observed = instruction._tag === "Remember" ? PERFORMED : performer.now(instruction);
+    if (observed === undefined) return undefined;
+    if (instruction._tag === "Remember") remembered.push(instruction);
+    step = CyclePlan.advance(step.state, observed);
+  }
+};

@@ -2,7 +2,8 @@
 // answered synchronously (a consistency wait too, when a newer queued event would cut it short),
 // the others are left to effects, and a cycle with nothing to do — the
 // echo of the operator's own patch once the object is handled — is answered from start to
-// finish without any effect, leaving the patch empty (no write) and the memory as it was.
+// finish without any effect, leaving the patch empty (no write) and the memory as it was; run at
+// once (`runNow`), a cycle that meets an effect changes nothing.
 import { assert, describe, it } from "@effect/vitest";
 import { CyclePlan, ResourceMemory } from "@kopf/causes";
 import { Registry } from "@kopf/registry";
@@ -178,6 +179,69 @@ describe("cycleInstructions", () => {
       assert.isTrue(echo.patch.isEmpty());
       assert.strictEqual(memory.causes, before);
       assert.isUndefined(memory.remaining);
+    }),
+  );
+
+  // runNow does a cycle at once only if it needs no effect at all, and changes nothing when it
+  // gives up. Here the creation's handlers are answered at once (as if they ran synchronously):
+  // the diff-base is stored, the object marked fully handled in memory, and then the patch needs
+  // sending, an effect. The memory's change came before it, and must not be left made.
+  it.effect("runNow: a whole cycle at once, or nothing changed at its first effect", () =>
+    Effect.gen(function* () {
+      const registry = Registry.make();
+      registry.on.create(RES, { id: "create" }, () => undefined);
+      const handledAtOnce = (performer: CycleInstructions.Performer): CycleInstructions.Performer => ({
+        ...performer,
+        now: (instruction) =>
+          instruction._tag === "RunChanging"
+            ? { _tag: "Changed", done: true, skipped: false, delays: [] }
+            : performer.now(instruction),
+      });
+      const memory: CycleInstructions.Cycle["memory"] = {
+        causes: ResourceMemory.fresh("ADDED"),
+        memo: {},
+        remaining: undefined,
+      };
+      const added = yield* cycleOf(registry, { type: "ADDED", object: body0 }, memory);
+      const steps = trace(handledAtOnce(added.performer), added.start, () => ({
+        _tag: "Patched",
+        outcome: { _tag: "Applied", resourceVersion: "2" },
+      }));
+      const tags = steps.map((step) => step.tag);
+      assert.isBelow(tags.indexOf("Remember"), tags.indexOf("Patch"));
+      assert.isFalse(steps[tags.indexOf("Patch")]?.now);
+      assert.isTrue(memory.causes.fullyHandledOnce, "performed step by step, the cycle remembers");
+
+      const fresh: CycleInstructions.Cycle["memory"] = {
+        causes: ResourceMemory.fresh("ADDED"),
+        memo: {},
+        remaining: undefined,
+      };
+      const again = yield* cycleOf(registry, { type: "ADDED", object: body0 }, fresh);
+      assert.isUndefined(CycleInstructions.runNow(handledAtOnce(again.performer), again.start));
+      assert.isFalse(fresh.causes.fullyHandledOnce, "a cycle given up on changed the memory");
+      // Without a synchronous answer for the handlers, it gives up at once, before them.
+      assert.isUndefined(CycleInstructions.runNow(added.performer, added.start));
+
+      // Its echo (with the stored diff-base) is done at once, with the same outcome as step by step.
+      const { metadata } = again.patch.toMergePatch() as {
+        metadata: { annotations: Record<string, string> };
+      };
+      const echoed: RawBody = {
+        ...body0,
+        metadata: { ...body0.metadata, resourceVersion: "2", annotations: metadata.annotations },
+      };
+      const echo = yield* cycleOf(registry, { type: "MODIFIED", object: echoed }, memory);
+      const outcome = CycleInstructions.runNow(echo.performer, echo.start);
+      assert.isDefined(outcome);
+      let step = echo.start;
+      while (step.instruction._tag !== "Finish")
+        step = CyclePlan.advance(
+          step.state,
+          echo.performer.now(step.instruction) ?? assert.fail("an effect"),
+        );
+      assert.deepStrictEqual(outcome, step.instruction.outcome);
+      assert.isTrue(echo.patch.isEmpty());
     }),
   );
 });
