@@ -48,17 +48,18 @@ export const deepEqual = (a: unknown, b: unknown): boolean => {
   }
   if (isObject(a)) {
     if (!isObject(b)) return false;
-    // Asked for every field of every diff: keys are counted as they are compared, no key lists
-    // are made. Every present key of `a` is present in `b` with an equal value, and `b` has as
-    // many present keys: the same keys.
+    // Asked for every field of every diff: no key lists are made. The present keys are counted
+    // first, so objects of different sizes (a patch against a whole body) differ before any value
+    // is compared; then every present key of `a` must be in `b` with an equal value.
     let present = 0;
+    for (const k in a) if (Object.hasOwn(a, k) && a[k] !== undefined) present += 1;
+    for (const k in b) if (Object.hasOwn(b, k) && b[k] !== undefined) present -= 1;
+    if (present !== 0) return false;
     for (const k in a) {
       if (!Object.hasOwn(a, k) || a[k] === undefined) continue;
-      present += 1;
       if (!Object.hasOwn(b, k) || !deepEqual(a[k], b[k])) return false;
     }
-    for (const k in b) if (Object.hasOwn(b, k) && b[k] !== undefined) present -= 1;
-    return present === 0;
+    return true;
   }
   return false;
 };

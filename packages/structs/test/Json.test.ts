@@ -47,6 +47,22 @@ describe("deepEqual", () => {
     expect(deepEqual(b, a)).toBe(expected);
   });
 
+  // A merge patch is compared with a whole body in every inconsistency check: objects with
+  // different numbers of keys differ before any of their values is compared.
+  it("compares no values of objects with different numbers of keys", () => {
+    let reads = 0;
+    const inner = {
+      get deep() {
+        reads += 1;
+        return "value";
+      },
+    };
+    expect(deepEqual({ a: inner }, { a: { deep: "value" }, b: 1 })).toBe(false);
+    expect(reads).toBe(0);
+    expect(deepEqual({ a: inner }, { a: { deep: "value" } })).toBe(true);
+    expect(reads).toBeGreaterThan(0);
+  });
+
   it("does not consider inherited keys as present", () => {
     expect(deepEqual({}, { constructor: Object })).toBe(false);
   });
