@@ -22,6 +22,9 @@
 // With BENCH_START_FLOOR=1 the floor operator (floor/operator.ts) is measured as one more variant:
 // the same requests, watch events, JSON and log lines with none of a framework, so the CPU per
 // object of the others can be read against what no operator on Node.js avoids.
+// With BENCH_START_HANDLERS=create-delete the operators get a delete handler too, so every object
+// gets the finalizer first (the side-by-side run's second variant; the floor operator has no such
+// variant). The default is `create`.
 // With BENCH_TRACE_OPT=1 every operator also runs with V8's `--trace-opt`, and the time V8 spent
 // compiling (Maglev, TurboFan) is reported per object of the N: how much of the CPU per object is
 // compiling the per-object code rather than running it (internal/compileTrace.ts).
@@ -40,6 +43,11 @@ import * as Session from "./internal/session.ts";
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../../..");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const HANDLERS = process.env.BENCH_START_HANDLERS ?? "create";
+if (HANDLERS !== "create" && HANDLERS !== "create-delete")
+  throw new Error(`BENCH_START_HANDLERS must be create or create-delete, not ${JSON.stringify(HANDLERS)}.`);
+if (HANDLERS !== "create" && process.env.BENCH_START_FLOOR === "1")
+  throw new Error("The floor operator has only the create handler: BENCH_START_FLOOR=1 needs BENCH_START_HANDLERS=create.");
 /** One operator to measure: its entry module and Node.js options, and how the report names it. */
 interface Variant {
   readonly label: string;
@@ -94,7 +102,7 @@ const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
       root,
       peer: "ours",
       python: undefined,
-      handlers: join(here, "fixtures", "create"),
+      handlers: join(here, "fixtures", HANDLERS),
       cli,
       nodeArgs: [...(nodeArgs ?? ourNodeArgs()), ...(TRACE_OPT ? ["--trace-opt"] : [])],
     },
