@@ -47,7 +47,9 @@ const HANDLERS = process.env.BENCH_START_HANDLERS ?? "create";
 if (HANDLERS !== "create" && HANDLERS !== "create-delete")
   throw new Error(`BENCH_START_HANDLERS must be create or create-delete, not ${JSON.stringify(HANDLERS)}.`);
 if (HANDLERS !== "create" && process.env.BENCH_START_FLOOR === "1")
-  throw new Error("The floor operator has only the create handler: BENCH_START_FLOOR=1 needs BENCH_START_HANDLERS=create.");
+  throw new Error(
+    "The floor operator has only the create handler: BENCH_START_FLOOR=1 needs BENCH_START_HANDLERS=create.",
+  );
 /** One operator to measure: its entry module and Node.js options, and how the report names it. */
 interface Variant {
   readonly label: string;
