@@ -21,7 +21,7 @@ import { CyclePlan, ResourceMemory } from "@kopf/causes";
 import type { KubeApi } from "@kopf/client";
 import type { Lifecycle, Memo, Registry } from "@kopf/registry";
 import { OperatorSettings } from "@kopf/settings";
-import { Patch, type RawEvent, Resource } from "@kopf/structs";
+import { Body, Patch, type RawEvent, Resource } from "@kopf/structs";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as LogLevel from "effect/LogLevel";
@@ -138,11 +138,19 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
     }).pipe(Logging.annotateObject(Posting.referenceOf(event.object)));
 
   // The echo of our own patch to an object fully handled once is the likely cycle with nothing
-  // to do. A cycle with `on.event` handlers, daemons or timers, or of a throttled object, always
+  // to do. A cycle with `on.event` handlers, daemons or timers, of a throttled object, or of an
+  // object being deleted with our finalizer (its delete handlers, the finalizer's release) always
   // needs an effect, and is not tried: it would be worked out twice. (An index or claim step
   // comes first in the plan: a cycle with one is given up on before anything is worked out.)
   const quick: ObjectQueues.Quick = (event, context, services) => {
     if (event.type !== "MODIFIED") return ObjectQueues.NOT_QUICK;
+    const settings = Context.get(services, OperatorSettings);
+    const body = event.object;
+    if (
+      Body.deletionTimestamp(body) !== undefined &&
+      Body.finalizers(body).includes(settings.persistence.finalizer)
+    )
+      return ObjectQueues.NOT_QUICK;
     // A consistency wait that no queued event cuts short is a sleep, an effect.
     if (context.consistencyTime !== undefined && !Pressure.isRaised(context.pressure))
       return ObjectQueues.NOT_QUICK;
@@ -161,7 +169,6 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
     // Debug lines are effects: such a cycle would be given up on after its selection.
     if (!LogLevel.isGreaterThan(Context.get(services, References.MinimumLogLevel), "Debug"))
       return ObjectQueues.NOT_QUICK;
-    const settings = Context.get(services, OperatorSettings);
     const { performer, start } = prepare({ options, event, key, memory, context, settings, services });
     const done = CycleInstructions.runNow(performer, start);
     return done === undefined ? ObjectQueues.NOT_QUICK : versionOf(done);

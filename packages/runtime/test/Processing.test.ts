@@ -374,7 +374,16 @@ describe("Processing", () => {
           registry.on.update(RES, function updateFn() {
             calls.push("update");
           });
-          const processor = Processing.make({ registry, resource: Harness.resource, memo: {} });
+          // The selection asks the registry for the changing handlers: counted, to see work done.
+          let selections = 0;
+          const counted: Registry.Registry = {
+            ...registry,
+            changingFor: (resource) => {
+              selections += 1;
+              return registry.changingFor(resource);
+            },
+          };
+          const processor = Processing.make({ registry: counted, resource: Harness.resource, memo: {} });
           const api = yield* KubeApi;
           const body = yield* createdBody("quick");
           const where = { namespace: "ns1", name: "quick" };
@@ -429,6 +438,20 @@ describe("Processing", () => {
           if (memory !== undefined) memory.throttler = { activeUntil: 60_000, used: 1, lastDelay: 60 };
           assert.strictEqual(processor.quick(modified(settled), calm, services), ObjectQueues.NOT_QUICK);
           if (memory !== undefined) memory.throttler = Throttler.initial;
+
+          // Being deleted with our finalizer: the delete handlers or the release, effects. Left to
+          // process before anything is worked out.
+          const deleting: RawBody = {
+            ...settled,
+            metadata: {
+              ...settled.metadata,
+              deletionTimestamp: "2026-12-05T00:00:00Z",
+              finalizers: [FINALIZER],
+            },
+          };
+          const selected = selections;
+          assert.strictEqual(processor.quick(modified(deleting), calm, services), ObjectQueues.NOT_QUICK);
+          assert.strictEqual(selections, selected);
 
           // With on.event handlers, every cycle runs them: not tried.
           registry.on.event(RES, function eventFn() {
