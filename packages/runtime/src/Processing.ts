@@ -138,10 +138,9 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
     }).pipe(Logging.annotateObject(Posting.referenceOf(event.object)));
 
   // The echo of our own patch to an object fully handled once is the likely cycle with nothing
-  // to do. A cycle with `on.event` handlers, daemons or timers, of a throttled object, or of an
-  // object being deleted with our finalizer (its delete handlers, the finalizer's release) always
-  // needs an effect, and is not tried: it would be worked out twice. (An index or claim step
-  // comes first in the plan: a cycle with one is given up on before anything is worked out.)
+  // to do. A cycle with an index or claim step, `on.event` handlers, daemons or timers, of a
+  // throttled object, or of an object being deleted with our finalizer (its delete handlers, the
+  // finalizer's release) always needs an effect, and is not tried: it would be worked out twice.
   const quick: ObjectQueues.Quick = (event, context, services) => {
     if (event.type !== "MODIFIED") return ObjectQueues.NOT_QUICK;
     const settings = Context.get(services, OperatorSettings);
@@ -162,6 +161,8 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
     const { registry, resource } = options;
     const engines = options.engines ?? {};
     if (
+      engines.ownership !== undefined ||
+      indexes(options) ||
       registry.hasHandlers("watching", resource) ||
       (engines.spawning !== undefined && registry.hasHandlers("spawning", resource))
     )
@@ -222,6 +223,15 @@ const processCauses = (
 const versionOf = (done: CyclePlan.Outcome): string | null | undefined =>
   done._tag === "Applied" ? done.resourceVersion : undefined;
 
+/** Whether a cycle has an index step: an indexing engine with something to do for the resource. */
+const indexes = (options: ProcessorOptions): boolean => {
+  const engines = options.engines ?? {};
+  return (
+    (engines.indexing !== undefined || engines.indexed !== undefined) &&
+    engines.indexIdle?.(options.resource) !== true
+  );
+};
+
 /** A cycle's performer and the first step of its plan (its patch made afresh). */
 const prepare = (input: CycleInput): { performer: CycleInstructions.Performer; start: CyclePlan.Step } => {
   const { options, event, key, memory, context, settings, services } = input;
@@ -233,12 +243,7 @@ const prepare = (input: CycleInput): { performer: CycleInstructions.Performer; s
     finalizer: settings.persistence.finalizer,
     consistencyTime: context.consistencyTime,
     patchInitiallyEmpty: patch.isEmpty(),
-    engines: {
-      indexing:
-        (engines.indexing !== undefined || engines.indexed !== undefined) &&
-        engines.indexIdle?.(options.resource) !== true,
-      ownership: engines.ownership !== undefined,
-    },
+    engines: { indexing: indexes(options), ownership: engines.ownership !== undefined },
   };
   const performer = CycleInstructions.make({
     registry: options.registry,
