@@ -232,14 +232,16 @@ export const make = <R>(
     };
 
     // A cycle that needs no effect is done at once, counted as a cycle, with no slot (its first
-    // cycle's ticket, if it had one, is given back) and no span: not tried while tracing.
+    // cycle's ticket, if it had one, is given back) and no span: not tried while tracing (the
+    // queues' context, and so whether it traces, is fixed for their life).
+    const quickly = Context.get(context, References.TracerEnabled) ? undefined : quick;
     const tryQuick = (
       event: RawEvent,
       pressure: Pressure.Pressure,
       consistencyTime: number | undefined,
     ): string | null | undefined | typeof NOT_QUICK => {
-      if (quick === undefined || Context.get(context, References.TracerEnabled)) return NOT_QUICK;
-      const done = quick(event, { pressure, consistencyTime }, context);
+      if (quickly === undefined) return NOT_QUICK;
+      const done = quickly(event, { pressure, consistencyTime }, context);
       if (done !== NOT_QUICK && resource !== undefined) Metrics.cycleUnsafe(context, resource);
       return done;
     };

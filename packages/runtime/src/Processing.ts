@@ -143,6 +143,9 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
   // finalizer's release) always needs an effect, and is not tried: it would be worked out twice.
   const quick: ObjectQueues.Quick = (event, context, services) => {
     if (event.type !== "MODIFIED") return ObjectQueues.NOT_QUICK;
+    // Debug lines are effects: such a cycle would be given up on after its selection.
+    if (!LogLevel.isGreaterThan(Context.get(services, References.MinimumLogLevel), "Debug"))
+      return ObjectQueues.NOT_QUICK;
     const settings = Context.get(services, OperatorSettings);
     const body = event.object;
     if (
@@ -153,10 +156,10 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
     // A consistency wait that no queued event cuts short is a sleep, an effect.
     if (context.consistencyTime !== undefined && !Pressure.isRaised(context.pressure))
       return ObjectQueues.NOT_QUICK;
-    const key = ResourceMemory.keyOf(event.object);
+    const key = ResourceMemory.keyOf(body);
     const memory = memories.get(key);
     if (memory === undefined || !memory.causes.fullyHandledOnce) return ObjectQueues.NOT_QUICK;
-    if (memory.throttler !== Throttler.initial || (memory.remaining?.fns.length ?? 0) > 0)
+    if (!Throttler.isIdle(memory.throttler) || (memory.remaining?.fns.length ?? 0) > 0)
       return ObjectQueues.NOT_QUICK;
     const { registry, resource } = options;
     const engines = options.engines ?? {};
@@ -166,9 +169,6 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
       registry.hasHandlers("watching", resource) ||
       (engines.spawning !== undefined && registry.hasHandlers("spawning", resource))
     )
-      return ObjectQueues.NOT_QUICK;
-    // Debug lines are effects: such a cycle would be given up on after its selection.
-    if (!LogLevel.isGreaterThan(Context.get(services, References.MinimumLogLevel), "Debug"))
       return ObjectQueues.NOT_QUICK;
     const { performer, start } = prepare({ options, event, key, memory, context, settings, services });
     const done = CycleInstructions.runNow(performer, start);

@@ -36,6 +36,18 @@ export interface Throttler {
 export const initial: Throttler = { activeUntil: undefined, used: 0, lastDelay: undefined };
 
 /**
+ * Whether the throttler has nothing to do for a run: not throttled, and a success would change
+ * nothing (no throttling to end, no failure to forget). A cycle of such an object may run
+ * without it.
+ *
+ * @example
+ * isIdle(initial) // true
+ * isIdle(onFailure(initial, [1], 0).state) // false
+ */
+export const isIdle = (state: Throttler): boolean =>
+  state.activeUntil === undefined && state.lastDelay === undefined && state.used === 0;
+
+/**
  * The state after a failure at `now` (ms): the next delay of the sequence (or the last one
  * again); `delay` is `undefined` when there are no delays at all (no throttling).
  *

@@ -1,6 +1,7 @@
 // Covers framework-error throttling (docs/behaviour/processing.md#throttling): the delay sequence (123, 234, then the
 // last reused), reset on success, no delays ⇒ no sleep, interrupted sleeps leave the deadline and
-// skip events, continuation sleeps the remaining time, and cancellation is never throttled.
+// skip events, continuation sleeps the remaining time, cancellation is never throttled, and when
+// the throttler has nothing to do for a run (idle).
 import { assert, describe, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
@@ -29,6 +30,15 @@ const settle = Effect.gen(function* () {
 });
 
 describe("Throttler decisions", () => {
+  it("is idle only until a failure, and again after a success", () => {
+    const failed = Throttler.onFailure(Throttler.initial, [1], 0).state;
+    assert.isTrue(Throttler.isIdle(Throttler.initial));
+    assert.isFalse(Throttler.isIdle(failed));
+    // Its sleep over, the object still has a throttling to end on its next success.
+    assert.isFalse(Throttler.isIdle({ ...failed, activeUntil: undefined }));
+    assert.isTrue(Throttler.isIdle(Throttler.onSuccess(failed).state));
+  });
+
   it.each([
     [[123, 234], 0, 123],
     [[123, 234], 1, 234],

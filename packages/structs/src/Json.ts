@@ -29,6 +29,13 @@ export const isObject = (x: unknown): x is { readonly [key: string]: unknown } =
   return proto === Object.prototype || proto === null;
 };
 
+/** How many own keys of `x` hold a value (not `undefined`), counted without a key list. */
+const presentCount = (x: { readonly [key: string]: unknown }): number => {
+  let count = 0;
+  for (const k in x) if (Object.hasOwn(x, k) && x[k] !== undefined) count += 1;
+  return count;
+};
+
 /**
  * Structural equality of JSON-like values: arrays element by element, objects by their keys
  * regardless of order (a key holding `undefined` counts as absent), scalars by value (`NaN`
@@ -51,10 +58,7 @@ export const deepEqual = (a: unknown, b: unknown): boolean => {
     // Asked for every field of every diff: no key lists are made. The present keys are counted
     // first, so objects of different sizes (a patch against a whole body) differ before any value
     // is compared; then every present key of `a` must be in `b` with an equal value.
-    let present = 0;
-    for (const k in a) if (Object.hasOwn(a, k) && a[k] !== undefined) present += 1;
-    for (const k in b) if (Object.hasOwn(b, k) && b[k] !== undefined) present -= 1;
-    if (present !== 0) return false;
+    if (presentCount(a) !== presentCount(b)) return false;
     for (const k in a) {
       if (!Object.hasOwn(a, k) || a[k] === undefined) continue;
       if (!Object.hasOwn(b, k) || !deepEqual(a[k], b[k])) return false;

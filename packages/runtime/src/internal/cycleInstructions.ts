@@ -335,9 +335,13 @@ export const runNow = (performer: Performer, from: CyclePlan.Step): CyclePlan.Ou
       for (const change of remembered) performer.now(change);
       return instruction.outcome;
     }
-    const observed = instruction._tag === "Remember" ? PERFORMED : performer.now(instruction);
-    if (observed === undefined) return undefined;
+    let observed: CyclePlan.Observation = PERFORMED;
     if (instruction._tag === "Remember") remembered.push(instruction);
+    else {
+      const now = performer.now(instruction);
+      if (now === undefined) return undefined;
+      observed = now;
+    }
     step = CyclePlan.advance(step.state, observed);
   }
 };
