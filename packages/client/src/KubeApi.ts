@@ -171,6 +171,22 @@ export class KubeApi extends Context.Service<
       patch: PatchSpec,
       options?: WriteOptions,
     ) => Effect.Effect<RawBody, ApiError>;
+    /**
+     * The same request as `patch`, for a write whose answer nobody reads (the next write of the
+     * same object answers fresher): the response's body is not decoded. An error status fails as
+     * it does for `patch`.
+     *
+     * @example
+     * ```ts
+     * yield* api.patchUnread(crs, { namespace: "default", name: "x" }, { type: "merge", body: { status: { ok: true } } })
+     * ```
+     */
+    readonly patchUnread: (
+      resource: ApiResource,
+      location: ObjectLocation,
+      patch: PatchSpec,
+      options?: WriteOptions,
+    ) => Effect.Effect<void, ApiError>;
     /** Delete an object; answers the object (when finalizers hold it) or a `Status`. */
     readonly delete: (
       resource: ApiResource,

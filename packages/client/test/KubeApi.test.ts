@@ -196,6 +196,46 @@ describe("requests", () => {
     }),
   );
 
+  it.effect("patchUnread sends what patch sends and does not decode the answer", () =>
+    Effect.gen(function* () {
+      // An answer that is not JSON: decoding it would fail the request.
+      const h = harness(() => ({
+        status: 200,
+        headers: { "content-type": "application/json" },
+        body: new TextEncoder().encode("{not json"),
+      }));
+      const location = { namespace: "ns", name: "w", subresource: "status" } as const;
+      const spec = { type: "merge", body: { status: { ok: true } } } as const;
+      const answer = yield* h.run((api) => api.patchUnread(widgets, location, spec, { fieldManager: "me" }));
+      assert.strictEqual(answer, undefined);
+      const decoded = yield* Effect.flip(
+        h.run((api) => api.patch(widgets, location, spec, { fieldManager: "me" })),
+      );
+      assert.include(decoded.message, "Malformed JSON in the response to PATCH");
+      const [unread, read] = h.requests;
+      assert.strictEqual(unread?.method, "PATCH");
+      assert.strictEqual(
+        unread?.path,
+        "/apis/kopf.dev/v1/namespaces/ns/kopfexamples/w/status?fieldManager=me",
+      );
+      assert.deepStrictEqual(
+        [unread?.path, unread?.headers["content-type"], bodyOf(unread!)],
+        [read?.path, read?.headers["content-type"], bodyOf(read!)],
+      );
+    }),
+  );
+
+  it.effect("patchUnread fails on an error status as patch does", () =>
+    Effect.gen(function* () {
+      const h = harness(() => status(404, 'widgets "w" not found'));
+      const error = yield* Effect.flip(
+        h.run((api) => api.patchUnread(widgets, { namespace: "ns", name: "w" }, { type: "merge", body: {} })),
+      );
+      assert.strictEqual(error._tag === "KubeApiError" && error.reason, "NotFound");
+      assert.strictEqual(error.message, 'widgets "w" not found');
+    }),
+  );
+
   it.effect("delete sends DeleteOptions", () =>
     Effect.gen(function* () {
       const h = harness(() => json(200, { kind: "Status", status: "Success" }));

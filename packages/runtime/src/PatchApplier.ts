@@ -20,7 +20,8 @@
  * API server rejected a JSON patch although the object had not changed (a real validation error,
  * not to be retried blindly); `Gone` on a 404. Any other failure fails with {@link PatchNotStored}
  * (nothing after the failed request is sent). After merge-patching, the response is compared with
- * what was asked and unexpected differences are logged as a warning.
+ * what was asked and unexpected differences are logged as a warning: the object's response, which
+ * holds the status stored before it, so the status write's own response is not decoded then.
  */
 import { type ApiError, KubeApi, type KubeApiError } from "@kopf/client";
 import {
@@ -202,13 +203,22 @@ export const apply = (
     let calls = 0;
     let freshest: RawBody | undefined;
 
-    /** Sends one write; `undefined` when it was stored, else the outcome it ends with. */
-    const send = (write: Write): Effect.Effect<Outcome | undefined, PatchNotStored, never> =>
+    /**
+     * Sends one write; `undefined` when it was stored, else the outcome it ends with. `superseded`:
+     * the next write answers fresher, so this one's answer is not read (not even decoded).
+     */
+    const send = (
+      write: Write,
+      superseded: boolean,
+    ): Effect.Effect<Outcome | undefined, PatchNotStored, never> =>
       Effect.withFiber((fiber) => {
         const where = write.part === "status" ? { ...location, subresource: "status" } : location;
         const label = write.part === "status" ? "the status" : "the resource";
         calls += 1;
-        const sending = Effect.result(api.patch(resource, where, { type: write.type, body: write.payload }));
+        const spec = { type: write.type, body: write.payload };
+        const sending = Effect.result(
+          superseded ? api.patchUnread(resource, where, spec) : api.patch(resource, where, spec),
+        );
         // Rendering the payload costs a serialisation per write; only when debug lines are written.
         const debug = !LogLevel.isGreaterThan(fiber.getRef(References.MinimumLogLevel), "Debug");
         const logged = debug
@@ -221,7 +231,7 @@ export const apply = (
           : sending;
         return Effect.flatMap(logged, (sent) => {
           if (Result.isSuccess(sent)) {
-            freshest = sent.success;
+            if (sent.success !== undefined) freshest = sent.success;
             return Effect.succeed(undefined);
           }
           return failed(write, sent.failure);
@@ -266,16 +276,21 @@ export const apply = (
       calls,
     });
 
-    /** Sends the writes one after another (each made when its turn comes), then goes on with `next`. */
+    /**
+     * Sends the writes one after another (each made when its turn comes), then goes on with `next`.
+     * With `chained` (the merge patches), each write's answer but the last is superseded by the
+     * next one's; a JSON patch's answer guards the next JSON patch, so each is read.
+     */
     const sendEach = (
       writes: ReadonlyArray<Write>,
       made: (write: Write) => Write,
+      chained: boolean,
       next: () => Effect.Effect<Outcome, PatchNotStored | Patch.PatchError>,
     ): Effect.Effect<Outcome, PatchNotStored | Patch.PatchError> => {
       const from = (index: number): Effect.Effect<Outcome, PatchNotStored | Patch.PatchError> =>
         index >= writes.length
           ? next()
-          : Effect.flatMap(send(made(writes[index]!)), (ended) =>
+          : Effect.flatMap(send(made(writes[index]!), chained && index < writes.length - 1), (ended) =>
               ended !== undefined ? Effect.succeed(ended) : from(index + 1),
             );
       return from(0);
@@ -301,7 +316,7 @@ export const apply = (
       const json = jsonRequests(resource, patch, freshest ?? body);
       const rest = Result.isFailure(json)
         ? Effect.fail(json.failure)
-        : sendEach(json.success, guarded, applied);
+        : sendEach(json.success, guarded, false, applied);
       return found.length > 0
         ? Effect.andThen(
             Effect.logWarning(`Merge-patching finished with inconsistencies: ${render(found)}`),
@@ -309,5 +324,5 @@ export const apply = (
           )
         : rest;
     };
-    return sendEach(mergeRequestsOf(resource, value), (write) => write, afterMerges);
+    return sendEach(mergeRequestsOf(resource, value), (write) => write, true, afterMerges);
   });

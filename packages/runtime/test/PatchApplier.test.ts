@@ -51,6 +51,18 @@ const expect = <T extends PatchApplier.Outcome["_tag"]>(
 const summary = (log: Cluster.RequestLog) =>
   log.patches().map((r) => `${r.path.endsWith("/status") ? "status" : "object"} ${r.contentType}`);
 
+/** A patch that takes all four steps: merge patches of the status and the object, a finalizer, a function changing status. */
+const allFourSteps = (body: RawBody) => {
+  const patch = Patch.make(body);
+  patch.spec.x = 1;
+  patch.status.s = 1;
+  patch.fns.push(Finalizers.blockDeletion("fin"));
+  patch.fns.push((b) => {
+    (b as { status: Record<string, unknown> }).status.fromFn = true;
+  });
+  return patch;
+};
+
 describe("PatchApplier.apply", () => {
   it.effect("makes no call for an empty patch or for functions that change nothing", () => {
     const log = new Cluster.RequestLog();
@@ -98,6 +110,55 @@ describe("PatchApplier.apply", () => {
         assert.strictEqual(applied.resourceVersion, rv(applied.body));
       }),
       { log },
+    );
+  });
+
+  it.effect("reads only the answers it uses: not the status write's when the object write follows", () => {
+    // The client's calls, by which of its operations made them: `patchUnread` leaves the answer undecoded.
+    const calls: Array<string> = [];
+    const recorded = (api: KubeApi["Service"]): KubeApi["Service"] => ({
+      ...api,
+      patch: (resource, location, spec, options) => {
+        calls.push(`read ${location.subresource ?? "object"} ${spec.type}`);
+        return api.patch(resource, location, spec, options);
+      },
+      patchUnread: (resource, location, spec, options) => {
+        calls.push(`unread ${location.subresource ?? "object"} ${spec.type}`);
+        return api.patchUnread(resource, location, spec, options);
+      },
+    });
+    return run(
+      Effect.gen(function* () {
+        const body = yield* created();
+        const apply = (patch: Patch.Patch) =>
+          PatchApplier.apply({ resource: Cluster.resource(), body, patch }).pipe(
+            Effect.updateService(KubeApi, recorded),
+          );
+        const both = Patch.make(body);
+        both.status.phase = "Ready";
+        both.meta.labels.l = "v";
+        const applied = expect(yield* apply(both), "Applied");
+        assert.deepStrictEqual(calls.splice(0), ["unread status merge", "read object merge"]);
+        // The object's answer holds the status the first write stored: the outcome is the freshest.
+        assert.deepStrictEqual(applied.body?.status, { phase: "Ready" });
+        assert.strictEqual(applied.body?.metadata?.labels?.l, "v");
+        assert.strictEqual(applied.resourceVersion, rv(applied.body));
+
+        const statusOnly = Patch.make(body);
+        statusOnly.status.phase = "Done";
+        const alone = expect(yield* apply(statusOnly), "Applied");
+        assert.deepStrictEqual(calls.splice(0), ["read status merge"]);
+        assert.deepStrictEqual(alone.body?.status, { phase: "Done" });
+
+        // A JSON patch is guarded by the answer before it: each of those is read.
+        expect(yield* apply(allFourSteps(alone.body as RawBody)), "Applied");
+        assert.deepStrictEqual(calls.splice(0), [
+          "unread status merge",
+          "read object merge",
+          "read object json",
+          "read status json",
+        ]);
+      }),
     );
   });
 
@@ -167,13 +228,7 @@ describe("PatchApplier.apply", () => {
         Effect.gen(function* () {
           const body = yield* created();
           log.clear();
-          const patch = Patch.make(body);
-          patch.spec.x = 1;
-          patch.status.s = 1;
-          patch.fns.push(Finalizers.blockDeletion("fin"));
-          patch.fns.push((b) => {
-            (b as { status: Record<string, unknown> }).status.fromFn = true;
-          });
+          const patch = allFourSteps(body);
           const applied = expect(
             yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch }),
             "Applied",
@@ -309,13 +364,7 @@ describe("PatchApplier.apply", () => {
           const body = yield* created();
           log.clear();
           log.failPatch = (index) => (index === step - 1 ? 404 : undefined);
-          const patch = Patch.make(body);
-          patch.spec.x = 1;
-          patch.status.s = 1;
-          patch.fns.push(Finalizers.blockDeletion("fin"));
-          patch.fns.push((b) => {
-            (b as { status: Record<string, unknown> }).status.fromFn = true;
-          });
+          const patch = allFourSteps(body);
           const gone = expect(
             yield* PatchApplier.apply({ resource: Cluster.resource(), body, patch }),
             "Gone",

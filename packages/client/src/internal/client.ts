@@ -66,8 +66,33 @@ export const makeClient = Effect.fnUntraced(function* (clientOptions: ClientOpti
     resource: ApiResource,
     location: Location,
     query?: Query,
-    extra?: { readonly body?: unknown; readonly contentType?: string | undefined },
+    extra?: {
+      readonly body?: unknown;
+      readonly contentType?: string | undefined;
+      readonly unread?: boolean | undefined;
+    },
   ) => sendFor(method, resource, location, query, extra) as Effect.Effect<RawBody, ApiError>;
+
+  // A patch request; `unread`: its response's body is not decoded.
+  const patching = (
+    resource: ApiResource,
+    location: Location,
+    spec: PatchSpec,
+    writeOptions: WriteOptions | undefined,
+    unread: boolean,
+  ) => {
+    const manager =
+      spec.fieldManager ?? writeOptions?.fieldManager ?? (spec.type === "apply" ? applyManager : undefined);
+    const query: Query = {
+      ...writeQuery(writeOptions, manager),
+      force: spec.type === "apply" && spec.force ? "true" : undefined,
+    };
+    return bodyOf("PATCH", resource, location, query, {
+      body: spec.body,
+      contentType: contentTypes[spec.type],
+      unread,
+    });
+  };
 
   const list = (resource: ApiResource, options: ListOptions = {}): Effect.Effect<ListBody, ApiError> =>
     target("GET", resource, { namespace: options.namespace }, listQuery(options)).pipe(
@@ -110,18 +135,11 @@ export const makeClient = Effect.fnUntraced(function* (clientOptions: ClientOpti
 
     create,
 
-    patch: (resource, location, spec, writeOptions) => {
-      const manager =
-        spec.fieldManager ?? writeOptions?.fieldManager ?? (spec.type === "apply" ? applyManager : undefined);
-      const query: Query = {
-        ...writeQuery(writeOptions, manager),
-        force: spec.type === "apply" && spec.force ? "true" : undefined,
-      };
-      return bodyOf("PATCH", resource, location, query, {
-        body: spec.body,
-        contentType: contentTypes[spec.type],
-      });
-    },
+    patch: (resource, location, spec, writeOptions) =>
+      patching(resource, location, spec, writeOptions, false),
+
+    patchUnread: (resource, location, spec, writeOptions) =>
+      Effect.asVoid(patching(resource, location, spec, writeOptions, true)),
 
     delete: (resource, location, deleteOptions) => {
       const body =

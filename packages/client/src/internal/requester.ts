@@ -135,14 +135,19 @@ export interface Requester {
   /**
    * A request to a resource (its path and shape as {@link Requester.target} makes them, `extra`
    * its body) and the JSON of its response, an empty response as `{}`: the typed operations' one
-   * step per request rather than one per stage.
+   * step per request rather than one per stage. With `extra.unread`, the response's body is not
+   * decoded at all (the answer is `undefined`; an error status still fails, with its `Status`).
    */
   readonly sendFor: (
     method: Method,
     resource: ApiResource,
     location: Location,
     query: Query | undefined,
-    extra?: { readonly body?: unknown; readonly contentType?: string | undefined },
+    extra?: {
+      readonly body?: unknown;
+      readonly contentType?: string | undefined;
+      readonly unread?: boolean | undefined;
+    },
   ) => Effect.Effect<unknown, ApiError>;
   /** Open a streamed GET (authenticated and rate-limited, not retried); error statuses fail. */
   readonly open: (
@@ -319,9 +324,9 @@ export const makeRequester = (
     sendJson: (outgoing) => json(outgoing, false),
     sendFor: (method, resource, location, query, extra) => {
       const target = targetOf(method, resource, location, query);
-      return Result.isFailure(target)
-        ? Effect.fail(target.failure)
-        : json({ ...target.success, ...extra }, true);
+      if (Result.isFailure(target)) return Effect.fail(target.failure);
+      const outgoing = { ...target.success, body: extra?.body, contentType: extra?.contentType };
+      return extra?.unread === true ? Effect.asVoid(send(outgoing)) : json(outgoing, true);
     },
     open,
     pathOf: (resource, location, query) => Effect.fromResult(resourcePath(resource, location, query)),
