@@ -66,11 +66,7 @@ export const makeClient = Effect.fnUntraced(function* (clientOptions: ClientOpti
     resource: ApiResource,
     location: Location,
     query?: Query,
-    extra?: {
-      readonly body?: unknown;
-      readonly contentType?: string | undefined;
-      readonly unread?: boolean | undefined;
-    },
+    extra?: { readonly body?: unknown; readonly contentType?: string | undefined },
   ) => sendFor(method, resource, location, query, extra) as Effect.Effect<RawBody, ApiError>;
 
   // A patch request; `unread`: its response's body is not decoded.
@@ -87,7 +83,7 @@ export const makeClient = Effect.fnUntraced(function* (clientOptions: ClientOpti
       ...writeQuery(writeOptions, manager),
       force: spec.type === "apply" && spec.force ? "true" : undefined,
     };
-    return bodyOf("PATCH", resource, location, query, {
+    return sendFor("PATCH", resource, location, query, {
       body: spec.body,
       contentType: contentTypes[spec.type],
       unread,
@@ -136,10 +132,11 @@ export const makeClient = Effect.fnUntraced(function* (clientOptions: ClientOpti
     create,
 
     patch: (resource, location, spec, writeOptions) =>
-      patching(resource, location, spec, writeOptions, false),
+      patching(resource, location, spec, writeOptions, false) as Effect.Effect<RawBody, ApiError>,
 
+    // `sendFor` answers `undefined` for an unread response.
     patchUnread: (resource, location, spec, writeOptions) =>
-      Effect.asVoid(patching(resource, location, spec, writeOptions, true)),
+      patching(resource, location, spec, writeOptions, true) as Effect.Effect<void, ApiError>,
 
     delete: (resource, location, deleteOptions) => {
       const body =
