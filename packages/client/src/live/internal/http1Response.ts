@@ -114,7 +114,8 @@ const parseHead = (text: string): Head | string => {
   const statusLine = firstEnd === -1 ? text : text.slice(0, firstEnd);
   const match = STATUS_LINE.exec(statusLine);
   if (match === null) return `not an HTTP/1.x status line: ${JSON.stringify(statusLine.slice(0, 80))}`;
-  const headers: Record<string, string> = {};
+  // No prototype: a server's header named `__proto__` or `toString` is a header like any other.
+  const headers: Record<string, string> = Object.create(null);
   // Each line after the status line is a header line (an empty one too: it is malformed).
   for (let from = firstEnd + 2; firstEnd !== -1; ) {
     const next = text.indexOf("\r\n", from);
