@@ -9,6 +9,8 @@
  * a hostile server cannot make it buffer without limit before the body.
  */
 
+import { addHeader, emptyHeaders } from "./responseHeaders.ts";
+
 /** The largest status line plus headers accepted (the API server's are well below 1 KiB). */
 export const MAX_HEAD_BYTES = 64 * 1024;
 /** The largest chunk-size line (with extensions) or trailer section accepted. */
@@ -89,7 +91,7 @@ const TCHAR = (() => {
 
 /**
  * The header name ending at `colon` in `text` from `from`, lower-cased; `undefined` if it is
- * empty or holds a character a name may not (a space, a folded line's indent, no colon at all).
+ * empty or holds a character a name may not (a space, a folded line's indent).
  * Checked by character codes, and lower-cased only when it has an upper-case letter.
  */
 const nameOf = (text: string, from: number, colon: number): string | undefined => {
@@ -114,8 +116,7 @@ const parseHead = (text: string): Head | string => {
   const statusLine = firstEnd === -1 ? text : text.slice(0, firstEnd);
   const match = STATUS_LINE.exec(statusLine);
   if (match === null) return `not an HTTP/1.x status line: ${JSON.stringify(statusLine.slice(0, 80))}`;
-  // No prototype: a server's header named `__proto__` or `toString` is a header like any other.
-  const headers: Record<string, string> = Object.create(null);
+  const headers = emptyHeaders();
   // Each line after the status line is a header line (an empty one too: it is malformed).
   for (let from = firstEnd + 2; firstEnd !== -1; ) {
     const next = text.indexOf("\r\n", from);
@@ -124,9 +125,7 @@ const parseHead = (text: string): Head | string => {
     const name = colon === -1 || colon > end ? undefined : nameOf(text, from, colon);
     if (name === undefined)
       return `malformed header line ${JSON.stringify(text.slice(from, end).slice(0, 80))}`;
-    const value = text.slice(colon + 1, end).trim();
-    const previous = headers[name];
-    headers[name] = previous === undefined ? value : `${previous}, ${value}`;
+    addHeader(headers, name, text.slice(colon + 1, end).trim());
     if (next === -1) break;
     from = next + 2;
   }
