@@ -6,7 +6,8 @@
  * The decisions (resume, relist, reconnect, backoff) are made by the pure {@link WatchState}
  * machine; this module only performs them: paginated listings, watch requests with bookmarks
  * and the server's `timeoutSeconds`, an inactivity watchdog on `Clock` that reconnects a stream
- * gone quiet, and per-watch metrics (see `internal/watchMetrics.ts`).
+ * gone quiet, and per-watch metrics (see `internal/watchMetrics.ts`); `internal/watchFeed.ts`
+ * steps the inputs through the machine and emits its outputs.
  */
 import { KubeApi } from "@kopf/client";
 import { OperatorSettings } from "@kopf/settings";
@@ -15,11 +16,11 @@ import * as Cause from "effect/Cause";
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Option from "effect/Option";
-import * as Queue from "effect/Queue";
 import * as Result from "effect/Result";
 import * as Stream from "effect/Stream";
-import { defectFailure, failureOf, fillKind, toInput } from "./internal/events.ts";
+import { defectFailure, failureOf, fillKind } from "./internal/events.ts";
 import * as KnownObjects from "./internal/knownObjects.ts";
+import * as WatchFeed from "./internal/watchFeed.ts";
 import * as WatchMetrics from "./internal/watchMetrics.ts";
 import type { ApiFailure } from "./ListWatch.ts";
 import * as ListWatch from "./ListWatch.ts";
@@ -112,7 +113,6 @@ export const fromListWatch = <E extends ApiFailure>(
         const pageSize = seconds(options.pageSize, 500);
         const metrics = WatchMetrics.bind({ resource: target.resource, namespace: target.namespace ?? "" });
         const where = target.namespace === null ? "cluster-wide" : `in ${JSON.stringify(target.namespace)}`;
-        let state = WatchState.initial;
         const known = options.synthesizeDeletions === false ? null : KnownObjects.make();
         const clock = yield* Clock.Clock;
         let lastSeen = clock.currentTimeMillisUnsafe();
@@ -126,34 +126,17 @@ export const fromListWatch = <E extends ApiFailure>(
           ),
         );
 
-        const report = (problem: WatchState.Problem) =>
-          Effect.gen(function* () {
-            yield* metrics.problem(problem.reason);
-            if (problem.reason === "Gone") yield* metrics.gone;
-            if (problem.reason === "Inactive") yield* metrics.watchdog;
-            const line = `Watcher for ${target.resource} ${where}: ${problem.message}`;
-            yield* problem.reason === "Gone" || problem.reason === "Inactive"
-              ? Effect.logInfo(line)
-              : Effect.logWarning(line);
-          });
-
-        const feed = (input: WatchState.Input<RawBody>) =>
-          Effect.gen(function* () {
-            const result = WatchState.step(state, input, config);
-            state = result.state;
-            for (const output of result.emit) {
-              if (output._tag === "Problem") yield* report(output);
-              if (output._tag === "Event") known?.seen(output.type, output.object);
-              if (output._tag === "Listed") {
-                for (const object of known?.vanished() ?? []) {
-                  yield* metrics.event("SYNTHETIC_DELETED");
-                  yield* Queue.offer(queue, { _tag: "Event", type: "DELETED", object, synthetic: true });
-                }
-              }
-              yield* Queue.offer(queue, output);
-            }
-            return result.action;
-          });
+        // The shard filter: the ranges' selector, sent once the server is known to apply it.
+        const shard = options.shards === undefined ? undefined : ShardedListing.filterOf(options.shards);
+        const feeding = WatchFeed.make({
+          config,
+          queue,
+          known,
+          metrics,
+          shard,
+          name: `${target.resource} ${where}`,
+        });
+        const { feed, feedChunk } = feeding;
 
         const noted = (type: string) =>
           Effect.suspend(() => {
@@ -161,8 +144,6 @@ export const fromListWatch = <E extends ApiFailure>(
             return Effect.andThen(metrics.event(type), metrics.seen(lastSeen));
           });
 
-        // The shard filter: the ranges' selector, sent once the server is known to apply it.
-        const shard = options.shards === undefined ? undefined : ShardedListing.filterOf(options.shards);
         let filtering: ShardedListing.Filtering | undefined;
         const serverSelector = () =>
           filtering?._tag === "ServerSide" && shard?.selector ? { shardSelector: shard.selector } : {};
@@ -257,18 +238,8 @@ export const fromListWatch = <E extends ApiFailure>(
                   }
                   // A chunk's events arrived together: one reading of the clock for all of them.
                   lastSeen = clock.currentTimeMillisUnsafe();
-                  yield* metrics.seen(lastSeen);
-                  for (const event of chunk.success) {
-                    yield* metrics.event(event.type);
-                    const input = toInput(event);
-                    // Another shard's object only moves the resourceVersion on, like a bookmark.
-                    const action = yield* feed(
-                      input._tag === "Event" && shard !== undefined && !shard.keep(input.object)
-                        ? { _tag: "Bookmark", resourceVersion: input.resourceVersion }
-                        : input,
-                    );
-                    if (action._tag !== "Continue") return action;
-                  }
+                  const action = yield* feedChunk(chunk.success, lastSeen);
+                  if (action !== undefined) return action;
                 }
               });
               if (inactivity === null) return yield* reading;
@@ -296,7 +267,7 @@ export const fromListWatch = <E extends ApiFailure>(
             afterListing = false;
             action = yield* watching(action.resourceVersion);
           } else {
-            action = { _tag: "Watch", resourceVersion: state.resourceVersion, delayMillis: 0 };
+            action = { _tag: "Watch", resourceVersion: feeding.state().resourceVersion, delayMillis: 0 };
           }
         }
       }),

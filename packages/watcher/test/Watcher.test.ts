@@ -16,6 +16,8 @@ import * as Layer from "effect/Layer";
 import * as Metric from "effect/Metric";
 import * as Stream from "effect/Stream";
 import { TestClock } from "effect/testing";
+import type * as ListWatch from "../src/ListWatch.ts";
+import type { RawWatchEvent } from "../src/ListWatch.ts";
 import * as Watcher from "../src/Watcher.ts";
 import * as FakeCluster from "./fixtures/FakeCluster.ts";
 
@@ -324,6 +326,66 @@ describe("Watcher.fromListWatch", () => {
       yield* fake.create("a");
       yield* settle;
       assert.deepStrictEqual(events(seen), ["ADDED a {}"]);
+    }),
+  );
+
+  it.effect("the events of one chunk come out in order, with the problems among them where they were", () =>
+    Effect.gen(function* () {
+      const name = { resource: "chunk-test.v1.kopf.dev", namespace: "c1" };
+      const object = (n: string, rv: string) =>
+        ({ kind: "KopfExample", metadata: { name: n, resourceVersion: rv }, spec: {} }) as RawBody;
+      const watches: Array<string | undefined> = [];
+      // The first watch sends one chunk: two events, a problem the watch goes on after, two more
+      // events, an ERROR that ends the watch, and an event after it that is not read.
+      const chunk: ReadonlyArray<RawWatchEvent> = [
+        { type: "ADDED", object: object("a", "2") },
+        { type: "MODIFIED", object: object("a", "3") },
+        { type: "WEIRD", object: {} as RawBody },
+        { type: "ADDED", object: object("b", "4") },
+        { type: "BOOKMARK", object: { metadata: { resourceVersion: "5" } } as RawBody },
+        { type: "ERROR", object: { kind: "Status", code: 500, message: "etcd hiccup" } as RawBody },
+        { type: "ADDED", object: object("c", "6") },
+      ];
+      const api: ListWatch.ListWatch = {
+        list: () =>
+          Effect.succeed({ kind: "KopfExampleList", metadata: { resourceVersion: "1" }, items: [] }),
+        watch: (request) => {
+          watches.push(request.resourceVersion);
+          return watches.length === 1 ? Stream.fromArray(chunk) : Stream.never;
+        },
+      };
+      const seen: Array<Watcher.Item> = [];
+      yield* Effect.forkChild(
+        Stream.runForEach(Watcher.fromListWatch(api, name, {}), (item) => Effect.sync(() => seen.push(item))),
+      );
+      yield* settle;
+      assert.deepStrictEqual(
+        seen.map((item) =>
+          item._tag === "Event"
+            ? `${item.type} ${item.object.metadata?.name}`
+            : item._tag === "Problem"
+              ? `${item.reason}:${item.recovery}`
+              : item._tag,
+        ),
+        ["Listed", "ADDED a", "MODIFIED a", "UnknownEvent:continue", "ADDED b", "ErrorEvent:relist"],
+      );
+      const { events: counted } = yield* Effect.promise(() => import("../src/internal/watchMetrics.ts"));
+      const count = (type: string) =>
+        Metric.value(Metric.withAttributes(counted, { ...name, type })).pipe(Effect.map((s) => s.count));
+      // Each event up to the ERROR counted once; the one after it was not read.
+      assert.deepStrictEqual(
+        [
+          yield* count("ADDED"),
+          yield* count("MODIFIED"),
+          yield* count("WEIRD"),
+          yield* count("BOOKMARK"),
+          yield* count("ERROR"),
+        ],
+        [2, 1, 1, 1, 1],
+      );
+      yield* advance("1 second");
+      // The relisting's watch resumes from the listing, not from the bookmark.
+      assert.deepStrictEqual(watches, ["1", "1"]);
     }),
   );
 

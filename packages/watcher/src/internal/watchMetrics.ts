@@ -4,6 +4,7 @@
  * namespace ("" for cluster-wide watches). An exporter reads them from Effect's metric registry.
  */
 import { MetricSeries } from "@kopf/client";
+import type * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Metric from "effect/Metric";
 
@@ -49,12 +50,16 @@ export const lastEventAge = MetricSeries.gauge("kopf_watch_last_event_age_second
 /** The metrics of one watch, bound to its attributes. */
 export interface WatchMetrics {
   readonly event: (type: string) => Effect.Effect<void>;
+  /** {@link event} done at once, in the fiber context given (the watcher counts a chunk's events so). */
+  readonly eventUnsafe: (type: string, context: Context.Context<never>) => void;
   readonly reconnect: Effect.Effect<void>;
   readonly relist: Effect.Effect<void>;
   readonly gone: Effect.Effect<void>;
   readonly watchdog: Effect.Effect<void>;
   readonly problem: (reason: string) => Effect.Effect<void>;
   readonly seen: (nowMillis: number) => Effect.Effect<void>;
+  /** {@link seen} done at once, in the fiber context given. */
+  readonly seenUnsafe: (nowMillis: number, context: Context.Context<never>) => void;
   readonly age: (seconds: number) => Effect.Effect<void>;
 }
 
@@ -62,26 +67,32 @@ export interface WatchMetrics {
 export const bind = (attributes: { readonly resource: string; readonly namespace: string }): WatchMetrics => {
   const tag = <I, S>(metric: Metric.Metric<I, S>) => MetricSeries.tagged(metric, attributes);
   const one = <S>(metric: Metric.Metric<number, S>) => Metric.update(tag(metric), 1);
-  // A watch sees a handful of event types: each one's update is made once and reused.
-  const byType = new Map<string, Effect.Effect<void>>();
+  // A watch sees a handful of event types: each one's counter is tagged once and reused.
+  const byType = new Map<string, typeof events>();
+  const counterOf = (type: string) => {
+    let counter = byType.get(type);
+    if (counter === undefined) {
+      counter = MetricSeries.tagged(events, { ...attributes, type });
+      byType.set(type, counter);
+    }
+    return counter;
+  };
   const lastEventAt = tag(lastEventTimestamp);
   const eventAge = tag(lastEventAge);
-  const eventAgeZero = Metric.update(eventAge, 0);
+  const seenUnsafe = (nowMillis: number, context: Context.Context<never>): void => {
+    lastEventAt.updateUnsafe(nowMillis / 1000, context);
+    eventAge.updateUnsafe(0, context);
+  };
   return {
-    event: (type) => {
-      let update = byType.get(type);
-      if (update === undefined) {
-        update = Metric.update(MetricSeries.tagged(events, { ...attributes, type }), 1);
-        byType.set(type, update);
-      }
-      return update;
-    },
+    event: (type) => Metric.update(counterOf(type), 1),
+    eventUnsafe: (type, context) => counterOf(type).updateUnsafe(1, context),
     reconnect: one(reconnects),
     relist: one(relists),
     gone: one(gone),
     watchdog: one(watchdog),
     problem: (reason) => Metric.update(MetricSeries.tagged(problems, { ...attributes, reason }), 1),
-    seen: (nowMillis) => Effect.andThen(Metric.update(lastEventAt, nowMillis / 1000), eventAgeZero),
+    seen: (nowMillis) => Effect.withFiber((fiber) => Effect.sync(() => seenUnsafe(nowMillis, fiber.context))),
+    seenUnsafe,
     age: (seconds) => Metric.update(eventAge, seconds),
   };
 };
