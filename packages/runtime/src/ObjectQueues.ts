@@ -253,7 +253,7 @@ export const make = <R>(
     ): Effect.Effect<void, never, R> => {
       // Whether this worker parked its stream (a later worker may run it by the time this one ends).
       let parked = false;
-      return Effect.gen(function* () {
+      const working = Effect.gen(function* () {
         const clock = yield* Clock.Clock;
         while (true) {
           const item = stream.items.shift();
@@ -307,13 +307,13 @@ export const make = <R>(
                 cause,
               ),
         ),
-        Effect.ensuring(
-          Effect.sync(() => {
-            if (ticket !== undefined) slots.release(ticket);
-            if (!parked) drop(stream);
-          }),
-        ),
       );
+      // However it ends, the worker gives its first slot back and drops a stream it did not park.
+      return Effect.onExitPrimitive(working, () => {
+        if (ticket !== undefined) slots.release(ticket);
+        if (!parked) drop(stream);
+        return undefined;
+      });
     };
 
     /** Starts a new stream's first worker once the worker limit and a processing slot allow. */

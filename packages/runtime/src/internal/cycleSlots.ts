@@ -211,7 +211,8 @@ export const make = (initial: number | null): Slots => {
           });
         });
       // A free slot is taken at once (no cycle waits for one then); otherwise the cycle queues.
-      return Effect.suspend(() => {
+      // However the cycle ends, a slot it holds is given back (a finalizer with no effect of its own).
+      const held = Effect.suspend(() => {
         if (owner.held) return cycle({ aside });
         if (free > 0) {
           free -= 1;
@@ -222,13 +223,11 @@ export const make = (initial: number | null): Slots => {
           take(owner, continuing ? resuming : starting),
           Effect.suspend(() => cycle({ aside })),
         );
-      }).pipe(
-        Effect.ensuring(
-          Effect.sync(() => {
-            if (owner.held) give(owner);
-          }),
-        ),
-      );
+      });
+      return Effect.onExitPrimitive(held, () => {
+        if (owner.held) give(owner);
+        return undefined;
+      });
     });
 
   const admit = (start: Start) => {

@@ -11,6 +11,7 @@ import { HandlerState, type Outcome } from "@kopf/storage";
 import { IsoTime } from "@kopf/structs";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import type * as Fiber from "effect/Fiber";
 import * as Logging from "../../Logging.ts";
 import * as Metrics from "../../Metrics.ts";
@@ -148,7 +149,7 @@ const call = (
       const seconds = (nowMillis(fiber) - calledAt) / 1000;
       return conclude(fiber, attempt, labels, verdict, error, end, seconds);
     };
-    return (sub === undefined ? invocation : sub.around(invocation)).pipe(
+    const judging = (sub === undefined ? invocation : sub.around(invocation)).pipe(
       // Whatever else went wrong around the call (e.g. a custom storage throwing while the
       // sub-handlers are stored) is the attempt's failure too, as in Kopf; interruption is not.
       Effect.matchCauseEffect({
@@ -158,10 +159,13 @@ const call = (
             ? Effect.failCause(failure as Cause.Cause<never>) // interruptions only: nothing typed
             : Effect.succeed(ended({ ok: false, error: unwrap(Cause.squash(failure)) })),
       }),
-      Effect.onInterrupt(() =>
-        Effect.sync(() => logger.warning(`${judged.title} is cancelled. Will escalate.`)),
-      ),
     );
+    // An interrupted attempt says so (the finalizer has no effect of its own for the others).
+    return Effect.onExitPrimitive(judging, (exit) => {
+      if (Exit.isFailure(exit) && Cause.hasInterrupts(exit.cause))
+        logger.warning(`${judged.title} is cancelled. Will escalate.`);
+      return undefined;
+    });
   });
 
 /** The end of an attempt: its log line, its span's outcome, its metrics and its warning event. */
