@@ -7,6 +7,7 @@ import { assert, describe, it } from "@effect/vitest";
 import type { RawBody } from "@kopf/structs";
 import type * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
+import * as Fiber from "effect/Fiber";
 import * as Metric from "effect/Metric";
 import * as Queue from "effect/Queue";
 import * as KnownObjects from "../../src/internal/knownObjects.ts";
@@ -81,6 +82,34 @@ describe("WatchFeed.feedChunk", () => {
         known.vanished().map((body) => body.metadata?.name),
         ["a"],
       );
+    }),
+  );
+
+  it.effect("a chunk larger than the stream's buffer waits for room and loses nothing", () =>
+    Effect.gen(function* () {
+      const queue = yield* Queue.bounded<WatchState.Output<RawBody>, Cause.Done>(2);
+      const feed = WatchFeed.make({
+        config,
+        queue,
+        known: null,
+        metrics: WatchMetrics.bind({ resource: "feed-c", namespace: "n" }),
+        shard: undefined,
+        name: "feed-c",
+      });
+      const names = ["a", "b", "c", "d", "e"];
+      const feeding = yield* Effect.forkChild(
+        feed.feedChunk(
+          names.map((name, i) => added(name, String(i + 2))),
+          1_000,
+        ),
+      );
+      const taken: Array<string> = [];
+      for (let i = 0; i < names.length; i++) {
+        const item = yield* Queue.take(queue);
+        taken.push(item._tag === "Event" ? (item.object.metadata?.name ?? "") : item._tag);
+      }
+      assert.strictEqual(yield* Fiber.join(feeding), undefined);
+      assert.deepStrictEqual(taken, names);
     }),
   );
 });
