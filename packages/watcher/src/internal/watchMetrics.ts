@@ -47,6 +47,9 @@ export const lastEventAge = MetricSeries.gauge("kopf_watch_last_event_age_second
   description: "Seconds since the last watch event or bookmark was received",
 });
 
+/** How many event types a watch keeps its counters for (Kubernetes has five, plus `LIST`). */
+const KNOWN_TYPES = 16;
+
 /** The metrics of one watch, bound to its attributes. */
 export interface WatchMetrics {
   readonly event: (type: string) => Effect.Effect<void>;
@@ -67,13 +70,14 @@ export interface WatchMetrics {
 export const bind = (attributes: { readonly resource: string; readonly namespace: string }): WatchMetrics => {
   const tag = <I, S>(metric: Metric.Metric<I, S>) => MetricSeries.tagged(metric, attributes);
   const one = <S>(metric: Metric.Metric<number, S>) => Metric.update(tag(metric), 1);
-  // A watch sees a handful of event types: each one's counter is tagged once and reused.
+  // A watch sees a handful of event types: each one's counter is tagged once and reused (up to a
+  // bound: a server sending made-up types does not grow the map, `tagged` bounds its series).
   const byType = new Map<string, typeof events>();
   const counterOf = (type: string) => {
     let counter = byType.get(type);
     if (counter === undefined) {
       counter = MetricSeries.tagged(events, { ...attributes, type });
-      byType.set(type, counter);
+      if (byType.size < KNOWN_TYPES) byType.set(type, counter);
     }
     return counter;
   };
