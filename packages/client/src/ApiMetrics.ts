@@ -142,15 +142,18 @@ const requestsOf = (series: Series, labels: RequestLabels, code: string): Metric
  * Measures one attempt of a request: counts it by its status code and records its latency
  * (on `Clock`); a `429` also counts as rate limiting. Interruptions are not counted. The series
  * are tagged once per labels object, so a caller that keeps its labels tags nothing per request.
+ * `check`, if given, turns a response into the attempt's failure (an error status), once it is
+ * counted by its status.
  *
  * @example
  * ```ts
- * const attempt = ApiMetrics.measured(ApiMetrics.labelsOf("GET", path), transport.request(request))
+ * const attempt = ApiMetrics.measured(ApiMetrics.labelsOf("GET", path), transport.request(request), KubeApiError.fromResponse)
  * ```
  */
 export const measured = <A extends { readonly status: number }, R>(
   labels: RequestLabels,
   attempt: Effect.Effect<A, KubeApiError, R>,
+  check?: (response: A) => KubeApiError | undefined,
 ): Effect.Effect<A, KubeApiError, R> =>
   // Made for every request: the clock and the metrics' context come from the fiber, and the
   // attempt's end is matched where it happens (no exit is made and run again, no more steps).
@@ -168,7 +171,8 @@ export const measured = <A extends { readonly status: number }, R>(
     return Effect.matchCauseEffect(attempt, {
       onSuccess: (value) => {
         record(String(value.status));
-        return Effect.succeed(value);
+        const error = check?.(value);
+        return error === undefined ? Effect.succeed(value) : Effect.fail(error);
       },
       onFailure: (cause) => {
         if (!Cause.hasInterrupts(cause)) record(failureCodeOf(cause));

@@ -6,6 +6,7 @@
  */
 import { OperatorSettings } from "@kopf/settings";
 import * as Effect from "effect/Effect";
+import * as References from "effect/References";
 import * as Result from "effect/Result";
 import type * as Scope from "effect/Scope";
 import * as Stream from "effect/Stream";
@@ -209,6 +210,7 @@ export const makeRequester = (
   const send = (outgoing: Outgoing): Effect.Effect<TransportResponse, ApiError> =>
     Effect.withFiber((fiber) => {
       const { networking } = fiber.getRef(OperatorSettings);
+      const tracing = fiber.getRef(References.TracerEnabled);
       const shape = outgoing.shape ?? shapeOf(outgoing.method, outgoing.path);
       const total = millis(networking.requestTimeout);
       const connect = millis(networking.connectTimeout);
@@ -219,26 +221,24 @@ export const makeRequester = (
         // The timeout bounds the exchange with the server (not a wait for the rate limit): kept by
         // the transport when it can, else a race with a timer on `Clock`.
         const exchange = Effect.suspend(() => transport.request(request));
-        const checked = Effect.flatMap(
-          total === undefined || deadlines ? exchange : Deadline.raced(exchange, total, what),
-          (response): Effect.Effect<TransportResponse, KubeApiError> => {
-            const error = KubeApiError.fromResponse(response);
-            return error === undefined ? Effect.succeed(response) : Effect.fail(error);
-          },
-        );
-        // One attempt: rate-limited, in its span, measured (its exchange timed); `failure` is the
-        // previous attempt's, counted as a retry of its reason.
+        const timed = total === undefined || deadlines ? exchange : Deadline.raced(exchange, total, what);
+        // An error status fails the attempt once it is counted by its status.
+        const measured = ApiMetrics.measured(shape.labels, timed, KubeApiError.fromResponse);
+        // One attempt: rate-limited, in its span (when tracing), measured (its exchange timed);
+        // `failure` is the previous attempt's, counted as a retry of its reason.
         const attempt = (resends: number, failure: KubeApiError | undefined) => {
-          const traced = ApiTracing.traced(
-            {
-              method: outgoing.method,
-              path: outgoing.path,
-              server: item.info.server,
-              labels: shape.labels,
-              resends,
-            },
-            ApiMetrics.measured(shape.labels, checked),
-          );
+          const traced = tracing
+            ? ApiTracing.traced(
+                {
+                  method: outgoing.method,
+                  path: outgoing.path,
+                  server: item.info.server,
+                  labels: shape.labels,
+                  resends,
+                },
+                measured,
+              )
+            : measured;
           const counted =
             failure === undefined
               ? traced

@@ -128,6 +128,9 @@ export const make = Effect.fnUntraced(function* (options: TransportOptions = {})
       );
     const target = targetOf(request);
     const connectTimeout = connectTimeoutOf(request, options);
+    // The server's pool is made already but for the first requests: then no step to get it.
+    const made = pools.getNow(poolKey(request.connection, connectTimeout, false));
+    if (made !== undefined) return Http1Exchange.send(made, request, target, connectTimeout);
     return Effect.flatMap(poolOf(request.connection, target, connectTimeout, false), (pool) =>
       Http1Exchange.send(pool, request, target, connectTimeout),
     );

@@ -21,6 +21,8 @@ export interface PoolLifecycle<P> {
 export interface Pools<P> {
   /** The pool of `key`, made by `create` if there is none yet. */
   readonly get: (key: string, create: Effect.Effect<P, KubeApiError>) => Effect.Effect<P, KubeApiError>;
+  /** The pool of `key` if it is made already (then the most recently used), with no effect. */
+  readonly getNow: (key: string) => P | undefined;
 }
 
 /**
@@ -46,13 +48,17 @@ export const make = <P>(
         Promise.allSettled([...pools.values()].map(async (pool) => lifecycle.destroy(pool))),
       ),
     );
-    const get = (key: string, create: Effect.Effect<P, KubeApiError>) => {
+    const getNow = (key: string): P | undefined => {
       const existing = pools.get(key);
       if (existing !== undefined) {
         pools.delete(key);
         pools.set(key, existing);
-        return Effect.succeed(existing);
       }
+      return existing;
+    };
+    const get = (key: string, create: Effect.Effect<P, KubeApiError>) => {
+      const existing = getNow(key);
+      if (existing !== undefined) return Effect.succeed(existing);
       return creating.withPermits(1)(
         Effect.gen(function* () {
           const raced = pools.get(key);
@@ -74,5 +80,5 @@ export const make = <P>(
         }),
       );
     };
-    return { get };
+    return { get, getNow };
   });

@@ -1,6 +1,7 @@
 // Covers the live transports' pools: one pool per key however many ask for it at once, the least
 // recently used one closed (gracefully) beyond the limit, a used pool kept as the most recent, a
-// failed creation leaving nothing behind, and every pool destroyed when the scope closes.
+// failed creation leaving nothing behind, a pool looked up with no effect once made, and every
+// pool destroyed when the scope closes.
 import { assert, describe, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
@@ -48,6 +49,24 @@ describe("Pools", () => {
       assert.strictEqual(got[0], got[1]);
       assert.strictEqual(got[1], got[2]);
       assert.notStrictEqual(got[0], got[3]);
+    }),
+  );
+
+  it.live("getNow: nothing before a pool is made, then the pool itself, used as recently as by get", () =>
+    Effect.gen(function* () {
+      const { made, get, pools } = yield* harness;
+      assert.strictEqual(pools.getNow("a"), undefined);
+      assert.strictEqual(made.length, 0);
+      const a = yield* get("a");
+      yield* get("b");
+      assert.strictEqual(pools.getNow("a"), a); // now b is the least recently used
+      yield* get("c");
+      yield* settle;
+      assert.deepStrictEqual(
+        made.map((pool) => `${pool.key} ${pool.state}`),
+        ["a open", "b closed", "c open"],
+      );
+      assert.strictEqual(pools.getNow("b"), undefined);
     }),
   );
 
