@@ -234,7 +234,8 @@ export const make = <R>(
     // A cycle that needs no effect is done at once, counted as a cycle, with no slot (its first
     // cycle's ticket, if it had one, is given back) and no span: not tried while tracing (the
     // queues' context, and so whether it traces, is fixed for their life).
-    const quickly = Context.get(context, References.TracerEnabled) ? undefined : quick;
+    const tracing = Context.get(context, References.TracerEnabled);
+    const quickly = tracing ? undefined : quick;
     const tryQuick = (
       event: RawEvent,
       pressure: Pressure.Pressure,
@@ -283,9 +284,9 @@ export const make = <R>(
                       consistencyTime,
                       aside: holder.aside,
                     });
-                    return resource === undefined
-                      ? processing
-                      : Metrics.cycle(resource, arrived, Tracing.cycle(resource, event, processing));
+                    if (resource === undefined) return processing;
+                    const traced = tracing ? Tracing.cycle(resource, event, processing) : processing;
+                    return Metrics.cycle(resource, arrived, traced);
                   },
                   continuing,
                   continuing ? undefined : ticket,
