@@ -192,16 +192,16 @@ export const handlerEndedNow = (
 };
 
 /**
- * Records that the patch of the current event's cycle was applied.
+ * Records that the patch of the current event's cycle was applied, at once, in the context of
+ * `fiber` (for code already running synchronously in it).
  *
  * @example
  * ```ts
- * yield* Metrics.patchApplied
+ * Effect.withFiber((fiber) => { Metrics.patchAppliedNow(fiber); return Effect.void })
  * ```
  */
-export const patchApplied: Effect.Effect<void> = Effect.withFiberSucceed((fiber) =>
-  recordSinceArrival(eventToPatch, fiber),
-);
+export const patchAppliedNow = (fiber: Fiber.Fiber<unknown, unknown>): void =>
+  recordSinceArrival(eventToPatch, fiber);
 
 /**
  * Records one processing cycle of an event that arrived at `arrived` and runs `cycle` with the

@@ -204,21 +204,23 @@ export const apply = (
     let freshest: RawBody | undefined;
 
     /**
-     * Sends one write; `undefined` when it was stored, else the outcome it ends with. `superseded`:
-     * the next write answers fresher, so this one's answer is not read (not even decoded).
+     * Sends one write and, once it is stored, goes on with `then`; a write that is not ends the
+     * patching with its outcome. `superseded`: the next write answers fresher, so this one's answer
+     * is not read (not even decoded).
      */
     const send = (
       write: Write,
       superseded: boolean,
-    ): Effect.Effect<Outcome | undefined, PatchNotStored, never> =>
+      then: () => Effect.Effect<Outcome, PatchNotStored | Patch.PatchError>,
+    ): Effect.Effect<Outcome, PatchNotStored | Patch.PatchError> =>
       Effect.withFiber((fiber) => {
         const where = write.part === "status" ? { ...location, subresource: "status" } : location;
         const label = write.part === "status" ? "the status" : "the resource";
         calls += 1;
         const spec = { type: write.type, body: write.payload };
-        const sending = Effect.result(
-          superseded ? api.patchUnread(resource, where, spec) : api.patch(resource, where, spec),
-        );
+        const sending = superseded
+          ? api.patchUnread(resource, where, spec)
+          : api.patch(resource, where, spec);
         // Rendering the payload costs a serialisation per write; only when debug lines are written.
         const debug = !LogLevel.isGreaterThan(fiber.getRef(References.MinimumLogLevel), "Debug");
         const logged = debug
@@ -229,12 +231,12 @@ export const apply = (
               sending,
             )
           : sending;
-        return Effect.flatMap(logged, (sent) => {
-          if (Result.isSuccess(sent)) {
-            if (sent.success !== undefined) freshest = sent.success;
-            return Effect.succeed(undefined);
-          }
-          return failed(write, sent.failure);
+        return Effect.matchEffect(logged, {
+          onSuccess: (answer) => {
+            if (answer !== undefined) freshest = answer;
+            return then();
+          },
+          onFailure: (error) => failed(write, error),
         });
       });
 
@@ -290,22 +292,20 @@ export const apply = (
       const from = (index: number): Effect.Effect<Outcome, PatchNotStored | Patch.PatchError> =>
         index >= writes.length
           ? next()
-          : Effect.flatMap(send(made(writes[index]!), chained && index < writes.length - 1), (ended) =>
-              ended !== undefined ? Effect.succeed(ended) : from(index + 1),
-            );
+          : send(made(writes[index]!), chained && index < writes.length - 1, () => from(index + 1));
       return from(0);
     };
 
     const applied = () =>
-      Effect.map(
-        Metrics.patchApplied,
-        (): Outcome => ({
+      Effect.withFiber((fiber) => {
+        Metrics.patchAppliedNow(fiber);
+        return Effect.succeed<Outcome>({
           _tag: "Applied",
           body: freshest,
           resourceVersion: awaitedVersion(freshest),
           calls,
-        }),
-      );
+        });
+      });
     // Each JSON patch is guarded by the version of the response before it.
     const guarded = (write: Write): Write => {
       const [, ...ops] = write.payload as ReadonlyArray<JsonPatchOp>;
