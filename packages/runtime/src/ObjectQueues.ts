@@ -40,6 +40,7 @@ import * as Clock from "effect/Clock";
 import * as Context from "effect/Context";
 import * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
+import type * as Fiber from "effect/Fiber";
 import * as FiberSet from "effect/FiberSet";
 import * as Option from "effect/Option";
 import * as References from "effect/References";
@@ -135,6 +136,8 @@ export interface Options {
 export interface ObjectQueues {
   /** Queues an event for its object's worker (starting one if none runs). */
   readonly offer: (event: RawEvent) => Effect.Effect<void>;
+  /** {@link offer} done at once, from code running in `fiber` (a loop over a chunk of events). */
+  readonly offerUnsafe: (event: RawEvent, fiber: Fiber.Fiber<unknown, unknown>) => void;
   /** The keys of objects with a running worker. */
   readonly active: () => ReadonlyArray<string>;
   /**
@@ -328,25 +331,28 @@ export const make = <R>(
       });
     };
 
+    const offerUnsafe = (event: RawEvent, fiber: Fiber.Fiber<unknown, unknown>): void => {
+      if (closing) return;
+      const key = ObjectKey.of(event.object);
+      const item = { event, arrived: fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() };
+      const existing = streams.get(key);
+      if (existing !== undefined) {
+        enqueue(existing, item);
+        measure();
+        Pressure.raiseUnsafe(existing.pressure, fiber);
+        return;
+      }
+      const carried = overdue.get(key);
+      if (carried !== undefined) overdue.delete(key);
+      const stream = ObjectStream.make(key, carried);
+      streams.set(key, stream);
+      enqueue(stream, item);
+      measure();
+      places.enter(() => start(stream));
+    };
     const offer = (event: RawEvent): Effect.Effect<void> =>
       Effect.withFiber((fiber) => {
-        if (closing) return Effect.void;
-        const key = ObjectKey.of(event.object);
-        const item = { event, arrived: fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() };
-        const existing = streams.get(key);
-        if (existing !== undefined) {
-          enqueue(existing, item);
-          measure();
-          Pressure.raiseUnsafe(existing.pressure, fiber);
-          return Effect.void;
-        }
-        const carried = overdue.get(key);
-        if (carried !== undefined) overdue.delete(key);
-        const stream = ObjectStream.make(key, carried);
-        streams.set(key, stream);
-        enqueue(stream, item);
-        measure();
-        places.enter(() => start(stream));
+        offerUnsafe(event, fiber);
         return Effect.void;
       });
 
@@ -370,5 +376,5 @@ export const make = <R>(
       yield* FiberSet.clear(fibers);
     });
 
-    return { offer, active: () => [...streams.keys()], shutdown } satisfies ObjectQueues;
+    return { offer, offerUnsafe, active: () => [...streams.keys()], shutdown } satisfies ObjectQueues;
   });

@@ -27,10 +27,12 @@ import {
   WatchMatrix,
 } from "@kopf/watcher";
 import * as Effect from "effect/Effect";
+import type * as Fiber from "effect/Fiber";
 import * as Option from "effect/Option";
 import * as Stream from "effect/Stream";
 import * as SubscriptionRef from "effect/SubscriptionRef";
 import type * as Engines from "./Engines.ts";
+import * as ItemBatches from "./internal/itemBatches.ts";
 import * as Watching from "./internal/watching.ts";
 import { LoopLoad } from "./LoopLoad.ts";
 import * as ObjectQueues from "./ObjectQueues.ts";
@@ -166,7 +168,12 @@ export const run = (options: OrchestratorOptions): Effect.Effect<void, never, Ku
             const items: Stream.Stream<ShardWatching.Item, never, KubeApi> = byShards
               ? ShardWatching.stream(cell.resource, cell.namespace, shards)
               : Watcher.stream(cell.resource, cell.namespace);
-            yield* Stream.runForEach(items, (item) => {
+            // One item's own work: the events are queued at once (in `fiber`); a new shard watch
+            // or the end of a listing may need an effect, which runs before the next item.
+            const handle = (
+              item: ShardWatching.Item,
+              fiber: Fiber.Fiber<unknown, unknown>,
+            ): Effect.Effect<void> | undefined => {
               if (item._tag === "Shards") {
                 // A new watch over these ranges: what was kept of the others is forgotten.
                 listed = [];
@@ -178,17 +185,20 @@ export const run = (options: OrchestratorOptions): Effect.Effect<void, never, Ku
               if (item._tag === "Listed") {
                 const keys = listed;
                 listed = [];
-                return engines.listed === undefined ? Effect.void : engines.listed(cell, keys);
+                return engines.listed === undefined ? undefined : engines.listed(cell, keys);
               }
-              if (item._tag !== "Event") return Effect.void;
+              if (item._tag !== "Event") return undefined;
               const key = ResourceMemory.keyOf(item.object);
               if (item.type === null) listed.push(key);
               if (latest !== undefined) {
                 if (item.type === "DELETED") latest.delete(key);
                 else latest.set(key, item.object);
               }
-              return queues.offer({ type: item.type, object: item.object });
-            });
+              queues.offerUnsafe({ type: item.type, object: item.object }, fiber);
+              return undefined;
+            };
+            // A chunk of items in one pass (see `internal/itemBatches.ts`).
+            yield* Stream.runForEachArray(items, (batch) => ItemBatches.inOrder(batch, handle));
           }),
         );
 
