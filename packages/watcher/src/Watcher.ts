@@ -18,7 +18,7 @@ import * as Effect from "effect/Effect";
 import * as Option from "effect/Option";
 import * as Result from "effect/Result";
 import * as Stream from "effect/Stream";
-import { defectFailure, failureOf, fillKind } from "./internal/events.ts";
+import { defectFailure, failureOf } from "./internal/events.ts";
 import * as KnownObjects from "./internal/knownObjects.ts";
 import * as WatchFeed from "./internal/watchFeed.ts";
 import * as WatchMetrics from "./internal/watchMetrics.ts";
@@ -136,13 +136,7 @@ export const fromListWatch = <E extends ApiFailure>(
           shard,
           name: `${target.resource} ${where}`,
         });
-        const { feed, feedChunk } = feeding;
-
-        const noted = (type: string) =>
-          Effect.suspend(() => {
-            lastSeen = clock.currentTimeMillisUnsafe();
-            return Effect.andThen(metrics.event(type), metrics.seen(lastSeen));
-          });
+        const { feed, feedChunk, feedPage } = feeding;
 
         let filtering: ShardedListing.Filtering | undefined;
         const serverSelector = () =>
@@ -184,11 +178,12 @@ export const fromListWatch = <E extends ApiFailure>(
             );
             if (Result.isFailure(page))
               return yield* feed({ _tag: "ListFailed", failure: failureOf(page.failure) });
-            const { kind, apiVersion, metadata, items } = page.success;
-            for (const item of items ?? []) {
-              yield* noted("LIST");
-              if (shard === undefined || shard.keep(item))
-                yield* feed({ _tag: "ListItem", object: fillKind(item, kind, apiVersion) });
+            const { metadata, items } = page.success;
+            // A page's items arrived together: one reading of the clock for all of them (an empty
+            // page has nothing seen).
+            if (items !== undefined && items.length > 0) {
+              lastSeen = clock.currentTimeMillisUnsafe();
+              yield* feedPage(page.success, lastSeen);
             }
             resourceVersion = metadata?.resourceVersion ?? resourceVersion;
             token = metadata?.continue === "" ? undefined : metadata?.continue;

@@ -1,17 +1,17 @@
 /**
  * A watcher's inputs through its state machine: each input is stepped by `WatchState` and its
  * outputs are emitted to the watcher's queue (problems reported first, the objects a relisting
- * found gone offered as synthetic deletions before `Listed`). A received chunk of watch events is
- * stepped in a plain loop and offered at once; only an input with other outputs than events (a
- * problem) goes through the effects one by one.
+ * found gone offered as synthetic deletions before `Listed`). A received chunk of watch events, or
+ * a page of a listing, is stepped in a plain loop and offered at once; only an input with other
+ * outputs than events (a problem) goes through the effects one by one.
  */
 import type { RawBody } from "@kopf/structs";
 import type * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
 import * as Queue from "effect/Queue";
-import type { RawWatchEvent } from "../ListWatch.ts";
+import type { ListPage, RawWatchEvent } from "../ListWatch.ts";
 import * as WatchState from "../WatchState.ts";
-import { toInput } from "./events.ts";
+import { fillKind, toInput } from "./events.ts";
 import type { KnownObjects } from "./knownObjects.ts";
 import type { WatchMetrics } from "./watchMetrics.ts";
 
@@ -45,6 +45,11 @@ export interface WatchFeed {
     events: ReadonlyArray<RawWatchEvent>,
     seenAt: number,
   ) => Effect.Effect<WatchState.Action | undefined>;
+  /**
+   * The items of one page of a listing (`seenAt`: when it came), counted, stepped and offered the
+   * same way, each as listed (`type: null`), with `kind` and `apiVersion` filled in from the page.
+   */
+  readonly feedPage: (page: ListPage, seenAt: number) => Effect.Effect<void>;
 }
 
 /**
@@ -96,10 +101,14 @@ export const make = (options: Options): WatchFeed => {
       return Effect.as(emit(result.emit), result.action);
     });
 
-  const feedFrom = (
-    events: ReadonlyArray<RawWatchEvent>,
+  // The items of one received chunk or list page from `from` on, in a plain loop: each counted as
+  // `typeOf` says and stepped with the input `inputOf` makes (`undefined`: counted, not stepped).
+  const feedFrom = <T>(
+    items: ReadonlyArray<T>,
     from: number,
     seenAt: number | undefined,
+    typeOf: (item: T) => string,
+    inputOf: (item: T) => WatchState.Input<RawBody> | undefined,
   ): Effect.Effect<WatchState.Action | undefined> =>
     Effect.withFiber((fiber) => {
       const context = fiber.context;
@@ -107,19 +116,18 @@ export const make = (options: Options): WatchFeed => {
       const ready: Array<Item> = [];
       const offered = (action: WatchState.Action | undefined) =>
         ready.length === 0 ? Effect.succeed(action) : Effect.as(Queue.offerAll(queue, ready), action);
-      for (let i = from; i < events.length; i++) {
-        const event = events[i] as RawWatchEvent;
-        metrics.eventUnsafe(event.type, context);
-        const input = toInput(event);
-        // Another shard's object only moves the resourceVersion on, like a bookmark.
-        const result = step(
-          input._tag === "Event" && shard !== undefined && !shard.keep(input.object)
-            ? { _tag: "Bookmark", resourceVersion: input.resourceVersion }
-            : input,
-        );
+      for (let i = from; i < items.length; i++) {
+        const item = items[i] as T;
+        metrics.eventUnsafe(typeOf(item), context);
+        const input = inputOf(item);
+        if (input === undefined) continue;
+        const result = step(input);
         const action = result.action._tag === "Continue" ? undefined : result.action;
         if (!result.emit.every((output) => output._tag === "Event")) {
-          const rest = action === undefined ? feedFrom(events, i + 1, undefined) : Effect.succeed(action);
+          const rest =
+            action === undefined
+              ? feedFrom(items, i + 1, undefined, typeOf, inputOf)
+              : Effect.succeed(action);
           return Effect.andThen(offered(undefined), Effect.andThen(emit(result.emit), rest));
         }
         for (const output of result.emit) {
@@ -131,9 +139,28 @@ export const make = (options: Options): WatchFeed => {
       return offered(undefined);
     });
 
+  const eventType = (event: RawWatchEvent) => event.type;
+  const eventInput = (event: RawWatchEvent): WatchState.Input<RawBody> => {
+    const input = toInput(event);
+    // Another shard's object only moves the resourceVersion on, like a bookmark.
+    return input._tag === "Event" && shard !== undefined && !shard.keep(input.object)
+      ? { _tag: "Bookmark", resourceVersion: input.resourceVersion }
+      : input;
+  };
+  const listType = () => "LIST";
+
   return {
     state: () => state,
     feed,
-    feedChunk: (events, seenAt) => feedFrom(events, 0, seenAt),
+    feedChunk: (events, seenAt) => feedFrom(events, 0, seenAt, eventType, eventInput),
+    feedPage: (page, seenAt) =>
+      Effect.asVoid(
+        feedFrom(page.items ?? [], 0, seenAt, listType, (item) =>
+          // Another shard's object is counted, not listed.
+          shard === undefined || shard.keep(item)
+            ? { _tag: "ListItem", object: fillKind(item, page.kind, page.apiVersion) }
+            : undefined,
+        ),
+      ),
   };
 };

@@ -60,8 +60,7 @@ export interface WatchMetrics {
   readonly gone: Effect.Effect<void>;
   readonly watchdog: Effect.Effect<void>;
   readonly problem: (reason: string) => Effect.Effect<void>;
-  readonly seen: (nowMillis: number) => Effect.Effect<void>;
-  /** {@link seen} done at once, in the fiber context given. */
+  /** An event or a listed item came at `nowMillis`: the last event's time, its age 0 (at once). */
   readonly seenUnsafe: (nowMillis: number, context: Context.Context<never>) => void;
   readonly age: (seconds: number) => Effect.Effect<void>;
 }
@@ -88,14 +87,17 @@ export const bind = (attributes: { readonly resource: string; readonly namespace
     eventAge.updateUnsafe(0, context);
   };
   return {
-    event: (type) => Metric.update(counterOf(type), 1),
+    event: (type) =>
+      Effect.withFiber((fiber) => {
+        counterOf(type).updateUnsafe(1, fiber.context);
+        return Effect.void;
+      }),
     eventUnsafe: (type, context) => counterOf(type).updateUnsafe(1, context),
     reconnect: one(reconnects),
     relist: one(relists),
     gone: one(gone),
     watchdog: one(watchdog),
     problem: (reason) => Metric.update(MetricSeries.tagged(problems, { ...attributes, reason }), 1),
-    seen: (nowMillis) => Effect.withFiber((fiber) => Effect.sync(() => seenUnsafe(nowMillis, fiber.context))),
     seenUnsafe,
     age: (seconds) => Metric.update(eventAge, seconds),
   };
