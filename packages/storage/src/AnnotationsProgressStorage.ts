@@ -14,6 +14,7 @@ import {
 } from "./internal/conventions.ts";
 import { ensure, isMutableObject, type MutableObject, purgeField } from "./internal/dicts.ts";
 import type { ProgressStorage } from "./internal/progressStorageApi.ts";
+import { withReserve } from "./internal/reservations.ts";
 import * as ProgressRecord from "./ProgressRecord.ts";
 import type { StorageConfigError } from "./StorageError.ts";
 
@@ -61,7 +62,11 @@ const build = (options: Options, warnings: ReadonlyArray<string>): AnnotationsPr
   const v1 = options.v1 ?? true;
   const forming = { prefix, v1 };
   const keys = (key: string, body: RawBody) => AnnotationKeys.makeKeys(forming, key, body);
-  return {
+  const place = (key: string, body: RawBody, patch: MutableObject, encoded: string): void => {
+    for (const fullKey of keys(key, body)) ensure(patch, annotationPath(fullKey), encoded);
+    storeMarker(prefix, patch, body);
+  };
+  const storage: AnnotationsProgressStorage = {
     _tag: "AnnotationsProgressStorage" as const,
     prefix,
     verbose,
@@ -78,11 +83,7 @@ const build = (options: Options, warnings: ReadonlyArray<string>): AnnotationsPr
       }
       return Result.succeed(undefined);
     },
-    store: ({ key, record, body, patch }) => {
-      const encoded = ProgressRecord.encode(record, verbose);
-      for (const fullKey of keys(key, body)) ensure(patch, annotationPath(fullKey), encoded);
-      storeMarker(prefix, patch, body);
-    },
+    store: ({ key, record, body, patch }) => place(key, body, patch, ProgressRecord.encode(record, verbose)),
     purge: ({ key, body, patch }) => {
       for (const fullKey of keys(key, body)) purgeField(body, patch, annotationPath(fullKey));
     },
@@ -110,7 +111,8 @@ const build = (options: Options, warnings: ReadonlyArray<string>): AnnotationsPr
       return copy as Json.JsonObject;
     },
     flush: () => {},
-  } satisfies AnnotationsProgressStorage;
+  };
+  return withReserve(storage, ({ key, body, patch }) => place(key, body, patch, ""));
 };
 
 /**

@@ -4,6 +4,7 @@
  */
 import * as Result from "effect/Result";
 import type { ProgressStorage } from "./internal/progressStorageApi.ts";
+import { type Reserve, reserveOf, withReserve } from "./internal/reservations.ts";
 import type { ProgressRecord } from "./ProgressRecord.ts";
 import type { StorageDecodeError } from "./StorageError.ts";
 
@@ -24,33 +25,50 @@ export interface MultiProgressStorage extends ProgressStorage {
 export const combine = (
   tag: MultiProgressStorage["_tag"],
   storages: ReadonlyArray<ProgressStorage>,
-): MultiProgressStorage => ({
-  _tag: tag,
-  storages,
-  fetch: (args) => {
-    for (const storage of storages) {
-      const content = storage.fetch(args);
-      if (Result.isFailure(content) || content.success !== undefined) return content;
-    }
-    return Result.succeed<ProgressRecord | undefined>(undefined) as Result.Result<
-      ProgressRecord | undefined,
-      StorageDecodeError
-    >;
-  },
-  store: (args) => {
-    for (const storage of storages) storage.store(args);
-  },
-  purge: (args) => {
-    for (const storage of storages) storage.purge(args);
-  },
-  touch: (args) => {
-    for (const storage of storages) storage.touch(args);
-  },
-  clear: ({ essence }) => storages.reduce((acc, storage) => storage.clear({ essence: acc }), essence),
-  flush: () => {
-    for (const storage of storages) storage.flush();
-  },
-});
+): MultiProgressStorage =>
+  withReserveOfAll(storages, {
+    _tag: tag,
+    storages,
+    fetch: (args) => {
+      for (const storage of storages) {
+        const content = storage.fetch(args);
+        if (Result.isFailure(content) || content.success !== undefined) return content;
+      }
+      return Result.succeed<ProgressRecord | undefined>(undefined) as Result.Result<
+        ProgressRecord | undefined,
+        StorageDecodeError
+      >;
+    },
+    store: (args) => {
+      for (const storage of storages) storage.store(args);
+    },
+    purge: (args) => {
+      for (const storage of storages) storage.purge(args);
+    },
+    touch: (args) => {
+      for (const storage of storages) storage.touch(args);
+    },
+    clear: ({ essence }) => storages.reduce((acc, storage) => storage.clear({ essence: acc }), essence),
+    flush: () => {
+      for (const storage of storages) storage.flush();
+    },
+  });
+
+/** The storage, with a reservation when each of the storages it combines has one. */
+const withReserveOfAll = (
+  storages: ReadonlyArray<ProgressStorage>,
+  multi: MultiProgressStorage,
+): MultiProgressStorage => {
+  const reserves: Array<Reserve> = [];
+  for (const storage of storages) {
+    const reserve = reserveOf(storage);
+    if (reserve === undefined) return multi;
+    reserves.push(reserve);
+  }
+  return withReserve(multi, (args) => {
+    for (const reserve of reserves) reserve(args);
+  });
+};
 
 /**
  * Use several progress storages as one.

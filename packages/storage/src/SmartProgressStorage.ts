@@ -5,6 +5,7 @@
 import type { FieldSpec } from "@kopf/structs";
 import * as Result from "effect/Result";
 import * as AnnotationsProgressStorage from "./AnnotationsProgressStorage.ts";
+import { reserveOf, withReserve } from "./internal/reservations.ts";
 import * as MultiProgressStorage from "./MultiProgressStorage.ts";
 import * as StatusProgressStorage from "./StatusProgressStorage.ts";
 import type { StorageConfigError } from "./StorageError.ts";
@@ -35,11 +36,14 @@ const assemble = (
     ...(options.field === undefined ? {} : { field: options.field }),
     ...(options.touchField === undefined ? {} : { touchField: options.touchField }),
   });
-  return {
-    ...MultiProgressStorage.combine("SmartProgressStorage", [annotations, status]),
+  const combined = MultiProgressStorage.combine("SmartProgressStorage", [annotations, status]);
+  const smart: SmartProgressStorage = {
+    ...combined,
     _tag: "SmartProgressStorage",
     warnings: annotations.warnings,
   };
+  const reserve = reserveOf(combined);
+  return reserve === undefined ? smart : withReserve(smart, reserve);
 };
 
 /**

@@ -9,6 +9,7 @@ import * as Data from "effect/Data";
 import * as Result from "effect/Result";
 import * as HandlerState from "./HandlerState.ts";
 import type { PatchLike, ProgressStorage } from "./internal/progressStorageApi.ts";
+import { reserveOf } from "./internal/reservations.ts";
 import type { Outcome } from "./Outcome.ts";
 import type { StorageDecodeError } from "./StorageError.ts";
 
@@ -253,7 +254,11 @@ export const extras = (state: State): Readonly<Record<string, Counters>> => {
 
 /**
  * Write the records that differ from what was loaded (new states always), then flush. Records
- * loaded and left unchanged are not rewritten.
+ * loaded and left unchanged are not rewritten. With `thenPurged` (the state is done, and
+ * {@link purge} follows in the same cycle, before the patch is read), a built-in storage only
+ * reserves the records' places: the purge leaves the same patch either way (see
+ * `internal/reservations.ts`), and no record is formatted to be removed again. A custom storage
+ * gets its records all the same.
  *
  * @example
  * ```ts
@@ -262,19 +267,21 @@ export const extras = (state: State): Readonly<Record<string, Counters>> => {
  */
 export const store = (
   state: State,
-  args: { readonly body: RawBody; readonly patch: PatchLike; readonly storage: ProgressStorage },
+  args: {
+    readonly body: RawBody;
+    readonly patch: PatchLike;
+    readonly storage: ProgressStorage;
+    readonly thenPurged?: boolean;
+  },
 ): void => {
+  const { body, patch, storage } = args;
+  const reserve = args.thenPurged === true ? reserveOf(storage) : undefined;
   for (const [id, handler] of state.handlers) {
-    if (HandlerState.isChanged(handler)) {
-      args.storage.store({
-        key: id,
-        record: HandlerState.forStorage(handler),
-        body: args.body,
-        patch: args.patch,
-      });
-    }
+    if (!HandlerState.isChanged(handler)) continue;
+    if (reserve !== undefined) reserve({ key: id, body, patch });
+    else storage.store({ key: id, record: HandlerState.forStorage(handler), body, patch });
   }
-  args.storage.flush();
+  storage.flush();
 };
 
 /**

@@ -9,6 +9,7 @@ import * as Result from "effect/Result";
 import { hasEmptyStanzas, removeEmptyStanzas } from "./internal/conventions.ts";
 import { ensure, type MutableObject, purgeField, remove, removes } from "./internal/dicts.ts";
 import type { ProgressStorage } from "./internal/progressStorageApi.ts";
+import { withReserve } from "./internal/reservations.ts";
 import * as ProgressRecord from "./ProgressRecord.ts";
 
 /** Options, all optional; the defaults are Kopf's. `{name}` in string fields is replaced. */
@@ -44,7 +45,7 @@ const build = (options: Options, writes: boolean): StatusProgressStorage => {
   const name = options.name ?? "kopf";
   const field = formatField(options.field ?? "status.{name}.progress", name);
   const touchField = formatField(options.touchField ?? "status.{name}.dummy", name);
-  return {
+  const storage: StatusProgressStorage = {
     _tag: writes ? "StatusProgressStorage" : "NoWriteStatusProgressStorage",
     name,
     field,
@@ -77,6 +78,10 @@ const build = (options: Options, writes: boolean): StatusProgressStorage => {
     },
     flush: () => {},
   };
+  // A record is an object: so is its placeholder.
+  return withReserve(storage, ({ key, patch }) => {
+    if (writes) ensure(patch, [...field, key], {});
+  });
 };
 
 /**

@@ -142,10 +142,10 @@ export const runChanging = (
       const stepped = State.withOutcomes(state, outcomes, now);
       if (Result.isFailure(stepped)) return Effect.fail(stepped.failure);
       const next = stepped.success;
-      State.store(next, { body: cause.body, patch: cause.patch, storage });
+      const done = State.isDone(next);
+      State.store(next, { body: cause.body, patch: cause.patch, storage, thenPurged: done });
       Outcome.deliverResults(outcomes, cause.patch);
 
-      const done = State.isDone(next);
       if (done) {
         const counters = State.counts(next);
         logger.info(
