@@ -39,7 +39,8 @@ export const ensure = (target: MutableObject, path: FieldPath.FieldPath, value: 
   const last = path[path.length - 1];
   if (last === undefined) return;
   let current = target;
-  for (const key of path.slice(0, -1)) {
+  for (let i = 0; i < path.length - 1; i++) {
+    const key = path[i] as string;
     let next = Object.hasOwn(current, key) ? current[key] : undefined;
     if (!isMutableObject(next)) {
       put(current, key, {});
@@ -54,27 +55,33 @@ export const ensure = (target: MutableObject, path: FieldPath.FieldPath, value: 
  * Remove the key at `path` and every parent on the path that is (or becomes) empty. A missing
  * key is fine; a non-object on the way stops quietly (Kopf's callers swallow that TypeError).
  */
-export const remove = (target: MutableObject, path: FieldPath.FieldPath): void => {
-  const [head, ...tail] = path;
+export const remove = (target: MutableObject, path: FieldPath.FieldPath): void => removeFrom(target, path, 0);
+
+// The walk goes by index: no copy of the path's rest per level.
+const removeFrom = (target: MutableObject, path: FieldPath.FieldPath, at: number): void => {
+  const head = path[at];
   if (head === undefined || !Object.hasOwn(target, head)) return;
-  if (tail.length === 0) {
+  if (at === path.length - 1) {
     delete target[head];
     return;
   }
   const child = target[head];
   if (!isMutableObject(child)) return;
-  remove(child, tail);
+  removeFrom(child, path, at + 1);
   if (Object.keys(child).length === 0) delete target[head];
 };
 
 /** Whether {@link remove} would change `target` (so that a copy can be spared when it would not). */
-export const removes = (target: MutableObject, path: FieldPath.FieldPath): boolean => {
-  const [head, ...tail] = path;
+export const removes = (target: MutableObject, path: FieldPath.FieldPath): boolean =>
+  removesFrom(target, path, 0);
+
+const removesFrom = (target: MutableObject, path: FieldPath.FieldPath, at: number): boolean => {
+  const head = path[at];
   if (head === undefined || !Object.hasOwn(target, head)) return false;
-  if (tail.length === 0) return true;
+  if (at === path.length - 1) return true;
   const child = target[head];
   if (!isMutableObject(child)) return false;
-  return removes(child, tail) || Object.keys(child).length === 0;
+  return removesFrom(child, path, at + 1) || Object.keys(child).length === 0;
 };
 
 /** Copy (deeply) each field present in `source` into `target` at the same path. */
