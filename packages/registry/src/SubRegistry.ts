@@ -101,26 +101,41 @@ export const makeSubhandler = (
  * sub.register(taskFn, { id: "task1" })
  * sub.handlers.map((h) => h.id) // ["create_fn/task1"]
  */
-export const make = (parent: Handler): SubRegistry => {
-  const handlers: Array<ChangingHandler> = [];
-  const add = (fn: Function, options: Readonly<Record<string, unknown>>, call: "subhandler" | "register") => {
-    const result = makeSubhandler(parent, fn, options, call);
+export const make = (parent: Handler): SubRegistry => new Declared(parent);
+
+// A class rather than an object literal with a getter, which V8 builds on a slow path: one is
+// made for every invocation of every changing handler. The methods are fields, so they can be
+// taken off the object (`const { subhandler } = subregistry`) as the literal's could.
+class Declared {
+  readonly #declared: Array<ChangingHandler> = [];
+  readonly parent: Handler;
+
+  constructor(parent: Handler) {
+    this.parent = parent;
+  }
+
+  get handlers(): ReadonlyArray<ChangingHandler> {
+    return [...this.#declared];
+  }
+
+  readonly #add = (
+    fn: Function,
+    options: Readonly<Record<string, unknown>>,
+    call: "subhandler" | "register",
+  ) => {
+    const result = makeSubhandler(this.parent, fn, options, call);
     if (Result.isFailure(result)) throw result.failure;
-    handlers.push(result.success);
+    this.#declared.push(result.success);
   };
-  return {
-    parent,
-    get handlers() {
-      return [...handlers];
-    },
-    subhandler(...args: ReadonlyArray<unknown>) {
-      const [options, fn] = args.length >= 2 ? [args[0], args[1]] : [{}, args[0]];
-      add(fn as Function, (options ?? {}) as Readonly<Record<string, unknown>>, "subhandler");
-      return fn as never;
-    },
-    register(fn: Function, options?: Readonly<Record<string, unknown>>) {
-      add(fn, options ?? {}, "register");
-      return fn as never;
-    },
-  } as SubRegistry;
-};
+
+  readonly subhandler = ((...args: ReadonlyArray<unknown>) => {
+    const [options, fn] = args.length >= 2 ? [args[0], args[1]] : [{}, args[0]];
+    this.#add(fn as Function, (options ?? {}) as Readonly<Record<string, unknown>>, "subhandler");
+    return fn as never;
+  }) as SubRegistry["subhandler"];
+
+  readonly register = ((fn: Function, options?: Readonly<Record<string, unknown>>) => {
+    this.#add(fn, options ?? {}, "register");
+    return fn as never;
+  }) as SubRegistry["register"];
+}
