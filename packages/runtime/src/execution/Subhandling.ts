@@ -21,8 +21,10 @@ import {
 import type { OperatorSettings } from "@kopf/settings";
 import { Outcome, State, type StorageDecodeError } from "@kopf/storage";
 import { IsoTime } from "@kopf/structs";
+import * as Cause from "effect/Cause";
 import * as Data from "effect/Data";
 import * as Effect from "effect/Effect";
+import * as Exit from "effect/Exit";
 import * as Result from "effect/Result";
 import { type Binding, CurrentBinding, type ExecuteOptions } from "./Ambient.ts";
 import { HandlerChildrenRetry } from "./ErrorModes.ts";
@@ -199,7 +201,12 @@ export const context =
                   return pending === undefined ? Effect.succeed(result) : Effect.as(pending, result);
                 }),
                 Effect.provideService(CurrentBinding, binding),
-                Effect.onInterrupt(() => Effect.sync(() => aborted?.abort())),
+                // Plain code at its end: no effect, and no step back to the exit, for the others.
+                (invoked) =>
+                  Effect.onExitPrimitive(invoked, (exit) => {
+                    if (Exit.isFailure(exit) && Cause.hasInterrupts(exit.cause)) aborted?.abort();
+                    return undefined;
+                  }),
               ),
             subrefs: () => [...subrefs].sort(),
           } satisfies Subcontext;
