@@ -23,6 +23,7 @@ import type {
 import type { OperatorSettings } from "@kopf/settings";
 import { HandlerState, type Outcome, type State } from "@kopf/storage";
 import { type IsoTime, Resource } from "@kopf/structs";
+import type * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Random from "effect/Random";
 import type * as Metrics from "../Metrics.ts";
@@ -61,13 +62,19 @@ export interface Subcontext {
   readonly subrefs: () => ReadonlyArray<string>;
 }
 
-/** Builds the sub-handling context of one invocation (Kopf's `extra_context`). */
-export type ExtraContext = (args: {
-  readonly handler: ExecutableHandler;
-  readonly cause: ExecutableCause;
-  readonly settings: OperatorSettings;
-  readonly lifecycle: Lifecycle;
-}) => Effect.Effect<Subcontext | undefined>;
+/**
+ * Builds the sub-handling context of one invocation (Kopf's `extra_context`), as plain code in
+ * the invoking fiber: `services` are that fiber's.
+ */
+export type ExtraContext = (
+  args: {
+    readonly handler: ExecutableHandler;
+    readonly cause: ExecutableCause;
+    readonly settings: OperatorSettings;
+    readonly lifecycle: Lifecycle;
+  },
+  services: Context.Context<never>,
+) => Subcontext | undefined;
 
 /** One handler's attempt. */
 export interface HandlerAttempt {

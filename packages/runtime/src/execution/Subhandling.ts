@@ -145,72 +145,69 @@ const executeSubhandlersNow = (run: SubhandlersRun): Effect.Effect<void, Subhand
  */
 export const context =
   (ancestors: ReadonlyArray<Set<string>> = []): ExtraContext =>
-  ({ handler, cause, settings, lifecycle }) =>
-    handler._tag !== "ChangingHandler" || cause._tag !== "ChangingCause"
-      ? Effect.succeed(undefined)
-      : Effect.withFiberSucceed((fiber) => {
-          const subregistry = SubRegistry.make(handler);
-          const subrefs = new Set<string>();
-          const chain = [...ancestors, subrefs];
-          let executedDeclared = false;
-          // The declared sub-handlers, run once (after the handler, or by its own `execute()`):
-          // `undefined` when nothing is left to run.
-          const executeDeclared = () => {
-            if (executedDeclared) return undefined;
-            executedDeclared = true;
-            return executeSubhandlersNow({
-              handlers: subregistry.handlers,
-              cause,
-              settings,
-              lifecycle,
-              ancestors: chain,
-            });
-          };
-          const execute = (options?: ExecuteOptions): Effect.Effect<void, unknown> =>
-            Effect.suspend(() => {
-              if (options === undefined || Object.values(options).every((v) => v === undefined)) {
-                return executeDeclared() ?? Effect.void;
-              }
-              return Effect.fromResult(handlersOf(handler, options)).pipe(
-                Effect.flatMap((handlers) =>
-                  executeSubhandlers({ handlers, cause, settings, lifecycle, ancestors: chain }),
-                ),
-              );
-            });
-          const services = fiber.context;
-          // A promise-side `execute` runs outside the handler's fiber: stop it with the handler.
-          // Made on the first such call only (most handlers never make one).
-          let aborted: AbortController | undefined;
-          const binding: Binding = {
-            handler,
-            body: cause.body,
-            subregistry,
-            execute,
-            executePromise: (options) => {
-              aborted ??= new AbortController();
-              return Effect.runPromiseWith(services)(execute(options), { signal: aborted.signal });
-            },
-          };
-          return {
-            fields: { subregistry },
-            around: (invocation) =>
-              invocation.pipe(
-                // Most handlers declare no sub-handler: then no effect is run after them.
-                Effect.flatMap((result) => {
-                  const pending = executeDeclared();
-                  return pending === undefined ? Effect.succeed(result) : Effect.as(pending, result);
-                }),
-                Effect.provideService(CurrentBinding, binding),
-                // Plain code at its end: no effect, and no step back to the exit, for the others.
-                (invoked) =>
-                  Effect.onExitPrimitive(invoked, (exit) => {
-                    if (Exit.isFailure(exit) && Cause.hasInterrupts(exit.cause)) aborted?.abort();
-                    return undefined;
-                  }),
-              ),
-            subrefs: () => [...subrefs].sort(),
-          } satisfies Subcontext;
-        });
+  ({ handler, cause, settings, lifecycle }, services) => {
+    if (handler._tag !== "ChangingHandler" || cause._tag !== "ChangingCause") return undefined;
+    const subregistry = SubRegistry.make(handler);
+    const subrefs = new Set<string>();
+    const chain = [...ancestors, subrefs];
+    let executedDeclared = false;
+    // The declared sub-handlers, run once (after the handler, or by its own `execute()`):
+    // `undefined` when nothing is left to run.
+    const executeDeclared = () => {
+      if (executedDeclared) return undefined;
+      executedDeclared = true;
+      return executeSubhandlersNow({
+        handlers: subregistry.handlers,
+        cause,
+        settings,
+        lifecycle,
+        ancestors: chain,
+      });
+    };
+    const execute = (options?: ExecuteOptions): Effect.Effect<void, unknown> =>
+      Effect.suspend(() => {
+        if (options === undefined || Object.values(options).every((v) => v === undefined)) {
+          return executeDeclared() ?? Effect.void;
+        }
+        return Effect.fromResult(handlersOf(handler, options)).pipe(
+          Effect.flatMap((handlers) =>
+            executeSubhandlers({ handlers, cause, settings, lifecycle, ancestors: chain }),
+          ),
+        );
+      });
+    // A promise-side `execute` runs outside the handler's fiber: stop it with the handler.
+    // Made on the first such call only (most handlers never make one).
+    let aborted: AbortController | undefined;
+    const binding: Binding = {
+      handler,
+      body: cause.body,
+      subregistry,
+      execute,
+      executePromise: (options) => {
+        aborted ??= new AbortController();
+        return Effect.runPromiseWith(services)(execute(options), { signal: aborted.signal });
+      },
+    };
+    return {
+      fields: { subregistry },
+      around: (invocation) =>
+        invocation.pipe(
+          // Most handlers declare no sub-handler: then no effect is run after them.
+          Effect.flatMap((result) => {
+            const pending = executeDeclared();
+            return pending === undefined ? Effect.succeed(result) : Effect.as(pending, result);
+          }),
+          Effect.provideService(CurrentBinding, binding),
+          // Plain code at its end: no effect, and no step back to the exit, for the others.
+          (invoked) =>
+            Effect.onExitPrimitive(invoked, (exit) => {
+              if (Exit.isFailure(exit) && Cause.hasInterrupts(exit.cause)) aborted?.abort();
+              return undefined;
+            }),
+        ),
+      subrefs: () => [...subrefs].sort(),
+    } satisfies Subcontext;
+  };
 
 /**
  * The binding of the running changing handler, for Effect handlers.

@@ -108,65 +108,62 @@ export const perform = (attempt: HandlerAttempt, labels: Metrics.HandlerLabels):
     }
 
     const cause = adjusted(handler, attempt.cause);
-    return attempt.extraContext === undefined
-      ? call(attempt, labels, judged, cause, undefined)
-      : Effect.flatMap(attempt.extraContext({ handler, cause, settings, lifecycle }), (sub) =>
-          call(attempt, labels, judged, cause, sub),
-        );
+    const sub = attempt.extraContext?.({ handler, cause, settings, lifecycle }, fiber.context);
+    return call(fiber, attempt, labels, judged, cause, sub);
   });
 
 /** Calls the handler (inside its sub-handling context, if any) and concludes the attempt. */
 const call = (
+  fiber: Fiber.Fiber<unknown, unknown>,
   attempt: HandlerAttempt,
   labels: Metrics.HandlerLabels,
   judged: ErrorModes.Attempt,
   cause: ExecutableCause,
   sub: Subcontext | undefined,
-): Effect.Effect<Outcome_> =>
-  Effect.withFiber((fiber) => {
-    const { handler, state } = attempt;
-    const logger = loggerOf(attempt.cause);
-    const context = contextOf(cause, {
-      ...attempt.fields,
-      ...sub?.fields,
-      param: handler.param,
-      retry: state.retries,
-      started: new Date(IsoTime.toMillis(state.started)),
-      runtime: judged.runtime / 1000,
-    });
-    const invocation = invoke(handler.fn as (ctx: unknown) => unknown, context);
-    Metrics.handlerCalledNow(fiber, labels, state.retries);
-    const calledAt = nowMillis(fiber);
-    // The attempt's end, concluded where the call's end is matched (the same fiber: a
-    // continuation runs on the fiber that ran its effect).
-    const ended = (result: { ok: true; value: unknown } | { ok: false; error: unknown }): Outcome_ => {
-      const subrefs = sub?.subrefs() ?? [];
-      const verdict = result.ok
-        ? ErrorModes.succeeded(judged, result.value, subrefs)
-        : ErrorModes.failed(judged, result.error, subrefs);
-      const error = result.ok ? undefined : result.error;
-      const end = ErrorModes.endOf(verdict.outcome, result.ok ? undefined : { error: result.error });
-      const seconds = (nowMillis(fiber) - calledAt) / 1000;
-      return conclude(fiber, attempt, labels, verdict, error, end, seconds);
-    };
-    const judging = (sub === undefined ? invocation : sub.around(invocation)).pipe(
-      // Whatever else went wrong around the call (e.g. a custom storage throwing while the
-      // sub-handlers are stored) is the attempt's failure too, as in Kopf; interruption is not.
-      Effect.matchCauseEffect({
-        onSuccess: (value) => Effect.succeed(ended({ ok: true, value })),
-        onFailure: (failure) =>
-          Cause.hasInterruptsOnly(failure)
-            ? Effect.failCause(failure as Cause.Cause<never>) // interruptions only: nothing typed
-            : Effect.succeed(ended({ ok: false, error: unwrap(Cause.squash(failure)) })),
-      }),
-    );
-    // An interrupted attempt says so (the finalizer has no effect of its own for the others).
-    return Effect.onExitPrimitive(judging, (exit) => {
-      if (Exit.isFailure(exit) && Cause.hasInterrupts(exit.cause))
-        logger.warning(`${judged.title} is cancelled. Will escalate.`);
-      return undefined;
-    });
+): Effect.Effect<Outcome_> => {
+  const { handler, state } = attempt;
+  const logger = loggerOf(attempt.cause);
+  const context = contextOf(cause, {
+    ...attempt.fields,
+    ...sub?.fields,
+    param: handler.param,
+    retry: state.retries,
+    started: new Date(IsoTime.toMillis(state.started)),
+    runtime: judged.runtime / 1000,
   });
+  const invocation = invoke(handler.fn as (ctx: unknown) => unknown, context);
+  Metrics.handlerCalledNow(fiber, labels, state.retries);
+  const calledAt = nowMillis(fiber);
+  // The attempt's end, concluded where the call's end is matched (the same fiber: a
+  // continuation runs on the fiber that ran its effect).
+  const ended = (result: { ok: true; value: unknown } | { ok: false; error: unknown }): Outcome_ => {
+    const subrefs = sub?.subrefs() ?? [];
+    const verdict = result.ok
+      ? ErrorModes.succeeded(judged, result.value, subrefs)
+      : ErrorModes.failed(judged, result.error, subrefs);
+    const error = result.ok ? undefined : result.error;
+    const end = ErrorModes.endOf(verdict.outcome, result.ok ? undefined : { error: result.error });
+    const seconds = (nowMillis(fiber) - calledAt) / 1000;
+    return conclude(fiber, attempt, labels, verdict, error, end, seconds);
+  };
+  const judging = (sub === undefined ? invocation : sub.around(invocation)).pipe(
+    // Whatever else went wrong around the call (e.g. a custom storage throwing while the
+    // sub-handlers are stored) is the attempt's failure too, as in Kopf; interruption is not.
+    Effect.matchCauseEffect({
+      onSuccess: (value) => Effect.succeed(ended({ ok: true, value })),
+      onFailure: (failure) =>
+        Cause.hasInterruptsOnly(failure)
+          ? Effect.failCause(failure as Cause.Cause<never>) // interruptions only: nothing typed
+          : Effect.succeed(ended({ ok: false, error: unwrap(Cause.squash(failure)) })),
+    }),
+  );
+  // An interrupted attempt says so (the finalizer has no effect of its own for the others).
+  return Effect.onExitPrimitive(judging, (exit) => {
+    if (Exit.isFailure(exit) && Cause.hasInterrupts(exit.cause))
+      logger.warning(`${judged.title} is cancelled. Will escalate.`);
+    return undefined;
+  });
+};
 
 /** The end of an attempt: its log line, its span's outcome, its metrics and its warning event. */
 const conclude = (
