@@ -135,7 +135,7 @@ const pythonKopf = async (): Promise<{ python?: string; why?: string }> => {
   try {
     return { python: await PythonKopf.ensure(root) };
   } catch (error) {
-    return { why: String(error instanceof Error ? error.message : error).split("\n")[0] };
+    return { why: String(error instanceof Error ? error.message : error).split("\n")[0] ?? "" };
   }
 };
 

@@ -118,9 +118,8 @@ const run = (pass: Pass) =>
               main: { server: https.url, caData: https.caPem, token: "bench", priority: 0, trustEnv: false },
             };
       const requests = new Map<string, number>();
-      const counting = Layer.effect(
-        KubeTransport,
-        Effect.map(https === undefined ? EmulatorTransport.make() : NodeTransport.make(), (inner) =>
+      const counted = <R>(made: Effect.Effect<KubeTransport["Service"], never, R>) =>
+        Effect.map(made, (inner) =>
           KubeTransport.of({
             request: (request) =>
               Effect.suspend(() => {
@@ -130,7 +129,11 @@ const run = (pass: Pass) =>
             stream: (request) => inner.stream(request),
             deadlines: inner.deadlines,
           }),
-        ),
+        );
+      const counting = (
+        https === undefined
+          ? Layer.effect(KubeTransport, counted(EmulatorTransport.make()))
+          : Layer.effect(KubeTransport, counted(NodeTransport.make()))
       ).pipe(Layer.provide(emulatorLayer));
       const operatorClient = KubeApi.layer().pipe(
         Layer.provideMerge(Layer.mergeAll(CredentialsVault.layerStatic(credentials), counting)),
@@ -228,7 +231,10 @@ const run = (pass: Pass) =>
       }
       if (pass === "allocations") {
         const { profile } = yield* Effect.promise(() => session.post("HeapProfiler.stopSampling"));
-        split = splitAllocations(profile as HeapProfile);
+        split = splitAllocations(
+          // The protocol's answer also holds the samples, which @types/node's type leaves out.
+          profile as unknown as HeapProfile,
+        );
         const dump = process.env.BENCH_HEAP_PROFILE; // the raw profile, for a closer look
         if (dump !== undefined) writeFileSync(dump, JSON.stringify(profile));
       }
