@@ -15,18 +15,21 @@ export interface MultiProgressStorage extends ProgressStorage {
 }
 
 /**
- * Combine storages under the given tag (used by `SmartProgressStorage` too).
+ * Combine storages under the given tag, with any further fields of the combined storage (used by
+ * `SmartProgressStorage` too).
  *
  * @example
  * ```ts
  * MultiProgressStorage.combine("MultiProgressStorage", [first, second])
  * ```
  */
-export const combine = (
-  tag: MultiProgressStorage["_tag"],
+export const combine = <Tag extends MultiProgressStorage["_tag"], Extra extends object = object>(
+  tag: Tag,
   storages: ReadonlyArray<ProgressStorage>,
-): MultiProgressStorage =>
+  extra?: Extra,
+): MultiProgressStorage & { readonly _tag: Tag } & Extra =>
   withReserveOfAll(storages, {
+    ...(extra as Extra),
     _tag: tag,
     storages,
     fetch: (args) => {
@@ -55,10 +58,10 @@ export const combine = (
   });
 
 /** The storage, with a reservation when each of the storages it combines has one. */
-const withReserveOfAll = (
+const withReserveOfAll = <S extends ProgressStorage>(
   storages: ReadonlyArray<ProgressStorage>,
-  multi: MultiProgressStorage,
-): MultiProgressStorage => {
+  multi: S,
+): S => {
   const reserves: Array<Reserve> = [];
   for (const storage of storages) {
     const reserve = reserveOf(storage);

@@ -5,7 +5,6 @@
 import type { FieldSpec } from "@kopf/structs";
 import * as Result from "effect/Result";
 import * as AnnotationsProgressStorage from "./AnnotationsProgressStorage.ts";
-import { reserveOf, withReserve } from "./internal/reservations.ts";
 import * as MultiProgressStorage from "./MultiProgressStorage.ts";
 import * as StatusProgressStorage from "./StatusProgressStorage.ts";
 import type { StorageConfigError } from "./StorageError.ts";
@@ -36,14 +35,9 @@ const assemble = (
     ...(options.field === undefined ? {} : { field: options.field }),
     ...(options.touchField === undefined ? {} : { touchField: options.touchField }),
   });
-  const combined = MultiProgressStorage.combine("SmartProgressStorage", [annotations, status]);
-  const smart: SmartProgressStorage = {
-    ...combined,
-    _tag: "SmartProgressStorage",
+  return MultiProgressStorage.combine("SmartProgressStorage", [annotations, status], {
     warnings: annotations.warnings,
-  };
-  const reserve = reserveOf(combined);
-  return reserve === undefined ? smart : withReserve(smart, reserve);
+  });
 };
 
 /**

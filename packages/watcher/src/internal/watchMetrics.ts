@@ -80,6 +80,8 @@ export const bind = (attributes: { readonly resource: string; readonly namespace
     }
     return counter;
   };
+  const eventUnsafe = (type: string, context: Context.Context<never>): void =>
+    counterOf(type).updateUnsafe(1, context);
   const lastEventAt = tag(lastEventTimestamp);
   const eventAge = tag(lastEventAge);
   const seenUnsafe = (nowMillis: number, context: Context.Context<never>): void => {
@@ -89,10 +91,10 @@ export const bind = (attributes: { readonly resource: string; readonly namespace
   return {
     event: (type) =>
       Effect.withFiber((fiber) => {
-        counterOf(type).updateUnsafe(1, fiber.context);
+        eventUnsafe(type, fiber.context);
         return Effect.void;
       }),
-    eventUnsafe: (type, context) => counterOf(type).updateUnsafe(1, context),
+    eventUnsafe,
     reconnect: one(reconnects),
     relist: one(relists),
     gone: one(gone),
