@@ -74,15 +74,17 @@ export interface HeapProfile {
 
 /**
  * The seam of a frame of the benchmark's own file: the handler is the framework's call of user
- * code, the log sink stands for a logging backend, and the rest creates the objects (a client's
- * work).
+ * code, the log sink stands for a logging backend, the start of an in-process request's answer is
+ * the API server's, and the rest creates the objects (a client's work).
  */
 const benchSeamOf = (functionName: string): string =>
   functionName === "create_fn"
     ? "handler invocation"
     : functionName === "benchLogSink"
       ? "logging"
-      : "objects created (bench)";
+      : functionName === "apiServerSide"
+        ? "emulator (API server)"
+        : "objects created (bench)";
 
 /** The seam of every node, given each node's frame and parent: its innermost known seam decides. */
 const seamsOf = (frames: ReadonlyMap<number, CallFrame>, parents: ReadonlyMap<number, number>) => {
