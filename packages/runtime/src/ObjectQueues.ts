@@ -50,6 +50,7 @@ import * as CycleLimiting from "./internal/cycleLimiting.ts";
 import * as CycleSlots from "./internal/cycleSlots.ts";
 import * as IdleWaits from "./internal/idleWaits.ts";
 import * as ObjectStream from "./internal/objectStream.ts";
+import * as QueueGauges from "./internal/queueGauges.ts";
 import * as WorkerPlaces from "./internal/workerPlaces.ts";
 import type * as LoopLoad from "./LoopLoad.ts";
 import * as Metrics from "./Metrics.ts";
@@ -190,15 +191,18 @@ export const make = <R>(
     let closing = false;
     // Set once shutting down has given up on the streams left: nothing starts after that.
     let finished = false;
-    // The per-resource gauges of these queues: objects with a stream and events waiting. The
-    // events are counted as they come and go (a sum over all queues per event would cost
-    // O(objects) per event: quadratic in a burst of new objects).
+    // The events waiting, counted as they come and go (a sum over all queues per event would cost
+    // O(objects) per event: quadratic in a burst of new objects). With the objects that have a
+    // stream, they are the resource's queue gauges, read when the metrics are read, and summed
+    // over the resource's queues (one per namespace watched) while these are open.
     let queued = 0;
-    const measure = (): void => {
-      if (resource === undefined) return;
-      Metrics.gaugeUnsafe(context, Metrics.objectsQueued, resource, streams.size);
-      Metrics.gaugeUnsafe(context, Metrics.eventsQueued, resource, queued);
-    };
+    if (resource !== undefined) {
+      const leave = QueueGauges.join(context, resource, {
+        objects: () => streams.size,
+        events: () => queued,
+      });
+      yield* Effect.addFinalizer(() => Effect.sync(leave));
+    }
     const enqueue = (stream: ObjectStream.ObjectStream, item: ObjectStream.Item) => {
       stream.items.push(item);
       stream.pending += 1;
@@ -212,7 +216,6 @@ export const make = <R>(
       streams.delete(stream.key);
       queued -= stream.pending;
       stream.pending = 0;
-      measure();
       places.leave();
     };
 
@@ -271,7 +274,6 @@ export const make = <R>(
           const event = item.event;
           stream.awaited = AwaitedVersion.onEvent(stream.awaited, event);
           if (stream.items.length === 0) Pressure.clearUnsafe(stream.pressure);
-          measure();
           const arrived = item.arrived;
           const consistencyTime = stream.awaited?.deadline;
           const continuing = stream.continuing;
@@ -338,7 +340,6 @@ export const make = <R>(
       const existing = streams.get(key);
       if (existing !== undefined) {
         enqueue(existing, item);
-        measure();
         Pressure.raiseUnsafe(existing.pressure, fiber);
         return;
       }
@@ -347,7 +348,6 @@ export const make = <R>(
       const stream = ObjectStream.make(key, carried);
       streams.set(key, stream);
       enqueue(stream, item);
-      measure();
       places.enter(() => start(stream));
     };
     const offer = (event: RawEvent): Effect.Effect<void> =>

@@ -36,6 +36,27 @@ const settle = Effect.gen(function* () {
 });
 
 /** Offers each event in turn, letting the queues settle after each. */
+/** The queue gauges of `resource`, as the metrics give them. */
+const queueGauges = (resource: string) =>
+  Effect.all([
+    Metric.value(Metric.withAttributes(Metrics.objectsQueued, { resource })),
+    Metric.value(Metric.withAttributes(Metrics.eventsQueued, { resource })),
+  ]).pipe(Effect.map(([objects, events]) => ({ objects: objects.value, events: events.value })));
+
+/**
+ * The end both gauge tests share: one object left, its last event in process for two more
+ * seconds, then idle until its stream ends.
+ */
+const lastEventDoneThenIdle = (gauges: ReturnType<typeof queueGauges>) =>
+  Effect.gen(function* () {
+    yield* TestClock.adjust("2 seconds");
+    yield* settle;
+    assert.deepStrictEqual(yield* gauges, { objects: 1, events: 0 });
+    yield* TestClock.adjust(`${options.idleTimeout} seconds`);
+    yield* settle;
+    assert.deepStrictEqual(yield* gauges, { objects: 0, events: 0 });
+  });
+
 const offerSettling = (queues: ObjectQueues.ObjectQueues, events: ReadonlyArray<RawEvent>) =>
   Effect.forEach(events, (e) => Effect.andThen(queues.offer(e), settle), { discard: true });
 
@@ -580,10 +601,7 @@ describe("ObjectQueues", () => {
   it.effect("the queue gauges count objects with a worker and events waiting, crashes included", () =>
     Effect.gen(function* () {
       const resource = "kopfexamples.v1.kopf.dev";
-      const gauges = Effect.all([
-        Metric.value(Metric.withAttributes(Metrics.objectsQueued, { resource })),
-        Metric.value(Metric.withAttributes(Metrics.eventsQueued, { resource })),
-      ]).pipe(Effect.map(([objects, events]) => ({ objects: objects.value, events: events.value })));
+      const gauges = queueGauges(resource);
       const queues = yield* ObjectQueues.make(
         (e) =>
           e.object.metadata?.uid === "bad"
@@ -600,12 +618,37 @@ describe("ObjectQueues", () => {
       yield* settle;
       // "bad" crashed with three events queued: they are gone with its worker.
       assert.deepStrictEqual(yield* gauges, { objects: 1, events: 1 });
-      yield* TestClock.adjust("2 seconds");
-      yield* settle;
-      assert.deepStrictEqual(yield* gauges, { objects: 1, events: 0 });
-      yield* TestClock.adjust(`${options.idleTimeout} seconds`);
-      yield* settle;
-      assert.deepStrictEqual(yield* gauges, { objects: 0, events: 0 });
+      yield* lastEventDoneThenIdle(gauges);
+    }).pipe(Effect.scoped, Effect.provide(Logger.layer([]))),
+  );
+
+  it.effect("the queue gauges of a resource sum its queues (one per namespace) while they are open", () =>
+    Effect.gen(function* () {
+      const resource = "kopfexamples.v1.kopf.dev";
+      const gauges = queueGauges(resource);
+      const slow = (_: RawEvent) => Effect.as(Effect.sleep("1 second"), undefined);
+      const first = yield* ObjectQueues.make(slow, { ...options, resource });
+      for (const rv of ["1", "2", "3"]) yield* first.offer(event("a", rv));
+      // The other namespace's queues, in a scope of their own that closes below.
+      const closed = yield* Effect.scoped(
+        Effect.gen(function* () {
+          const second = yield* ObjectQueues.make(slow, { ...options, resource });
+          for (const rv of ["1", "2"]) yield* second.offer(event("b", rv));
+          yield* second.offer(event("c", "1"));
+          yield* settle;
+          // a: one in process, two waiting; b: one in process, one waiting; c: one in process.
+          assert.deepStrictEqual(yield* gauges, { objects: 3, events: 3 });
+          yield* TestClock.adjust("1 second");
+          yield* settle;
+          assert.deepStrictEqual(yield* gauges, { objects: 3, events: 1 });
+          return yield* gauges;
+        }),
+      );
+      assert.deepStrictEqual(closed, { objects: 3, events: 1 });
+      // The second queues have left: only the first one's object and its last event count.
+      assert.deepStrictEqual(yield* gauges, { objects: 1, events: 1 });
+      // Every queue idle or gone at the end: the series stays, at 0.
+      yield* lastEventDoneThenIdle(gauges);
     }).pipe(Effect.scoped, Effect.provide(Logger.layer([]))),
   );
 
