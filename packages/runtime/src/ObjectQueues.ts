@@ -105,16 +105,27 @@ export type Processor<R> = (
 export const NOT_QUICK: unique symbol = Symbol("@kopf/runtime/ObjectQueues/NOT_QUICK");
 
 /**
+ * What a {@link Quick} try answers when the cycle would need no effect but a wait for the echo of
+ * the operator's own patch (its deadline ahead, no newer event queued): nothing was done. The
+ * worker leaves the event first in line and tries it again once a newer event is queued or the
+ * deadline has passed, holding no fiber, slot or timer of its own meanwhile, where the cycle would
+ * have slept in its fiber: the cycle starts once its wait would have ended, and goes on as it
+ * would have then.
+ */
+export const AWAIT_NEWER: unique symbol = Symbol("@kopf/runtime/ObjectQueues/AWAIT_NEWER");
+
+/**
  * Tries an event's cycle at once, synchronously, with the queues' `services`: its answer as the
  * {@link Processor} gives it if the whole cycle needed no effect (the echo of the operator's own
- * patch), or {@link NOT_QUICK}, with nothing done, for the processor to run it. A cycle done at
- * once takes no processing slot and makes no span (it is not tried while tracing).
+ * patch), {@link AWAIT_NEWER} if it would but for the wait for that echo, or {@link NOT_QUICK},
+ * with nothing done, for the processor to run it. A cycle done at once takes no processing slot
+ * and makes no span (it is not tried while tracing).
  */
 export type Quick = (
   event: RawEvent,
   context: WorkerContext,
   services: Context.Context<never>,
-) => string | null | undefined | typeof NOT_QUICK;
+) => string | null | undefined | typeof NOT_QUICK | typeof AWAIT_NEWER;
 
 /** How the queues behave (from `settings.queueing` and `settings.persistence`). Durations in seconds. */
 export interface Options {
@@ -246,11 +257,24 @@ export const make = <R>(
       event: RawEvent,
       pressure: Pressure.Pressure,
       consistencyTime: number | undefined,
-    ): string | null | undefined | typeof NOT_QUICK => {
+    ): string | null | undefined | typeof NOT_QUICK | typeof AWAIT_NEWER => {
       if (quickly === undefined) return NOT_QUICK;
       const done = quickly(event, { pressure, consistencyTime }, context);
-      if (done !== NOT_QUICK && resource !== undefined) Metrics.cycleUnsafe(context, resource);
+      if (done !== NOT_QUICK && done !== AWAIT_NEWER && resource !== undefined)
+        Metrics.cycleUnsafe(context, resource);
       return done;
+    };
+
+    // A stream whose next event waits for the echo of our own patch (see `AWAIT_NEWER`): the
+    // event goes back first in line, counted as queued again, and a worker starts again once a
+    // newer event rings or the deadline has passed, as after an idle park.
+    const awaitNewer = (stream: ObjectStream.ObjectStream, item: ObjectStream.Item, until: number) => {
+      stream.items.unshift(item);
+      stream.pending += 1;
+      queued += 1;
+      waits.park(stream.bell, until, () => {
+        if (!finished) runFork(Effect.andThen(Effect.yieldNow, worker(stream, undefined)));
+      });
     };
 
     // `ticket`: the slot its first cycle was admitted with (see `CycleSlots.admit`).
@@ -277,7 +301,12 @@ export const make = <R>(
           const arrived = item.arrived;
           const consistencyTime = stream.awaited?.deadline;
           const continuing = stream.continuing;
-          const now = tryQuick(event, stream.pressure, consistencyTime);
+          const tried = tryQuick(event, stream.pressure, consistencyTime);
+          if (tried === AWAIT_NEWER && consistencyTime !== undefined) {
+            parked = true;
+            return awaitNewer(stream, item, consistencyTime);
+          }
+          const now = tried === AWAIT_NEWER ? NOT_QUICK : tried;
           if (now !== NOT_QUICK && !continuing && ticket !== undefined) slots.release(ticket);
           const version =
             now !== NOT_QUICK

@@ -22,6 +22,7 @@ import type { KubeApi } from "@kopf/client";
 import type { Lifecycle, Memo, Registry } from "@kopf/registry";
 import { OperatorSettings } from "@kopf/settings";
 import { Body, Patch, type RawEvent, Resource } from "@kopf/structs";
+import * as Clock from "effect/Clock";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as LogLevel from "effect/LogLevel";
@@ -33,7 +34,6 @@ import * as Logging from "./Logging.ts";
 import * as Metrics from "./Metrics.ts";
 import * as ObjectQueues from "./ObjectQueues.ts";
 import * as Posting from "./Posting.ts";
-import * as Pressure from "./Pressure.ts";
 import * as Throttler from "./Throttler.ts";
 
 /** What the runtime keeps about one object between its events. */
@@ -153,9 +153,6 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
       Body.finalizers(body).includes(settings.persistence.finalizer)
     )
       return ObjectQueues.NOT_QUICK;
-    // A consistency wait that no queued event cuts short is a sleep, an effect.
-    if (context.consistencyTime !== undefined && !Pressure.isRaised(context.pressure))
-      return ObjectQueues.NOT_QUICK;
     const key = ResourceMemory.keyOf(body);
     const memory = memories.get(key);
     if (memory === undefined || !memory.causes.fullyHandledOnce) return ObjectQueues.NOT_QUICK;
@@ -172,7 +169,14 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
       return ObjectQueues.NOT_QUICK;
     const { performer, start } = prepare({ options, event, key, memory, context, settings, services });
     const done = CycleInstructions.runNow(performer, start);
-    return done === undefined ? ObjectQueues.NOT_QUICK : versionOf(done);
+    if (done._tag !== "NeedsEffect") return versionOf(done);
+    // Only the wait for our own patch's echo stands in the way, its deadline ahead (a wait that a
+    // queued event cuts short needs no effect): the queues try again when it would have ended.
+    const { instruction } = done;
+    return instruction._tag === "Wait" &&
+      instruction.until > Context.get(services, Clock.Clock).currentTimeMillisUnsafe()
+      ? ObjectQueues.AWAIT_NEWER
+      : ObjectQueues.NOT_QUICK;
   };
 
   const forget = (which: (key: string) => boolean) =>

@@ -5,6 +5,7 @@
 import { assert, describe, it } from "@effect/vitest";
 import type { RawEvent } from "@kopf/structs";
 import * as Clock from "effect/Clock";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Logger from "effect/Logger";
 import * as Metric from "effect/Metric";
@@ -35,7 +36,6 @@ const settle = Effect.gen(function* () {
   for (let i = 0; i < 20; i++) yield* Effect.yieldNow;
 });
 
-/** Offers each event in turn, letting the queues settle after each. */
 /** The queue gauges of `resource`, as the metrics give them. */
 const queueGauges = (resource: string) =>
   Effect.all([
@@ -57,6 +57,7 @@ const lastEventDoneThenIdle = (gauges: ReturnType<typeof queueGauges>) =>
     assert.deepStrictEqual(yield* gauges, { objects: 0, events: 0 });
   });
 
+/** Offers each event in turn, letting the queues settle after each. */
 const offerSettling = (queues: ObjectQueues.ObjectQueues, events: ReadonlyArray<RawEvent>) =>
   Effect.forEach(events, (e) => Effect.andThen(queues.offer(e), settle), { discard: true });
 
@@ -422,6 +423,66 @@ describe("ObjectQueues", () => {
       }
       assert.strictEqual((yield* cycles) - counted, 5);
     }).pipe(Effect.scoped, Effect.provideService(References.TracerEnabled, tracing)),
+  );
+
+  // A cycle that would be done at once but for the wait for our own patch's echo is tried again
+  // once a newer event is queued or the deadline has passed, holding no slot meanwhile, its event
+  // counted as queued; past the deadline it is processed (the real cycle re-reads the object).
+  it.effect("a cycle waiting only for our patch's echo is tried again after the wait, holding nothing", () =>
+    Effect.gen(function* () {
+      const resource = "kopfexamples.v1.kopf.dev";
+      const gauges = queueGauges(resource);
+      const processed: Array<string> = [];
+      const quickly: Array<string> = [];
+      const queues = yield* ObjectQueues.make(
+        (e) =>
+          Effect.gen(function* () {
+            const uid = e.object.metadata?.uid ?? "";
+            const rv = e.object.metadata?.resourceVersion ?? "";
+            processed.push(`${uid} ${rv}`);
+            if (uid === "long") yield* Effect.sleep("1 hour");
+            // The first cycle of each awaits its patch's version: 5.
+            return rv === "1" ? "5" : undefined;
+          }),
+        { ...options, resource, cycleLimit: 1 },
+        (e, ctx, services) => {
+          const uid = e.object.metadata?.uid ?? "";
+          const rv = e.object.metadata?.resourceVersion ?? "";
+          if (uid === "long" || rv === "1") return ObjectQueues.NOT_QUICK;
+          const now = Context.get(services, Clock.Clock).currentTimeMillisUnsafe();
+          if (ctx.consistencyTime !== undefined && !Pressure.isRaised(ctx.pressure))
+            return ctx.consistencyTime > now ? ObjectQueues.AWAIT_NEWER : ObjectQueues.NOT_QUICK;
+          quickly.push(`${uid} ${rv} ${ctx.consistencyTime ?? "-"}`);
+          return undefined;
+        },
+      );
+      yield* offerSettling(queues, [event("echo", "1"), event("echo", "2")]);
+      // Version 2 is older than the awaited 5, and nothing newer is queued: it waits, counted.
+      assert.deepStrictEqual(processed, ["echo 1"]);
+      assert.deepStrictEqual(quickly, []);
+      assert.deepStrictEqual(yield* gauges, { objects: 1, events: 1 });
+      // It holds no slot: the only one goes to another object's cycle at once.
+      yield* offerSettling(queues, [event("long", "1")]);
+      assert.deepStrictEqual(processed, ["echo 1", "long 1"]);
+      // The awaited version comes: 2 is tried again with a newer event queued (its wait cut
+      // short), then 5, awaited no more.
+      yield* offerSettling(queues, [event("echo", "5")]);
+      assert.deepStrictEqual(quickly, ["echo 2 5000", "echo 5 -"]);
+      assert.deepStrictEqual(yield* gauges, { objects: 2, events: 0 });
+      // Nothing newer comes for "late": past the deadline, its cycle is processed (once the slot
+      // is free), not done at once.
+      yield* TestClock.adjust("1 hour");
+      yield* settle;
+      yield* offerSettling(queues, [event("late", "1"), event("late", "2")]);
+      assert.deepStrictEqual(processed.slice(2), ["late 1"]);
+      yield* TestClock.adjust("4 seconds");
+      yield* settle;
+      assert.deepStrictEqual(processed.slice(2), ["late 1"]);
+      yield* TestClock.adjust("1 second");
+      yield* settle;
+      assert.deepStrictEqual(processed.slice(2), ["late 1", "late 2"]);
+      assert.deepStrictEqual(quickly, ["echo 2 5000", "echo 5 -"]);
+    }).pipe(Effect.scoped, Effect.provideService(References.TracerEnabled, false)),
   );
 
   it.effect("a new object's first cycle done at once gives its admission slot back", () =>

@@ -405,17 +405,30 @@ describe("Processing", () => {
           const memory = processor.memories.get(uid);
           assert.isTrue(memory?.causes.fullyHandledOnce);
           const before = memory?.causes;
-          // Debug lines wanted, or our patch's version awaited with nothing queued (a real wait):
-          // left to process.
+          // Debug lines wanted: left to process.
           assert.strictEqual(processor.quick(modified(echoed), calm, debugging), ObjectQueues.NOT_QUICK);
-          const awaited = { pressure, consistencyTime: 5_000 };
-          assert.strictEqual(processor.quick(modified(echoed), awaited, services), ObjectQueues.NOT_QUICK);
           // The echo: done at once, the same answer as process, nothing written or run.
           assert.isUndefined(processor.quick(modified(echoed), calm, services));
           assert.isUndefined(yield* processor.process(modified(echoed), calm));
-          // With a newer event queued, the awaited version's wait would be cut short: done at once too.
+          // With a version of our patch awaited and nothing queued, the wait for it stands in the
+          // way (every changing cause waits, one with nothing changed too): the queues are told
+          // to try again once it would have ended.
+          const awaited = { pressure, consistencyTime: 5_000 };
+          assert.strictEqual(processor.quick(modified(echoed), awaited, services), ObjectQueues.AWAIT_NEWER);
+          // A state older than our patch (the body before it): a creation to handle, but only once
+          // the awaited version has come. Nothing queued: the same.
+          const stale = modified(body);
+          const selected = selections;
+          assert.strictEqual(processor.quick(stale, awaited, services), ObjectQueues.AWAIT_NEWER);
+          assert.strictEqual(selections, selected + 1);
+          // Past the deadline the object is re-read (an effect): left to process.
+          const overdue = { pressure, consistencyTime: 0 };
+          assert.strictEqual(processor.quick(stale, overdue, services), ObjectQueues.NOT_QUICK);
+          // With a newer event queued, the wait would be cut short: the stale state is done at once,
+          // its handlers not run (it is not consistent), as process does it.
           Pressure.raiseUnsafe(pressure, yield* Effect.fiber);
-          assert.isUndefined(processor.quick(modified(echoed), awaited, services));
+          assert.isUndefined(processor.quick(stale, awaited, services));
+          assert.isUndefined(yield* processor.process(stale, awaited));
           Pressure.clearUnsafe(pressure);
           const after = (yield* api.get(Harness.resource, where).pipe(Effect.orDie)) as RawBody;
           assert.strictEqual(after.metadata?.resourceVersion, echoed.metadata?.resourceVersion);
@@ -449,9 +462,9 @@ describe("Processing", () => {
               finalizers: [FINALIZER],
             },
           };
-          const selected = selections;
+          const selectedBefore = selections;
           assert.strictEqual(processor.quick(modified(deleting), calm, services), ObjectQueues.NOT_QUICK);
-          assert.strictEqual(selections, selected);
+          assert.strictEqual(selections, selectedBefore);
 
           // With on.event handlers, every cycle runs them: not tried.
           registry.on.event(RES, function eventFn() {

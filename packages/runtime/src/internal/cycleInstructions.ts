@@ -315,18 +315,24 @@ export const run = (
   }
 };
 
+/** Where {@link runNow} gave up: the first instruction of the plan that needs an effect. */
+export interface NeedsEffect {
+  readonly _tag: "NeedsEffect";
+  readonly instruction: CyclePlan.Instruction;
+}
+
 /**
  * Runs a cycle's plan from `step` to its outcome without any effect, if none of its instructions
- * needs one; `undefined` (with nothing changed) as soon as one does. The changes to the object's
- * memory are made only once the plan has finished, so a cycle given up on here runs afresh with
- * {@link run}.
+ * needs one; otherwise, with nothing changed, the first instruction that does. The changes to the
+ * object's memory are made only once the plan has finished, so a cycle given up on here runs
+ * afresh with {@link run}.
  *
  * @example
  * ```ts
- * const outcome = runNow(make(cycle), CyclePlan.start(facts)) // undefined: run it as an effect
+ * const outcome = runNow(make(cycle), CyclePlan.start(facts)) // { _tag: "NeedsEffect", … }: run it as an effect
  * ```
  */
-export const runNow = (performer: Performer, from: CyclePlan.Step): CyclePlan.Outcome | undefined => {
+export const runNow = (performer: Performer, from: CyclePlan.Step): CyclePlan.Outcome | NeedsEffect => {
   const remembered: Array<CyclePlan.Instruction> = [];
   let step = from;
   for (;;) {
@@ -339,7 +345,7 @@ export const runNow = (performer: Performer, from: CyclePlan.Step): CyclePlan.Ou
     if (instruction._tag === "Remember") remembered.push(instruction);
     else {
       const now = performer.now(instruction);
-      if (now === undefined) return undefined;
+      if (now === undefined) return { _tag: "NeedsEffect", instruction };
       observed = now;
     }
     step = CyclePlan.advance(step.state, observed);
