@@ -137,12 +137,12 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
       );
     }).pipe(Logging.annotateObject(Posting.referenceOf(event.object)));
 
-  // The echo of our own patch to an object fully handled once is the likely cycle with nothing
-  // to do. A cycle with an index or claim step, `on.event` handlers, daemons or timers, of a
+  // The echo of our own patch to an object fully handled once, and that object's deletion event,
+  // are the likely cycles with nothing to do. A cycle with an index or claim step, `on.event` handlers, daemons or timers, of a
   // throttled object, or of an object being deleted with our finalizer (its delete handlers, the
   // finalizer's release) always needs an effect, and is not tried: it would be worked out twice.
   const quick: ObjectQueues.Quick = (event, context, services) => {
-    if (event.type !== "MODIFIED") return ObjectQueues.NOT_QUICK;
+    if (event.type !== "MODIFIED" && event.type !== "DELETED") return ObjectQueues.NOT_QUICK;
     // Debug lines are effects: such a cycle would be given up on after its selection.
     if (!LogLevel.isGreaterThan(Context.get(services, References.MinimumLogLevel), "Debug"))
       return ObjectQueues.NOT_QUICK;
@@ -169,7 +169,14 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
       return ObjectQueues.NOT_QUICK;
     const { performer, start } = prepare({ options, event, key, memory, context, settings, services });
     const done = CycleInstructions.runNow(performer, start);
-    if (done._tag !== "NeedsEffect") return versionOf(done);
+    if (done._tag !== "NeedsEffect") {
+      // Gone: forgotten, as processing's recall forgets it.
+      if (event.type === "DELETED") {
+        memories.delete(key);
+        Metrics.gaugeUnsafe(services, Metrics.objectsKnown, resourceName, memories.size);
+      }
+      return versionOf(done);
+    }
     // Only the wait for our own patch's echo stands in the way, its deadline ahead (a wait that a
     // queued event cuts short needs no effect): the queues try again when it would have ended.
     const { instruction } = done;

@@ -8,14 +8,16 @@
 import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { Registry } from "@kopf/registry";
-import type { RawBody, RawEvent } from "@kopf/structs";
+import { type RawBody, type RawEvent, Resource } from "@kopf/structs";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
+import * as Metric from "effect/Metric";
 import * as References from "effect/References";
 import * as Stream from "effect/Stream";
 import { TestClock } from "effect/testing";
 import type * as Engines from "../src/Engines.ts";
+import * as Metrics from "../src/Metrics.ts";
 import * as ObjectQueues from "../src/ObjectQueues.ts";
 import * as Pressure from "../src/Pressure.ts";
 import * as Processing from "../src/Processing.ts";
@@ -474,5 +476,32 @@ describe("Processing", () => {
           assert.deepStrictEqual(calls, ["create", "update"]);
         }),
       ),
+  );
+  // The DELETED event of an object handled already needs no effect either: done at once, and the
+  // object forgotten as processing forgets it (the gauge of objects known too).
+  it.effect("quick: a handled object's deletion event is done at once and the object forgotten", () =>
+    Harness.run(() =>
+      Effect.gen(function* () {
+        const registry = Registry.make();
+        registry.on.create(RES, function createFn() {});
+        const processor = Processing.make({ registry, resource: Harness.resource, memo: {} });
+        const resource = Resource.toString(Harness.resource);
+        const known = Metric.value(Metric.withAttributes(Metrics.objectsKnown, { resource })).pipe(
+          Effect.map((state) => state.value),
+        );
+        const services = Context.add(yield* Effect.context<never>(), References.MinimumLogLevel, "Info");
+        const calm = { pressure: yield* Pressure.make, consistencyTime: undefined };
+        const body = yield* createdBody("gone");
+        const deleted: RawEvent = { type: "DELETED", object: body };
+        // Not seen yet: left to process.
+        assert.strictEqual(processor.quick(deleted, calm, services), ObjectQueues.NOT_QUICK);
+        yield* processor.process({ type: "ADDED", object: body }, calm);
+        assert.strictEqual(processor.memories.size, 1);
+        assert.strictEqual(yield* known, 1);
+        assert.isUndefined(processor.quick(deleted, calm, services));
+        assert.strictEqual(processor.memories.size, 0);
+        assert.strictEqual(yield* known, 0);
+      }),
+    ),
   );
 });
