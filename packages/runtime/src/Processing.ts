@@ -138,9 +138,10 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
     }).pipe(Logging.annotateObject(Posting.referenceOf(event.object)));
 
   // The echo of our own patch to an object fully handled once, and that object's deletion event,
-  // are the likely cycles with nothing to do. A cycle with an index or claim step, `on.event` handlers, daemons or timers, of a
-  // throttled object, or of an object being deleted with our finalizer (its delete handlers, the
-  // finalizer's release) always needs an effect, and is not tried: it would be worked out twice.
+  // are the likely cycles with nothing to do. A cycle with an index or claim step, `on.event`
+  // handlers, daemons or timers, of a throttled object, or of an object being deleted with our
+  // finalizer (its delete handlers, the finalizer's release) always needs an effect, and is not
+  // tried: it would be worked out twice.
   const quick: ObjectQueues.Quick = (event, context, services) => {
     if (event.type !== "MODIFIED" && event.type !== "DELETED") return ObjectQueues.NOT_QUICK;
     // Debug lines are effects: such a cycle would be given up on after its selection.

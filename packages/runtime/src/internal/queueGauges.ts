@@ -6,8 +6,8 @@
  * every queue has left), as a series set at every change stayed at its last value.
  *
  * Set at every change, each queue had written its own counts into the resource's one series, so
- * with two namespaces watched the gauges showed whichever queue had changed last; and the two
- * writes per taken or offered event were a few per cent of the framework's CPU per object.
+ * with two namespaces watched the gauges showed whichever queue had changed last; and it took two
+ * metric writes per queued and per taken event.
  */
 import { MetricSeries } from "@kopf/client";
 import * as Context from "effect/Context";
