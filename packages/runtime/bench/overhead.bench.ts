@@ -51,12 +51,12 @@ import { Applying, KopfRunner } from "@kopf/testing";
 import * as Context from "effect/Context";
 import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
-import type * as Exit from "effect/Exit";
 import * as Fiber from "effect/Fiber";
 import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as References from "effect/References";
 import { Logging, Operator } from "../src/index.ts";
+import { onApiServerSide } from "./internal/apiServerSide.ts";
 import {
   FRAMEWORK,
   type HeapProfile,
@@ -84,34 +84,6 @@ const createBody = (name: string) =>
       spec: { field: "value" },
     }),
   );
-
-/**
- * Runs an in-process request's answer (the emulator's effect) in a fiber of its own, started
- * synchronously from {@link apiServerSide}: the emulator answers without waiting, so Effect's
- * machinery interpreting its steps runs on a stack under that frame, and the profiles give it to
- * the API server, as they would if it ran in a process of its own. Run in the asking worker's
- * fiber (as the transport alone does), it was on a stack whose innermost framework frame is the
- * worker's start, and counted as the framework's orchestration. The answering fiber has the
- * asking one's services and is interrupted with it.
- */
-const onApiServerSide = <A, E>(answer: Effect.Effect<A, E>): Effect.Effect<A, E> =>
-  Effect.withFiber((asking) =>
-    Effect.callback<A, E>((resume) => {
-      const answering = apiServerSide(asking.context, answer, resume);
-      return Effect.sync(() => answering.interruptUnsafe(asking.id));
-    }),
-  );
-
-/** The frame that the seams give to the API server (see {@link onApiServerSide}). */
-function apiServerSide<A, E>(
-  context: Context.Context<never>,
-  answer: Effect.Effect<A, E>,
-  resume: (exit: Exit.Exit<A, E>) => void,
-): Fiber.Fiber<A, E> {
-  const answering = Effect.runForkWith(context)(answer);
-  answering.addObserver(resume);
-  return answering;
-}
 
 /** A pass: unprofiled, under the CPU profiler, or under the sampling heap profiler. */
 type Pass = "plain" | "cpu" | "allocations";

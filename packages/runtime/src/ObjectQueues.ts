@@ -8,7 +8,8 @@
  * timer shared by all (`internal/idleWaits.ts`): its fiber ends as soon as its queue is empty, and
  * an event queued before the timeout starts a fiber for it again, carrying on where it was (the
  * version it awaits, its cycles served as continuing), counted under the worker limit meanwhile.
- * The gauges are set in place: a wait or a queued event costs no fibers of its own.
+ * The queue gauges are read when the metrics are read (`internal/queueGauges.ts`): a wait or a
+ * queued event costs no fibers of its own.
  *
  * At most `cycleLimit` cycles are in flight at once ({@link CYCLE_LIMIT} by default): the events
  * of further objects wait in their queues until a slot frees. A cycle gives its slot back while it
@@ -50,6 +51,7 @@ import * as CycleLimiting from "./internal/cycleLimiting.ts";
 import * as CycleSlots from "./internal/cycleSlots.ts";
 import * as IdleWaits from "./internal/idleWaits.ts";
 import * as ObjectStream from "./internal/objectStream.ts";
+import { AWAIT_NEWER, NOT_QUICK, type Processor, type Quick } from "./internal/queueContract.ts";
 import * as QueueGauges from "./internal/queueGauges.ts";
 import * as WorkerPlaces from "./internal/workerPlaces.ts";
 import type * as LoopLoad from "./LoopLoad.ts";
@@ -57,32 +59,14 @@ import * as Metrics from "./Metrics.ts";
 import * as Pressure from "./Pressure.ts";
 import * as Tracing from "./Tracing.ts";
 
-/** What processing gets besides the event. */
-export interface WorkerContext {
-  /** The object's pressure flag: sleeps must wake up when it is raised. */
-  readonly pressure: Pressure.Pressure;
-  /** Until when (Clock milliseconds) our own last patch's version is awaited; `undefined` if not awaited. */
-  readonly consistencyTime: number | undefined;
-  /**
-   * Runs a wait of the cycle (a handler, a sleep) with its processing slot given back; none: the
-   * cycle holds no slot (the effect just runs).
-   */
-  readonly aside?: CycleSlots.Aside | undefined;
-}
-
-/**
- * Runs `effect` — a wait of the cycle: a handler, a sleep — with the cycle's processing slot given
- * back meanwhile, so that other objects' cycles go on.
- *
- * @example
- * ```ts
- * const slept = yield* ObjectQueues.aside(context, Pressure.sleep(context.pressure, 10))
- * ```
- */
-export const aside = <A, E, R>(
-  context: WorkerContext,
-  effect: Effect.Effect<A, E, R>,
-): Effect.Effect<A, E, R> => (context.aside === undefined ? effect : context.aside(effect));
+export {
+  AWAIT_NEWER,
+  aside,
+  NOT_QUICK,
+  type Processor,
+  type Quick,
+  type WorkerContext,
+} from "./internal/queueContract.ts";
 
 /**
  * The most processing cycles in flight at once by default: as many as the client's connections
@@ -91,41 +75,6 @@ export const aside = <A, E, R>(
  * collections copy until it is done (measured in docs/performance.md).
  */
 export const CYCLE_LIMIT = 32;
-
-/**
- * Processes one event; returns the resource version to await (our patch's, or the one a re-read
- * found), `null` when nothing is awaited any more, or `undefined` to leave the awaiting as it is.
- */
-export type Processor<R> = (
-  event: RawEvent,
-  context: WorkerContext,
-) => Effect.Effect<string | null | undefined, never, R>;
-
-/** What a {@link Quick} try answers when the cycle needs an effect: nothing was done. */
-export const NOT_QUICK: unique symbol = Symbol("@kopf/runtime/ObjectQueues/NOT_QUICK");
-
-/**
- * What a {@link Quick} try answers when the cycle would need no effect but a wait for the echo of
- * the operator's own patch (its deadline ahead, no newer event queued): nothing was done. The
- * worker leaves the event first in line and tries it again once a newer event is queued or the
- * deadline has passed, holding no fiber, slot or timer of its own meanwhile, where the cycle would
- * have slept in its fiber: the cycle starts once its wait would have ended, and goes on as it
- * would have then.
- */
-export const AWAIT_NEWER: unique symbol = Symbol("@kopf/runtime/ObjectQueues/AWAIT_NEWER");
-
-/**
- * Tries an event's cycle at once, synchronously, with the queues' `services`: its answer as the
- * {@link Processor} gives it if the whole cycle needed no effect (the echo of the operator's own
- * patch), {@link AWAIT_NEWER} if it would but for the wait for that echo, or {@link NOT_QUICK},
- * with nothing done, for the processor to run it. A cycle done at once takes no processing slot
- * and makes no span (it is not tried while tracing).
- */
-export type Quick = (
-  event: RawEvent,
-  context: WorkerContext,
-  services: Context.Context<never>,
-) => string | null | undefined | typeof NOT_QUICK | typeof AWAIT_NEWER;
 
 /** How the queues behave (from `settings.queueing` and `settings.persistence`). Durations in seconds. */
 export interface Options {

@@ -105,6 +105,9 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
   };
 
   const resourceName = Resource.toString(options.resource);
+  /** Sets `kopf_objects_known` to the objects remembered now. */
+  const countKnown = (services: Context.Context<never>): void =>
+    Metrics.gaugeUnsafe(services, Metrics.objectsKnown, resourceName, memories.size);
   const retryIf = (error: CycleInstructions.CycleError) => error._tag === "PatchNotStored";
 
   // The cycle's settings and services are read once from its fiber (with the object's log
@@ -114,7 +117,7 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
       const services = fiber.context;
       const settings = Context.get(services, OperatorSettings);
       const { key, memory } = recall(event);
-      Metrics.gaugeUnsafe(services, Metrics.objectsKnown, resourceName, memories.size);
+      countKnown(services);
       const cell: Throttler.Cell = {
         get: () => memory.throttler,
         set: (state) => {
@@ -174,7 +177,7 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
       // Gone: forgotten, as processing's recall forgets it.
       if (event.type === "DELETED") {
         memories.delete(key);
-        Metrics.gaugeUnsafe(services, Metrics.objectsKnown, resourceName, memories.size);
+        countKnown(services);
       }
       return versionOf(done);
     }

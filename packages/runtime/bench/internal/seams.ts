@@ -21,7 +21,11 @@ export const SEAMS: ReadonlyArray<readonly [string, RegExp]> = [
   // The metric series' updates, wherever they are made from (requests, cycles, handlers, watches).
   ["metrics", /packages\/client\/src\/MetricSeries\.ts|packages\/runtime\/src\/Metrics\.ts/],
   ["request sending", /packages\/client\/src\/|packages\/testing\/src\/kubeapi\//],
-  ["emulator (API server)", /packages\/(emulator|testing)\/src\//],
+  // An in-process request's answer runs under internal/apiServerSide.ts: the API server's.
+  [
+    "emulator (API server)",
+    /packages\/(emulator|testing)\/src\/|runtime\/bench\/internal\/apiServerSide\.ts/,
+  ],
   ["logging", /packages\/runtime\/src\/Logging\.ts/],
   ["orchestration", /packages\/runtime\/src\//],
 ];
@@ -74,17 +78,15 @@ export interface HeapProfile {
 
 /**
  * The seam of a frame of the benchmark's own file: the handler is the framework's call of user
- * code, the log sink stands for a logging backend, the start of an in-process request's answer is
- * the API server's, and the rest creates the objects (a client's work).
+ * code, the log sink stands for a logging backend, and the rest creates the objects (a client's
+ * work).
  */
 const benchSeamOf = (functionName: string): string =>
   functionName === "create_fn"
     ? "handler invocation"
     : functionName === "benchLogSink"
       ? "logging"
-      : functionName === "apiServerSide"
-        ? "emulator (API server)"
-        : "objects created (bench)";
+      : "objects created (bench)";
 
 /** The seam of every node, given each node's frame and parent: its innermost known seam decides. */
 const seamsOf = (frames: ReadonlyMap<number, CallFrame>, parents: ReadonlyMap<number, number>) => {
