@@ -21,6 +21,23 @@ export interface Endpoint {
   readonly servername: string | undefined;
   readonly secureContext: Tls.SecureContext | undefined;
   readonly rejectUnauthorized: boolean;
+  /**
+   * Where the pools of this server and TLS identity keep the latest TLS session the server gave,
+   * so that a new connection resumes it (see {@link TlsSessions}); none: every connection makes
+   * a full handshake.
+   */
+  readonly sessions?: TlsSessions | undefined;
+}
+
+/**
+ * The latest TLS session (ticket) of one server and TLS identity, shared by the pools that
+ * connect there (requests and streams). A new connection offers it: the server then skips the
+ * certificate exchange (and Node.js the check of the server's name, which the session's first
+ * handshake made), a burst opening a pool's connections at once resumes the session its watch
+ * connection was given at start. A server that declines it makes a full handshake instead.
+ */
+export interface TlsSessions {
+  latest: Buffer | undefined;
 }
 
 /** What a connection tells the request it carries. */
@@ -106,15 +123,22 @@ export const make = (
   };
 
   const connect = (waiter: Waiter): (() => void) => {
+    const sessions = endpoint.secure ? endpoint.sessions : undefined;
+    const offered = sessions?.latest;
     const socket: Net.Socket = endpoint.secure
       ? tls.connect({
           host: endpoint.hostname,
           port,
           ...(endpoint.servername === undefined ? {} : { servername: endpoint.servername }),
           ...(endpoint.secureContext === undefined ? {} : { secureContext: endpoint.secureContext }),
+          ...(offered === undefined ? {} : { session: offered }),
           rejectUnauthorized: endpoint.rejectUnauthorized,
         })
       : net.connect({ host: endpoint.hostname, port });
+    if (sessions !== undefined)
+      socket.on("session", (session: Buffer) => {
+        sessions.latest = session;
+      });
     const connection: Connection = { socket, handlers: undefined, lastError: undefined };
     open.add(connection);
     socket.setNoDelay(true);
@@ -151,6 +175,9 @@ export const make = (
       connection.handlers = undefined;
       if (connecting) {
         connecting = false;
+        // A session offered by a connection that failed is not offered again (as Node.js's agents).
+        if (sessions !== undefined && offered !== undefined && sessions.latest === offered)
+          sessions.latest = undefined;
         waiter.failed(connection.lastError ?? new Error("the connection closed while connecting"));
       } else handlers?.closed(connection.lastError);
       wake();

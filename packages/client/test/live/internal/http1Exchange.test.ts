@@ -258,8 +258,13 @@ describe("the lean request path", () => {
 describe("the lean request path over TLS (NodeTransport)", () => {
   let tlsServer: Server;
   let tlsPort = 0;
+  /** For each TLS connection accepted, whether it resumed a session. */
+  const tlsResumed: Array<boolean> = [];
   beforeAll(async () => {
-    tlsServer = createTlsServer({ cert: SERVER_CERT, key: SERVER_KEY }, serve);
+    tlsServer = createTlsServer({ cert: SERVER_CERT, key: SERVER_KEY }, (socket) => {
+      tlsResumed.push(socket.isSessionReused());
+      serve(socket);
+    });
     await new Promise<void>((done) => tlsServer.listen(0, "127.0.0.1", done));
     tlsPort = (tlsServer.address() as { port: number }).port;
   });
@@ -279,6 +284,33 @@ describe("the lean request path over TLS (NodeTransport)", () => {
       const response = yield* viaTransport({ caData: Buffer.from(CA_A).toString("base64") });
       assert.strictEqual(text(response.body), '{"ok":true}');
     }),
+  );
+
+  it.live("a request's connection resumes the TLS session of its watch's; another identity does not", () =>
+    Effect.gen(function* () {
+      const transport = yield* KubeTransport;
+      const server = `https://127.0.0.1:${tlsPort}`;
+      const trusted = { caData: Buffer.from(CA_A).toString("base64") };
+      const to = (path: string, connection: Partial<TransportRequest["connection"]>) => {
+        const request = requestTo(path, server);
+        return { ...request, connection: { ...request.connection, ...connection } };
+      };
+      const before = tlsResumed.length;
+      yield* Effect.scoped(
+        Effect.gen(function* () {
+          const watch = yield* transport.stream(to("/endless", trusted));
+          // Its first event read, the session ticket sent before it was read too.
+          yield* Stream.runDrain(Stream.take(watch.body, 1));
+          assert.strictEqual((yield* transport.request(to("/ok", trusted))).status, 200);
+          assert.strictEqual(
+            (yield* transport.request(to("/ok", { ...trusted, insecure: true }))).status,
+            200,
+          );
+        }),
+      );
+      // The watch's full handshake, the request's resumed one, the other identity's full one.
+      assert.deepStrictEqual(tlsResumed.slice(before), [false, true, false]);
+    }).pipe(Effect.provide(NodeTransport.layer())),
   );
 
   it.live("an unknown CA is refused, unless the credentials say insecure", () =>
