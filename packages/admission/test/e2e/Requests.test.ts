@@ -64,8 +64,9 @@ const registry = (seen: Array<Seen>, users: Array<unknown>, agents: Array<unknow
   r.on.validate(SPEC, { id: "record" }, record("record"));
   r.on.validate(SPEC, { id: "status", subresource: "status" }, record("status"));
   // Its webhook's rule is `kopfexamples/*`: the main resource and every subresource.
-  r.on.validate(SPEC, { id: "any", subresource: "*" }, ({ name, operation, subresource }: any) => {
-    if (!String(name).startsWith("probe")) any.push(`${operation} ${subresource ?? "-"}`);
+  r.on.validate(SPEC, { id: "any", subresource: "*" }, ({ name, operation, subresource, dryrun }: any) => {
+    if (!String(name).startsWith("probe"))
+      any.push(`${operation} ${subresource ?? "-"}${dryrun === true ? " (dry run)" : ""}`);
   });
   r.on.validate(SPEC, { id: "gate" }, ({ spec }: any) => {
     if (spec?.probe === true) throw new AdmissionError("Probes are refused.", { code: 418 });
@@ -75,6 +76,20 @@ const registry = (seen: Array<Seen>, users: Array<unknown>, agents: Array<unknow
   });
   return r;
 };
+
+/**
+ * The calls that decided each request: a real kube-apiserver may run an update's admission twice.
+ * It starts the update from its watch cache's copy of the object, which can still be the version
+ * before the previous request's write; the write then conflicts, and the update is tried again
+ * from storage, webhooks included (the first call saw the stale old object). Consecutive calls
+ * for the same request (the same handler, operation, dry-run flag, subresource and new object)
+ * are the attempts of one request: the last one is the one stored.
+ */
+const lastAttempts = <A>(calls: ReadonlyArray<A>, request: (call: A) => unknown): Array<A> =>
+  calls.filter(
+    (call, i) =>
+      i === calls.length - 1 || JSON.stringify(request(call)) !== JSON.stringify(request(calls[i + 1] as A)),
+  );
 
 describe("admission requests", () => {
   it.live("handlers see each operation as the API server describes it", () =>
@@ -124,7 +139,8 @@ describe("admission requests", () => {
 
         const created = { a: 1, stamped: "CREATE" };
         const updated = { a: 2, stamped: "UPDATE" };
-        assert.deepStrictEqual(seen, [
+        const decided = lastAttempts(seen, ({ old: _old, specDiff: _diff, ...request }) => request);
+        assert.deepStrictEqual(decided, [
           {
             handler: "record",
             operation: "CREATE",
@@ -174,7 +190,10 @@ describe("admission requests", () => {
             specDiff: [["remove", ""]],
           },
         ]);
-        assert.deepStrictEqual(any, ["CREATE -", "CREATE -", "UPDATE -", "UPDATE status", "DELETE -"]);
+        assert.deepStrictEqual(
+          lastAttempts(any, (call) => call),
+          ["CREATE - (dry run)", "CREATE -", "UPDATE -", "UPDATE status", "DELETE -"],
+        );
         // The requester, as the API server authenticated it; the API server's admission client.
         for (const user of users) {
           assert.isString((user as any).username);
