@@ -176,8 +176,7 @@ export const make = (
       if (connecting) {
         connecting = false;
         // A session offered by a connection that failed is not offered again (as Node.js's agents).
-        if (sessions !== undefined && offered !== undefined && sessions.latest === offered)
-          sessions.latest = undefined;
+        if (sessions !== undefined && sessions.latest === offered) sessions.latest = undefined;
         waiter.failed(connection.lastError ?? new Error("the connection closed while connecting"));
       } else handlers?.closed(connection.lastError);
       wake();
