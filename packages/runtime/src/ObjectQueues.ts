@@ -51,7 +51,14 @@ import * as CycleLimiting from "./internal/cycleLimiting.ts";
 import * as CycleSlots from "./internal/cycleSlots.ts";
 import * as IdleWaits from "./internal/idleWaits.ts";
 import * as ObjectStream from "./internal/objectStream.ts";
-import { AWAIT_NEWER, NOT_QUICK, type Processor, type Quick } from "./internal/queueContract.ts";
+import {
+  type AwaitNewer,
+  isAwaitNewer,
+  NOT_QUICK,
+  type Processor,
+  type Quick,
+  type QuickAnswer,
+} from "./internal/queueContract.ts";
 import * as QueueGauges from "./internal/queueGauges.ts";
 import * as WorkerPlaces from "./internal/workerPlaces.ts";
 import type * as LoopLoad from "./LoopLoad.ts";
@@ -60,11 +67,13 @@ import * as Pressure from "./Pressure.ts";
 import * as Tracing from "./Tracing.ts";
 
 export {
-  AWAIT_NEWER,
+  type AwaitNewer,
   aside,
+  isAwaitNewer,
   NOT_QUICK,
   type Processor,
   type Quick,
+  type QuickAnswer,
   type WorkerContext,
 } from "./internal/queueContract.ts";
 
@@ -202,23 +211,29 @@ export const make = <R>(
     // queues' context, and so whether it traces, is fixed for their life).
     const tracing = Context.get(context, References.TracerEnabled);
     const quickly = tracing ? undefined : quick;
+    const counted = <A extends QuickAnswer | AwaitNewer>(done: A): A => {
+      if (done !== NOT_QUICK && !isAwaitNewer(done) && resource !== undefined)
+        Metrics.cycleUnsafe(context, resource);
+      return done;
+    };
     const tryQuick = (
       event: RawEvent,
       pressure: Pressure.Pressure,
       consistencyTime: number | undefined,
-    ): string | null | undefined | typeof NOT_QUICK | typeof AWAIT_NEWER => {
-      if (quickly === undefined) return NOT_QUICK;
-      const done = quickly(event, { pressure, consistencyTime }, context);
-      if (done !== NOT_QUICK && done !== AWAIT_NEWER && resource !== undefined)
-        Metrics.cycleUnsafe(context, resource);
-      return done;
-    };
+    ): QuickAnswer | AwaitNewer =>
+      quickly === undefined ? NOT_QUICK : counted(quickly(event, { pressure, consistencyTime }, context));
 
-    // A stream whose next event waits for the echo of our own patch (see `AWAIT_NEWER`): the
-    // event goes back first in line, counted as queued again, and a worker starts again once a
-    // newer event rings or the deadline has passed, as after an idle park.
-    const awaitNewer = (stream: ObjectStream.ObjectStream, item: ObjectStream.Item, until: number) => {
-      stream.items.unshift(item);
+    // A stream whose next event waits for the echo of our own patch (see `AwaitNewer`): the
+    // event goes back first in line with the rest of its cycle, counted as queued again, and a
+    // worker starts again once a newer event rings or the deadline has passed, as after an idle
+    // park.
+    const awaitNewer = (
+      stream: ObjectStream.ObjectStream,
+      item: Exclude<ObjectStream.Item, typeof ObjectStream.END>,
+      waiting: AwaitNewer,
+      until: number,
+    ) => {
+      stream.items.unshift({ event: item.event, arrived: item.arrived, resume: waiting.resume });
       stream.pending += 1;
       queued += 1;
       waits.park(stream.bell, until, () => {
@@ -250,12 +265,15 @@ export const make = <R>(
           const arrived = item.arrived;
           const consistencyTime = stream.awaited?.deadline;
           const continuing = stream.continuing;
-          const tried = tryQuick(event, stream.pressure, consistencyTime);
-          if (tried === AWAIT_NEWER && consistencyTime !== undefined) {
+          const tried =
+            item.resume !== undefined
+              ? counted(item.resume())
+              : tryQuick(event, stream.pressure, consistencyTime);
+          if (isAwaitNewer(tried) && consistencyTime !== undefined) {
             parked = true;
-            return awaitNewer(stream, item, consistencyTime);
+            return awaitNewer(stream, item, tried, consistencyTime);
           }
-          const now = tried === AWAIT_NEWER ? NOT_QUICK : tried;
+          const now = isAwaitNewer(tried) ? NOT_QUICK : tried;
           if (now !== NOT_QUICK && !continuing && ticket !== undefined) slots.release(ticket);
           const version =
             now !== NOT_QUICK

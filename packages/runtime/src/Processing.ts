@@ -172,7 +172,19 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
     )
       return ObjectQueues.NOT_QUICK;
     const { performer, start } = prepare({ options, event, key, memory, context, settings, services });
-    const done = CycleInstructions.runNow(performer, start);
+    return answerOf(CycleInstructions.runNow(performer, start), event, key, services);
+  };
+
+  // A cycle's answer at once: done (its outcome), or given up on at its first effect. When the
+  // only thing in the way is the wait for our own patch's echo, its deadline ahead (a wait that a
+  // queued event cuts short needs no effect), the queues carry the cycle on from that wait when
+  // it would have ended, its handlers already chosen.
+  const answerOf = (
+    done: CyclePlan.Outcome | CycleInstructions.NeedsEffect,
+    event: RawEvent,
+    key: string,
+    services: Context.Context<never>,
+  ): ObjectQueues.QuickAnswer | ObjectQueues.AwaitNewer => {
     if (done._tag !== "NeedsEffect") {
       // Gone: forgotten, as processing's recall forgets it.
       if (event.type === "DELETED") {
@@ -181,13 +193,16 @@ export const make = (options: ProcessorOptions): ResourceProcessor => {
       }
       return versionOf(done);
     }
-    // Only the wait for our own patch's echo stands in the way, its deadline ahead (a wait that a
-    // queued event cuts short needs no effect): the queues try again when it would have ended.
     const { instruction } = done;
-    return instruction._tag === "Wait" &&
-      instruction.until > Context.get(services, Clock.Clock).currentTimeMillisUnsafe()
-      ? ObjectQueues.AWAIT_NEWER
-      : ObjectQueues.NOT_QUICK;
+    if (
+      instruction._tag !== "Wait" ||
+      instruction.until <= Context.get(services, Clock.Clock).currentTimeMillisUnsafe()
+    )
+      return ObjectQueues.NOT_QUICK;
+    return {
+      _tag: "AwaitNewer",
+      resume: () => answerOf(done.again(), event, key, services),
+    };
   };
 
   const forget = (which: (key: string) => boolean) =>

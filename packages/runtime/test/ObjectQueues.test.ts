@@ -434,6 +434,8 @@ describe("ObjectQueues", () => {
       const gauges = queueGauges(resource);
       const processed: Array<string> = [];
       const quickly: Array<string> = [];
+      const tried: Array<string> = [];
+      const resumed: Array<string> = [];
       const queues = yield* ObjectQueues.make(
         (e) =>
           Effect.gen(function* () {
@@ -449,11 +451,25 @@ describe("ObjectQueues", () => {
           const uid = e.object.metadata?.uid ?? "";
           const rv = e.object.metadata?.resourceVersion ?? "";
           if (uid === "long" || rv === "1") return ObjectQueues.NOT_QUICK;
-          const now = Context.get(services, Clock.Clock).currentTimeMillisUnsafe();
-          if (ctx.consistencyTime !== undefined && !Pressure.isRaised(ctx.pressure))
-            return ctx.consistencyTime > now ? ObjectQueues.AWAIT_NEWER : ObjectQueues.NOT_QUICK;
-          quickly.push(`${uid} ${rv} ${ctx.consistencyTime ?? "-"}`);
-          return undefined;
+          tried.push(`${uid} ${rv}`);
+          // The cycle, tried and then carried on from its wait: as in processing, the same wait
+          // once more while nothing newer came and the deadline is ahead.
+          const answer = (): ObjectQueues.QuickAnswer | ObjectQueues.AwaitNewer => {
+            const now = Context.get(services, Clock.Clock).currentTimeMillisUnsafe();
+            if (ctx.consistencyTime !== undefined && !Pressure.isRaised(ctx.pressure))
+              return ctx.consistencyTime > now
+                ? {
+                    _tag: "AwaitNewer",
+                    resume: () => {
+                      resumed.push(`${uid} ${rv}`);
+                      return answer();
+                    },
+                  }
+                : ObjectQueues.NOT_QUICK;
+            quickly.push(`${uid} ${rv} ${ctx.consistencyTime ?? "-"}`);
+            return undefined;
+          };
+          return answer();
         },
       );
       yield* offerSettling(queues, [event("echo", "1"), event("echo", "2")]);
@@ -464,10 +480,12 @@ describe("ObjectQueues", () => {
       // It holds no slot: the only one goes to another object's cycle at once.
       yield* offerSettling(queues, [event("long", "1")]);
       assert.deepStrictEqual(processed, ["echo 1", "long 1"]);
-      // The awaited version comes: 2 is tried again with a newer event queued (its wait cut
-      // short), then 5, awaited no more.
+      // The awaited version comes: 2 is carried on from its wait with a newer event queued (its
+      // wait cut short), not tried afresh, then 5, awaited no more.
       yield* offerSettling(queues, [event("echo", "5")]);
       assert.deepStrictEqual(quickly, ["echo 2 5000", "echo 5 -"]);
+      assert.deepStrictEqual(tried, ["echo 2", "echo 5"]);
+      assert.deepStrictEqual(resumed, ["echo 2"]);
       assert.deepStrictEqual(yield* gauges, { objects: 2, events: 0 });
       // Nothing newer comes for "late": past the deadline, its cycle is processed (once the slot
       // is free), not done at once.
@@ -482,6 +500,9 @@ describe("ObjectQueues", () => {
       yield* settle;
       assert.deepStrictEqual(processed.slice(2), ["late 1", "late 2"]);
       assert.deepStrictEqual(quickly, ["echo 2 5000", "echo 5 -"]);
+      // Carried on past its deadline, its wait an effect (the re-read): processed afresh.
+      assert.deepStrictEqual(tried, ["echo 2", "echo 5", "late 2"]);
+      assert.deepStrictEqual(resumed, ["echo 2", "late 2"]);
     }).pipe(Effect.scoped, Effect.provideService(References.TracerEnabled, false)),
   );
 

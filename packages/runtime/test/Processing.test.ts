@@ -9,6 +9,7 @@ import { assert, describe, it } from "@effect/vitest";
 import { KubeApi } from "@kopf/client";
 import { Registry } from "@kopf/registry";
 import { type RawBody, type RawEvent, Resource } from "@kopf/structs";
+import * as Clock from "effect/Clock";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
@@ -416,22 +417,41 @@ describe("Processing", () => {
           // way (every changing cause waits, one with nothing changed too): the queues are told
           // to try again once it would have ended.
           const awaited = { pressure, consistencyTime: 5_000 };
-          assert.strictEqual(processor.quick(modified(echoed), awaited, services), ObjectQueues.AWAIT_NEWER);
+          assert.isTrue(ObjectQueues.isAwaitNewer(processor.quick(modified(echoed), awaited, services)));
           // A state older than our patch (the body before it): a creation to handle, but only once
           // the awaited version has come. Nothing queued: the same.
           const stale = modified(body);
           const selected = selections;
-          assert.strictEqual(processor.quick(stale, awaited, services), ObjectQueues.AWAIT_NEWER);
+          const waiting = processor.quick(stale, awaited, services);
+          if (!ObjectQueues.isAwaitNewer(waiting))
+            return assert.fail(`awaits the echo, not ${String(waiting)}`);
+          assert.strictEqual(selections, selected + 1);
+          const { resume } = waiting;
+          // Carried on with still nothing newer (the worker woken early): the same wait again,
+          // its handlers not chosen again.
+          assert.isTrue(ObjectQueues.isAwaitNewer(resume()));
           assert.strictEqual(selections, selected + 1);
           // Past the deadline the object is re-read (an effect): left to process.
           const overdue = { pressure, consistencyTime: 0 };
           assert.strictEqual(processor.quick(stale, overdue, services), ObjectQueues.NOT_QUICK);
           // With a newer event queued, the wait would be cut short: the stale state is done at once,
-          // its handlers not run (it is not consistent), as process does it.
+          // its handlers not run (it is not consistent), as process does it; carried on from its
+          // wait, the same answer without choosing its handlers again.
           Pressure.raiseUnsafe(pressure, yield* Effect.fiber);
+          const resumedAt = selections;
+          assert.isUndefined(resume());
+          assert.strictEqual(selections, resumedAt);
           assert.isUndefined(processor.quick(stale, awaited, services));
+          assert.strictEqual(selections, resumedAt + 1);
           assert.isUndefined(yield* processor.process(stale, awaited));
           Pressure.clearUnsafe(pressure);
+          // Carried on once the deadline has passed with nothing newer: the object is to be
+          // re-read, an effect, so the whole cycle is left to process.
+          const soon = { pressure, consistencyTime: (yield* Clock.currentTimeMillis) + 1_000 };
+          const late = processor.quick(stale, soon, services);
+          assert.isTrue(ObjectQueues.isAwaitNewer(late));
+          yield* TestClock.adjust("2 seconds");
+          assert.strictEqual(ObjectQueues.isAwaitNewer(late) && late.resume(), ObjectQueues.NOT_QUICK);
           const after = (yield* api.get(Harness.resource, where).pipe(Effect.orDie)) as RawBody;
           assert.strictEqual(after.metadata?.resourceVersion, echoed.metadata?.resourceVersion);
           assert.deepStrictEqual(calls, ["create"]);

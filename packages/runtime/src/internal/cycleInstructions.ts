@@ -319,21 +319,34 @@ export const run = (
 export interface NeedsEffect {
   readonly _tag: "NeedsEffect";
   readonly instruction: CyclePlan.Instruction;
+  /**
+   * Tries the rest of the plan at once again from that instruction, as {@link runNow} does, with
+   * what was done up to it kept (its selection, the memory changes it will make at the end):
+   * for when what stood in the way may need no effect any more (a newer event queued during a
+   * wait). The performer's cycle must not have run meanwhile.
+   */
+  readonly again: () => CyclePlan.Outcome | NeedsEffect;
 }
 
 /**
  * Runs a cycle's plan from `step` to its outcome without any effect, if none of its instructions
  * needs one; otherwise, with nothing changed, the first instruction that does. The changes to the
  * object's memory are made only once the plan has finished, so a cycle given up on here runs
- * afresh with {@link run}.
+ * afresh with {@link run}, or goes on from where it stopped with {@link NeedsEffect.again}.
  *
  * @example
  * ```ts
  * const outcome = runNow(make(cycle), CyclePlan.start(facts)) // { _tag: "NeedsEffect", … }: run it as an effect
  * ```
  */
-export const runNow = (performer: Performer, from: CyclePlan.Step): CyclePlan.Outcome | NeedsEffect => {
-  const remembered: Array<CyclePlan.Instruction> = [];
+export const runNow = (performer: Performer, from: CyclePlan.Step): CyclePlan.Outcome | NeedsEffect =>
+  runFrom(performer, from, []);
+
+const runFrom = (
+  performer: Performer,
+  from: CyclePlan.Step,
+  remembered: Array<CyclePlan.Instruction>,
+): CyclePlan.Outcome | NeedsEffect => {
   let step = from;
   for (;;) {
     const { instruction } = step;
@@ -345,7 +358,14 @@ export const runNow = (performer: Performer, from: CyclePlan.Step): CyclePlan.Ou
     if (instruction._tag === "Remember") remembered.push(instruction);
     else {
       const now = performer.now(instruction);
-      if (now === undefined) return { _tag: "NeedsEffect", instruction };
+      if (now === undefined) {
+        const stopped = step;
+        return {
+          _tag: "NeedsEffect",
+          instruction,
+          again: () => runFrom(performer, stopped, remembered.slice()),
+        };
+      }
       observed = now;
     }
     step = CyclePlan.advance(step.state, observed);

@@ -8,11 +8,17 @@ import type { RawEvent } from "@kopf/structs";
 import * as Pressure from "../Pressure.ts";
 import type { Awaited } from "./awaitedVersion.ts";
 import * as IdleWaits from "./idleWaits.ts";
+import type { AwaitNewer } from "./queueContract.ts";
 
 /** The mark that ends a stream (shutting down). */
 export const END: unique symbol = Symbol("end-of-stream");
-/** A queued event with its arrival (Clock milliseconds), or the end of the stream. */
-export type Item = { readonly event: RawEvent; readonly arrived: number } | typeof END;
+/**
+ * A queued event with its arrival (Clock milliseconds), or the end of the stream. An event whose
+ * cycle waits for our own patch's echo is queued again with the rest of that cycle (`resume`).
+ */
+export type Item =
+  | { readonly event: RawEvent; readonly arrived: number; readonly resume?: AwaitNewer["resume"] }
+  | typeof END;
 
 /** An object's stream. */
 export interface ObjectStream {

@@ -2,7 +2,7 @@
  * What the object queues and the processing of one event agree on: the {@link Processor} the
  * queues run for each event and the {@link WorkerContext} it gets (the object's pressure flag, the
  * deadline of the version awaited, the slot's {@link aside}), and the {@link Quick} try of a cycle
- * at once with its answers {@link NOT_QUICK} and {@link AWAIT_NEWER}. `ObjectQueues` re-exports it.
+ * at once with its answers {@link NOT_QUICK} and {@link AwaitNewer}. `ObjectQueues` re-exports it.
  */
 import type { RawEvent } from "@kopf/structs";
 import type * as Context from "effect/Context";
@@ -51,18 +51,41 @@ export const NOT_QUICK: unique symbol = Symbol("@kopf/runtime/ObjectQueues/NOT_Q
 
 /**
  * What a {@link Quick} try answers when the cycle would need no effect but a wait for the echo of
- * the operator's own patch (its deadline ahead, no newer event queued): nothing was done. The
- * worker leaves the event first in line and tries it again once a newer event is queued or the
- * deadline has passed, holding no fiber, slot or timer of its own meanwhile, where the cycle would
- * have slept in its fiber: the cycle starts once its wait would have ended, and goes on as it
- * would have then.
+ * the operator's own patch (its deadline ahead, no newer event queued): nothing was done yet. The
+ * worker leaves the event first in line and, once a newer event is queued or the deadline has
+ * passed, carries the cycle on from that wait with {@link resume}, holding no fiber, slot or timer
+ * of its own meanwhile, where the cycle would have slept in its fiber: the cycle goes on once its
+ * wait would have ended, as it would have then, without choosing its handlers again.
  */
-export const AWAIT_NEWER: unique symbol = Symbol("@kopf/runtime/ObjectQueues/AWAIT_NEWER");
+export interface AwaitNewer {
+  readonly _tag: "AwaitNewer";
+  /**
+   * The rest of the cycle, from its wait, tried at once: answers as a {@link Quick} try does;
+   * {@link NOT_QUICK} (the wait's deadline passed: the object is re-read, an effect) leaves the
+   * whole cycle to the processor, run afresh.
+   */
+  readonly resume: () => QuickAnswer | AwaitNewer;
+}
+
+/** What a {@link Quick} try answers, but for {@link AwaitNewer}. */
+export type QuickAnswer = string | null | undefined | typeof NOT_QUICK;
+
+/**
+ * Whether a {@link Quick} try's answer is {@link AwaitNewer}.
+ *
+ * @example
+ * ```ts
+ * const tried = quick(event, context, services)
+ * if (ObjectQueues.isAwaitNewer(tried)) park(tried.resume)
+ * ```
+ */
+export const isAwaitNewer = (answer: QuickAnswer | AwaitNewer): answer is AwaitNewer =>
+  typeof answer === "object" && answer !== null;
 
 /**
  * Tries an event's cycle at once, synchronously, with the queues' `services`: its answer as the
  * {@link Processor} gives it if the whole cycle needed no effect (the echo of the operator's own
- * patch), {@link AWAIT_NEWER} if it would but for the wait for that echo, or {@link NOT_QUICK},
+ * patch), {@link AwaitNewer} if it would but for the wait for that echo, or {@link NOT_QUICK},
  * with nothing done, for the processor to run it. A cycle done at once takes no processing slot
  * and makes no span (it is not tried while tracing).
  */
@@ -70,4 +93,4 @@ export type Quick = (
   event: RawEvent,
   context: WorkerContext,
   services: Context.Context<never>,
-) => string | null | undefined | typeof NOT_QUICK | typeof AWAIT_NEWER;
+) => QuickAnswer | AwaitNewer;
