@@ -10,11 +10,13 @@ import { getOwn, setOwn } from "./internal/ownKeys.ts";
 import {
   defineSlot,
   empty,
+  type HolderState,
   newSlot,
   type PatchObject,
   readSlot,
   readValue,
   type Slot,
+  STATE,
   sectionIn,
   slotHasContent,
 } from "./internal/patchSections.ts";
@@ -40,13 +42,14 @@ export interface MetaPatch extends PatchObject {
   set annotations(value: Readonly<Record<string, string | null>> | null);
 }
 
-const STATE: unique symbol = Symbol.for("@kopf/structs/Patch.state");
-
-interface State {
+interface State extends HolderState {
   readonly fns: Array<PatchFn>;
   readonly original: RawBody | undefined;
   readonly slots: ReadonlyArray<readonly [string, Slot]>;
 }
+
+/** The nested sections of `metadata`. */
+const META_NESTED: ReadonlyArray<string> = ["labels", "annotations"];
 
 const METHODS = ["isEmpty", "clear", "toMergePatch", "toJSON", "toValue", "copy", "asJsonPatch"] as const;
 
@@ -74,23 +77,27 @@ export class Patch<S extends PatchObject = PatchObject, Spec extends PatchObject
     body?: RawBody | null,
     init?: { readonly mergePatch?: JsonObject; readonly fns?: Iterable<PatchFn> },
   ) {
-    const metadata = newSlot([
-      ["labels", newSlot()],
-      ["annotations", newSlot()],
-    ]);
+    const metadata = newSlot(META_NESTED);
+    const spec = newSlot();
+    const status = newSlot();
+    const fns = init?.fns;
     const state: State = {
-      fns: [...(init?.fns ?? [])],
+      fns: fns === undefined ? [] : Array.isArray(fns) ? fns.slice() : [...fns],
       original: body ?? undefined,
       slots: [
         ["metadata", metadata],
-        ["spec", newSlot()],
-        ["status", newSlot()],
+        ["spec", spec],
+        ["status", status],
       ],
+      sections: {},
     };
     Object.defineProperty(this, STATE, { value: state });
-    for (const [key, slot] of state.slots) defineSlot(this, key, slot, true);
+    defineSlot(this, "metadata", metadata, true);
+    defineSlot(this, "spec", spec, true);
+    defineSlot(this, "status", status, true);
     defineSlot(this, "meta", metadata, false);
-    const mergePatch = init?.mergePatch ?? {};
+    const mergePatch = init?.mergePatch;
+    if (mergePatch === undefined) return;
     for (const key of Object.keys(mergePatch)) {
       const value = getOwn(mergePatch, key);
       if (value !== undefined) (this as Record<string, unknown>)[key] = deepCopy(value);

@@ -171,6 +171,32 @@ describe("writing into a patch", () => {
     expect(patch.toMergePatch()).toEqual({});
   });
 
+  // `metadata`'s nested sections are defined on its object when it is first handed out (see
+  // internal/patchSections.ts): reading the patch back before that must not lose them.
+  it("hands out labels and annotations after being read back, cleared or replaced untouched", () => {
+    const patch = new Patch();
+    expect(patch.isEmpty()).toBe(true);
+    expect(patch.toMergePatch()).toEqual({});
+    patch.clear();
+    expect(patch.meta).toBe(patch.metadata);
+    expect(Object.keys(patch.metadata)).toEqual(["labels", "annotations"]);
+    patch.meta.labels.k = "v";
+    expect(patch.toMergePatch()).toEqual({ metadata: { labels: { k: "v" } } });
+
+    const replaced = new Patch();
+    replaced.metadata = null;
+    expect(replaced.toMergePatch()).toEqual({ metadata: null });
+    replaced.metadata = { labels: { a: "1" }, name: "x" };
+    replaced.metadata.labels.b = "2";
+    replaced.meta.annotations.c = "3";
+    expect(replaced.toMergePatch()).toEqual({
+      metadata: { labels: { a: "1", b: "2" }, name: "x", annotations: { c: "3" } },
+    });
+    replaced.metadata = null;
+    replaced.metadata.annotations.d = "4";
+    expect(replaced.toMergePatch()).toEqual({ metadata: { annotations: { d: "4" } } });
+  });
+
   it("clears both the dict and the fns, keeping the views working", () => {
     const patch = new Patch();
     const status = patch.status;
