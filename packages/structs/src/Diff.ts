@@ -46,7 +46,11 @@ const item = (op: DiffOperation, field: FieldPath.FieldPath, old: unknown, neu: 
 
 const walk = (a: unknown, b: unknown, path: FieldPath.FieldPath, scope: DiffScope, out: Array<DiffItem>) => {
   if (isAbsent(a) && isAbsent(b)) return;
-  if (deepEqual(a, b)) return;
+  // Two objects under a one-sided scope are walked by one side's keys, and give nothing where
+  // those are all equal: asking first whether the whole objects are equal would count the other
+  // side's keys at every level (a whole body, against a patch), and find them unequal.
+  const oneSided = scope !== "full" && isObject(a) && isObject(b);
+  if (!oneSided && deepEqual(a, b)) return;
   if (isAbsent(a)) {
     out.push(item("add", path, null, b));
   } else if (isAbsent(b)) {

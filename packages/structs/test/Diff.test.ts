@@ -2,6 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as Diff from "../src/Diff.ts";
+import { deepEqual } from "../src/Json.ts";
 
 const d = (
   op: Diff.DiffOperation,
@@ -137,6 +138,59 @@ describe("diff properties", () => {
         else if (Diff.diff(a, b).length === 0) expect(a).toEqual(b);
       }),
     );
+  });
+});
+
+describe("one-sided scopes", () => {
+  // The walk asks whether two whole values are equal before it looks into them, but not for two
+  // objects under a one-sided scope (it would count the other side's keys at every level). The
+  // diff must be the same as with the question asked everywhere: this reference asks it always.
+  const isDict = (x: unknown): x is Record<string, unknown> =>
+    typeof x === "object" && x !== null && !Array.isArray(x);
+  const reference = (a: unknown, b: unknown, scope: Diff.DiffScope, path: Array<string> = []): Diff.Diff => {
+    const absent = (x: unknown) => x === null || x === undefined;
+    if (absent(a) && absent(b)) return [];
+    if (deepEqual(a, b)) return [];
+    if (absent(a)) return [d("add", path, null, b)];
+    if (absent(b)) return [d("remove", path, a, null)];
+    if (isDict(a) && isDict(b)) {
+      const present = (x: Record<string, unknown>) => Object.keys(x).filter((k) => x[k] !== undefined);
+      const keys =
+        scope === "left"
+          ? present(a)
+          : scope === "right"
+            ? present(b)
+            : [...new Set([...present(a), ...present(b)])];
+      return keys.sort().flatMap((key) => reference(a[key] ?? null, b[key] ?? null, scope, [...path, key]));
+    }
+    return [d("change", path, a, b)];
+  };
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof(
+      { depthSize: "small" },
+      fc.constantFrom(0, 1, "x", null),
+      fc.array(tie("node"), { maxLength: 2 }),
+      fc.dictionary(fc.constantFrom("a", "b", "c"), tie("node")),
+    ),
+  })).node;
+
+  it.each(["left", "right"] as const)("%s: the same as comparing whole values first", (scope) => {
+    fc.assert(
+      fc.property(value, value, (a, b) => {
+        expect(Diff.diff(a, b, scope)).toEqual(reference(a, b, scope));
+      }),
+    );
+    // A patch against a larger body, as the check after patching compares them.
+    const patch = { metadata: { annotations: { k: "v" } }, status: { x: 1 } };
+    const body = {
+      metadata: { name: "n", annotations: { k: "v", o: "w" } },
+      spec: {},
+      status: { x: 1, y: 2 },
+    };
+    expect(Diff.diff(patch, body, "left")).toEqual([]);
+    expect(Diff.diff({ ...patch, status: { x: 2 } }, body, "left")).toEqual([
+      d("change", ["status", "x"], 2, 1),
+    ]);
   });
 });
 
