@@ -4,7 +4,12 @@
  * other Kopf-based operators' annotations are left out, so their changes cause no handling.
  */
 import { FieldPath, type FieldSpec, Json, type RawBody } from "@kopf/structs";
-import { detectMarkedPrefixes, removeEmptyStanzas } from "./internal/conventions.ts";
+import {
+  detectMarkedPrefixes,
+  hasEmptyStanzas,
+  isEmptyValue,
+  removeEmptyStanzas,
+} from "./internal/conventions.ts";
 import { cherrypick, ensure, isMutableObject, type MutableObject, put, remove } from "./internal/dicts.ts";
 
 /** kubectl's own last-applied state: never part of the essence. */
@@ -63,11 +68,16 @@ export const build = (body: RawBody, options: BuildOptions = {}): Json.JsonObjec
     if (value !== undefined) put(essence, key, Json.deepCopy(value));
   }
 
-  cherrypick(body, essence, [LABELS]);
+  // Labels and annotations come back into a `metadata` made only for what is kept: an empty
+  // stanza made and then deleted (below) would leave the essence in V8's slow dictionary mode
+  // for every diff of it, and it is built for every event.
+  const labels = FieldPath.resolve(body, LABELS);
+  if (labels !== undefined && !isEmptyValue(labels)) ensure(essence, LABELS, Json.deepCopy(labels));
   const annotations = FieldPath.resolve(body, ANNOTATIONS);
   if (Json.isObject(annotations)) {
     // Copied without the annotations left out (rather than copied whole, then deleted from).
-    ensure(essence, ANNOTATIONS, keptAnnotations(annotations));
+    const kept = keptAnnotations(annotations);
+    if (!isEmptyValue(kept)) ensure(essence, ANNOTATIONS, kept);
   } else if (annotations !== undefined) {
     ensure(essence, ANNOTATIONS, Json.deepCopy(annotations));
     const copied = (essence.metadata as MutableObject).annotations;
@@ -83,7 +93,7 @@ export const build = (body: RawBody, options: BuildOptions = {}): Json.JsonObjec
     essence,
     [...(options.extraFields ?? [])].map((spec) => FieldPath.parse(spec)),
   );
-  removeEmptyStanzas(essence);
+  if (hasEmptyStanzas(essence)) removeEmptyStanzas(essence);
 
   for (const spec of options.ignoredFields ?? []) remove(essence, FieldPath.parse(spec));
   return essence as Json.JsonObject;

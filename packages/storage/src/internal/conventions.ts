@@ -54,7 +54,8 @@ export const removeAnnotations = (essence: MutableObject, keys: ReadonlySet<stri
   for (const key of Object.keys(annotations)) if (keys.has(key)) delete annotations[key];
 };
 
-const isEmptyValue = (value: unknown): boolean =>
+/** Whether a stanza is empty as {@link removeEmptyStanzas} sees it (Python's falsiness). */
+export const isEmptyValue = (value: unknown): boolean =>
   value === null ||
   value === undefined ||
   value === false ||
