@@ -19,7 +19,8 @@ export interface PatchObject {
 /**
  * One section: the plain object written into, whether it was set to `null`, and whether a whole
  * object was assigned (then it is kept even when empty). `children` are the nested sections,
- * `undefined` until they are defined on `current` (see {@link handOut}); `nested` names them.
+ * `undefined` until they are defined on `current` (when it is first handed out); `nested` names
+ * them.
  */
 export interface Slot {
   current: PatchObject;
@@ -199,8 +200,13 @@ export const sectionIn = (
     if (name !== key) continue;
     takeRead();
     peeking = true;
-    const value = (holder as Record<string, unknown>)[key];
-    peeking = false;
+    let value: unknown;
+    try {
+      value = (holder as Record<string, unknown>)[key];
+    } finally {
+      // Whatever the read did: a flag left raised would keep every later section's nested ones.
+      peeking = false;
+    }
     return takeRead() === slot && value === slot.current ? slot : undefined;
   }
   return undefined;
