@@ -230,10 +230,10 @@ export const make = <R>(
     const awaitNewer = (
       stream: ObjectStream.ObjectStream,
       item: Exclude<ObjectStream.Item, typeof ObjectStream.END>,
-      waiting: AwaitNewer,
+      { resume }: AwaitNewer,
       until: number,
     ) => {
-      stream.items.unshift({ event: item.event, arrived: item.arrived, resume: waiting.resume });
+      stream.items.unshift({ event: item.event, arrived: item.arrived, resume });
       stream.pending += 1;
       queued += 1;
       waits.park(stream.bell, until, () => {

@@ -8,12 +8,7 @@ import * as Result from "effect/Result";
 import * as AnnotationKeys from "./AnnotationKeys.ts";
 import type { DiffBaseStorage } from "./DiffBaseStorage.ts";
 import * as Essence from "./Essence.ts";
-import {
-  hasEmptyStanzas,
-  removeAnnotations,
-  removeEmptyStanzas,
-  storeMarker,
-} from "./internal/conventions.ts";
+import { removeAnnotations, removeEmptyStanzas, storeMarker } from "./internal/conventions.ts";
 import { ensure, type MutableObject } from "./internal/dicts.ts";
 import { decodeEssence, encodeEssence } from "./internal/essenceCodec.ts";
 import type { StorageConfigError } from "./StorageError.ts";
@@ -61,8 +56,7 @@ const build = (options: Options, warnings: ReadonlyArray<string>): AnnotationsDi
     build: ({ body, extraFields }) => {
       const essence = Essence.build(body, { extraFields, ignoredFields }) as MutableObject;
       removeAnnotations(essence, new Set(keys(body)));
-      // Deleting from an essence that has nothing to delete would still slow it down.
-      if (hasEmptyStanzas(essence)) removeEmptyStanzas(essence);
+      removeEmptyStanzas(essence);
       return essence as Json.JsonObject;
     },
     fetch: ({ body }) => {

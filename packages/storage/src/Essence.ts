@@ -4,12 +4,7 @@
  * other Kopf-based operators' annotations are left out, so their changes cause no handling.
  */
 import { FieldPath, type FieldSpec, Json, type RawBody } from "@kopf/structs";
-import {
-  detectMarkedPrefixes,
-  hasEmptyStanzas,
-  isEmptyValue,
-  removeEmptyStanzas,
-} from "./internal/conventions.ts";
+import { detectMarkedPrefixes, isEmptyValue, removeEmptyStanzas } from "./internal/conventions.ts";
 import { cherrypick, ensure, isMutableObject, type MutableObject, put, remove } from "./internal/dicts.ts";
 
 /** kubectl's own last-applied state: never part of the essence. */
@@ -72,7 +67,7 @@ export const build = (body: RawBody, options: BuildOptions = {}): Json.JsonObjec
   // stanza made and then deleted (below) would leave the essence in V8's slow dictionary mode
   // for every diff of it, and it is built for every event.
   const labels = FieldPath.resolve(body, LABELS);
-  if (labels !== undefined && !isEmptyValue(labels)) ensure(essence, LABELS, Json.deepCopy(labels));
+  if (!isEmptyValue(labels)) ensure(essence, LABELS, Json.deepCopy(labels));
   const annotations = FieldPath.resolve(body, ANNOTATIONS);
   if (Json.isObject(annotations)) {
     // Copied without the annotations left out (rather than copied whole, then deleted from).
@@ -93,7 +88,8 @@ export const build = (body: RawBody, options: BuildOptions = {}): Json.JsonObjec
     essence,
     [...(options.extraFields ?? [])].map((spec) => FieldPath.parse(spec)),
   );
-  if (hasEmptyStanzas(essence)) removeEmptyStanzas(essence);
+  // Deletes only a stanza that is empty (an extra field's, or a non-object annotations value).
+  removeEmptyStanzas(essence);
 
   for (const spec of options.ignoredFields ?? []) remove(essence, FieldPath.parse(spec));
   return essence as Json.JsonObject;
