@@ -14,8 +14,10 @@
 // With BENCH_START_OBJECTS=N, N more objects are created after that reading, and the CPU per
 // object while the operator handles them (as the side-by-side run measures it while creating), the
 // objects handled per second of wall time (the client creating them meanwhile) and the peak RSS
-// are reported too: for changes that trade CPU for memory or throughput. The page cache is dropped
-// first when permitted, as in peer.bench.ts (internal/pageCache.ts).
+// are reported too: for changes that trade CPU for memory or throughput. The CPU per object is also
+// given by segment of those objects (1-250, 251-500, 501-1,000, then doubling; internal/segments.ts):
+// where a fresh operator's warming up lies. The page cache is dropped first when permitted, as in
+// peer.bench.ts (internal/pageCache.ts).
 // With BENCH_START_API_LATENCY_MS=M as well, the emulator answers the operator's patches M ms later
 // while it handles those N objects (its control surface): an API server that far away, where the
 // objects handled per second depend on how many cycles the operator keeps in flight.
@@ -38,6 +40,7 @@ import * as CompileTrace from "./internal/compileTrace.ts";
 import * as PageCache from "./internal/pageCache.ts";
 import { FLOOR_OPERATOR, nodeArgsOf, ourNodeArgs } from "./internal/processes.ts";
 import { cpuMs, load, peakRssMiB, rssMiB } from "./internal/procfs.ts";
+import * as Segments from "./internal/segments.ts";
 import * as Session from "./internal/session.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -91,6 +94,8 @@ interface Sample {
   readonly cpu: number;
   /** CPU per object (ms) over BENCH_START_OBJECTS more objects; NaN without them. */
   readonly cpuPerObject: number;
+  /** The same by segment of the N objects (none without them). */
+  readonly segments: ReadonlyArray<Segments.Segment>;
   /** Objects handled per second of wall time over them (the creating client runs meanwhile). */
   readonly perSecond: number;
   readonly peak: number;
@@ -117,6 +122,7 @@ const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
         return {
           ...sample,
           cpuPerObject: Number.NaN,
+          segments: [],
           perSecond: Number.NaN,
           peak: Number.NaN,
           compiles: CompileTrace.NONE,
@@ -125,11 +131,20 @@ const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
       const compilesBefore = op.compiles();
       const before = cpuMs(op.pid);
       const startedAt = performance.now();
-      await client.create(Array.from({ length: OBJECTS }, (_, i) => `obj-${i}`));
-      await op.waitFor("created", 1 + OBJECTS, 120_000 + OBJECTS * 50);
+      const creating = client.create(Array.from({ length: OBJECTS }, (_, i) => `obj-${i}`));
+      const readings: Segments.Reading[] = [];
+      try {
+        for (const bound of Segments.bounds(OBJECTS)) {
+          await op.waitFor("created", 1 + bound, 120_000 + OBJECTS * 50);
+          readings.push({ handled: op.count("created") - 1, cpuMs: cpuMs(op.pid) });
+        }
+      } finally {
+        await creating;
+      }
       return {
         ...sample,
         cpuPerObject: (cpuMs(op.pid) - before) / OBJECTS,
+        segments: Segments.segments({ handled: 0, cpuMs: before }, readings),
         perSecond: OBJECTS / ((performance.now() - startedAt) / 1000),
         peak: peakRssMiB(op.pid),
         compiles: CompileTrace.since(compilesBefore, op.compiles()),
@@ -155,7 +170,8 @@ for (let round = 0; round < ROUNDS; round++) {
       `round ${round + 1}/${ROUNDS} ${variant.label}: start ${s.start.toFixed(2)} s, RSS ${s.rss.toFixed(1)} MiB ` +
         `(anonymous ${s.anon.toFixed(1)}, files ${s.file.toFixed(1)}), CPU ${s.cpu.toFixed(0)} ms, ` +
         (OBJECTS > 0
-          ? `then ${s.cpuPerObject.toFixed(3)} ms CPU per object, ${s.perSecond.toFixed(0)} objects/s, ` +
+          ? `then ${s.cpuPerObject.toFixed(3)} ms CPU per object (by segment ${Segments.format(s.segments)}), ` +
+            `${s.perSecond.toFixed(0)} objects/s, ` +
             `peak RSS ${s.peak.toFixed(1)}, ` +
             (TRACE_OPT ? compiling(s.compiles) : "")
           : "") +
@@ -167,6 +183,17 @@ const median = (values: ReadonlyArray<number>) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
+/** Each segment's median over the rounds, labelled by its bounds. */
+const segmentMedians = (all: ReadonlyArray<Sample>): string =>
+  Segments.format(
+    Segments.bounds(OBJECTS).map((to, i, bounds) => ({
+      from: bounds[i - 1] ?? 0,
+      to,
+      msPerObject: median(
+        all.flatMap((s) => (s.segments[i] === undefined ? [] : [s.segments[i].msPerObject])),
+      ),
+    })),
+  );
 console.log(`\nmedians of ${ROUNDS} rounds (load after: ${JSON.stringify(load(loadavg(), cpus().length))})`);
 for (const [label, all] of samples) {
   const m = (f: (s: Sample) => number) => median(all.map(f)).toFixed(1);
@@ -175,7 +202,8 @@ for (const [label, all] of samples) {
       `files ${m((s) => s.file)}), CPU ${m((s) => s.cpu)} ms` +
       (OBJECTS > 0
         ? `, then ${median(all.map((s) => s.cpuPerObject)).toFixed(3)} ms CPU per object (least ` +
-          `${Math.min(...all.map((s) => s.cpuPerObject)).toFixed(3)}), ${m((s) => s.perSecond)} objects/s, ` +
+          `${Math.min(...all.map((s) => s.cpuPerObject)).toFixed(3)}; by segment ${segmentMedians(all)}), ` +
+          `${m((s) => s.perSecond)} objects/s, ` +
           `peak RSS ${m((s) => s.peak)} MiB` +
           (TRACE_OPT
             ? `, compiling ${median(all.map((s) => CompileTrace.msOf(s.compiles) / OBJECTS)).toFixed(3)} ms per object`
