@@ -5,8 +5,15 @@
  * (`add /metadata/finalizers/2`, `remove /metadata/finalizers/1`) via `Patch.asJsonPatch`.
  */
 import * as Body from "./Body.ts";
+import type * as FieldPath from "./FieldPath.ts";
+import { scoped } from "./internal/scopedFns.ts";
 import { isObject } from "./Json.ts";
 import type { PatchFn } from "./Patch.ts";
+
+// What the finalizer functions change: the list, and `metadata` on the way to it (they create
+// it, or remove it when it is left empty). Rendered as a JSON patch, they get a copy of these
+// alone (internal/scopedFns.ts).
+const FINALIZERS: ReadonlyArray<FieldPath.FieldPath> = [["metadata", "finalizers"]];
 
 /** The finalizer Kopf puts on objects by default (`settings.persistence.finalizer`). */
 export const DEFAULT_FINALIZER = "kopf.zalando.org/KopfFinalizerMarker";
@@ -48,14 +55,13 @@ export const isDeletionBlocked = (body: Body.RawBody, finalizer: string): boolea
  * @example
  * patch.fns.push(blockDeletion(DEFAULT_FINALIZER))
  */
-export const blockDeletion =
-  (finalizer: string): PatchFn =>
-  (body) => {
+export const blockDeletion = (finalizer: string): PatchFn =>
+  scoped(FINALIZERS, (body) => {
     if (!isObject(body.metadata)) body.metadata = {};
     const meta = body.metadata;
     if (!Array.isArray(meta.finalizers)) meta.finalizers = [];
     if (!meta.finalizers.includes(finalizer)) meta.finalizers.push(finalizer);
-  };
+  });
 
 /**
  * A patch function removing every occurrence of `finalizer` from `metadata.finalizers`, then
@@ -64,9 +70,8 @@ export const blockDeletion =
  * @example
  * patch.fns.push(allowDeletion(DEFAULT_FINALIZER))
  */
-export const allowDeletion =
-  (finalizer: string): PatchFn =>
-  (body) => {
+export const allowDeletion = (finalizer: string): PatchFn =>
+  scoped(FINALIZERS, (body) => {
     const meta: { [key: string]: any } | undefined = isObject(body.metadata) ? body.metadata : undefined;
     if (meta === undefined) return;
     if (Array.isArray(meta.finalizers)) {
@@ -74,4 +79,4 @@ export const allowDeletion =
       if (meta.finalizers.length === 0) delete meta.finalizers;
     }
     if (Object.keys(meta).length === 0) delete body.metadata;
-  };
+  });

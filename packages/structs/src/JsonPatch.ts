@@ -87,7 +87,10 @@ const compareObjects = (
   for (const key of bKeys) {
     if (!inA.has(key)) out.push({ op: "add", path: join(path, key), value: deepCopy(b[key]) as JsonValue });
   }
-  for (const key of aKeys) if (inB.has(key)) compareValues(join(path, key), a[key], b[key], out);
+  for (const key of aKeys) {
+    // A value the two share (a copy of the changed fields alone) is equal: no pointer made for it.
+    if (inB.has(key) && a[key] !== b[key]) compareValues(join(path, key), a[key], b[key], out);
+  }
 };
 
 // An index-precise edit script: the items kept by both lists stay, and each gap between them
@@ -103,8 +106,11 @@ const compareLists = (
   for (const gap of gaps(a, b)) {
     const at = gap.aStart + shift;
     const paired = Math.min(gap.aLength, gap.bLength);
-    for (let i = 0; i < paired; i++)
-      compareValues(join(path, at + i), a[gap.aStart + i], b[gap.bStart + i], out);
+    for (let i = 0; i < paired; i++) {
+      const from = a[gap.aStart + i];
+      const to = b[gap.bStart + i];
+      if (from !== to) compareValues(join(path, at + i), from, to, out);
+    }
     for (let i = paired; i < gap.aLength; i++) out.push({ op: "remove", path: join(path, at + paired) });
     for (let i = paired; i < gap.bLength; i++) {
       out.push({ op: "add", path: join(path, at + i), value: deepCopy(b[gap.bStart + i]) as JsonValue });

@@ -11,6 +11,7 @@ import type { MutableBody, RawBody } from "./Body.ts";
 import * as Body from "./Body.ts";
 import * as FieldPath from "./FieldPath.ts";
 import { getOwn, setOwn } from "./internal/ownKeys.ts";
+import { copyAlong, scopeOf } from "./internal/scopedFns.ts";
 import { deepCopy, isObject, type JsonObject, type JsonValue } from "./Json.ts";
 import * as JsonPatch from "./JsonPatch.ts";
 
@@ -200,9 +201,12 @@ export const applyMergePatch = <A extends object>(body: A, mergePatch: JsonObjec
  * @example
  * applyTo({ spec: {} }, withOps(make({ spec: { a: 1 } }), (b) => { b.spec!.b = 2 })) // Result.succeed({ spec: { a: 1, b: 2 } })
  */
-export const applyTo = (body: RawBody, patch: PatchValue): Result.Result<MutableBody, PatchError> => {
-  const target = deepCopy(applyMergePatch(body, patch.mergePatch)) as MutableBody;
-  for (const [index, fn] of patch.ops.entries()) {
+export const applyTo = (body: RawBody, patch: PatchValue): Result.Result<MutableBody, PatchError> =>
+  runOps(deepCopy(applyMergePatch(body, patch.mergePatch)) as MutableBody, patch.ops);
+
+/** Runs the operations on `target` in order (in place); fails when one throws. */
+const runOps = (target: MutableBody, ops: ReadonlyArray<PatchFn>): Result.Result<MutableBody, PatchError> => {
+  for (const [index, fn] of ops.entries()) {
     const ran = Result.try({
       try: () => fn(target),
       catch: (cause) =>
@@ -232,7 +236,12 @@ export const asJsonPatch = (
   options: { readonly guarded?: boolean } = {},
 ): Result.Result<JsonPatch.JsonPatch, PatchError> => {
   if (isEmpty(patch)) return Result.succeed([]);
-  return Result.map(applyTo(reference, patch), (target) => {
+  const merged = applyMergePatch(reference, patch.mergePatch);
+  // Operations that say which fields they change (the finalizer functions) get a copy of those
+  // alone: the rest stays shared with the reference, and the diff finds it equal at once.
+  const scope = scopeOf(patch.ops);
+  const target = scope === undefined ? (deepCopy(merged) as MutableBody) : copyAlong(merged, scope);
+  return Result.map(runOps(target, patch.ops), (target) => {
     const ops = JsonPatch.diff(reference, target);
     return options.guarded === true && ops.length > 0 ? [guard(reference), ...ops] : ops;
   });
