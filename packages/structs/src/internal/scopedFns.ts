@@ -60,8 +60,19 @@ export const scopeOf = (fns: ReadonlyArray<Fn>): ReadonlyArray<FieldPath.FieldPa
  */
 export const copyAlong = (body: RawBody, paths: ReadonlyArray<FieldPath.FieldPath>): MutableBody => {
   const copies = new Set<object>();
+  // One level of `deepCopy`: keys holding `undefined` are left out, as the whole copy does, so
+  // the functions see the containers they change exactly as they would in it.
   const copyOf = (value: object): object => {
-    const copy = Array.isArray(value) ? value.slice() : { ...value };
+    let copy: object;
+    if (Array.isArray(value)) copy = value.slice();
+    else {
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(value)) {
+        const item = (value as Record<string, unknown>)[key];
+        if (item !== undefined) setOwn(out, key, item);
+      }
+      copy = out;
+    }
     copies.add(copy);
     return copy;
   };

@@ -133,6 +133,20 @@ describe("the finalizer functions as a JSON patch", () => {
     );
   });
 
+  it("sees the containers it changes without keys holding undefined, as the whole copy does", () => {
+    // Left with only an undefined key, metadata is empty and goes, as with the whole body copied.
+    const reference = {
+      metadata: { finalizers: [FIN], labels: undefined },
+      spec: { a: undefined },
+    } as unknown as RawBody;
+    const remove = Finalizers.allowDeletion(FIN);
+    const fast = PatchValue.asJsonPatch(PatchValue.make({}, [remove]), reference);
+    expect(fast).toEqual(
+      PatchValue.asJsonPatch(PatchValue.make({}, [(b: MutableBody) => remove(b)]), reference),
+    );
+    expect(JSON.stringify(fast)).toContain('"path":"/metadata"');
+  });
+
   it("falls back to the whole copy when an unscoped function comes along", () => {
     const reference = { metadata: { name: "o", finalizers: [FIN] }, spec: { a: 1 } };
     const touchSpec = (b: MutableBody) => {
