@@ -19,55 +19,57 @@ describe("Segments.bounds", () => {
 });
 
 describe("Segments.segments", () => {
+  // Readings and segments as tuples: [handled, CPU ms] and [from, to, ms per object].
+  const reading = ([handled, cpuMs]: readonly [number, number]): Segments.Reading => ({ handled, cpuMs });
   it.each<{
     name: string;
-    start: Segments.Reading;
-    readings: ReadonlyArray<Segments.Reading>;
-    expected: ReadonlyArray<Segments.Segment>;
+    start: readonly [number, number];
+    readings: ReadonlyArray<readonly [number, number]>;
+    expected: ReadonlyArray<readonly [number, number, number]>;
   }>([
-    { name: "no readings", start: { handled: 0, cpuMs: 10 }, readings: [], expected: [] },
+    { name: "no readings", start: [0, 10], readings: [], expected: [] },
     {
       name: "two segments, from the CPU used before the burst",
-      start: { handled: 0, cpuMs: 100 },
+      start: [0, 100],
       readings: [
-        { handled: 250, cpuMs: 540 },
-        { handled: 500, cpuMs: 690 },
+        [250, 540],
+        [500, 690],
       ],
       expected: [
-        { from: 0, to: 250, msPerObject: 1.76 },
-        { from: 250, to: 500, msPerObject: 0.6 },
+        [0, 250, 1.76],
+        [250, 500, 0.6],
       ],
     },
     {
       name: "a reading past its bound counts the objects it saw",
-      start: { handled: 0, cpuMs: 0 },
+      start: [0, 0],
       readings: [
-        { handled: 260, cpuMs: 520 },
-        { handled: 500, cpuMs: 640 },
+        [260, 520],
+        [500, 640],
       ],
       expected: [
-        { from: 0, to: 260, msPerObject: 2 },
-        { from: 260, to: 500, msPerObject: 0.5 },
+        [0, 260, 2],
+        [260, 500, 0.5],
       ],
     },
     {
       name: "a reading that handled nothing more is skipped",
-      start: { handled: 0, cpuMs: 0 },
+      start: [0, 0],
       readings: [
-        { handled: 250, cpuMs: 250 },
-        { handled: 250, cpuMs: 300 },
-        { handled: 500, cpuMs: 400 },
+        [250, 250],
+        [250, 300],
+        [500, 400],
       ],
       expected: [
-        { from: 0, to: 250, msPerObject: 1 },
-        { from: 250, to: 500, msPerObject: 0.6 },
+        [0, 250, 1],
+        [250, 500, 0.6],
       ],
     },
   ])("$name", ({ start, readings, expected }) => {
-    const got = Segments.segments(start, readings);
-    expect(got.map((s) => [s.from, s.to])).toEqual(expected.map((s) => [s.from, s.to]));
+    const got = Segments.segments(reading(start), readings.map(reading));
+    expect(got.map((s) => [s.from, s.to])).toEqual(expected.map(([from, to]) => [from, to]));
     for (const [i, s] of got.entries()) {
-      expect(s.msPerObject).toBeCloseTo(expected[i]?.msPerObject ?? Number.NaN, 9);
+      expect(s.msPerObject).toBeCloseTo(expected[i]?.[2] ?? Number.NaN, 9);
     }
   });
 });

@@ -59,22 +59,16 @@ export const scopeOf = (fns: ReadonlyArray<Fn>): ReadonlyArray<FieldPath.FieldPa
  * copy.metadata === body.metadata // false
  */
 export const copyAlong = (body: RawBody, paths: ReadonlyArray<FieldPath.FieldPath>): MutableBody => {
-  const copies = new Set<object>();
   // One level of `deepCopy`: keys holding `undefined` are left out, as the whole copy does, so
   // the functions see the containers they change exactly as they would in it.
   const copyOf = (value: object): object => {
-    let copy: object;
-    if (Array.isArray(value)) copy = value.slice();
-    else {
-      const out: Record<string, unknown> = {};
-      for (const key of Object.keys(value)) {
-        const item = (value as Record<string, unknown>)[key];
-        if (item !== undefined) setOwn(out, key, item);
-      }
-      copy = out;
+    if (Array.isArray(value)) return value.slice();
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      const item = (value as Record<string, unknown>)[key];
+      if (item !== undefined) setOwn(out, key, item);
     }
-    copies.add(copy);
-    return copy;
+    return out;
   };
   const top = copyOf(body) as MutableBody;
   for (const path of paths) {
@@ -87,7 +81,9 @@ export const copyAlong = (body: RawBody, paths: ReadonlyArray<FieldPath.FieldPat
         break;
       }
       if (!isObject(child) && !Array.isArray(child)) break;
-      const next = copies.has(child) ? child : copyOf(child);
+      // A container a path before this one copied already is copied again: harmless, and the
+      // finalizer functions have one path.
+      const next = copyOf(child);
       setOwn(parent, key, next);
       parent = next;
     }

@@ -56,7 +56,7 @@ describe("copyAlong", () => {
     expect(spec.spec).toEqual(body.spec);
   });
 
-  it("copies a container shared by two paths once", () => {
+  it("copies a container shared by two paths with both paths' values", () => {
     const copy = copyAlong(body, [
       ["metadata", "finalizers"],
       ["metadata", "annotations"],
