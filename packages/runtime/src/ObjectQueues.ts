@@ -6,8 +6,11 @@
  * seconds without events (longer while a consistency wait is pending) and a new one starts with
  * the next event. Meanwhile the idle worker is only its stream's record, parked under one Clock
  * timer shared by all (`internal/idleWaits.ts`): its fiber ends as soon as its queue is empty, and
- * an event queued before the timeout starts a fiber for it again, carrying on where it was (the
- * version it awaits, its cycles served as continuing), counted under the worker limit meanwhile.
+ * an event queued before the timeout wakes it, carrying on where it was (the version it awaits,
+ * its cycles served as continuing), counted under the worker limit meanwhile. Woken streams are
+ * served together in the queues' wake-up turn (`internal/wakeTurns.ts`): the cycles done at once
+ * (most of them: the echoes of our own patches) run there, and a fiber starts again only for an
+ * event that needs the full processing.
  * The queue gauges are read when the metrics are read (`internal/queueGauges.ts`): a wait or a
  * queued event costs no fibers of its own.
  *
@@ -60,6 +63,7 @@ import {
   type QuickAnswer,
 } from "./internal/queueContract.ts";
 import * as QueueGauges from "./internal/queueGauges.ts";
+import * as WakeTurns from "./internal/wakeTurns.ts";
 import * as WorkerPlaces from "./internal/workerPlaces.ts";
 import type * as LoopLoad from "./LoopLoad.ts";
 import * as Metrics from "./Metrics.ts";
@@ -84,6 +88,17 @@ export {
  * collections copy until it is done (measured in docs/performance.md).
  */
 export const CYCLE_LIMIT = 32;
+
+/** What a cycle gives: the resource version its patch's response had, if it patched. */
+type Version = Exclude<QuickAnswer, typeof NOT_QUICK>;
+
+/** An event taken from its stream for the full processing, with what its cycle runs under. */
+interface Full {
+  readonly event: RawEvent;
+  readonly arrived: number;
+  readonly consistencyTime: number | undefined;
+  readonly continuing: boolean;
+}
 
 /** How the queues behave (from `settings.queueing` and `settings.persistence`). Durations in seconds. */
 export interface Options {
@@ -188,19 +203,14 @@ export const make = <R>(
       places.leave();
     };
 
-    // An idle stream waits for its next event without a fiber: a new event starts a worker again
-    // (its cycle served as continuing), the idle timeout ends the stream, keeping what it awaits.
+    // An idle stream waits for its next event without a fiber: a new event wakes it (its cycle
+    // served as continuing), the idle timeout ends the stream, keeping what it awaits.
     const park = (stream: ObjectStream.ObjectStream, clock: Clock.Clock) => {
       const at = clock.currentTimeMillisUnsafe();
       // Past the deadline the version stays awaited: processing re-reads the object then.
       const idle = Math.max(options.idleTimeout * 1000, (stream.awaited?.deadline ?? at) - at);
       waits.park(stream.bell, at + idle, (rung) => {
-        // Rung: the worker starts in a task of its own, after the event's offer has raised the
-        // flag (which the worker lowers when it takes the last event), not on the offer's stack.
-        if (rung) {
-          if (!finished) runFork(Effect.andThen(Effect.yieldNow, worker(stream, undefined)));
-          return;
-        }
+        if (rung) return wake(stream);
         if (stream.awaited !== undefined) overdue.set(stream.key, stream.awaited);
         drop(stream);
       });
@@ -224,9 +234,8 @@ export const make = <R>(
       quickly === undefined ? NOT_QUICK : counted(quickly(event, { pressure, consistencyTime }, context));
 
     // A stream whose next event waits for the echo of our own patch (see `AwaitNewer`): the
-    // event goes back first in line with the rest of its cycle, counted as queued again, and a
-    // worker starts again once a newer event rings or the deadline has passed, as after an idle
-    // park.
+    // event goes back first in line with the rest of its cycle, counted as queued again, and the
+    // stream is woken once a newer event rings or the deadline has passed, as after an idle park.
     const awaitNewer = (
       stream: ObjectStream.ObjectStream,
       item: Exclude<ObjectStream.Item, typeof ObjectStream.END>,
@@ -236,87 +245,134 @@ export const make = <R>(
       stream.items.unshift({ event: item.event, arrived: item.arrived, resume });
       stream.pending += 1;
       queued += 1;
-      waits.park(stream.bell, until, () => {
-        if (!finished) runFork(Effect.andThen(Effect.yieldNow, worker(stream, undefined)));
-      });
+      waits.park(stream.bell, until, () => wake(stream));
     };
 
-    // `ticket`: the slot its first cycle was admitted with (see `CycleSlots.admit`).
+    /**
+     * Takes a stream's events while their cycles are done at once (see `tryQuick`) and gives the
+     * first event whose cycle needs the full processing; `undefined` when the stream was parked
+     * (idle, or awaiting a newer event: `parked` says so) or ended. `ticket`: the slot the
+     * stream's first cycle was admitted with, given back by a cycle done at once. Plain code: a
+     * worker fiber runs it between full cycles, and a stream woken from its park runs it in the
+     * queues' wake-up task with no fiber of its own, which most woken streams (the echoes of our
+     * own patches) never need.
+     */
+    const quickSteps = (
+      stream: ObjectStream.ObjectStream,
+      clock: Clock.Clock,
+      ticket: CycleSlots.Ticket | undefined,
+      parked: { value: boolean },
+    ): Full | undefined => {
+      while (true) {
+        const item = stream.items.shift();
+        if (item === undefined) {
+          parked.value = true;
+          park(stream, clock);
+          return undefined;
+        }
+        if (item === ObjectStream.END) return undefined;
+        stream.pending -= 1;
+        queued -= 1;
+        const event = item.event;
+        stream.awaited = AwaitedVersion.onEvent(stream.awaited, event);
+        if (stream.items.length === 0) Pressure.clearUnsafe(stream.pressure);
+        const consistencyTime = stream.awaited?.deadline;
+        const continuing = stream.continuing;
+        const tried =
+          item.resume !== undefined
+            ? counted(item.resume())
+            : tryQuick(event, stream.pressure, consistencyTime);
+        if (isAwaitNewer(tried) && consistencyTime !== undefined) {
+          parked.value = true;
+          awaitNewer(stream, item, tried, consistencyTime);
+          return undefined;
+        }
+        if (tried === NOT_QUICK || isAwaitNewer(tried))
+          return { event, arrived: item.arrived, consistencyTime, continuing };
+        if (!continuing && ticket !== undefined) slots.release(ticket);
+        afterCycle(stream, tried, clock);
+      }
+    };
+    // After a cycle of the stream: what it awaits next (the version its patch gave, if any).
+    const afterCycle = (stream: ObjectStream.ObjectStream, version: Version, clock: Clock.Clock) => {
+      stream.continuing = true;
+      stream.awaited = AwaitedVersion.afterCycle(
+        stream.awaited,
+        version,
+        clock.currentTimeMillisUnsafe(),
+        options.consistencyTimeout,
+      );
+    };
+
+    // `ticket`: the slot its first cycle was admitted with (see `CycleSlots.admit`); `first`: an
+    // event already taken for the full processing (by a woken stream's quick steps).
     const worker = (
       stream: ObjectStream.ObjectStream,
       ticket: CycleSlots.Ticket | undefined,
+      first?: Full,
     ): Effect.Effect<void, never, R> => {
       // Whether this worker parked its stream (a later worker may run it by the time this one ends).
-      let parked = false;
+      const parked = { value: false };
       const working = Effect.gen(function* () {
         const clock = yield* Clock.Clock;
+        let next = first;
         while (true) {
-          const item = stream.items.shift();
-          if (item === undefined) {
-            parked = true;
-            return park(stream, clock);
-          }
-          if (item === ObjectStream.END) return;
-          stream.pending -= 1;
-          queued -= 1;
-          const event = item.event;
-          stream.awaited = AwaitedVersion.onEvent(stream.awaited, event);
-          if (stream.items.length === 0) Pressure.clearUnsafe(stream.pressure);
-          const arrived = item.arrived;
-          const consistencyTime = stream.awaited?.deadline;
-          const continuing = stream.continuing;
-          const tried =
-            item.resume !== undefined
-              ? counted(item.resume())
-              : tryQuick(event, stream.pressure, consistencyTime);
-          if (isAwaitNewer(tried) && consistencyTime !== undefined) {
-            parked = true;
-            return awaitNewer(stream, item, tried, consistencyTime);
-          }
-          const now = isAwaitNewer(tried) ? NOT_QUICK : tried;
-          if (now !== NOT_QUICK && !continuing && ticket !== undefined) slots.release(ticket);
-          const version =
-            now !== NOT_QUICK
-              ? now
-              : yield* slots.hold(
-                  (holder) => {
-                    const processing = process(event, {
-                      pressure: stream.pressure,
-                      consistencyTime,
-                      aside: holder.aside,
-                    });
-                    if (resource === undefined) return processing;
-                    const traced = tracing ? Tracing.cycle(resource, event, processing) : processing;
-                    return Metrics.cycle(resource, arrived, traced);
-                  },
-                  continuing,
-                  continuing ? undefined : ticket,
-                );
-          stream.continuing = true;
-          stream.awaited = AwaitedVersion.afterCycle(
-            stream.awaited,
-            version,
-            clock.currentTimeMillisUnsafe(),
-            options.consistencyTimeout,
+          next ??= quickSteps(stream, clock, ticket, parked);
+          if (next === undefined) return;
+          const { event, arrived, consistencyTime, continuing } = next;
+          next = undefined;
+          const version = yield* slots.hold(
+            (holder) => {
+              const processing = process(event, {
+                pressure: stream.pressure,
+                consistencyTime,
+                aside: holder.aside,
+              });
+              if (resource === undefined) return processing;
+              const traced = tracing ? Tracing.cycle(resource, event, processing) : processing;
+              return Metrics.cycle(resource, arrived, traced);
+            },
+            continuing,
+            continuing ? undefined : ticket,
           );
+          afterCycle(stream, version, clock);
         }
-      }).pipe(
-        Effect.catchCause((cause) =>
-          Cause.hasInterruptsOnly(cause)
-            ? Effect.failCause(cause)
-            : Effect.logError(
-                `Event processing has failed with an unrecoverable error for ${stream.key}. This seems to be a framework bug.`,
-                cause,
-              ),
-        ),
-      );
+      }).pipe(Effect.catchCause((cause) => failed(stream, cause)));
       // However it ends, the worker gives its first slot back and drops a stream it did not park.
       return Effect.onExitPrimitive(working, () => {
         if (ticket !== undefined) slots.release(ticket);
-        if (!parked) drop(stream);
+        if (!parked.value) drop(stream);
         return undefined;
       });
     };
+    const failed = (stream: ObjectStream.ObjectStream, cause: Cause.Cause<never>) =>
+      Cause.hasInterruptsOnly(cause)
+        ? Effect.failCause(cause)
+        : Effect.logError(
+            `Event processing has failed with an unrecoverable error for ${stream.key}. This seems to be a framework bug.`,
+            cause,
+          );
+
+    // A stream woken from its park runs its quick steps in the queues' wake-up turn, with no fiber
+    // of its own; only an event that needs the full processing gets a worker.
+    const turns = WakeTurns.make(
+      runFork,
+      (stream: ObjectStream.ObjectStream, clock: Clock.Clock) => {
+        const parked = { value: false };
+        let full: Full | undefined;
+        try {
+          full = quickSteps(stream, clock, undefined, parked);
+        } catch (defect) {
+          // As a worker fiber's failure: logged, and only this object's stream ends.
+          runFork(failed(stream, Cause.die(defect)));
+          return drop(stream);
+        }
+        if (full !== undefined) runFork(worker(stream, undefined, full));
+        else if (!parked.value) drop(stream);
+      },
+      () => finished,
+    );
+    const wake = turns.wake;
 
     /** Starts a new stream's first worker once the worker limit and a processing slot allow. */
     const start = (stream: ObjectStream.ObjectStream) => {

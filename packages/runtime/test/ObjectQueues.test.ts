@@ -638,6 +638,48 @@ describe("ObjectQueues", () => {
     }).pipe(Effect.scoped, Effect.provide(collecting(lines)));
   });
 
+  it.effect("a crashing quick try is logged and ends only that object's stream, woken or not", () => {
+    const lines: Array<string> = [];
+    return Effect.gen(function* () {
+      const processed: Array<string> = [];
+      const queues = yield* ObjectQueues.make(
+        (e) =>
+          Effect.sync(() => {
+            processed.push(`${e.object.metadata?.uid} ${e.object.metadata?.resourceVersion}`);
+            return undefined;
+          }),
+        options,
+        (e) => {
+          const uid = e.object.metadata?.uid;
+          const rv = e.object.metadata?.resourceVersion;
+          // "fresh" crashes on its new stream's first event (in its worker's fiber); "woken" on
+          // the event that wakes its parked stream (in the queues' wake-up task).
+          if ((uid === "fresh" && rv === "1") || (uid === "woken" && rv === "2")) throw new Error("boom");
+          return rv === "1" ? ObjectQueues.NOT_QUICK : undefined;
+        },
+      );
+      yield* offerSettling(queues, [event("fresh", "1"), event("woken", "1"), event("good", "1")]);
+      assert.deepStrictEqual(processed, ["woken 1", "good 1"]);
+      assert.deepStrictEqual(queues.active(), ["woken", "good"]);
+      yield* offerSettling(queues, [event("woken", "2"), event("good", "2")]);
+      assert.deepStrictEqual(queues.active(), ["good"]);
+      for (const uid of ["fresh", "woken"])
+        assert.isTrue(
+          lines.some((l) =>
+            l.includes(`Event processing has failed with an unrecoverable error for ${uid}.`),
+          ),
+          uid,
+        );
+      // A next event starts a fresh stream for each.
+      yield* offerSettling(queues, [event("fresh", "1b"), event("woken", "3")]);
+      assert.deepStrictEqual(queues.active().toSorted(), ["fresh", "good", "woken"]);
+    }).pipe(
+      Effect.scoped,
+      Effect.provide(collecting(lines)),
+      Effect.provideService(References.TracerEnabled, false),
+    );
+  });
+
   it.effect("the cycle limit gauge shows the limit, lowered while the event loop is saturated", () =>
     Effect.gen(function* () {
       const resource = "kopfexamples.v1.kopf.dev";
