@@ -5,6 +5,7 @@
  * traced in a span of its own. The handlers'
  * own invocations are counted by the runtime's handler metrics (reason `webhook`).
  */
+import { MetricRecording } from "@kopf/client";
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
 import * as Exit from "effect/Exit";
@@ -41,8 +42,8 @@ export const measured = <E, R>(
     if (Exit.isFailure(exit) && Exit.hasInterrupts(exit)) return yield* exit;
     const outcome = Exit.isSuccess(exit) ? (exit.value.response.allowed ? "allowed" : "denied") : "error";
     const seconds = ((yield* Clock.currentTimeMillis) - started) / 1000;
-    yield* Metric.update(Metric.withAttributes(reviews, { ...labels, outcome }), 1);
-    yield* Metric.update(Metric.withAttributes(latency, { ...labels }), seconds);
+    yield* MetricRecording.update(Metric.withAttributes(reviews, { ...labels, outcome }), 1);
+    yield* MetricRecording.update(Metric.withAttributes(latency, { ...labels }), seconds);
     yield* Effect.annotateCurrentSpan("kopf.admission.outcome", outcome);
     return yield* exit;
   }).pipe(

@@ -8,9 +8,10 @@
 import * as Cause from "effect/Cause";
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
-import * as Metric from "effect/Metric";
+import type * as Metric from "effect/Metric";
 import type { KubeApiError } from "./KubeApiError.ts";
 import type { Method } from "./KubeTransport.ts";
+import * as MetricRecording from "./MetricRecording.ts";
 import * as MetricSeries from "./MetricSeries.ts";
 
 /** Latency buckets in seconds, from 5 ms to a minute. */
@@ -158,10 +159,12 @@ export const measured = <A extends { readonly status: number }, R>(
   // Made for every request: the clock and the metrics' context come from the fiber, and the
   // attempt's end is matched where it happens (no exit is made and run again, no more steps).
   Effect.withFiber((fiber) => {
+    const recording = MetricRecording.isOn(fiber.context);
     const clock = fiber.getRef(Clock.Clock);
-    const started = clock.currentTimeMillisUnsafe();
+    const started = recording ? clock.currentTimeMillisUnsafe() : 0;
     // `code`: the status (or `<error>` without a response).
     const record = (code: string): void => {
+      if (!recording) return;
       const seconds = (clock.currentTimeMillisUnsafe() - started) / 1000;
       const series = seriesOf(labels);
       requestsOf(series, labels, code).updateUnsafe(1, fiber.context);
@@ -190,7 +193,7 @@ export const measured = <A extends { readonly status: number }, R>(
  * ```
  */
 export const retried = (labels: RequestLabels, reason: string): Effect.Effect<void> =>
-  Metric.update(MetricSeries.tagged(retries, { ...labels, reason }), 1);
+  MetricRecording.update(MetricSeries.tagged(retries, { ...labels, reason }), 1);
 
 /**
  * Runs the rate limiter's `acquire`, adding the time it waited to the limiter's metric.
@@ -205,5 +208,5 @@ export const limited = (acquire: Effect.Effect<void>): Effect.Effect<void> =>
     const started = yield* Clock.currentTimeMillis;
     yield* acquire;
     const waited = (yield* Clock.currentTimeMillis) - started;
-    if (waited > 0) yield* Metric.update(limiterWait, waited / 1000);
+    if (waited > 0) yield* MetricRecording.update(limiterWait, waited / 1000);
   });

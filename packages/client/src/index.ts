@@ -50,6 +50,7 @@ export * as ServiceAccountLogin from "./live/ServiceAccount.ts";
 export * as StartupCheck from "./live/StartupCheck.ts";
 export type { TransportOptions } from "./live/TransportOptions.ts";
 export * as UndiciTransport from "./live/UndiciTransport.ts";
+export * as MetricRecording from "./MetricRecording.ts";
 export * as MetricSeries from "./MetricSeries.ts";
 export type { RateLimit } from "./RateLimiter.ts";
 export * as RateLimiter from "./RateLimiter.ts";

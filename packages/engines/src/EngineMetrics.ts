@@ -4,6 +4,7 @@
  * share of the hash space it handles). Like the runtime's metrics they live in Effect's metric
  * registry of the context, where the metrics endpoint reads them.
  */
+import { MetricRecording } from "@kopf/client";
 import type * as Effect from "effect/Effect";
 import * as Metric from "effect/Metric";
 
@@ -36,7 +37,7 @@ export const shardShare = Metric.gauge("kopf_sharding_share", {
 export const runner = (
   labels: { readonly resource: string; readonly handler: string; readonly kind: "daemon" | "timer" },
   delta: 1 | -1,
-): Effect.Effect<void> => Metric.modify(Metric.withAttributes(running, { ...labels }), delta);
+): Effect.Effect<void> => MetricRecording.modify(Metric.withAttributes(running, { ...labels }), delta);
 
 /**
  * Records the peering state.
@@ -46,7 +47,8 @@ export const runner = (
  * yield* EngineMetrics.peering(true)
  * ```
  */
-export const peering = (isPaused: boolean): Effect.Effect<void> => Metric.update(paused, isPaused ? 1 : 0);
+export const peering = (isPaused: boolean): Effect.Effect<void> =>
+  MetricRecording.update(paused, isPaused ? 1 : 0);
 
 /**
  * Records whether this replica leads.
@@ -56,7 +58,8 @@ export const peering = (isPaused: boolean): Effect.Effect<void> => Metric.update
  * yield* EngineMetrics.leading(true)
  * ```
  */
-export const leading = (isLeader: boolean): Effect.Effect<void> => Metric.update(leader, isLeader ? 1 : 0);
+export const leading = (isLeader: boolean): Effect.Effect<void> =>
+  MetricRecording.update(leader, isLeader ? 1 : 0);
 
 /**
  * Records the share of the 2^64 hash space a sharded replica runs, from its ranges' sizes.
@@ -69,4 +72,7 @@ export const leading = (isLeader: boolean): Effect.Effect<void> => Metric.update
 export const shards = (
   ranges: ReadonlyArray<{ readonly start: bigint; readonly end: bigint }>,
 ): Effect.Effect<void> =>
-  Metric.update(shardShare, Number(ranges.reduce((sum, r) => sum + (r.end - r.start), 0n)) / 2 ** 64);
+  MetricRecording.update(
+    shardShare,
+    Number(ranges.reduce((sum, r) => sum + (r.end - r.start), 0n)) / 2 ** 64,
+  );

@@ -5,7 +5,8 @@
  * watches and the daemons, nothing is watched before it has started, and a namespace that
  * appears is watched only after its peering has started — paused first, if mandatory), the health endpoint
  * (`livenessEndpoint`, a root task) served once the startup handlers are done, and the Prometheus
- * metrics endpoint (`metricsEndpoint`, a root task); the options' own
+ * metrics endpoint (`metricsEndpoint`, a root task; without it, no metrics are recorded unless
+ * `recordMetrics` asks for them); the options' own
  * root `tasks` (e.g. admission) run too. Traces are exported when the `OTEL_*` environment
  * configures it (`node/Tracing.ts`), and the queues' cycle limits adapt to this process's event
  * loop (`LoopUtilization` of `@kopf/runtime`, `queueing.adaptiveCycleLimit`). The `kopf` facade,
@@ -17,7 +18,7 @@
  * (peering records and leases are withdrawn only now, so no peer or standby takes over work
  * still in flight), then the cleanup activity runs.
  */
-import type { KubeApi } from "@kopf/client";
+import { type KubeApi, MetricRecording } from "@kopf/client";
 import {
   type Engines,
   LoopUtilization,
@@ -91,7 +92,14 @@ export const makeEngines = (
  * ```
  */
 export const run = (options: Operator.OperatorOptions): Effect.Effect<void, OperatorError, KubeApi> =>
-  runWithEngines(options).pipe(Effect.provide(Layer.mergeAll(Tracing.layer(), LoopUtilization.layer)));
+  runWithEngines(options).pipe(
+    Effect.provide(Layer.mergeAll(Tracing.layer(), LoopUtilization.layer)),
+    // Metrics nobody can read (no endpoint serves them) are not recorded: their work is skipped.
+    Effect.provideService(
+      MetricRecording.Recording,
+      options.recordMetrics ?? options.metricsEndpoint !== undefined,
+    ),
+  );
 
 const runWithEngines = (options: Operator.OperatorOptions): Effect.Effect<void, OperatorError, KubeApi> =>
   Effect.scoped(

@@ -335,3 +335,54 @@ describe("the endpoint of a running operator", () => {
     60_000,
   );
 });
+
+describe("what an operator records", () => {
+  // An operator that handles one object, with a metric registry of its own: the series there, as
+  // `id verb` (the verb of API requests only), less those of the test's own creating request.
+  const recorded = (options: { readonly metricsEndpoint?: string; readonly recordMetrics?: boolean }) => {
+    const metrics = new Map<string, Metric.Metric.Metadata<any, any>>();
+    return H.run(() =>
+      Effect.gen(function* () {
+        let handled = 0;
+        const registry = Registry.make();
+        registry.on.create(H.RES, function fine() {
+          handled += 1;
+        });
+        yield* Effect.forkScoped(
+          Operating.run({ registry, namespaces: ["ns1"], standalone: true, ...options }),
+        );
+        yield* H.create("kex0");
+        for (let i = 0; i < 200 && handled === 0; i++) yield* Effect.sleep("50 millis");
+        yield* Effect.sleep("300 millis");
+        assert.strictEqual(handled, 1);
+        return [...metrics.values()]
+          .map((entry) => `${entry.id} ${entry.attributes?.verb ?? ""}`.trim())
+          .filter((series) => !series.endsWith(" create"));
+      }).pipe(Effect.provideService(Metric.MetricRegistry, metrics)),
+    );
+  };
+
+  it.live("records none without an endpoint: nothing could read them", () =>
+    Effect.gen(function* () {
+      assert.deepStrictEqual(yield* recorded({}), []);
+    }),
+  );
+
+  it.live("records them with an endpoint, or when told to", () =>
+    Effect.gen(function* () {
+      const port = yield* Effect.promise(freePort);
+      const served = yield* recorded({ metricsEndpoint: `http://127.0.0.1:${port}/metrics` });
+      const asked = yield* recorded({ recordMetrics: true });
+      for (const series of [served, asked]) {
+        for (const expected of [
+          "kopf_processing_cycles_total",
+          "kopf_handler_invocations_total",
+          "kopf_api_requests_total patch",
+          "kopf_watch_events_total",
+          "kopf_queue_objects",
+        ])
+          assert.include(series, expected);
+      }
+    }),
+  );
+});

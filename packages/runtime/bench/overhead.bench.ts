@@ -28,6 +28,8 @@
 // every step the workers run; the named seams count the plain code they call.
 // Prints a table and writes JSON to .reports/bench/overhead.json (or $BENCH_OUT);
 // BENCH_CPU_PROFILE and BENCH_HEAP_PROFILE write the raw profiles of passes 2 and 3 too.
+// The operator records no metrics, as `kopf run` without a metrics endpoint does;
+// BENCH_OVERHEAD_METRICS=on records them, as with one (the "metrics" seam then shows their cost).
 // BENCH_OVERHEAD_TRANSPORT=https gives the operator the live client instead (the Node transport,
 // TLS to the emulator's HTTPS server in the same process): the client's own path (TLS, HTTP/1.1,
 // connection pools, its deadlines) on top of the framework, the server's sockets in the same
@@ -44,7 +46,7 @@ import { Session } from "node:inspector/promises";
 import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CredentialsVault, KubeApi, KubeTransport, NodeTransport } from "@kopf/client";
+import { CredentialsVault, KubeApi, KubeTransport, MetricRecording, NodeTransport } from "@kopf/client";
 import { EmulatorServer, EmulatorTransport, FaultInjector, KubeEmulator } from "@kopf/emulator";
 import { Registry } from "@kopf/registry";
 import { Applying, KopfRunner } from "@kopf/testing";
@@ -70,6 +72,7 @@ const N = Number(process.env.BENCH_OVERHEAD_OBJECTS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const NAMESPACE = "bench";
 const HTTPS = process.env.BENCH_OVERHEAD_TRANSPORT === "https";
+const METRICS = process.env.BENCH_OVERHEAD_METRICS === "on";
 const WARM_UP_ROUNDS = Number(process.env.BENCH_OVERHEAD_WARM_UP_ROUNDS ?? 3);
 const TRANSPORT = HTTPS ? "the live client over HTTPS to the emulator's server" : "in-process emulator";
 
@@ -169,6 +172,9 @@ const run = (pass: Pass) =>
               Layer.succeed(References.MinimumLogLevel, "Info"),
               // As `kopf run` without a trace export (Operating.run's tracing layer): no spans.
               Layer.succeed(References.TracerEnabled, false),
+              // As `kopf run` without a metrics endpoint: no metrics (BENCH_OVERHEAD_METRICS=on
+              // records them, as with an endpoint).
+              Layer.succeed(MetricRecording.Recording, METRICS),
             ),
           ),
         ),

@@ -4,16 +4,18 @@
  * handler's start and to the applied patch, the objects known and queued per resource, and the
  * throttled objects. Labels stay bounded (resource, handler id, reason, kind; never object
  * names). Recording is pure Effect: the values live in Effect's `Metric.MetricRegistry` of the
- * context (tests provide a fresh `Map`), where the exporter of `@kopf/engines` reads them. The
+ * context (tests provide a fresh `Map`), where the exporter of `@kopf/engines` reads them; a
+ * context that records no metrics (`MetricRecording` of `@kopf/client`: an operator serving
+ * none) skips all of it, the clock reads and series look-ups included. The
  * metrics are made with the client's `MetricSeries`, so each series of labels is tagged once and
  * keeps its key however the series of one metric alternate.
  */
-import { MetricSeries } from "@kopf/client";
+import { MetricRecording, MetricSeries } from "@kopf/client";
 import * as Clock from "effect/Clock";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import type * as Fiber from "effect/Fiber";
-import * as Metric from "effect/Metric";
+import type * as Metric from "effect/Metric";
 import type * as ErrorModes from "./execution/ErrorModes.ts";
 
 /** Duration buckets in seconds, from 5 ms to 10 minutes (handlers may run long). */
@@ -115,7 +117,7 @@ const recordSinceArrival = <S>(
   fiber: Fiber.Fiber<unknown, unknown>,
 ): void => {
   const event = fiber.getRef(CurrentEvent);
-  if (event === undefined) return;
+  if (event === undefined || !MetricRecording.isOn(fiber.context)) return;
   const now = fiber.getRef(Clock.Clock).currentTimeMillisUnsafe();
   ofResource(metric, event.resource).updateUnsafe((now - event.arrived) / 1000, fiber.context);
 };
@@ -161,6 +163,7 @@ export const handlerCalledNow = (
   labels: HandlerLabels,
   retry: number,
 ): void => {
+  if (!MetricRecording.isOn(fiber.context)) return;
   MetricSeries.tagged(handlerInvocations, labels).updateUnsafe(1, fiber.context);
   if (retry > 0)
     MetricSeries.tagged(handlerRetries, { resource: labels.resource, handler: labels.handler }).updateUnsafe(
@@ -184,6 +187,7 @@ export const handlerEndedNow = (
   end: ErrorModes.End,
   seconds: number | undefined,
 ): void => {
+  if (!MetricRecording.isOn(fiber.context)) return;
   const short = { resource: labels.resource, handler: labels.handler };
   if (end._tag === "Succeeded") MetricSeries.tagged(handlerSuccesses, short).updateUnsafe(1, fiber.context);
   if (end._tag === "Failed")
@@ -218,6 +222,8 @@ export const cycle = <A, E, R>(
   effect: Effect.Effect<A, E, R>,
 ): Effect.Effect<A, E, R> =>
   Effect.withFiber((fiber) => {
+    // The current event serves the metrics alone: not recording them, the cycle runs as it is.
+    if (!MetricRecording.isOn(fiber.context)) return effect;
     cycleUnsafe(fiber.context, resource);
     return Effect.provideService(effect, CurrentEvent, { resource, arrived });
   });
@@ -232,7 +238,7 @@ export const cycle = <A, E, R>(
  * ```
  */
 export const cycleUnsafe = (context: Context.Context<never>, resource: string): void => {
-  ofResource(cycles, resource).updateUnsafe(1, context);
+  if (MetricRecording.isOn(context)) ofResource(cycles, resource).updateUnsafe(1, context);
 };
 
 /**
@@ -261,7 +267,7 @@ export const gaugeUnsafe = (
   resource: string,
   value: number,
 ): void => {
-  ofResource(metric, resource).updateUnsafe(value, context);
+  if (MetricRecording.isOn(context)) ofResource(metric, resource).updateUnsafe(value, context);
 };
 
 /**
@@ -278,6 +284,6 @@ export const throttling = (started: boolean): Effect.Effect<void> =>
     const event = yield* CurrentEvent;
     if (event === undefined) return;
     const labels = byResource(event.resource);
-    yield* Metric.modify(MetricSeries.tagged(objectsThrottled, labels), started ? 1 : -1);
-    if (started) yield* Metric.update(MetricSeries.tagged(throttlings, labels), 1);
+    yield* MetricRecording.modify(MetricSeries.tagged(objectsThrottled, labels), started ? 1 : -1);
+    if (started) yield* MetricRecording.update(MetricSeries.tagged(throttlings, labels), 1);
   });

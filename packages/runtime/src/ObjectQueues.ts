@@ -37,6 +37,7 @@
  * does and ends that object's worker only; the next event starts a fresh one. (Kopf also cancels
  * the watcher of that resource, which then stays dead; we keep serving the other objects.)
  */
+import { MetricRecording } from "@kopf/client";
 import type { RawEvent } from "@kopf/structs";
 import { ObjectKey } from "@kopf/watcher";
 import * as Cause from "effect/Cause";
@@ -178,9 +179,10 @@ export const make = <R>(
     // The events waiting, counted as they come and go (a sum over all queues per event would cost
     // O(objects) per event: quadratic in a burst of new objects). With the objects that have a
     // stream, they are the resource's queue gauges, read when the metrics are read, and summed
-    // over the resource's queues (one per namespace watched) while these are open.
+    // over the resource's queues (one per namespace watched) while these are open (when the
+    // context records metrics at all).
     let queued = 0;
-    if (resource !== undefined) {
+    if (resource !== undefined && MetricRecording.isOn(context)) {
       const leave = QueueGauges.join(context, resource, {
         objects: () => streams.size,
         events: () => queued,

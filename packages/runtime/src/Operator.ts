@@ -87,6 +87,13 @@ export interface OperatorOptions {
   readonly livenessEndpoint?: string | undefined;
   /** The Prometheus metrics endpoint URL, e.g. `http://0.0.0.0:9090/metrics` (served by @kopf/engines' `Operating.run`). */
   readonly metricsEndpoint?: string | undefined;
+  /**
+   * Whether @kopf/engines' `Operating.run` records the operator's metrics (see `@kopf/client`'s
+   * `MetricRecording`); by default it does when it serves them at `metricsEndpoint`, the one
+   * reader of the metric registry there is. `Operator.run` itself records them as its context
+   * says (by default, it does).
+   */
+  readonly recordMetrics?: boolean | undefined;
   /** How changing handlers are chosen per cycle (Kopf's default lifecycle); default `asap`. */
   readonly lifecycle?: Lifecycle | undefined;
   /** Engines plugged into processing (indexing, daemons and timers); none by default. */

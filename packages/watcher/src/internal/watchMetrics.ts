@@ -3,10 +3,10 @@
  * firings, problems, last event time and age), each tagged with the watched resource and
  * namespace ("" for cluster-wide watches). An exporter reads them from Effect's metric registry.
  */
-import { MetricSeries } from "@kopf/client";
+import { MetricRecording, MetricSeries } from "@kopf/client";
 import type * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
-import * as Metric from "effect/Metric";
+import type * as Metric from "effect/Metric";
 
 /** Events received, by `type` (`ADDED`, `MODIFIED`, `DELETED`, `BOOKMARK`, `ERROR`, `LIST` for listed items). */
 export const events = MetricSeries.counter("kopf_watch_events_total", {
@@ -68,7 +68,7 @@ export interface WatchMetrics {
 /** Binds the metrics to one watch's `resource` and `namespace` attributes. */
 export const bind = (attributes: { readonly resource: string; readonly namespace: string }): WatchMetrics => {
   const tag = <I, S>(metric: Metric.Metric<I, S>) => MetricSeries.tagged(metric, attributes);
-  const one = <S>(metric: Metric.Metric<number, S>) => Metric.update(tag(metric), 1);
+  const one = <S>(metric: Metric.Metric<number, S>) => MetricRecording.update(tag(metric), 1);
   // A watch sees a handful of event types: each one's counter is tagged once and reused (up to a
   // bound: a server sending made-up types does not grow the map, `tagged` bounds its series).
   const byType = new Map<string, typeof events>();
@@ -80,11 +80,13 @@ export const bind = (attributes: { readonly resource: string; readonly namespace
     }
     return counter;
   };
-  const eventUnsafe = (type: string, context: Context.Context<never>): void =>
-    counterOf(type).updateUnsafe(1, context);
+  const eventUnsafe = (type: string, context: Context.Context<never>): void => {
+    if (MetricRecording.isOn(context)) counterOf(type).updateUnsafe(1, context);
+  };
   const lastEventAt = tag(lastEventTimestamp);
   const eventAge = tag(lastEventAge);
   const seenUnsafe = (nowMillis: number, context: Context.Context<never>): void => {
+    if (!MetricRecording.isOn(context)) return;
     lastEventAt.updateUnsafe(nowMillis / 1000, context);
     eventAge.updateUnsafe(0, context);
   };
@@ -99,8 +101,8 @@ export const bind = (attributes: { readonly resource: string; readonly namespace
     relist: one(relists),
     gone: one(gone),
     watchdog: one(watchdog),
-    problem: (reason) => Metric.update(MetricSeries.tagged(problems, { ...attributes, reason }), 1),
+    problem: (reason) => MetricRecording.update(MetricSeries.tagged(problems, { ...attributes, reason }), 1),
     seenUnsafe,
-    age: (seconds) => Metric.update(eventAge, seconds),
+    age: (seconds) => MetricRecording.update(eventAge, seconds),
   };
 };
