@@ -3,7 +3,8 @@
  * doorbell, or the deadline of an awaited echo passed) are served together in one later task of a
  * single fiber, in the order they were woken, instead of a fiber each. The task runs after the
  * offers that woke them have returned (their pressure flags are raised by then), not on the
- * offers' stack; a stream woken while a turn runs is served in that turn.
+ * offers' stack; a stream woken while a turn runs is served in that turn, and the streams left by
+ * a turn that failed get the next one.
  */
 import * as Clock from "effect/Clock";
 import * as Effect from "effect/Effect";
@@ -33,11 +34,18 @@ export const make = <A>(
   const woken: Array<A> = [];
   const turn = Effect.withFiber((fiber) => {
     const clock = fiber.getRef(Clock.Clock);
-    for (let item = woken.shift(); item !== undefined && !stopped(); item = woken.shift()) serve(item, clock);
-    woken.length = 0;
+    try {
+      for (let item = woken.shift(); item !== undefined && !stopped(); item = woken.shift())
+        serve(item, clock);
+    } finally {
+      // A `serve` that threw ends this turn (its fiber dies of the defect); the items left get a
+      // turn of their own rather than wait, unserved, behind a turn that will never run.
+      if (woken.length > 0 && !stopped()) fork(next);
+      else woken.length = 0;
+    }
     return Effect.void;
   });
-  const next = Effect.andThen(Effect.yieldNow, turn);
+  const next: Effect.Effect<void> = Effect.andThen(Effect.yieldNow, turn);
   return {
     wake: (item) => {
       if (stopped()) return;

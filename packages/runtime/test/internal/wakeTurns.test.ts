@@ -1,6 +1,7 @@
 // Covers the queues' wake-up turns: items woken in one task are served together in one later turn,
 // in order, after the waking code has returned; an item woken during a turn joins it; nothing is
-// served once stopped; a turn after a turn starts afresh.
+// served once stopped; a turn after a turn starts afresh; a serve that throws leaves the rest of
+// its items to the next turn, and later wake-ups are served as before.
 import { assert, describe, it } from "@effect/vitest";
 import * as Effect from "effect/Effect";
 import * as FiberSet from "effect/FiberSet";
@@ -79,6 +80,23 @@ describe("WakeTurns", () => {
       turns.wake("b");
       yield* settle;
       assert.deepStrictEqual(served, []);
+    }).pipe(Effect.scoped),
+  );
+
+  it.effect("a serve that throws ends its turn: the items left get the next one, and wake-ups go on", () =>
+    Effect.gen(function* () {
+      const { turns, served, forks } = yield* makeTurns((item) => {
+        if (item === "b") throw new Error("boom");
+      });
+      turns.wake("a");
+      turns.wake("b");
+      turns.wake("c");
+      yield* settle;
+      assert.deepStrictEqual(served, ["a@1", "b@1", "c@2"]);
+      turns.wake("d");
+      yield* settle;
+      assert.deepStrictEqual(served, ["a@1", "b@1", "c@2", "d@3"]);
+      assert.strictEqual(forks(), 3);
     }).pipe(Effect.scoped),
   );
 });
