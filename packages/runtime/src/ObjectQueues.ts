@@ -10,7 +10,9 @@
  * its cycles served as continuing), counted under the worker limit meanwhile. Woken streams are
  * served together in the queues' wake-up turn (`internal/wakeTurns.ts`): the cycles done at once
  * (most of them: the echoes of our own patches) run there, and a fiber starts again only for an
- * event that needs the full processing.
+ * event that needs the full processing. The events taken while their cycles are done at once are
+ * `internal/quickSteps.ts`, the parks `internal/streamParking.ts`, the streams and their counts
+ * `internal/streamBook.ts`; this module wires them, runs the workers and shuts them down.
  * The queue gauges are read when the metrics are read (`internal/queueGauges.ts`): a wait or a
  * queued event costs no fibers of its own.
  *
@@ -50,20 +52,15 @@ import * as FiberSet from "effect/FiberSet";
 import * as Option from "effect/Option";
 import * as References from "effect/References";
 import type * as Scope from "effect/Scope";
-import * as AwaitedVersion from "./internal/awaitedVersion.ts";
 import * as CycleLimiting from "./internal/cycleLimiting.ts";
 import * as CycleSlots from "./internal/cycleSlots.ts";
 import * as IdleWaits from "./internal/idleWaits.ts";
 import * as ObjectStream from "./internal/objectStream.ts";
-import {
-  type AwaitNewer,
-  isAwaitNewer,
-  NOT_QUICK,
-  type Processor,
-  type Quick,
-  type QuickAnswer,
-} from "./internal/queueContract.ts";
+import type { Processor, Quick } from "./internal/queueContract.ts";
 import * as QueueGauges from "./internal/queueGauges.ts";
+import * as QuickSteps from "./internal/quickSteps.ts";
+import * as StreamBook from "./internal/streamBook.ts";
+import * as StreamParking from "./internal/streamParking.ts";
 import * as WakeTurns from "./internal/wakeTurns.ts";
 import * as WorkerPlaces from "./internal/workerPlaces.ts";
 import type * as LoopLoad from "./LoopLoad.ts";
@@ -89,17 +86,6 @@ export {
  * collections copy until it is done (measured in docs/performance.md).
  */
 export const CYCLE_LIMIT = 32;
-
-/** What a cycle gives: the resource version its patch's response had, if it patched. */
-type Version = Exclude<QuickAnswer, typeof NOT_QUICK>;
-
-/** An event taken from its stream for the full processing, with what its cycle runs under. */
-interface Full {
-  readonly event: RawEvent;
-  readonly arrived: number;
-  readonly consistencyTime: number | undefined;
-  readonly continuing: boolean;
-}
 
 /** How the queues behave (from `settings.queueing` and `settings.persistence`). Durations in seconds. */
 export interface Options {
@@ -149,10 +135,6 @@ export const make = <R>(
   quick?: Quick,
 ): Effect.Effect<ObjectQueues, never, Scope.Scope | R> =>
   Effect.gen(function* () {
-    const streams = new Map<string, ObjectStream.ObjectStream>();
-    // Versions still awaited when their object's stream went idle: the object's next stream
-    // awaits them on (an echo that comes after the stream ended is as stale as one before).
-    const overdue = new Map<string, AwaitedVersion.Awaited>();
     const fibers = yield* FiberSet.make<void, never>();
     const runFork = yield* FiberSet.runtime(fibers)<R>();
     // The idle waits' timer runs in a set of its own: shutting down awaits the workers only.
@@ -172,146 +154,44 @@ export const make = <R>(
         );
     }
     // Streams hold their place under the worker limit while parked (see `internal/workerPlaces.ts`).
-    const places = WorkerPlaces.make(options.workerLimit);
+    const book = StreamBook.make(WorkerPlaces.make(options.workerLimit));
+    const streams = book.streams;
     let closing = false;
     // Set once shutting down has given up on the streams left: nothing starts after that.
     let finished = false;
-    // The events waiting, counted as they come and go (a sum over all queues per event would cost
-    // O(objects) per event: quadratic in a burst of new objects). With the objects that have a
-    // stream, they are the resource's queue gauges, read when the metrics are read, and summed
-    // over the resource's queues (one per namespace watched) while these are open (when the
-    // context records metrics at all).
-    let queued = 0;
+    // With the objects that have a stream, the events waiting are the resource's queue gauges,
+    // read when the metrics are read, and summed over the resource's queues (one per namespace
+    // watched) while these are open (when the context records metrics at all).
     if (resource !== undefined && MetricRecording.isOn(context)) {
       const leave = QueueGauges.join(context, resource, {
         objects: () => streams.size,
-        events: () => queued,
+        events: () => book.queued,
       });
       yield* Effect.addFinalizer(() => Effect.sync(leave));
     }
-    const enqueue = (stream: ObjectStream.ObjectStream, item: ObjectStream.Item) => {
-      stream.items.push(item);
-      stream.pending += 1;
-      queued += 1;
-      IdleWaits.ring(stream.bell);
-    };
+    const drop = (stream: ObjectStream.ObjectStream) => StreamBook.drop(book, stream);
 
-    /** Ends a stream: its place under the worker limit goes to the next stream waiting for one. */
-    const drop = (stream: ObjectStream.ObjectStream) => {
-      if (streams.get(stream.key) !== stream) return;
-      streams.delete(stream.key);
-      queued -= stream.pending;
-      stream.pending = 0;
-      places.leave();
-    };
-
-    // An idle stream waits for its next event without a fiber: a new event wakes it (its cycle
-    // served as continuing), the idle timeout ends the stream, keeping what it awaits.
-    const park = (stream: ObjectStream.ObjectStream, clock: Clock.Clock) => {
-      const at = clock.currentTimeMillisUnsafe();
-      // Past the deadline the version stays awaited: processing re-reads the object then.
-      const idle = Math.max(options.idleTimeout * 1000, (stream.awaited?.deadline ?? at) - at);
-      waits.park(stream.bell, at + idle, (rung) => {
-        if (rung) return wake(stream);
-        if (stream.awaited !== undefined) overdue.set(stream.key, stream.awaited);
-        drop(stream);
-      });
-    };
-
-    // A cycle that needs no effect is done at once, counted as a cycle, with no slot (its first
-    // cycle's ticket, if it had one, is given back) and no span: not tried while tracing (the
+    // A woken stream is served in the queues' wake-up turn (below).
+    const parking = StreamParking.make(book, waits, options.idleTimeout, (stream) => turns.wake(stream));
+    // A cycle that needs no effect is done at once, with no span: not tried while tracing (the
     // queues' context, and so whether it traces, is fixed for their life).
     const tracing = Context.get(context, References.TracerEnabled);
-    const quickly = tracing ? undefined : quick;
-    const counted = <A extends QuickAnswer | AwaitNewer>(done: A): A => {
-      if (done !== NOT_QUICK && !isAwaitNewer(done) && resource !== undefined)
-        Metrics.cycleUnsafe(context, resource);
-      return done;
-    };
-    const tryQuick = (
-      event: RawEvent,
-      pressure: Pressure.Pressure,
-      consistencyTime: number | undefined,
-    ): QuickAnswer | AwaitNewer =>
-      quickly === undefined ? NOT_QUICK : counted(quickly(event, { pressure, consistencyTime }, context));
-
-    // A stream whose next event waits for the echo of our own patch (see `AwaitNewer`): the
-    // event goes back first in line with the rest of its cycle, counted as queued again, and the
-    // stream is woken once a newer event rings or the deadline has passed, as after an idle park.
-    const awaitNewer = (
-      stream: ObjectStream.ObjectStream,
-      item: Exclude<ObjectStream.Item, typeof ObjectStream.END>,
-      { resume }: AwaitNewer,
-      until: number,
-    ) => {
-      stream.items.unshift({ event: item.event, arrived: item.arrived, resume });
-      stream.pending += 1;
-      queued += 1;
-      waits.park(stream.bell, until, () => wake(stream));
-    };
-
-    /**
-     * Takes a stream's events while their cycles are done at once (see `tryQuick`) and gives the
-     * first event whose cycle needs the full processing; `undefined` when the stream was parked
-     * (idle, or awaiting a newer event: `parked` says so) or ended. `ticket`: the slot the
-     * stream's first cycle was admitted with, given back by a cycle done at once. Plain code: a
-     * worker fiber runs it between full cycles, and a stream woken from its park runs it in the
-     * queues' wake-up task with no fiber of its own, which most woken streams (the echoes of our
-     * own patches) never need.
-     */
-    const quickSteps = (
-      stream: ObjectStream.ObjectStream,
-      clock: Clock.Clock,
-      ticket: CycleSlots.Ticket | undefined,
-      parked: { value: boolean },
-    ): Full | undefined => {
-      while (true) {
-        const item = stream.items.shift();
-        if (item === undefined) {
-          parked.value = true;
-          park(stream, clock);
-          return undefined;
-        }
-        if (item === ObjectStream.END) return undefined;
-        stream.pending -= 1;
-        queued -= 1;
-        const event = item.event;
-        stream.awaited = AwaitedVersion.onEvent(stream.awaited, event);
-        if (stream.items.length === 0) Pressure.clearUnsafe(stream.pressure);
-        const consistencyTime = stream.awaited?.deadline;
-        const continuing = stream.continuing;
-        const tried =
-          item.resume !== undefined
-            ? counted(item.resume())
-            : tryQuick(event, stream.pressure, consistencyTime);
-        if (isAwaitNewer(tried) && consistencyTime !== undefined) {
-          parked.value = true;
-          awaitNewer(stream, item, tried, consistencyTime);
-          return undefined;
-        }
-        if (tried === NOT_QUICK || isAwaitNewer(tried))
-          return { event, arrived: item.arrived, consistencyTime, continuing };
-        if (!continuing && ticket !== undefined) slots.release(ticket);
-        afterCycle(stream, tried, clock);
-      }
-    };
-    // After a cycle of the stream: what it awaits next (the version its patch gave, if any).
-    const afterCycle = (stream: ObjectStream.ObjectStream, version: Version, clock: Clock.Clock) => {
-      stream.continuing = true;
-      stream.awaited = AwaitedVersion.afterCycle(
-        stream.awaited,
-        version,
-        clock.currentTimeMillisUnsafe(),
-        options.consistencyTimeout,
-      );
-    };
+    const { steps, afterCycle } = QuickSteps.make({
+      book,
+      parking,
+      slots,
+      quick: tracing ? undefined : quick,
+      context,
+      resource,
+      consistencyTimeout: options.consistencyTimeout,
+    });
 
     // `ticket`: the slot its first cycle was admitted with (see `CycleSlots.admit`); `first`: an
     // event already taken for the full processing (by a woken stream's quick steps).
     const worker = (
       stream: ObjectStream.ObjectStream,
       ticket: CycleSlots.Ticket | undefined,
-      first?: Full,
+      first?: QuickSteps.Full,
     ): Effect.Effect<void, never, R> => {
       // Whether this worker parked its stream (a later worker may run it by the time this one ends).
       const parked = { value: false };
@@ -319,7 +199,7 @@ export const make = <R>(
         const clock = yield* Clock.Clock;
         let next = first;
         while (true) {
-          next ??= quickSteps(stream, clock, ticket, parked);
+          next ??= steps(stream, clock, ticket, parked);
           if (next === undefined) return;
           const { event, arrived, consistencyTime, continuing } = next;
           next = undefined;
@@ -361,9 +241,9 @@ export const make = <R>(
       runFork,
       (stream: ObjectStream.ObjectStream, clock: Clock.Clock) => {
         const parked = { value: false };
-        let full: Full | undefined;
+        let full: QuickSteps.Full | undefined;
         try {
-          full = quickSteps(stream, clock, undefined, parked);
+          full = steps(stream, clock, undefined, parked);
         } catch (defect) {
           // As a worker fiber's failure: logged, and only this object's stream ends.
           runFork(failed(stream, Cause.die(defect)));
@@ -374,7 +254,6 @@ export const make = <R>(
       },
       () => finished,
     );
-    const wake = turns.wake;
 
     /** Starts a new stream's first worker once the worker limit and a processing slot allow. */
     const start = (stream: ObjectStream.ObjectStream) => {
@@ -393,16 +272,13 @@ export const make = <R>(
       const item = { event, arrived: fiber.getRef(Clock.Clock).currentTimeMillisUnsafe() };
       const existing = streams.get(key);
       if (existing !== undefined) {
-        enqueue(existing, item);
+        StreamBook.enqueue(book, existing, item);
         Pressure.raiseUnsafe(existing.pressure, fiber);
         return;
       }
-      const carried = overdue.get(key);
-      if (carried !== undefined) overdue.delete(key);
-      const stream = ObjectStream.make(key, carried);
-      streams.set(key, stream);
-      enqueue(stream, item);
-      places.enter(() => start(stream));
+      const stream = StreamBook.open(book, key);
+      StreamBook.enqueue(book, stream, item);
+      book.places.enter(() => start(stream));
     };
     const offer = (event: RawEvent): Effect.Effect<void> =>
       Effect.withFiber((fiber) => {
