@@ -26,6 +26,7 @@
 // loop, whose stack starts where the fiber was forked — for the per-object workers, in the queues
 // — so "orchestration" also holds the Effect machinery (fibers, generators, contexts, spans) of
 // every step the workers run; the named seams count the plain code they call.
+// The operator's set-up is internal/benchOperator.ts, the profiled passes internal/profiling.ts.
 // Prints a table and writes JSON to .reports/bench/overhead.json (or $BENCH_OUT);
 // BENCH_CPU_PROFILE and BENCH_HEAP_PROFILE write the raw profiles of passes 2 and 3 too.
 // The operator records no metrics, as `kopf run` without a metrics endpoint does;
@@ -42,211 +43,57 @@
 //
 //   node --conditions=@kopf/source packages/runtime/bench/overhead.bench.ts
 import { mkdirSync, writeFileSync } from "node:fs";
-import { Session } from "node:inspector/promises";
 import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { CredentialsVault, KubeApi, KubeTransport, MetricRecording, NodeTransport } from "@kopf/client";
-import { EmulatorServer, EmulatorTransport, FaultInjector, KubeEmulator } from "@kopf/emulator";
-import { Registry } from "@kopf/registry";
-import { Applying, KopfRunner } from "@kopf/testing";
-import * as Context from "effect/Context";
 import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
-import * as Layer from "effect/Layer";
-import * as Logger from "effect/Logger";
 import * as References from "effect/References";
-import { Logging, Operator } from "../src/index.ts";
-import { onApiServerSide } from "./internal/apiServerSide.ts";
-import {
-  FRAMEWORK,
-  type HeapProfile,
-  type Profile,
-  splitAllocations,
-  splitProfile,
-} from "./internal/seams.ts";
+import { benchOperator } from "./internal/benchOperator.ts";
+import { type Pass, startProfiling } from "./internal/profiling.ts";
+import { FRAMEWORK } from "./internal/seams.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const N = Number(process.env.BENCH_OVERHEAD_OBJECTS ?? 5000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
-const NAMESPACE = "bench";
 const HTTPS = process.env.BENCH_OVERHEAD_TRANSPORT === "https";
-const METRICS = process.env.BENCH_OVERHEAD_METRICS === "on";
 const WARM_UP_ROUNDS = Number(process.env.BENCH_OVERHEAD_WARM_UP_ROUNDS ?? 3);
 const TRANSPORT = HTTPS ? "the live client over HTTPS to the emulator's server" : "in-process emulator";
 
 // ---- one run over a fresh emulator ------------------------------------------------------------
 
-const createBody = (name: string) =>
-  new TextEncoder().encode(
-    JSON.stringify({
-      apiVersion: "kopf.dev/v1",
-      kind: "KopfExample",
-      metadata: { name, namespace: NAMESPACE },
-      spec: { field: "value" },
-    }),
-  );
-
-/** A pass: unprofiled, under the CPU profiler, or under the sampling heap profiler. */
-type Pass = "plain" | "cpu" | "allocations";
-
 const run = (pass: Pass) =>
   Effect.scoped(
     Effect.gen(function* () {
-      const emulatorContext = yield* Layer.build(KubeEmulator.layer());
-      const emulator = Context.get(emulatorContext, KubeEmulator);
-      const client = EmulatorTransport.client().pipe(Layer.provide(Layer.succeedContext(emulatorContext)));
-      const setup = Context.get(yield* Layer.build(client), KubeApi);
-      yield* Applying.apply([
-        { apiVersion: "v1", kind: "Namespace", metadata: { name: NAMESPACE } },
-        KopfRunner.customResourceDefinition({}),
-      ]).pipe(Effect.provideService(KubeApi, setup), Effect.orDie);
-
-      // The operator's client: the emulator's own transport, or the live one over HTTPS.
-      const emulatorLayer = Layer.succeedContext(emulatorContext);
-      const https = HTTPS
-        ? Context.get(
-            yield* Layer.build(
-              EmulatorServer.layer({ tls: true }).pipe(
-                Layer.provide(Layer.merge(emulatorLayer, FaultInjector.layer)),
-              ),
-            ),
-            EmulatorServer,
-          )
-        : undefined;
-      const credentials =
-        https === undefined
-          ? EmulatorTransport.credentials()
-          : {
-              main: { server: https.url, caData: https.caPem, token: "bench", priority: 0, trustEnv: false },
-            };
-      const requests = new Map<string, number>();
-      const counted = <R>(made: Effect.Effect<KubeTransport["Service"], never, R>) =>
-        Effect.map(made, (inner) =>
-          KubeTransport.of({
-            request: (request) =>
-              Effect.suspend(() => {
-                requests.set(request.method, (requests.get(request.method) ?? 0) + 1);
-                return https === undefined ? onApiServerSide(inner.request(request)) : inner.request(request);
-              }),
-            stream: (request) => inner.stream(request),
-            deadlines: inner.deadlines,
-          }),
-        );
-      const counting = (
-        https === undefined
-          ? Layer.effect(KubeTransport, counted(EmulatorTransport.make()))
-          : Layer.effect(KubeTransport, counted(NodeTransport.make()))
-      ).pipe(Layer.provide(emulatorLayer));
-      const operatorClient = KubeApi.layer().pipe(
-        Layer.provideMerge(Layer.mergeAll(CredentialsVault.layerStatic(credentials), counting)),
-      );
-
-      let processed = 0;
-      let handled = 0;
-      let lastProcessed = 0;
-      const warmedUp = yield* Deferred.make<void>();
-      const allDone = yield* Deferred.make<void>();
-      const registry = Registry.make();
-      registry.on.create("kopfexamples", function create_fn() {
-        handled += 1;
-        return { ok: true };
+      const operator = yield* benchOperator({
+        namespace: "bench",
+        https: HTTPS,
+        metrics: process.env.BENCH_OVERHEAD_METRICS === "on",
+        objects: N,
       });
-      const logger = Logger.make(function benchLogSink(options) {
-        const record = Logging.recordOf(options);
-        if (record.message.startsWith("Creation is processed")) {
-          processed += 1;
-          lastProcessed = performance.now();
-          if (processed === 1) Deferred.doneUnsafe(warmedUp, Effect.void);
-          if (processed === N) Deferred.doneUnsafe(allDone, Effect.void);
-        }
-      });
-      const ready = yield* Deferred.make<void>();
-      const operator = yield* Effect.forkChild(
-        Operator.run({ registry, namespaces: [NAMESPACE], standalone: true, ready }).pipe(
-          Effect.provide(
-            Layer.mergeAll(
-              operatorClient,
-              Logger.layer([logger], { mergeWithExisting: false }),
-              Layer.succeed(References.MinimumLogLevel, "Info"),
-              // As `kopf run` without a trace export (Operating.run's tracing layer): no spans.
-              Layer.succeed(References.TracerEnabled, false),
-              // As `kopf run` without a metrics endpoint: no metrics (BENCH_OVERHEAD_METRICS=on
-              // records them, as with an endpoint).
-              Layer.succeed(MetricRecording.Recording, METRICS),
-            ),
-          ),
-        ),
-      );
-      yield* Deferred.await(ready);
-      const user = { username: "bench", groups: ["system:masters"] };
-      const create = (name: string) =>
-        emulator.handle({
-          method: "POST",
-          path: `/apis/kopf.dev/v1/namespaces/${NAMESPACE}/kopfexamples`,
-          query: new URLSearchParams(),
-          headers: { "content-type": "application/json" },
-          body: createBody(name),
-          user,
-        });
       // One object first, handled before the clock starts: the operator is then watching (its
       // listing done), so the objects below come as watch events, as they do to a running
       // operator. (Created at once after start, they all came in its first listing's pages.)
-      yield* create("warm-up");
-      yield* Deferred.await(warmedUp);
-      processed = 0;
-      handled = 0;
-      requests.clear();
-      const session = new Session();
-      if (pass !== "plain") session.connect();
-      if (pass === "cpu") {
-        yield* Effect.promise(() => session.post("Profiler.enable"));
-        yield* Effect.promise(() => session.post("Profiler.setSamplingInterval", { interval: 100 }));
-        yield* Effect.promise(() => session.post("Profiler.start"));
-      }
-      if (pass === "allocations") {
-        // Every allocation counts, also of objects collected since (so: what the collector had to
-        // deal with, not what stays); a sample per 8 KiB allocated on average.
-        yield* Effect.promise(() => session.post("HeapProfiler.enable"));
-        yield* Effect.promise(() =>
-          session.post("HeapProfiler.startSampling", {
-            samplingInterval: 8192,
-            includeObjectsCollectedByMajorGC: true,
-            includeObjectsCollectedByMinorGC: true,
-          }),
-        );
-      }
+      yield* operator.create("warm-up");
+      yield* Deferred.await(operator.warmedUp);
+      operator.reset();
+      const profiling = yield* startProfiling(pass);
       const cpuBefore = process.cpuUsage();
       const mainBefore = process.threadCpuUsage();
       const t0 = performance.now();
       yield* Effect.forEach(
         Array.from({ length: N }, (_, i) => `o-${i}`),
-        create,
+        operator.create,
         { concurrency: CONCURRENCY, discard: true },
       );
-      yield* Deferred.await(allDone).pipe(Effect.timeout("600 seconds"), Effect.orDie);
+      yield* Deferred.await(operator.allDone).pipe(Effect.timeout("600 seconds"), Effect.orDie);
       const cpu = process.cpuUsage(cpuBefore);
       const main = process.threadCpuUsage(mainBefore);
+      const { handled, lastProcessed, requests } = operator.counts();
       const seconds = (lastProcessed - t0) / 1000;
-      let split: Map<string, number> | undefined;
-      if (pass === "cpu") {
-        const { profile } = yield* Effect.promise(() => session.post("Profiler.stop"));
-        split = splitProfile(profile as Profile);
-        const dump = process.env.BENCH_CPU_PROFILE; // the raw profile, for a closer look
-        if (dump !== undefined) writeFileSync(dump, JSON.stringify(profile));
-      }
-      if (pass === "allocations") {
-        const { profile } = yield* Effect.promise(() => session.post("HeapProfiler.stopSampling"));
-        split = splitAllocations(
-          // The protocol's answer also holds the samples, which @types/node's type leaves out.
-          profile as unknown as HeapProfile,
-        );
-        const dump = process.env.BENCH_HEAP_PROFILE; // the raw profile, for a closer look
-        if (dump !== undefined) writeFileSync(dump, JSON.stringify(profile));
-      }
-      if (pass !== "plain") session.disconnect();
-      yield* Fiber.interrupt(operator);
+      const split = yield* profiling.stop;
+      yield* Fiber.interrupt(operator.fiber);
       return {
         seconds,
         handled,

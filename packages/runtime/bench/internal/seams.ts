@@ -77,7 +77,7 @@ export interface HeapProfile {
 }
 
 /**
- * The seam of a frame of the benchmark's own file: the handler is the framework's call of user
+ * The seam of a frame of the benchmark's own files (the entry and its operator's set-up): the handler is the framework's call of user
  * code, the log sink stands for a logging backend, and the rest creates the objects (a client's
  * work).
  */
@@ -97,7 +97,8 @@ const seamsOf = (frames: ReadonlyMap<number, CallFrame>, parents: ReadonlyMap<nu
     const { url, functionName } = frames.get(id) ?? { url: "", functionName: "" };
     let seam: string | undefined;
     if (functionName === "(garbage collector)") seam = "GC";
-    else if (/overhead\.bench\.ts/.test(url)) seam = benchSeamOf(functionName);
+    else if (/overhead\.bench\.ts|bench\/internal\/benchOperator\.ts/.test(url))
+      seam = benchSeamOf(functionName);
     else if (functionName === "(idle)" || functionName === "(program)") seam = "idle/other";
     else seam = SEAMS.find(([, pattern]) => pattern.test(url))?.[0];
     if (seam === undefined) {
