@@ -31,6 +31,10 @@
 // BENCH_CPU_PROFILE and BENCH_HEAP_PROFILE write the raw profiles of passes 2 and 3 too.
 // The operator records no metrics, as `kopf run` without a metrics endpoint does;
 // BENCH_OVERHEAD_METRICS=on records them, as with one (the "metrics" seam then shows their cost).
+// BENCH_OVERHEAD_PHASE=deletion measures the deletion instead: the operator has a delete handler
+// too, the N objects are created and handled first, unmeasured, then deleted; the figures run from
+// the first deletion to the last patch taking the finalizer away, and the CPU on over 200 ms more
+// (the DELETED events that follow).
 // BENCH_OVERHEAD_TRANSPORT=https gives the operator the live client instead (the Node transport,
 // TLS to the emulator's HTTPS server in the same process): the client's own path (TLS, HTTP/1.1,
 // connection pools, its deadlines) on top of the framework, the server's sockets in the same
@@ -60,6 +64,13 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const HTTPS = process.env.BENCH_OVERHEAD_TRANSPORT === "https";
 const WARM_UP_ROUNDS = Number(process.env.BENCH_OVERHEAD_WARM_UP_ROUNDS ?? 3);
 const TRANSPORT = HTTPS ? "the live client over HTTPS to the emulator's server" : "in-process emulator";
+const PHASE = process.env.BENCH_OVERHEAD_PHASE ?? "creation";
+if (PHASE !== "creation" && PHASE !== "deletion")
+  throw new Error(`BENCH_OVERHEAD_PHASE must be creation or deletion, not ${JSON.stringify(PHASE)}.`);
+const DELETION = PHASE === "deletion";
+const MEASURED = DELETION
+  ? "the deletion of objects with a trivial delete handler (and the finalizer)"
+  : "one trivial create handler";
 
 // ---- one run over a fresh emulator ------------------------------------------------------------
 
@@ -71,27 +82,50 @@ const run = (pass: Pass) =>
         https: HTTPS,
         metrics: process.env.BENCH_OVERHEAD_METRICS === "on",
         objects: N,
+        deletion: DELETION,
       });
       // One object first, handled before the clock starts: the operator is then watching (its
       // listing done), so the objects below come as watch events, as they do to a running
       // operator. (Created at once after start, they all came in its first listing's pages.)
       yield* operator.create("warm-up");
       yield* Deferred.await(operator.warmedUp);
+      // (It may have come in the listing, not as a watch event: its echoes are let settle by time.)
+      yield* Effect.sleep("200 millis");
       operator.reset();
+      const names = Array.from({ length: N }, (_, i) => `o-${i}`);
+      if (DELETION) {
+        // The objects are created and handled first, unmeasured; their deletion is measured.
+        yield* Effect.forEach(names, operator.create, { concurrency: CONCURRENCY, discard: true });
+        yield* Deferred.await(operator.allDone).pipe(Effect.timeout("600 seconds"), Effect.orDie);
+        yield* operator.settled(N, "100 millis");
+        operator.reset();
+      }
       const profiling = yield* startProfiling(pass);
       const cpuBefore = process.cpuUsage();
       const mainBefore = process.threadCpuUsage();
       const t0 = performance.now();
-      yield* Effect.forEach(
-        Array.from({ length: N }, (_, i) => `o-${i}`),
-        operator.create,
-        { concurrency: CONCURRENCY, discard: true },
-      );
-      yield* Deferred.await(operator.allDone).pipe(Effect.timeout("600 seconds"), Effect.orDie);
+      yield* Effect.forEach(names, DELETION ? operator.remove : operator.create, {
+        concurrency: CONCURRENCY,
+        discard: true,
+      });
+      // A creation ends with its object processed, a deletion with the patch that takes the
+      // finalizer away (one per object); the echoes of the operator's own patches, or the DELETED
+      // events, reach it after that: the CPU is read once every event has reached it and a short
+      // settling time, idle otherwise, has let it handle the last ones. (Until December 2026 the
+      // creation's CPU was read at the last object processed, before most echoes were handled.)
+      let end: number;
+      if (DELETION) {
+        while ((operator.counts().requests.get("PATCH") ?? 0) < N) yield* Effect.sleep("5 millis");
+        end = performance.now();
+      } else {
+        yield* Deferred.await(operator.allDone).pipe(Effect.timeout("600 seconds"), Effect.orDie);
+        end = operator.counts().lastProcessed;
+      }
+      yield* operator.settled(N, "50 millis");
       const cpu = process.cpuUsage(cpuBefore);
       const main = process.threadCpuUsage(mainBefore);
-      const { handled, lastProcessed, requests } = operator.counts();
-      const seconds = (lastProcessed - t0) / 1000;
+      const { handled, requests } = operator.counts();
+      const seconds = (end - t0) / 1000;
       const split = yield* profiling.stop;
       yield* Fiber.interrupt(operator.fiber);
       return {
@@ -182,7 +216,7 @@ const kibPerObject = Object.fromEntries(
 );
 const kib = allocatedKiB(allocated);
 console.log(
-  `\nFramework overhead: ${N} objects, one trivial create handler, ${TRANSPORT} (load ${load
+  `\nFramework overhead: ${N} objects, ${MEASURED}, ${TRANSPORT} (load ${load
     .map((l) => l.toFixed(1))
     .join(" ")})`,
 );
@@ -227,6 +261,7 @@ const report = {
   objects: N,
   warmUpRounds: WARM_UP_ROUNDS,
   transport: HTTPS ? "https" : "in-process",
+  phase: PHASE,
   cold: {
     handledPerSecond: round(cold.objectsPerSecond),
     cpuUsPerObject: round(cold.cpuUsPerObject),
@@ -245,7 +280,7 @@ const report = {
   requestsPerObject: plain.requestsPerObject,
   profiledPass: { handledPerSecond: round(profiled.objectsPerSecond), seconds: round(profiled.seconds) },
 };
-const out = process.env.BENCH_OUT ?? join(root, ".reports/bench/overhead.json");
+const out = process.env.BENCH_OUT ?? join(root, `.reports/bench/overhead${DELETION ? "-deletion" : ""}.json`);
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
 console.log(`written to ${out}`);

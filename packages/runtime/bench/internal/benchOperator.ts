@@ -1,8 +1,10 @@
 // The operator of the overhead benchmark (overhead.bench.ts), set up for one run: a fresh
 // emulator with the namespace and the KopfExample resource, an operator with one trivial create
 // handler watching that namespace through the emulator's own transport (no sockets) or the live
-// client over HTTPS to the emulator's server in the same process, its requests counted by verb,
-// and a log sink that counts the objects processed ("Creation is processed"). Its frames are the
+// client over HTTPS to the emulator's server in the same process, its requests counted by verb and
+// the watch events reaching it by their lines,
+// and a log sink that counts the objects processed ("Creation is processed"); with `deletion`, a
+// delete handler too. Its frames are the
 // benchmark's own for the seams (internal/seams.ts): the handler is the framework's call of user
 // code, the sink stands for a logging backend.
 import { CredentialsVault, KubeApi, KubeTransport, MetricRecording, NodeTransport } from "@kopf/client";
@@ -11,12 +13,14 @@ import { Registry } from "@kopf/registry";
 import { Applying, KopfRunner } from "@kopf/testing";
 import * as Context from "effect/Context";
 import * as Deferred from "effect/Deferred";
+import type * as Duration from "effect/Duration";
 import * as Effect from "effect/Effect";
 import type * as Fiber from "effect/Fiber";
 import * as Layer from "effect/Layer";
 import * as Logger from "effect/Logger";
 import * as References from "effect/References";
 import type * as Scope from "effect/Scope";
+import * as Stream from "effect/Stream";
 import { Logging, Operator } from "../../src/index.ts";
 import { onApiServerSide } from "./apiServerSide.ts";
 
@@ -30,23 +34,37 @@ export interface Setup {
   readonly metrics: boolean;
   /** After how many objects processed `allDone` completes. */
   readonly objects: number;
+  /** A delete handler too: every object gets the finalizer, and its deletion is handled. */
+  readonly deletion: boolean;
 }
 
 /** A running benchmark operator and what the run reads of it. */
 export interface BenchOperator {
   /** Creates a KopfExample named `name` straight into the emulator's store (as a client would). */
   readonly create: (name: string) => Effect.Effect<unknown>;
+  /** Deletes the KopfExample named `name` (as a client would): marked for deletion if it has the finalizer. */
+  readonly remove: (name: string) => Effect.Effect<unknown>;
   /** Completes when the first object has been processed. */
   readonly warmedUp: Deferred.Deferred<void>;
   /** Completes when `objects` objects have been processed since the last {@link reset}. */
   readonly allDone: Deferred.Deferred<void>;
-  /** Objects processed, handler calls and the operator's requests by verb since the last reset. */
+  /**
+   * Objects processed, handler calls, the operator's requests by verb and the watch events that
+   * reached it since the last reset.
+   */
   readonly counts: () => {
     readonly processed: number;
     readonly handled: number;
     readonly lastProcessed: number;
     readonly requests: ReadonlyMap<string, number>;
+    readonly events: number;
   };
+  /**
+   * Waits until every event of `objects` objects has reached the operator since the last reset (one
+   * per create or delete, one per patch: each changes the object), then `settle` more for the last
+   * ones to be handled.
+   */
+  readonly settled: (objects: number, settle: Duration.Input) => Effect.Effect<void>;
   /** Starts the counts afresh. */
   readonly reset: () => void;
   /** The operator's fiber. */
@@ -101,6 +119,7 @@ export const benchOperator = (setup: Setup): Effect.Effect<BenchOperator, never,
             main: { server: server.url, caData: server.caPem, token: "bench", priority: 0, trustEnv: false },
           };
     const requests = new Map<string, number>();
+    let events = 0;
     const counted = <R>(made: Effect.Effect<KubeTransport["Service"], never, R>) =>
       Effect.map(made, (inner) =>
         KubeTransport.of({
@@ -109,7 +128,15 @@ export const benchOperator = (setup: Setup): Effect.Effect<BenchOperator, never,
               requests.set(request.method, (requests.get(request.method) ?? 0) + 1);
               return server === undefined ? onApiServerSide(inner.request(request)) : inner.request(request);
             }),
-          stream: (request) => inner.stream(request),
+          // The watch events that reach the operator, counted by their lines.
+          stream: (request) =>
+            Effect.map(inner.stream(request), (response) => ({
+              ...response,
+              body: Stream.map(response.body, function countEventLines(chunk) {
+                for (let at = chunk.indexOf(10); at !== -1; at = chunk.indexOf(10, at + 1)) events += 1;
+                return chunk;
+              }),
+            })),
           deadlines: inner.deadlines,
         }),
       );
@@ -132,6 +159,10 @@ export const benchOperator = (setup: Setup): Effect.Effect<BenchOperator, never,
       handled += 1;
       return { ok: true };
     });
+    if (setup.deletion)
+      registry.on.delete("kopfexamples", function delete_fn() {
+        handled += 1;
+      });
     const logger = Logger.make(function benchLogSink(options) {
       const record = Logging.recordOf(options);
       if (record.message.startsWith("Creation is processed")) {
@@ -159,22 +190,38 @@ export const benchOperator = (setup: Setup): Effect.Effect<BenchOperator, never,
     );
     yield* Deferred.await(ready);
     const user = { username: "bench", groups: ["system:masters"] };
+    const collection = `/apis/kopf.dev/v1/namespaces/${namespace}/kopfexamples`;
     return {
       create: (name) =>
         emulator.handle({
           method: "POST",
-          path: `/apis/kopf.dev/v1/namespaces/${namespace}/kopfexamples`,
+          path: collection,
           query: new URLSearchParams(),
           headers: { "content-type": "application/json" },
           body: createBody(name, namespace),
           user,
         }),
+      remove: (name) =>
+        emulator.handle({
+          method: "DELETE",
+          path: `${collection}/${name}`,
+          query: new URLSearchParams(),
+          headers: {},
+          body: undefined,
+          user,
+        }),
       warmedUp,
       allDone,
-      counts: () => ({ processed, handled, lastProcessed, requests }),
+      counts: () => ({ processed, handled, lastProcessed, requests, events }),
+      settled: (objects, settle) =>
+        Effect.gen(function* () {
+          while (events < objects + (requests.get("PATCH") ?? 0)) yield* Effect.sleep("5 millis");
+          yield* Effect.sleep(settle);
+        }).pipe(Effect.timeout("600 seconds"), Effect.orDie),
       reset: () => {
         processed = 0;
         handled = 0;
+        events = 0;
         requests.clear();
       },
       fiber,

@@ -82,7 +82,7 @@ export interface HeapProfile {
  * work).
  */
 const benchSeamOf = (functionName: string): string =>
-  functionName === "create_fn"
+  functionName === "create_fn" || functionName === "delete_fn"
     ? "handler invocation"
     : functionName === "benchLogSink"
       ? "logging"

@@ -129,6 +129,24 @@ describe("splitProfile", () => {
   });
 });
 
+describe("the benchmark's own frames", () => {
+  it.each([
+    ["create_fn", OPERATOR, "handler invocation"],
+    ["delete_fn", OPERATOR, "handler invocation"],
+    ["benchLogSink", OPERATOR, "logging"],
+    ["countEventLines", OPERATOR, "objects created (bench)"],
+    ["remove", OPERATOR, "objects created (bench)"],
+    ["run", BENCH, "objects created (bench)"],
+  ])("gives %s of %s to %s", (functionName, url, seam) => {
+    const head: HeapNode = {
+      id: 1,
+      callFrame: frame("(root)", ""),
+      children: [{ id: 2, callFrame: frame(functionName, url) }],
+    };
+    expect([...splitAllocations({ head, samples: [{ nodeId: 2, size: 8 }] })]).toEqual([[seam, 8]]);
+  });
+});
+
 describe("FRAMEWORK", () => {
   it("holds the framework's seams, not the emulator's, the collector's or the benchmark's", () => {
     expect(FRAMEWORK.has("orchestration")).toBe(true);
