@@ -6,6 +6,7 @@
  */
 import * as Body from "./Body.ts";
 import type * as FieldPath from "./FieldPath.ts";
+import { withoutKey } from "./internal/ownKeys.ts";
 import { scoped } from "./internal/scopedFns.ts";
 import { isObject } from "./Json.ts";
 import type { PatchFn } from "./Patch.ts";
@@ -72,11 +73,12 @@ export const blockDeletion = (finalizer: string): PatchFn =>
  */
 export const allowDeletion = (finalizer: string): PatchFn =>
   scoped(FINALIZERS, (body) => {
-    const meta: { [key: string]: any } | undefined = isObject(body.metadata) ? body.metadata : undefined;
+    let meta: { [key: string]: any } | undefined = isObject(body.metadata) ? body.metadata : undefined;
     if (meta === undefined) return;
     if (Array.isArray(meta.finalizers)) {
       meta.finalizers = meta.finalizers.filter((f: unknown) => f !== finalizer);
-      if (meta.finalizers.length === 0) delete meta.finalizers;
+      // Without `delete` (see `withoutKey`): the diff that follows reads the whole of `metadata`.
+      if (meta.finalizers.length === 0) body.metadata = meta = withoutKey(meta, "finalizers");
     }
     if (Object.keys(meta).length === 0) delete body.metadata;
   });

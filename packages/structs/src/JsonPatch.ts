@@ -61,36 +61,45 @@ export const pointer = (path: ReadonlyArray<string | number>): string =>
 const join = (base: string, key: string | number): string => base + "/" + escapePointer(String(key));
 
 const compareValues = (path: string, a: unknown, b: unknown, out: Array<JsonPatchOp>): void => {
-  if (deepEqual(a, b)) return;
+  if (a === b) return;
+  // Objects are compared key by key at once (equal ones give nothing): a `deepEqual` first would
+  // walk them to their first difference, and then again at every level below.
   if (isObject(a) && isObject(b)) compareObjects(path, a, b, out);
+  else if (deepEqual(a, b)) return;
   else if (Array.isArray(a) && Array.isArray(b)) compareLists(path, a, b, out);
   else out.push({ op: "replace", path, value: deepCopy(b) as JsonValue });
 };
 
-const presentKeys = (x: { readonly [key: string]: unknown }): Array<string> =>
-  Object.keys(x)
-    .filter((k) => x[k] !== undefined)
-    .sort();
+const has = (x: { readonly [key: string]: unknown }, key: string): boolean =>
+  Object.hasOwn(x, key) && x[key] !== undefined;
+
+/** `keys` sorted (in place), as python-json-patch orders each group; most groups have one key or none. */
+const sorted = (keys: Array<string>): Array<string> => (keys.length > 1 ? keys.sort() : keys);
 
 // As python-json-patch: removed keys first, then added keys, then changed keys (each sorted).
+// The groups are made in one pass over each object's keys, with no key sets: a diff is made for
+// every patch, and most objects in it differ in a key or two, or not at all.
 const compareObjects = (
   path: string,
   a: { readonly [key: string]: unknown },
   b: { readonly [key: string]: unknown },
   out: Array<JsonPatchOp>,
 ): void => {
-  const aKeys = presentKeys(a);
-  const bKeys = presentKeys(b);
-  const inA = new Set(aKeys);
-  const inB = new Set(bKeys);
-  for (const key of aKeys) if (!inB.has(key)) out.push({ op: "remove", path: join(path, key) });
-  for (const key of bKeys) {
-    if (!inA.has(key)) out.push({ op: "add", path: join(path, key), value: deepCopy(b[key]) as JsonValue });
-  }
-  for (const key of aKeys) {
+  const removed: Array<string> = [];
+  const changed: Array<string> = [];
+  for (const key of Object.keys(a)) {
+    const value = a[key];
+    if (value === undefined) continue;
+    if (!has(b, key)) removed.push(key);
     // A value the two share (a copy of the changed fields alone) is equal: no pointer made for it.
-    if (inB.has(key) && a[key] !== b[key]) compareValues(join(path, key), a[key], b[key], out);
+    else if (value !== b[key]) changed.push(key);
   }
+  const added: Array<string> = [];
+  for (const key of Object.keys(b)) if (b[key] !== undefined && !has(a, key)) added.push(key);
+  for (const key of sorted(removed)) out.push({ op: "remove", path: join(path, key) });
+  for (const key of sorted(added))
+    out.push({ op: "add", path: join(path, key), value: deepCopy(b[key]) as JsonValue });
+  for (const key of sorted(changed)) compareValues(join(path, key), a[key], b[key], out);
 };
 
 // An index-precise edit script: the items kept by both lists stay, and each gap between them

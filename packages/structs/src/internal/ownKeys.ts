@@ -25,3 +25,14 @@ export const setOwn = (obj: object, key: string, value: unknown): void => {
 /** Own keys whose values are not `undefined` (JSON treats those as absent). */
 export const presentKeys = (x: { readonly [key: string]: unknown }): Array<string> =>
   Object.keys(x).filter((k) => x[k] !== undefined);
+
+/**
+ * A shallow copy of `obj` without `key`, its other keys in their order. Where the object is a
+ * private copy anyway, this takes a key away without `delete`, which turns a V8 object into a
+ * slow dictionary for every later read of it (a diff, a serialisation).
+ */
+export const withoutKey = <A extends object>(obj: A, key: string): A => {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(obj)) if (k !== key) setOwn(out, k, (obj as Record<string, unknown>)[k]);
+  return out as A;
+};
