@@ -27,6 +27,10 @@
 // With BENCH_START_HANDLERS=create-delete the operators get a delete handler too, so every object
 // gets the finalizer first (the side-by-side run's second variant; the floor operator has no such
 // variant). The default is `create`.
+// With BENCH_START_DELETE=1 as well (it needs BENCH_START_HANDLERS=create-delete and
+// BENCH_START_OBJECTS), the N objects are deleted once their creation's writes have settled, and
+// the CPU per object of their deletion is reported, measured as the side-by-side run measures it
+// (until every object is gone and the writes have been quiet for 500 ms).
 // With BENCH_TRACE_OPT=1 every operator also runs with V8's `--trace-opt`, and the time V8 spent
 // compiling (Maglev, TurboFan) is reported per object of the N: how much of the CPU per object is
 // compiling the per-object code rather than running it (internal/compileTrace.ts).
@@ -74,6 +78,9 @@ const VARIANTS: ReadonlyArray<Variant> = [
       : { label: `${cli}|${flags}`, cli, nodeArgs: nodeArgsOf(flags) };
   });
 const OBJECTS = Number(process.env.BENCH_START_OBJECTS ?? 0);
+const DELETE = process.env.BENCH_START_DELETE === "1";
+if (DELETE && (HANDLERS !== "create-delete" || OBJECTS === 0))
+  throw new Error("BENCH_START_DELETE=1 needs BENCH_START_HANDLERS=create-delete and BENCH_START_OBJECTS.");
 const TRACE_OPT = process.env.BENCH_TRACE_OPT === "1";
 const API_LATENCY_MS = Number(process.env.BENCH_START_API_LATENCY_MS ?? 0);
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
@@ -101,6 +108,10 @@ interface Sample {
   readonly peak: number;
   /** V8's compiles while the N objects were handled (with BENCH_TRACE_OPT=1). */
   readonly compiles: CompileTrace.CompileTotals;
+  /** CPU per object (ms) of their deletion (with BENCH_START_DELETE=1), and V8's compiles meanwhile. */
+  readonly deletion?:
+    | { readonly cpuPerObject: number; readonly compiles: CompileTrace.CompileTotals }
+    | undefined;
 }
 
 const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
@@ -128,10 +139,12 @@ const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
           compiles: CompileTrace.NONE,
         };
       if (API_LATENCY_MS > 0) await client.delay("patch", API_LATENCY_MS);
+      const writes = DELETE ? await client.countWrites() : undefined;
       const compilesBefore = op.compiles();
       const before = cpuMs(op.pid);
       const startedAt = performance.now();
-      const creating = client.create(Array.from({ length: OBJECTS }, (_, i) => `obj-${i}`));
+      const names = Array.from({ length: OBJECTS }, (_, i) => `obj-${i}`);
+      const creating = client.create(names);
       const readings: Segments.Reading[] = [];
       try {
         for (const bound of Segments.bounds(OBJECTS)) {
@@ -141,7 +154,7 @@ const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
       } finally {
         await creating;
       }
-      return {
+      const created = {
         ...sample,
         cpuPerObject: (cpuMs(op.pid) - before) / OBJECTS,
         segments: Segments.segments({ handled: 0, cpuMs: before }, readings),
@@ -149,6 +162,20 @@ const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
         peak: peakRssMiB(op.pid),
         compiles: CompileTrace.since(compilesBefore, op.compiles()),
       };
+      if (writes === undefined) return created;
+      const timeout = 120_000 + OBJECTS * 50;
+      await writes.settleCreated(OBJECTS, 500, timeout);
+      const compilesBeforeDeletion = op.compiles();
+      const beforeDeletion = cpuMs(op.pid);
+      await client.delete(names);
+      await op.waitFor("deleted", OBJECTS, timeout);
+      await writes.settleDeleted(OBJECTS, 500, timeout);
+      const deletion = {
+        cpuPerObject: (cpuMs(op.pid) - beforeDeletion) / OBJECTS,
+        compiles: CompileTrace.since(compilesBeforeDeletion, op.compiles()),
+      };
+      await writes.stop();
+      return { ...created, peak: peakRssMiB(op.pid), deletion };
     },
   );
 
@@ -173,7 +200,11 @@ for (let round = 0; round < ROUNDS; round++) {
           ? `then ${s.cpuPerObject.toFixed(3)} ms CPU per object (by segment ${Segments.format(s.segments)}), ` +
             `${s.perSecond.toFixed(0)} objects/s, ` +
             `peak RSS ${s.peak.toFixed(1)}, ` +
-            (TRACE_OPT ? compiling(s.compiles) : "")
+            (TRACE_OPT ? compiling(s.compiles) : "") +
+            (s.deletion === undefined
+              ? ""
+              : `deletion ${s.deletion.cpuPerObject.toFixed(3)} ms CPU per object, ` +
+                (TRACE_OPT ? compiling(s.deletion.compiles) : ""))
           : "") +
         `load ${loadavg()[0]?.toFixed(2)}`,
     );
@@ -207,6 +238,10 @@ for (const [label, all] of samples) {
           `peak RSS ${m((s) => s.peak)} MiB` +
           (TRACE_OPT
             ? `, compiling ${median(all.map((s) => CompileTrace.msOf(s.compiles) / OBJECTS)).toFixed(3)} ms per object`
+            : "") +
+          (DELETE
+            ? `; deletion ${median(all.map((s) => s.deletion?.cpuPerObject ?? Number.NaN)).toFixed(3)} ms CPU per ` +
+              `object (least ${Math.min(...all.map((s) => s.deletion?.cpuPerObject ?? Number.NaN)).toFixed(3)})`
             : "")
         : ""),
   );
