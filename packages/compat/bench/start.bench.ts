@@ -159,10 +159,9 @@ const once = ({ cli, nodeArgs }: Variant): Promise<Sample> =>
         cpuPerObject: (cpuMs(op.pid) - before) / OBJECTS,
         segments: Segments.segments({ handled: 0, cpuMs: before }, readings),
         perSecond: OBJECTS / ((performance.now() - startedAt) / 1000),
-        peak: peakRssMiB(op.pid),
         compiles: CompileTrace.since(compilesBefore, op.compiles()),
       };
-      if (writes === undefined) return created;
+      if (writes === undefined) return { ...created, peak: peakRssMiB(op.pid) };
       const timeout = 120_000 + OBJECTS * 50;
       await writes.settleCreated(OBJECTS, 500, timeout);
       const compilesBeforeDeletion = op.compiles();

@@ -115,9 +115,7 @@ const run = (pass: Pass) =>
       // creation's CPU was read at the last object processed, before most echoes were handled.)
       let end: number;
       if (DELETION) {
-        yield* Effect.gen(function* () {
-          while ((operator.counts().requests.get("PATCH") ?? 0) < N) yield* Effect.sleep("5 millis");
-        }).pipe(Effect.timeout("600 seconds"), Effect.orDie);
+        yield* operator.patched(N);
         end = performance.now();
       } else {
         yield* Deferred.await(operator.allDone).pipe(Effect.timeout("600 seconds"), Effect.orDie);

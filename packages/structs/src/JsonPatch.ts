@@ -7,6 +7,7 @@ import * as Data from "effect/Data";
 import * as Result from "effect/Result";
 import jsonpatch from "fast-json-patch";
 import { gaps } from "./internal/listAlignment.ts";
+import { getOwn } from "./internal/ownKeys.ts";
 import { deepCopy, deepEqual, isObject, type JsonValue } from "./Json.ts";
 
 /** One JSON-patch operation. */
@@ -70,9 +71,6 @@ const compareValues = (path: string, a: unknown, b: unknown, out: Array<JsonPatc
   else out.push({ op: "replace", path, value: deepCopy(b) as JsonValue });
 };
 
-const has = (x: { readonly [key: string]: unknown }, key: string): boolean =>
-  Object.hasOwn(x, key) && x[key] !== undefined;
-
 /** `keys` sorted (in place), as python-json-patch orders each group; most groups have one key or none. */
 const sorted = (keys: Array<string>): Array<string> => (keys.length > 1 ? keys.sort() : keys);
 
@@ -90,12 +88,12 @@ const compareObjects = (
   for (const key of Object.keys(a)) {
     const value = a[key];
     if (value === undefined) continue;
-    if (!has(b, key)) removed.push(key);
+    if (getOwn(b, key) === undefined) removed.push(key);
     // A value the two share (a copy of the changed fields alone) is equal: no pointer made for it.
     else if (value !== b[key]) changed.push(key);
   }
   const added: Array<string> = [];
-  for (const key of Object.keys(b)) if (b[key] !== undefined && !has(a, key)) added.push(key);
+  for (const key of Object.keys(b)) if (b[key] !== undefined && getOwn(a, key) === undefined) added.push(key);
   for (const key of sorted(removed)) out.push({ op: "remove", path: join(path, key) });
   for (const key of sorted(added))
     out.push({ op: "add", path: join(path, key), value: deepCopy(b[key]) as JsonValue });

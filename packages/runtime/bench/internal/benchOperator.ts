@@ -65,6 +65,8 @@ export interface BenchOperator {
    * `settle` more for the last ones to be handled.
    */
   readonly settled: (objects: number, settle: Duration.Input) => Effect.Effect<void>;
+  /** Waits until the operator has sent `patches` patches since the last reset. */
+  readonly patched: (patches: number) => Effect.Effect<void>;
   /** Starts the counts afresh. */
   readonly reset: () => void;
   /** The operator's fiber. */
@@ -191,41 +193,44 @@ export const benchOperator = (setup: Setup): Effect.Effect<BenchOperator, never,
     yield* Deferred.await(ready);
     const user = { username: "bench", groups: ["system:masters"] };
     const collection = `/apis/kopf.dev/v1/namespaces/${namespace}/kopfexamples`;
+    // A request of a client, straight to the emulator's store.
+    const send = (method: string, path: string, body?: Uint8Array) =>
+      emulator.handle({
+        method,
+        path,
+        query: new URLSearchParams(),
+        headers: body === undefined ? {} : { "content-type": "application/json" },
+        body,
+        user,
+      });
+    const patches = () => requests.get("PATCH") ?? 0;
+    // Looks every 5 ms until `done`; ten minutes without it fail the run.
+    const until = (done: () => boolean): Effect.Effect<void> =>
+      Effect.gen(function* () {
+        while (!done()) yield* Effect.sleep("5 millis");
+      }).pipe(Effect.timeout("600 seconds"), Effect.orDie);
     return {
-      create: (name) =>
-        emulator.handle({
-          method: "POST",
-          path: collection,
-          query: new URLSearchParams(),
-          headers: { "content-type": "application/json" },
-          body: createBody(name, namespace),
-          user,
-        }),
-      remove: (name) =>
-        emulator.handle({
-          method: "DELETE",
-          path: `${collection}/${name}`,
-          query: new URLSearchParams(),
-          headers: {},
-          body: undefined,
-          user,
-        }),
+      create: (name) => send("POST", collection, createBody(name, namespace)),
+      remove: (name) => send("DELETE", `${collection}/${name}`),
       warmedUp,
       allDone,
       counts: () => ({ processed, handled, lastProcessed, requests, events }),
       settled: (objects, settle) =>
-        Effect.gen(function* () {
-          // A patch that changed nothing would make no event: no new event for a second ends the
-          // wait too, rather than the run.
+        Effect.suspend(() => {
+          // A patch that changed nothing would make no event: no new event for a second (200
+          // looks) ends the wait too, rather than the run.
           let seen = events;
           let still = 0;
-          while (events < objects + (requests.get("PATCH") ?? 0) && still < 200) {
-            yield* Effect.sleep("5 millis");
-            still = events === seen ? still + 1 : 0;
-            seen = events;
-          }
-          yield* Effect.sleep(settle);
+          return Effect.andThen(
+            until(() => {
+              still = events === seen ? still + 1 : 0;
+              seen = events;
+              return events >= objects + patches() || still >= 200;
+            }),
+            Effect.sleep(settle),
+          );
         }),
+      patched: (count) => until(() => patches() >= count),
       reset: () => {
         processed = 0;
         handled = 0;
