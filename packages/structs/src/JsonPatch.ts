@@ -88,9 +88,10 @@ const compareObjects = (
   for (const key of Object.keys(a)) {
     const value = a[key];
     if (value === undefined) continue;
-    if (getOwn(b, key) === undefined) removed.push(key);
+    const other = getOwn(b, key);
+    if (other === undefined) removed.push(key);
     // A value the two share (a copy of the changed fields alone) is equal: no pointer made for it.
-    else if (value !== b[key]) changed.push(key);
+    else if (value !== other) changed.push(key);
   }
   const added: Array<string> = [];
   for (const key of Object.keys(b)) if (b[key] !== undefined && getOwn(a, key) === undefined) added.push(key);
