@@ -36,6 +36,18 @@ export interface Row {
 
 const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 10 ** digits;
 
+/**
+ * A ratio rounded for the report: to two decimals, or to as many more (up to six) as it takes
+ * for the written value to give the verdict the exact one gives against `target` (0.2534 is
+ * written 0.253, not 0.25, against a target of 0.25: it is not met).
+ */
+const roundRatio = (ratio: number, target: number | null): number => {
+  if (target === null) return round(ratio);
+  let digits = 2;
+  while (digits < 6 && round(ratio, digits) <= target !== ratio <= target) digits += 1;
+  return round(ratio, digits);
+};
+
 /** A figure's rounds summed up: their median (`NaN` for none) and their spread, sorted once. */
 const summary = (values: ReadonlyArray<number> | undefined): { median: number; spread: Spread | null } => {
   const sorted = [...(values ?? [])].filter(Number.isFinite).sort((a, b) => a - b);
@@ -70,7 +82,7 @@ export const rows = (
       floor: Number.isFinite(floor) ? round(floor) : null,
       oursSpread: oursRounds.spread,
       kopfSpread: kopfRounds?.spread ?? null,
-      ratio: ratio === null ? null : round(ratio),
+      ratio: ratio === null ? null : ownLimit ? round(ratio) : roundRatio(ratio, target),
       target,
       ...(ownLimit ? { ownLimit } : {}),
       met: target === null || judged === null || !Number.isFinite(judged) ? null : judged <= target,

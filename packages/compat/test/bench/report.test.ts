@@ -45,6 +45,24 @@ describe("Report.rows", () => {
       kopf: [4],
       expected: { ratio: 0.25, met: true },
     },
+    {
+      name: "a ratio just over the target is written with the decimals that show it over",
+      ours: [0.75],
+      kopf: [2.96],
+      expected: { ratio: 0.253, met: false },
+    },
+    {
+      name: "a ratio just under the target that two decimals would round up to it stays two decimals",
+      ours: [0.7499],
+      kopf: [3],
+      expected: { ratio: 0.25, met: true },
+    },
+    {
+      name: "a ratio over the target by a few hundred-thousandths is written with five decimals",
+      ours: [2.5003],
+      kopf: [10],
+      expected: { ratio: 0.25003, met: false },
+    },
   ])("$name", ({ ours, kopf, expected }) => {
     const rows = Report.rows(
       samplesOf({ "ours/deleteCpu/10": ours, "kopf/deleteCpu/10": kopf }),
