@@ -38,13 +38,13 @@ const round = (value: number, digits = 2) => Math.round(value * 10 ** digits) / 
 
 /**
  * A ratio rounded for the report: to two decimals, or to as many more (up to six) as it takes
- * for the written value to give the verdict the exact one gives against `target` (0.2534 is
- * written 0.253, not 0.25, against a target of 0.25: it is not met).
+ * for the written value to give the verdict `met` the exact one gets against `target` (0.2534 is
+ * written 0.253, not 0.25, against a target of 0.25: it is not met). `target` is `null` for a
+ * ratio that is not judged.
  */
-const roundRatio = (ratio: number, target: number | null): number => {
-  if (target === null) return round(ratio);
+const roundRatio = (ratio: number, target: number | null, met: boolean | null): number => {
   let digits = 2;
-  while (digits < 6 && round(ratio, digits) <= target !== ratio <= target) digits += 1;
+  while (target !== null && digits < 6 && round(ratio, digits) <= target !== met) digits += 1;
   return round(ratio, digits);
 };
 
@@ -74,6 +74,7 @@ export const rows = (
     const kopf = kopfRounds?.median ?? null;
     const ratio = kopf === null || !(kopf > 0) || !Number.isFinite(ours) ? null : ours / kopf;
     const judged = ownLimit ? ours : ratio;
+    const met = target === null || judged === null || !Number.isFinite(judged) ? null : judged <= target;
     return {
       figure,
       unit,
@@ -82,10 +83,10 @@ export const rows = (
       floor: Number.isFinite(floor) ? round(floor) : null,
       oursSpread: oursRounds.spread,
       kopfSpread: kopfRounds?.spread ?? null,
-      ratio: ratio === null ? null : ownLimit ? round(ratio) : roundRatio(ratio, target),
+      ratio: ratio === null ? null : roundRatio(ratio, ownLimit ? null : target, met),
       target,
       ...(ownLimit ? { ownLimit } : {}),
-      met: target === null || judged === null || !Number.isFinite(judged) ? null : judged <= target,
+      met,
     };
   };
   const largest = Math.max(...sizes);
