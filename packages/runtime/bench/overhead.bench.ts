@@ -54,7 +54,9 @@ import * as Deferred from "effect/Deferred";
 import * as Effect from "effect/Effect";
 import * as Fiber from "effect/Fiber";
 import * as References from "effect/References";
+import { apiServerSteps } from "./internal/apiServerSide.ts";
 import { benchOperator } from "./internal/benchOperator.ts";
+import { makeStepCounter } from "./internal/effectSteps.ts";
 import { type Pass, startProfiling } from "./internal/profiling.ts";
 import { FRAMEWORK } from "./internal/seams.ts";
 
@@ -74,6 +76,9 @@ const MEASURED = DELETION
 
 // ---- one run over a fresh emulator ------------------------------------------------------------
 
+// The run-loop steps of the operator's fibers (not the API server's answers, not the benchmark's).
+const operatorSteps = makeStepCounter();
+
 const run = (pass: Pass) =>
   Effect.scoped(
     Effect.gen(function* () {
@@ -83,6 +88,7 @@ const run = (pass: Pass) =>
         metrics: process.env.BENCH_OVERHEAD_METRICS === "on",
         objects: N,
         deletion: DELETION,
+        steps: operatorSteps,
       });
       // One object first, handled before the clock starts: the operator is then watching (its
       // listing done), so the objects below come as watch events, as they do to a running
@@ -101,6 +107,8 @@ const run = (pass: Pass) =>
         operator.reset();
       }
       const profiling = yield* startProfiling(pass);
+      operatorSteps.reset();
+      apiServerSteps.reset();
       const cpuBefore = process.cpuUsage();
       const mainBefore = process.threadCpuUsage();
       const t0 = performance.now();
@@ -124,6 +132,7 @@ const run = (pass: Pass) =>
       yield* operator.settled(N, "50 millis");
       const cpu = process.cpuUsage(cpuBefore);
       const main = process.threadCpuUsage(mainBefore);
+      const steps = { operator: operatorSteps.count(), apiServer: apiServerSteps.count() };
       const { handled, requests } = operator.counts();
       const seconds = (end - t0) / 1000;
       const split = yield* profiling.stop;
@@ -136,6 +145,11 @@ const run = (pass: Pass) =>
         // The JavaScript thread alone (the rest: the GC's and the compiler's helper threads).
         mainThreadCpuUsPerObject: (main.user + main.system) / N,
         requestsPerObject: Object.fromEntries([...requests].map(([verb, count]) => [verb, round(count / N)])),
+        // Over HTTPS the API server's fibers are the emulator server's, not counted: `null`.
+        effectStepsPerObject: {
+          operator: round(steps.operator / N),
+          apiServer: HTTPS ? null : round(steps.apiServer / N),
+        },
         split,
       };
     }),
@@ -154,6 +168,11 @@ const allocatedKiB = (split: ReadonlyMap<string, number>) => ({
   framework: round(sumOf([...split].filter(([seam]) => FRAMEWORK.has(seam)).map(([, b]) => b)) / N / 1024),
   emulator: round((split.get("emulator (API server)") ?? 0) / N / 1024),
 });
+/** The API server's steps, where they are counted (in-process). */
+const apiServerStepsNote = (run: { effectStepsPerObject: { apiServer: number | null } }) =>
+  run.effectStepsPerObject.apiServer === null
+    ? ""
+    : ` (the API server's answers ${run.effectStepsPerObject.apiServer})`;
 const loadNow = () =>
   loadavg()
     .map((l) => l.toFixed(1))
@@ -171,7 +190,7 @@ if (mode === "0" || mode === "allocations") {
           plain.mainThreadCpuUsPerObject,
         )}), handled/s ${Math.round(plain.objectsPerSecond)}, requests/object ${JSON.stringify(
           plain.requestsPerObject,
-        )}, load ${loadNow()}`,
+        )}, Effect steps/object ${plain.effectStepsPerObject.operator}${apiServerStepsNote(plain)}, load ${loadNow()}`,
       );
     } else {
       const sampled = await Effect.runPromise(withLogLevel(run("allocations")));
@@ -242,6 +261,11 @@ console.log(
 // has to deal with, and a measure of a change's effect where its CPU is within the noise.
 console.log(`  KiB allocated/object ${kib.all} in all, ${kib.framework} framework`);
 console.log(`  requests/object      ${JSON.stringify(plain.requestsPerObject)}`);
+// Exact, the same from run to run for the same code: a change to the Effect operations on an
+// object's path shows here whatever the machine's noise (internal/effectSteps.ts).
+console.log(
+  `  Effect steps/object  ${plain.effectStepsPerObject.operator} operator${apiServerStepsNote(plain)}`,
+);
 console.log(
   "  by seam: CPU µs/object (profiled pass, scaled to the unprofiled total), KiB allocated/object (heap-sampled pass):",
 );
@@ -278,6 +302,7 @@ const report = {
   frameworkKibAllocatedPerObject: kib.framework,
   kibAllocatedPerObjectBySeam: kibPerObject,
   requestsPerObject: plain.requestsPerObject,
+  effectStepsPerObject: plain.effectStepsPerObject,
   profiledPass: { handledPerSecond: round(profiled.objectsPerSecond), seconds: round(profiled.seconds) },
 };
 const out = process.env.BENCH_OUT ?? join(root, `.reports/bench/overhead${DELETION ? "-deletion" : ""}.json`);

@@ -1,10 +1,15 @@
 // The API server's side of an in-process request in the overhead benchmark (overhead.bench.ts):
 // the emulator's answer runs in a fiber of its own, under a frame of this file, which the seams
-// (internal/seams.ts) give to the emulator.
+// (internal/seams.ts) give to the emulator, and whose run-loop steps count apart from the
+// operator's (internal/effectSteps.ts).
 import type * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import type * as Exit from "effect/Exit";
 import type * as Fiber from "effect/Fiber";
+import { makeStepCounter } from "./effectSteps.ts";
+
+/** The run-loop steps of the API server's answers (and of the fibers they fork). */
+export const apiServerSteps = makeStepCounter();
 
 /**
  * Runs an in-process request's answer (the emulator's effect) in a fiber of its own, started
@@ -34,7 +39,7 @@ function apiServerSide<A, E>(
   answer: Effect.Effect<A, E>,
   resume: (exit: Exit.Exit<A, E>) => void,
 ): Fiber.Fiber<A, E> {
-  const answering = Effect.runForkWith(context)(answer);
+  const answering = Effect.runForkWith(apiServerSteps.into(context))(answer);
   answering.addObserver(resume);
   return answering;
 }

@@ -23,6 +23,7 @@ import type * as Scope from "effect/Scope";
 import * as Stream from "effect/Stream";
 import { Logging, Operator } from "../../src/index.ts";
 import { onApiServerSide } from "./apiServerSide.ts";
+import type { StepCounter } from "./effectSteps.ts";
 
 /** How the benchmark's operator runs. */
 export interface Setup {
@@ -36,6 +37,8 @@ export interface Setup {
   readonly objects: number;
   /** A delete handler too: every object gets the finalizer, and its deletion is handled. */
   readonly deletion: boolean;
+  /** Counts the run-loop steps of the operator's fibers (those it forks too). */
+  readonly steps: StepCounter;
 }
 
 /** A running benchmark operator and what the run reads of it. */
@@ -177,6 +180,7 @@ export const benchOperator = (setup: Setup): Effect.Effect<BenchOperator, never,
     const ready = yield* Deferred.make<void>();
     const fiber = yield* Effect.forkScoped(
       Operator.run({ registry, namespaces: [namespace], standalone: true, ready }).pipe(
+        setup.steps.counting,
         Effect.provide(
           Layer.mergeAll(
             operatorClient,
