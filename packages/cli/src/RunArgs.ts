@@ -1,13 +1,14 @@
 /**
  * The options of `kopf run` (Kopf's `kopf run` command, docs/guide/cli.md): their yargs definitions, the
- * `KOPF_RUN_*` environment fallbacks (Click's `auto_envvar_prefix`), and the pure translation of
- * parsed arguments into a {@link RunPlan}: what to load, what to serve, the settings overrides
- * (through `RunOptions.forRun`) and how to log.
+ * `KOPF_RUN_*` environment fallbacks (Click's `auto_envvar_prefix`, read by `internal/runEnv.ts`),
+ * and the pure translation of parsed arguments into a {@link RunPlan}: what to load, what to
+ * serve, the settings overrides (through `RunOptions.forRun`) and how to log.
  */
 import { RunOptions, type Settings } from "@kopf/settings";
 import * as Data from "effect/Data";
 import * as Result from "effect/Result";
 import type { Argv } from "yargs";
+import { type Env, envBoolean, envString, envWords } from "./internal/runEnv.ts";
 
 /** Why the arguments of `kopf run` cannot be used. */
 export class RunArgsError extends Data.TaggedError("RunArgsError")<{
@@ -206,35 +207,6 @@ export const configure = <T>(argv: Argv<T>) =>
         "(e.g. KOPF_RUN_NAMESPACES='ns1 ns2', KOPF_RUN_STANDALONE=true, KOPF_RUN_LOG_FORMAT=json).",
     );
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-const envKey = (option: string): string => `KOPF_RUN_${option.toUpperCase().replaceAll("-", "_")}`;
-
-const envString = (env: Env, option: string): string | undefined => {
-  const value = env[envKey(option)];
-  return value === undefined || value === "" ? undefined : value;
-};
-
-const envWords = (env: Env, option: string): ReadonlyArray<string> =>
-  (envString(env, option) ?? "").split(/\s+/).filter((word) => word !== "");
-
-const TRUE = new Set(["1", "true", "t", "yes", "y", "on"]);
-const FALSE = new Set(["0", "false", "f", "no", "n", "off"]);
-
-const envBoolean = (env: Env, option: string): Result.Result<boolean | undefined, RunArgsError> => {
-  const value = envString(env, option);
-  if (value === undefined) return Result.succeed(undefined);
-  const lower = value.trim().toLowerCase();
-  if (TRUE.has(lower)) return Result.succeed(true);
-  if (FALSE.has(lower)) return Result.succeed(false);
-  return Result.fail(
-    new RunArgsError({
-      reason: "BadValue",
-      message: `${envKey(option)}=${value} is not a boolean (use true or false)`,
-    }),
-  );
-};
-
 /**
  * The plan of a `kopf run` invocation: the command line first, then `KOPF_RUN_*` variables, then
  * Kopf's defaults. `-n` and `-A` together are a usage error, as are values that make no sense.
@@ -248,7 +220,12 @@ const envBoolean = (env: Env, option: string): Result.Result<boolean | undefined
 export const plan = (args: ParsedRunArgs, env: Env = {}): Result.Result<RunPlan, RunArgsError> =>
   Result.gen(function* () {
     const bool = (option: keyof ParsedRunArgs & string, given: boolean | undefined) =>
-      given !== undefined ? Result.succeed(given) : envBoolean(env, option);
+      given !== undefined
+        ? Result.succeed(given)
+        : Result.mapError(
+            envBoolean(env, option),
+            (message) => new RunArgsError({ reason: "BadValue", message }),
+          );
     const namespaces = [
       ...(args.namespace ?? []),
       ...(args.namespace === undefined
