@@ -8,6 +8,7 @@ import * as Admit from "./Admit.ts";
 import * as Body from "./Body.ts";
 import * as BodyCheck from "./BodyCheck.ts";
 import type { ApiRequest } from "./Emulator.ts";
+import { managerOf } from "./FieldManager.ts";
 import type { Core, Resolved } from "./internal/Core.ts";
 import { type JsonObject, metaOf, str } from "./internal/Json.ts";
 import * as JsonPatch from "./JsonPatch.ts";
@@ -156,7 +157,7 @@ export const patch = Effect.fnUntraced(function* (core: Core, resolved: Resolved
       ]),
     );
   const patchBody = yield* Effect.fromResult(Body.decode(request.body, false));
-  const manager = Writes.managerOf(request);
+  const manager = managerOf(request);
   return yield* Writes.commitUpdate(core, resolved, request, (current) =>
     Effect.gen(function* () {
       const servedCurrent = ObjectMeta.serve(resolved.type, resolved.version, current);

@@ -1,6 +1,6 @@
 /** The field manager a write is recorded under when it names none: the user agent's product name. */
 import { describe, expect, it } from "vitest";
-import { managerOf } from "../../src/api/Writes.ts";
+import { managerOf } from "../../src/api/FieldManager.ts";
 
 const of = (agent: string | undefined, fieldManager?: string) =>
   managerOf({
