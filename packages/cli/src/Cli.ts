@@ -14,7 +14,7 @@
  */
 
 import { resolve } from "node:path";
-import { type KubeApi, KubeClient, StartupCheck } from "@kopf/client";
+import type { KubeApi } from "@kopf/client";
 import type * as Emulator from "@kopf/emulator";
 import { Environment, Peering } from "@kopf/engines";
 import * as Cause from "effect/Cause";
@@ -24,6 +24,7 @@ import type * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
 import * as kopf from "kopf";
 import yargs from "yargs";
+import { clusterOf, runCluster } from "./internal/commandCluster.ts";
 import { importOptional } from "./internal/importOptional.ts";
 import * as Loading from "./Loading.ts";
 import * as ManifestsCommand from "./ManifestsCommand.ts";
@@ -131,48 +132,6 @@ const exceptionOf = (exit: Exit.Exit<unknown, unknown>): unknown =>
 
 const messageOf = (error: unknown): string =>
   typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error);
-
-/**
- * The cluster: the injected one, else the live client logging in with the registry's `on.login`
- * handlers if there are any, else from `--kubeconfig`/`--context`/`$KUBECONFIG` or in-cluster.
- */
-const clusterOf = (
-  io: CliIo,
-  registry: kopf.Registry.Registry,
-  path: string | undefined,
-  context: string | undefined,
-): Layer.Layer<KubeApi, unknown> => io.kubeApi ?? kopf.liveCluster(registry, liveOptions(io, path, context));
-
-const liveOptions = (
-  io: CliIo,
-  path: string | undefined,
-  context: string | undefined,
-): KubeClient.LiveOptions => ({
-  kubeconfig: {
-    ...(path !== undefined ? { paths: path } : {}),
-    ...(context !== undefined ? { context } : {}),
-    ...(io.env !== undefined ? { env: io.env } : {}),
-  },
-});
-
-/**
- * The cluster of `kopf run`. With the built-in logins, credentials that can never work end the
- * command with one line before the operator starts (see `StartupCheck`); what a retry may fix
- * is left to the operator. The check and the operator share one login (and its plugin cache).
- */
-const runCluster = async (
-  io: CliIo,
-  registry: kopf.Registry.Registry,
-  plan: RunArgs.RunPlan,
-): Promise<Exit.Exit<Layer.Layer<KubeApi, unknown>, StartupCheck.StartupError>> => {
-  if (io.kubeApi !== undefined || registry.activityHandlers("authentication").length > 0) {
-    return Exit.succeed(clusterOf(io, registry, plan.kubeconfig, plan.context));
-  }
-  const options = liveOptions(io, plan.kubeconfig, plan.context);
-  const live = { ...options, login: KubeClient.defaultLogin(options) };
-  const checked = await Effect.runPromiseExit(StartupCheck.run(live));
-  return Exit.map(checked, () => KubeClient.layer(live));
-};
 
 /** `kopf freeze`/`kopf resume`: write or remove the presence record, then exit. */
 const runPeering = async (command: "freeze" | "resume", plan: PeeringCommands.PeeringPlan, io: CliIo) => {
