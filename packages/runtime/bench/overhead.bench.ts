@@ -261,8 +261,9 @@ console.log(
 // has to deal with, and a measure of a change's effect where its CPU is within the noise.
 console.log(`  KiB allocated/object ${kib.all} in all, ${kib.framework} framework`);
 console.log(`  requests/object      ${JSON.stringify(plain.requestsPerObject)}`);
-// Exact, the same from run to run for the same code: a change to the Effect operations on an
-// object's path shows here whatever the machine's noise (internal/effectSteps.ts).
+// A count, not a time: the same in every round on a quiet machine, so a change to the Effect
+// operations on an object's path shows here where the CPU figures cannot show it; under load,
+// waits that run out add steps of their own (internal/effectSteps.ts).
 console.log(
   `  Effect steps/object  ${plain.effectStepsPerObject.operator} operator${apiServerStepsNote(plain)}`,
 );

@@ -1,10 +1,12 @@
 // How many steps Effect's run loop takes for the overhead benchmark (overhead.bench.ts): every
 // operation a fiber evaluates (a `flatMap`'s continuation, a `suspend`, a `withFiber`, a value
 // passed on) first asks the fiber's scheduler whether to yield, so a scheduler that counts those
-// questions and leaves every decision to Effect's own counts the operations exactly. Unlike the
-// CPU time (±20% between runs on a shared machine), the count is the same from run to run for
-// the same code: the figure to judge a change to the number of Effect operations on an object's
-// path by. The operator's fibers and the API server's answers (`apiServerSide.ts`) count apart.
+// questions and leaves every decision to Effect's own counts the operations exactly. A count of
+// work, not of time: on a quiet machine it comes out the same in every round, where the CPU time
+// moves by ±20%, so it is the figure to judge a change to the number of Effect operations on an
+// object's path by; under load it rises with the work that timing brings (waits that run out and
+// re-read an object, cycles that queue for a slot). The operator's fibers and the API server's
+// answers (`apiServerSide.ts`) count apart.
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
 import type * as Fiber from "effect/Fiber";
