@@ -1,14 +1,13 @@
 /**
- * DELETE of objects and collections: DeleteOptions (preconditions, propagationPolicy and the legacy
- * orphanDependents), finalizers (`orphan`, `foregroundDeletion`, and the user's: an object with
+ * DELETE of objects and collections: the preconditions and propagation of its options (read by
+ * `DeleteOptions.ts`), finalizers (`orphan`, `foregroundDeletion`, and the user's: an object with
  * finalizers is marked with deletionTimestamp, not removed), namespaces entering Terminating.
  */
 import * as Effect from "effect/Effect";
-import * as Result from "effect/Result";
+import type * as Result from "effect/Result";
 import * as Admit from "./Admit.ts";
-import * as Body from "./Body.ts";
+import { type DeleteOptions, parseOptions } from "./DeleteOptions.ts";
 import type { ApiRequest } from "./Emulator.ts";
-import * as FieldError from "./FieldError.ts";
 import { CRD_CLEANUP_FINALIZER } from "./GarbageCollector.ts";
 import { type Core, json, type Resolved, type Response } from "./internal/Core.ts";
 import { asObject, isObject, type JsonObject, metaOf, str } from "./internal/Json.ts";
@@ -17,103 +16,7 @@ import * as ObjectMeta from "./ObjectMeta.ts";
 import * as Status from "./Status.ts";
 import { rvOf, uidOf } from "./Store.ts";
 
-export type Propagation = "Orphan" | "Background" | "Foreground";
-
-export interface DeleteOptions {
-  readonly propagation: Propagation | undefined;
-  readonly orphanDependents: boolean | undefined;
-  readonly uid: string | undefined;
-  readonly resourceVersion: string | undefined;
-  readonly dryRun: boolean;
-  /** The options as admission webhooks get them (`request.options`), in Go's field order. */
-  readonly raw: JsonObject;
-}
-
 const PROTECTED_NAMESPACES = new Set(["default", "kube-system", "kube-public"]);
-
-/** DeleteOptions' fields in Go struct order (how kube-apiserver writes them). */
-const FIELD_ORDER = [
-  "gracePeriodSeconds",
-  "preconditions",
-  "orphanDependents",
-  "propagationPolicy",
-  "dryRun",
-  "ignoreStoreReadErrorWithClusterBreakingPotential",
-];
-
-/** The DeleteOptions a query gives (used only when the request has no body). */
-const fromQuery = (q: URLSearchParams): JsonObject => {
-  const grace = q.get("gracePeriodSeconds");
-  const orphan = q.get("orphanDependents");
-  const policy = q.get("propagationPolicy");
-  const dryRun = q.getAll("dryRun");
-  return {
-    ...(grace !== null && /^-?\d+$/.test(grace) ? { gracePeriodSeconds: Number(grace) } : {}),
-    ...(orphan === null ? {} : { orphanDependents: orphan === "true" }),
-    ...(policy === null || policy === "" ? {} : { propagationPolicy: policy }),
-    ...(dryRun.length === 0 ? {} : { dryRun }),
-  };
-};
-
-/**
- * DeleteOptions from the body (JSON) or, when there is no body, from the query — never both: as
- * kube-apiserver's delete handler decodes them, a body's options are all there is (a `?dryRun=All`
- * next to a body is ignored).
- */
-export const parseOptions = (request: ApiRequest): Result.Result<DeleteOptions, Status.ApiError> => {
-  let body: JsonObject;
-  if (request.body !== undefined && request.body.byteLength > 0) {
-    const decoded = Body.decodeObjectBody(request.headers, request.body, "DeleteOptions");
-    if (Result.isFailure(decoded)) return Result.fail(decoded.failure);
-    if (!isObject(decoded.success))
-      return Result.fail(Status.badRequest("the DeleteOptions body must be a JSON object"));
-    const { kind: _kind, apiVersion: _apiVersion, ...options } = decoded.success;
-    body = options;
-  } else body = fromQuery(request.query);
-  const policy = str(body.propagationPolicy);
-  if (policy !== undefined && policy !== "Orphan" && policy !== "Background" && policy !== "Foreground")
-    return Result.fail(
-      Status.invalid("meta.k8s.io", "DeleteOptions", "", [
-        {
-          type: "FieldValueNotSupported",
-          field: "propagationPolicy",
-          value: policy,
-          detail: 'supported values: "Foreground", "Background", "Orphan", "nil"',
-        },
-      ]),
-    );
-  const orphanDependents = typeof body.orphanDependents === "boolean" ? body.orphanDependents : undefined;
-  if (orphanDependents !== undefined && policy !== undefined)
-    return Result.fail(
-      Status.invalid("meta.k8s.io", "DeleteOptions", "", [
-        {
-          type: "FieldValueInvalid",
-          field: "propagationPolicy",
-          value: policy,
-          detail: "orphanDependents and deletionPropagation cannot be both set",
-        },
-      ]),
-    );
-  const dryRun = Array.isArray(body.dryRun) ? body.dryRun : [];
-  if (dryRun.some((v) => v !== "All"))
-    return Result.fail(
-      Status.invalid("meta.k8s.io", "DeleteOptions", "", [
-        FieldError.notSupported("dryRun", dryRun, ["All"]),
-      ]),
-    );
-  const pre = asObject(body.preconditions);
-  const ordered: JsonObject = { kind: "DeleteOptions", apiVersion: "meta.k8s.io/v1" };
-  for (const key of [...FIELD_ORDER, ...Object.keys(body)])
-    if (Object.hasOwn(body, key)) ordered[key] = body[key];
-  return Result.succeed({
-    propagation: policy,
-    orphanDependents,
-    uid: str(pre.uid),
-    resourceVersion: str(pre.resourceVersion),
-    dryRun: dryRun.length > 0,
-    raw: ordered,
-  });
-};
 
 const checkPreconditions = (
   resolved: Resolved,

@@ -135,7 +135,7 @@ const resource = Effect.fnUntraced(function* (
   const method = request.method.toUpperCase();
   const collection = resolved.name === undefined;
   const deny = (verb: string) => !resolved.type.verbs.includes(verb);
-  // A DELETE with a body takes its options from the body alone (Deletion.parseOptions checks them).
+  // A DELETE with a body takes its options from the body alone (DeleteOptions.parseOptions checks them).
   const hasBody = request.body !== undefined && request.body.byteLength > 0;
   const badOptions = method === "DELETE" && hasBody ? undefined : WriteOptions.check(method, request.query);
   if (badOptions !== undefined) return yield* Effect.fail(badOptions);
