@@ -6,8 +6,9 @@
 // reported as the cold process's (V8 compiles the per-object path during it), then
 // BENCH_OVERHEAD_WARM_UP_ROUNDS more runs (default 3) warm the code up unreported (the figures
 // settle after two or three), then three passes give the warm figures:
-//   1. unprofiled: objects/s handled to completion (first create → last "Creation is processed")
-//      and the process's CPU time per object;
+//   1. unprofiled: objects/s handled to completion (first create → last "Creation is processed"),
+//      the process's CPU time per object, and the steps of Effect's run loop per object in the
+//      operator's fibers and in the API server's answers apart (internal/effectSteps.ts);
 //   2. under the V8 sampling profiler (node:inspector, 100 µs): each CPU sample is attributed to the
 //      innermost frame that belongs to a known seam of the framework — watch-event decode, cause
 //      detection, handler invocation, patch building, request sending — or to the emulator, the
