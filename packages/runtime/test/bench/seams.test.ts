@@ -15,7 +15,7 @@ import {
 const frame = (functionName: string, url: string) => ({ functionName, url });
 const RUNTIME = "file:///repo/packages/runtime/src/ObjectQueues.ts";
 const EXECUTION = "file:///repo/packages/runtime/src/execution/Invocation.ts";
-const EFFECT = "file:///repo/node_modules/.pnpm/effect@4.1.0/node_modules/effect/dist/internal/effect.js";
+const EFFECT = "file:///repo/node_modules/.pnpm/effect@4.1.5/node_modules/effect/dist/internal/effect.js";
 const EMULATOR = "file:///repo/packages/emulator/src/api/Writes.ts";
 const STRUCTS = "file:///repo/packages/structs/src/Patch.ts";
 const BENCH = "file:///repo/packages/runtime/bench/overhead.bench.ts";
