@@ -15,7 +15,6 @@
 
 import { resolve } from "node:path";
 import type { KubeApi } from "@kopf/client";
-import type * as Emulator from "@kopf/emulator";
 import { Environment, Peering } from "@kopf/engines";
 import * as Cause from "effect/Cause";
 import * as Effect from "effect/Effect";
@@ -23,8 +22,9 @@ import * as Exit from "effect/Exit";
 import type * as Layer from "effect/Layer";
 import * as Result from "effect/Result";
 import * as kopf from "kopf";
-import yargs from "yargs";
 import { clusterOf, runCluster } from "./internal/commandCluster.ts";
+import { type EmulatorModule, parse } from "./internal/commandLine.ts";
+import { messageOf } from "./internal/errorMessage.ts";
 import { importOptional } from "./internal/importOptional.ts";
 import * as Loading from "./Loading.ts";
 import * as ManifestsCommand from "./ManifestsCommand.ts";
@@ -56,8 +56,7 @@ export interface CliIo {
   readonly loadEmulator?: (() => Promise<EmulatorModule>) | undefined;
 }
 
-/** What `kopf emulator` needs of `@kopf/emulator`: its command line and its program. */
-export type EmulatorModule = Pick<typeof Emulator, "EmulatorCommand" | "EmulatorMain">;
+export type { EmulatorModule } from "./internal/commandLine.ts";
 
 const importEmulator = (): Promise<EmulatorModule> => import("@kopf/emulator");
 
@@ -68,60 +67,6 @@ export interface CliResult {
   readonly exception: unknown;
 }
 
-/** The command line; the `emulator` command's options come from the emulator once it is loaded. */
-const parser = (emulator: EmulatorModule | undefined) =>
-  yargs()
-    .scriptName("kopf")
-    .usage("Usage: $0 <command> [options]")
-    .command(
-      "run [paths..]",
-      "Start an operator process and handle all the custom objects.",
-      RunArgs.configure,
-    )
-    .command("emulator", "Run the Kubernetes API emulator (HTTPS) until stopped.", (argv) =>
-      emulator === undefined ? argv : emulator.EmulatorCommand.configure(argv),
-    )
-    .command("freeze", "Freeze the resource handling in the cluster (pause peered operators).", (argv) =>
-      PeeringCommands.configure(argv, "freeze"),
-    )
-    .command("resume", "Resume the resource handling in the cluster.", (argv) =>
-      PeeringCommands.configure(argv, "resume"),
-    )
-    .command("crd [paths..]", "Print the CRDs of the resources the files declare (kopf.resource).", (argv) =>
-      ResourceCommands.configure(argv, "crd"),
-    )
-    .command(
-      "manifests [paths..]",
-      "Print the YAML of what the operator needs in a cluster: RBAC, Deployment, CRDs.",
-      ManifestsCommand.configure,
-    )
-    .command("types <file>", "Write TypeScript Schemas and resources from a YAML file of CRDs.", (argv) =>
-      ResourceCommands.configure(argv, "types"),
-    )
-    .demandCommand(
-      1,
-      "Name a command: kopf run ..., kopf emulator ..., kopf freeze ..., kopf resume ..., kopf crd ..., kopf manifests ... or kopf types ...",
-    )
-    .strict()
-    .help()
-    .alias("help", "h")
-    .version("0.1.0")
-    .exitProcess(false)
-    .wrap(100);
-
-interface Parsed {
-  readonly error: Error | undefined;
-  readonly args: Record<string, unknown>;
-  readonly output: string;
-}
-
-const parse = (argv: ReadonlyArray<string>, emulator: EmulatorModule | undefined): Promise<Parsed> =>
-  new Promise((resolve) => {
-    parser(emulator).parse([...argv], {}, (error, args, output) =>
-      resolve({ error: error ?? undefined, args: args as Record<string, unknown>, output }),
-    );
-  });
-
 const usage = (io: CliIo, message: string): CliResult => {
   io.stderr(`Error: ${message}\nTry 'kopf --help' for help.\n`);
   return { exitCode: 2, exception: new Error(message) };
@@ -129,9 +74,6 @@ const usage = (io: CliIo, message: string): CliResult => {
 
 const exceptionOf = (exit: Exit.Exit<unknown, unknown>): unknown =>
   Exit.isSuccess(exit) ? undefined : Cause.squash(exit.cause);
-
-const messageOf = (error: unknown): string =>
-  typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error);
 
 /** `kopf freeze`/`kopf resume`: write or remove the presence record, then exit. */
 const runPeering = async (command: "freeze" | "resume", plan: PeeringCommands.PeeringPlan, io: CliIo) => {

@@ -6,52 +6,23 @@
  * what the operator needs in a cluster ({@link Manifests.manifestsFor}). With `--explain`, it
  * prints the RBAC rules and the reason for each instead.
  */
-import { extname } from "node:path";
-import { RunOptions, Settings } from "@kopf/settings";
+import { Settings } from "@kopf/settings";
 import { Resource } from "@kopf/structs";
 import * as Effect from "effect/Effect";
 import * as kopf from "kopf";
 import type { Argv } from "yargs";
 import { discoverCluster } from "./internal/clusterDiscovery.ts";
+import { messageOf } from "./internal/errorMessage.ts";
 import { importOptional } from "./internal/importOptional.ts";
+import { builtPath, lastGiven, type ManifestsArgs, runOptions } from "./internal/manifestArgs.ts";
 import { ManifestsCommandError, readCrds, write } from "./internal/manifestFiles.ts";
 import * as Loading from "./Loading.ts";
 import * as Manifests from "./Manifests.ts";
 import * as ResourceCommands from "./ResourceCommands.ts";
 import * as RunArgs from "./RunArgs.ts";
 
+export { builtPath, lastGiven, type ManifestsArgs } from "./internal/manifestArgs.ts";
 export { ManifestsCommandError, OUTPUT_FILES } from "./internal/manifestFiles.ts";
-
-/** The arguments of `kopf manifests` as yargs parses them (the scope and peering ones as for `kopf run`). */
-export interface ManifestsArgs
-  extends Pick<
-    RunArgs.ParsedRunArgs,
-    | "module"
-    | "namespace"
-    | "all-namespaces"
-    | "standalone"
-    | "peering"
-    | "priority"
-    | "leader-election"
-    | "sharding"
-    | "lease-name"
-    | "lease-namespace"
-    | "shard-watch"
-  > {
-  readonly paths?: ReadonlyArray<string> | undefined;
-  readonly name?: string | undefined;
-  readonly image?: string | undefined;
-  readonly "operator-namespace"?: string | undefined;
-  readonly output?: string | undefined;
-  readonly crd?: ReadonlyArray<string> | undefined;
-  readonly entry?: string | undefined;
-  readonly replicas?: number | undefined;
-  readonly "webhook-managed"?: string | undefined;
-  readonly "webhook-port"?: number | undefined;
-  readonly explain?: boolean | undefined;
-  readonly kubeconfig?: string | undefined;
-  readonly context?: string | undefined;
-}
 
 /**
  * Adds the options of `kopf manifests` to a yargs command.
@@ -141,88 +112,8 @@ export const configure = <T>(argv: Argv<T>) =>
       describe: "print the RBAC rules and why each is needed, not YAML",
     });
 
-const messageOf = (error: unknown): string =>
-  typeof error === "object" && error !== null && "message" in error ? String(error.message) : String(error);
-
 const failure = (reason: ManifestsCommandError["reason"], message: string) =>
   Effect.fail(new ManifestsCommandError({ reason, message }));
-
-/** The built module of a handler file: `src/x.ts` runs as `dist/x.js` (the scaffold's build). */
-export const builtPath = (path: string): string => {
-  const normalized = path.replace(/^\.\//, "");
-  if (!normalized.startsWith("src/") || ![".ts", ".mts"].includes(extname(normalized))) return normalized;
-  return `dist/${normalized.slice(4, -extname(normalized).length)}${extname(normalized) === ".mts" ? ".mjs" : ".js"}`;
-};
-
-/** The run options of the operator, from the command line (the Deployment passes them on). */
-const runOptions = (args: ManifestsArgs, operatorNamespace: string, clusterwide: boolean) => {
-  const scaled = args["leader-election"] === true || args.sharding === true;
-  return {
-    run: RunOptions.forRun({
-      clusterwide,
-      peeringName: args.peering,
-      standalone: args.standalone,
-      priority: args.priority,
-      leaderElection: args["leader-election"],
-      sharding: args.sharding,
-      leaseName: args["lease-name"],
-      leaseNamespace: scaled ? (args["lease-namespace"] ?? operatorNamespace) : undefined,
-    }),
-    argv: [
-      ...(args.standalone === true ? ["--standalone"] : []),
-      ...(args.peering === undefined ? [] : ["--peering", args.peering]),
-      ...(args.priority === undefined ? [] : ["--priority", String(args.priority)]),
-      ...(args["leader-election"] === true ? ["--leader-election"] : []),
-      ...(args.sharding === true ? ["--sharding"] : []),
-      ...(scaled && args["lease-name"] !== undefined ? ["--lease-name", args["lease-name"]] : []),
-      ...(scaled ? ["--lease-namespace", args["lease-namespace"] ?? operatorNamespace] : []),
-      ...(args.sharding === true && args["shard-watch"] !== undefined
-        ? ["--shard-watch", args["shard-watch"]]
-        : []),
-    ],
-    replicas: args.replicas ?? (scaled ? 2 : 1),
-  };
-};
-
-/** The options that take one value. */
-const SINGLE: ReadonlyArray<keyof ManifestsArgs> = [
-  "all-namespaces",
-  "name",
-  "image",
-  "operator-namespace",
-  "output",
-  "entry",
-  "replicas",
-  "standalone",
-  "peering",
-  "priority",
-  "leader-election",
-  "sharding",
-  "lease-name",
-  "lease-namespace",
-  "shard-watch",
-  "webhook-managed",
-  "webhook-port",
-  "explain",
-  "kubeconfig",
-  "context",
-];
-
-/**
- * The arguments with the last value of an option given twice: a script's, then the user's after
- * `npm run manifests --` (yargs collects both).
- *
- * @example
- * lastGiven({ name: ["my-op", "other"] } as never).name // "other"
- */
-export const lastGiven = (args: ManifestsArgs): ManifestsArgs => {
-  const copy: Record<string, unknown> = { ...args };
-  for (const key of SINGLE) {
-    const value = copy[key];
-    if (Array.isArray(value)) copy[key] = value[value.length - 1];
-  }
-  return copy as ManifestsArgs;
-};
 
 /**
  * `kopf manifests`: answers the text to print (nothing when written to `--output`).

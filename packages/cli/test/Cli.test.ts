@@ -6,6 +6,7 @@
  * `kopf emulator` loads `@kopf/emulator` only when it runs, and fails clearly without it.
  */
 import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -67,6 +68,13 @@ describe("kopf --help", () => {
     const result = await invoke(argv);
     assert.strictEqual(result.exitCode, 0);
     for (const word of words) assert.include(result.stdout, word);
+  });
+
+  it("--version prints the version of the installed @kopf/cli and exits 0", async () => {
+    const manifest = JSON.parse(readFileSync(join(fixtures, "../../package.json"), "utf8"));
+    const result = await invoke(["--version"]);
+    assert.strictEqual(result.exitCode, 0);
+    assert.strictEqual(result.stdout.trim(), manifest.version);
   });
 });
 
