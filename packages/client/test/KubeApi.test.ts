@@ -2,6 +2,7 @@
 // operation; content types of each patch type; pagination; watch decoding (chunking, long lines,
 // unknown types, error statuses); re-login on 401; retries and request timeouts in virtual time;
 // the rate limit; events; discovery.
+import { readFileSync } from "node:fs";
 import { assert, describe, it } from "@effect/vitest";
 import { OperatorSettings, Settings } from "@kopf/settings";
 import { Resource } from "@kopf/structs";
@@ -24,6 +25,9 @@ const info = (token: string, extra: Partial<ConnectionInfo> = {}): ConnectionInf
   trustEnv: false,
   ...extra,
 });
+
+// The User-Agent names the installed package's version (the client keeps it as a constant).
+const VERSION: string = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")).version;
 
 const pods = Resource.make({ group: "", version: "v1", plural: "pods", namespaced: true });
 const widgets = Resource.make({ group: "kopf.dev", version: "v1", plural: "kopfexamples", namespaced: true });
@@ -81,7 +85,7 @@ describe("requests", () => {
       assert.strictEqual(request?.method, "GET");
       assert.strictEqual(request?.path, "/api/v1/namespaces/ns1/pods/p1");
       assert.strictEqual(request?.headers.authorization, "Bearer t0");
-      assert.strictEqual(request?.headers["user-agent"], "kopf/0.1.0");
+      assert.strictEqual(request?.headers["user-agent"], `kopf/${VERSION}`);
       assert.strictEqual(request?.headers.accept, "application/json");
       assert.isUndefined(request?.body);
     }),

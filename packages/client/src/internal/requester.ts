@@ -28,11 +28,13 @@ import * as Retries from "../Retries.ts";
 import type { CredentialsVault, VaultItem } from "../Vault.ts";
 import * as Deadline from "./deadline.ts";
 import { type Location, type Query, resourcePath } from "./paths.ts";
+import { parsed } from "./responseBody.ts";
 import { type Shape, shapeFor, shapeOf } from "./shapes.ts";
 
+export { parseJson, textOf } from "./responseBody.ts";
 export { type Shape, shapeOf } from "./shapes.ts";
 
-/** The version reported in the `User-Agent` header. */
+/** The version reported in the `User-Agent` header: the package's own (a test keeps them equal). */
 export const VERSION = "0.1.0";
 
 /** How the client behaves beyond the operator settings. */
@@ -60,54 +62,9 @@ export interface Outgoing {
   readonly shape?: Shape | undefined;
 }
 
-const decoder = new TextDecoder();
-
 /** Seconds (or null/undefined for none) as milliseconds. */
 export const millis = (seconds: number | null | undefined): number | undefined =>
   seconds === null || seconds === undefined ? undefined : seconds * 1000;
-
-/**
- * Whether a text is only whitespace, as `trim` tells, answered at its first character in the
- * usual case (a JSON body starts with `{` or `[`) instead of copying the whole text.
- */
-const isBlank = (text: string): boolean => {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code === 0x20 || (code >= 0x09 && code <= 0x0d)) continue;
-    return code < 0x80 ? false : text.trim() === "";
-  }
-  return true;
-};
-
-/**
- * The JSON of a response body, `undefined` when empty (or `{}` with `orEmpty`); a body that is not
- * JSON fails, naming the request (`what`, made only then).
- */
-const parsed = (
-  response: TransportResponse,
-  what: () => string,
-  orEmpty: boolean,
-): Effect.Effect<unknown, KubeApiError> => {
-  const text = decoder.decode(response.body);
-  if (isBlank(text)) return Effect.succeed(orEmpty ? {} : undefined);
-  try {
-    const value = JSON.parse(text) as unknown;
-    return Effect.succeed(orEmpty ? (value ?? {}) : value);
-  } catch (cause) {
-    return Effect.fail(
-      (response.headers["content-type"] ?? "").includes("json")
-        ? KubeApiError.transport(`Malformed JSON in the response to ${what()}.`, cause)
-        : KubeApiError.transport(`Not JSON in the response to ${what()}: ${text.slice(0, 80)}`, cause),
-    );
-  }
-};
-
-/** The JSON of a response body (`undefined` when empty). */
-export const parseJson = (response: TransportResponse, what: string): Effect.Effect<unknown, KubeApiError> =>
-  parsed(response, () => what, false);
-
-/** The text of a response body. */
-export const textOf = (response: TransportResponse): string => decoder.decode(response.body);
 
 /** A request to a resource: its method, its path and its shape. */
 export interface Target {
