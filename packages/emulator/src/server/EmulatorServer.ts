@@ -26,7 +26,6 @@ import {
 } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo, Socket } from "node:net";
-import type { TLSSocket } from "node:tls";
 import * as Cause from "effect/Cause";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
@@ -39,7 +38,14 @@ import { FaultInjector } from "../control/FaultInjector.ts";
 import * as CertificateAuthority from "../tls/CertificateAuthority.ts";
 import * as Authentication from "./Authentication.ts";
 import { EmulatorServerError } from "./EmulatorServerError.ts";
-import { headersOf, readBody, targetOf, writeComplete, writeResponse } from "./internal/nodeBridge.ts";
+import {
+  headersOf,
+  peerOf,
+  readBody,
+  targetOf,
+  writeComplete,
+  writeResponse,
+} from "./internal/nodeBridge.ts";
 import { statusResponse } from "./internal/status.ts";
 import * as Kubeconfig from "./Kubeconfig.ts";
 
@@ -127,27 +133,6 @@ const unauthorized = statusResponse(401, "Unauthorized");
 const tooLarge = (limit: number) => statusResponse(413, `Request entity too large: limit is ${limit}`);
 
 const formatHost = (host: string): string => (host.includes(":") ? `[${host}]` : host);
-
-const peerCache = new WeakMap<Socket, Authentication.PeerCertificate | undefined>();
-
-const peerOf = (socket: Socket): Authentication.PeerCertificate | undefined => {
-  const tlsSocket = socket as TLSSocket;
-  if (tlsSocket.authorized !== true) return undefined;
-  if (peerCache.has(socket)) return peerCache.get(socket);
-  const subject = tlsSocket.getPeerCertificate().subject as unknown as Record<
-    string,
-    string | Array<string> | undefined
-  >;
-  const cn = subject?.CN;
-  const o = subject?.O;
-  const peer: Authentication.PeerCertificate = {
-    authorized: true,
-    commonName: Array.isArray(cn) ? cn[0] : cn,
-    organizations: o === undefined ? [] : Array.isArray(o) ? o : [o],
-  };
-  peerCache.set(socket, peer);
-  return peer;
-};
 
 const listen = (server: Server, port: number, host: string) =>
   Effect.callback<number, EmulatorServerError>((resume) => {

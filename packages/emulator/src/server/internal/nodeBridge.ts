@@ -1,13 +1,16 @@
 /**
  * The bridge between Node's HTTP objects and the emulator's `ApiRequest`/`ApiResponse`: reading a
  * request body up to a limit (refusing larger ones early, without buffering them), collecting
- * lower-cased headers, and writing complete or streaming responses (one flushed chunk per stream
- * element, honouring back-pressure).
+ * lower-cased headers, the client certificate of the request's TLS connection, and writing
+ * complete or streaming responses (one flushed chunk per stream element, honouring back-pressure).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Socket } from "node:net";
+import type { TLSSocket } from "node:tls";
 import * as Effect from "effect/Effect";
 import * as Stream from "effect/Stream";
 import type { ApiResponse } from "../../api/Emulator.ts";
+import type * as Authentication from "../Authentication.ts";
 import type { CompleteResponse } from "./status.ts";
 
 /** The outcome of reading a request body. */
@@ -144,4 +147,30 @@ export const writeResponse = (
     ),
     Effect.andThen(Effect.sync(() => response.end())),
   );
+};
+
+const peerCache = new WeakMap<Socket, Authentication.PeerCertificate | undefined>();
+
+/**
+ * The client certificate the TLS connection of `socket` was verified with (its subject's common
+ * name and organizations), read once per connection; `undefined` when the client sent none that
+ * the server's certificate authority signed.
+ */
+export const peerOf = (socket: Socket): Authentication.PeerCertificate | undefined => {
+  const tlsSocket = socket as TLSSocket;
+  if (tlsSocket.authorized !== true) return undefined;
+  if (peerCache.has(socket)) return peerCache.get(socket);
+  const subject = tlsSocket.getPeerCertificate().subject as unknown as Record<
+    string,
+    string | Array<string> | undefined
+  >;
+  const cn = subject?.CN;
+  const o = subject?.O;
+  const peer: Authentication.PeerCertificate = {
+    authorized: true,
+    commonName: Array.isArray(cn) ? cn[0] : cn,
+    organizations: o === undefined ? [] : Array.isArray(o) ? o : [o],
+  };
+  peerCache.set(socket, peer);
+  return peer;
 };
