@@ -54,12 +54,20 @@ const parser = (emulator: EmulatorModule | undefined) =>
     .exitProcess(false)
     .wrap(100);
 
+/** What parsing gave: the usage error, if any; the arguments; the text yargs printed (`--help`). */
 export interface Parsed {
   readonly error: Error | undefined;
   readonly args: Record<string, unknown>;
   readonly output: string;
 }
 
+/**
+ * Parses `argv` (the words after `kopf`) without exiting the process, with the emulator's options
+ * when `emulator` is loaded.
+ *
+ * @example
+ * const { error, args, output } = await parse(["run", "--help"], undefined)
+ */
 export const parse = (argv: ReadonlyArray<string>, emulator: EmulatorModule | undefined): Promise<Parsed> =>
   new Promise((resolve) => {
     parser(emulator).parse([...argv], {}, (error, args, output) =>
