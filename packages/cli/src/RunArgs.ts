@@ -89,6 +89,10 @@ export interface ParsedRunArgs {
   readonly emulator?: ReadonlyArray<string> | undefined;
 }
 
+/** A refusal of the arguments, as `plan` fails with it. */
+const refuse = (reason: RunArgsError["reason"], message: string) =>
+  Result.fail(new RunArgsError({ reason, message }));
+
 /**
  * The plan of a `kopf run` invocation: the command line first, then `KOPF_RUN_*` variables, then
  * Kopf's defaults. `-n` and `-A` together are a usage error, as are values that make no sense.
@@ -101,8 +105,6 @@ export interface ParsedRunArgs {
  */
 export const plan = (args: ParsedRunArgs, env: Env = {}): Result.Result<RunPlan, RunArgsError> =>
   Result.gen(function* () {
-    const refuse = (reason: RunArgsError["reason"], message: string) =>
-      Result.fail(new RunArgsError({ reason, message }));
     const bool = (option: keyof ParsedRunArgs & string, given: boolean | undefined) =>
       given !== undefined
         ? Result.succeed(given)
