@@ -18,6 +18,7 @@ import * as ObjectMeta from "./ObjectMeta.ts";
 import * as ServerSideApply from "./ServerSideApply.ts";
 import * as Status from "./Status.ts";
 import * as StrategicMergePatch from "./StrategicMergePatch.ts";
+import { checkResourceVersion } from "./WriteChecks.ts";
 import * as Writes from "./Writes.ts";
 
 const MAX_JSON_PATCH_OPERATIONS = 10000;
@@ -120,7 +121,7 @@ const serverSideApply = Effect.fnUntraced(function* (core: Core, resolved: Resol
         const merged = yield* Effect.fromResult(
           ServerSideApply.apply(resolved, servedCurrent, applied, manager, force, core.now()),
         );
-        yield* Effect.fromResult(Writes.checkResourceVersion(resolved, merged, current, false));
+        yield* Effect.fromResult(checkResourceVersion(resolved, merged, current, false));
         const normalized = yield* Effect.fromResult(prepared(resolved, request, current, merged));
         return { next: normalized.object, strictRv: false, warnings: normalized.warnings };
       }),
@@ -165,7 +166,7 @@ export const patch = Effect.fnUntraced(function* (core: Core, resolved: Resolved
       const body = yield* Effect.fromResult(BodyCheck.checkBody(resolved, patched));
       const mismatch = nameMismatch(resolved, body);
       if (mismatch !== undefined) return yield* Effect.fail(mismatch);
-      yield* Effect.fromResult(Writes.checkResourceVersion(resolved, body, current, false));
+      yield* Effect.fromResult(checkResourceVersion(resolved, body, current, false));
       const normalized = yield* Effect.fromResult(prepared(resolved, request, current, body));
       const next = ManagedFields.track(
         current,

@@ -16,35 +16,8 @@ import * as ManagedFields from "./ManagedFields.ts";
 import * as ObjectMeta from "./ObjectMeta.ts";
 import * as Status from "./Status.ts";
 import { nameOf, rvOf } from "./Store.ts";
+import { checkNamespace, checkResourceVersion, isDryRun } from "./WriteChecks.ts";
 import * as WriteOptions from "./WriteOptions.ts";
-
-export const isDryRun = (query: URLSearchParams): boolean => query.getAll("dryRun").includes("All");
-
-/** 404 for a missing namespace, 403 for a terminating one (NamespaceLifecycle admission). */
-export const checkNamespace = (
-  core: Core,
-  resolved: Resolved,
-  name: string,
-  creating: boolean,
-): Status.ApiError | undefined => {
-  if (!resolved.type.namespaced || resolved.namespace === undefined) return undefined;
-  const ns = core.store.table("", "namespaces")?.get("", resolved.namespace);
-  if (ns === undefined) return Status.notFound({ group: "", resource: "namespaces" }, resolved.namespace);
-  if (creating && ObjectMeta.isDeleting(ns))
-    return Status.forbidden(
-      resolved.gr,
-      name,
-      `unable to create new content in namespace ${resolved.namespace} because it is being terminated`,
-      [
-        {
-          reason: "NamespaceTerminating",
-          message: `namespace ${resolved.namespace} is being terminated`,
-          field: "metadata.namespace",
-        },
-      ],
-    );
-  return undefined;
-};
 
 const served = (resolved: Resolved, obj: JsonObject): JsonObject =>
   ObjectMeta.serve(resolved.type, resolved.version, obj);
@@ -246,32 +219,6 @@ export const commitUpdate = Effect.fnUntraced(function* (
     return json(200, served(resolved, stored), admitted.warnings);
   }
 });
-
-/** Checks a body's resourceVersion against the current object (409 on a stale one). */
-export const checkResourceVersion = (
-  resolved: Resolved,
-  body: JsonObject,
-  current: JsonObject,
-  required: boolean,
-): Result.Result<boolean, Status.ApiError> => {
-  const rv = str(metaOf(body).resourceVersion) ?? "";
-  if (rv === "") {
-    if (!required) return Result.succeed(false);
-    return Result.fail(
-      Status.invalid(resolved.type.group, resolved.type.plural, resolved.name ?? "", [
-        {
-          type: "FieldValueInvalid",
-          field: "metadata.resourceVersion",
-          value: 0,
-          detail: "must be specified for an update",
-        },
-      ]),
-    );
-  }
-  if (rv !== rvOf(current))
-    return Result.fail(Status.conflict(resolved.gr, resolved.name ?? "", Status.OBJECT_MODIFIED));
-  return Result.succeed(true);
-};
 
 /** PUT of an object or its status. */
 export const update = Effect.fnUntraced(function* (core: Core, resolved: Resolved, request: ApiRequest) {
