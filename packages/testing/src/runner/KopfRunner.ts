@@ -25,13 +25,11 @@
  * })
  * ```
  */
-import { isAbsolute, resolve } from "node:path";
-import { CredentialsVault, type KubeApi, KubeTransport, type Method } from "@kopf/client";
+import type { KubeApi, Method } from "@kopf/client";
 import { EmulatorCommand, type KubeEmulator } from "@kopf/emulator";
 import { Resource } from "@kopf/structs";
-import * as Context from "effect/Context";
+import type * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
-import * as Option from "effect/Option";
 import type * as Scope from "effect/Scope";
 import * as Applying from "./Applying.ts";
 import * as Clusters from "./Clusters.ts";
@@ -198,7 +196,9 @@ export class KopfRunner implements AsyncDisposable {
   async apply(objects: string | ReadonlyArray<unknown> | Record<string, unknown>): Promise<void> {
     const list =
       typeof objects === "string"
-        ? await Effect.runPromise(EmulatorCommand.readObjects(this.#resolve(objects)))
+        ? await Effect.runPromise(
+            EmulatorCommand.readObjects(TestProcess.resolvePath(objects, this.#options.cwd)),
+          )
         : Array.isArray(objects)
           ? objects
           : [objects];
@@ -221,18 +221,7 @@ export class KopfRunner implements AsyncDisposable {
     body?: unknown,
     contentType?: string,
   ): Promise<Requests.Answer> {
-    const context = this.#context as unknown as Context.Context<CredentialsVault | KubeTransport>;
-    if (
-      Option.isNone(Context.getOption(context, CredentialsVault)) ||
-      Option.isNone(Context.getOption(context, KubeTransport))
-    ) {
-      throw new KopfRunnerError({
-        reason: "NotFound",
-        message:
-          "request() needs the cluster's transport and credentials vault; every cluster of Clusters has them, a bare KubeApi layer does not",
-      });
-    }
-    return Effect.runPromise(Effect.provideContext(Requests.send(method, path, body, contentType), context));
+    return Effect.runPromise(Requests.sendOn(this.#context, method, path, body, contentType));
   }
 
   /** Gets an object, or `undefined` if it does not exist. */
@@ -295,10 +284,6 @@ export class KopfRunner implements AsyncDisposable {
       (output) => `The output has no ${JSON.stringify(text)}:\n${output}`,
       options,
     );
-  }
-
-  #resolve(path: string): string {
-    return isAbsolute(path) ? path : resolve(this.#options.cwd ?? TestProcess.workingDirectory(), path);
   }
 }
 

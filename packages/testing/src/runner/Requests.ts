@@ -13,7 +13,10 @@ import {
   type LoginError,
   type Method,
 } from "@kopf/client";
+import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
+import * as Option from "effect/Option";
+import { KopfRunnerError } from "./KopfRunnerOptions.ts";
 
 /** A response as the client got it. */
 export interface Answer {
@@ -73,4 +76,38 @@ export const send = (
       body: parse(decoder.decode(response.body)),
       warning: response.headers.warning,
     };
+  });
+
+/**
+ * {@link send} on a runner's cluster: its context must hold the transport and the credentials
+ * vault (every cluster `Clusters` builds does; a bare `KubeApi` layer does not, and gets a
+ * `KopfRunnerError` saying so).
+ *
+ * @example
+ * ```ts
+ * const answer = await Effect.runPromise(Requests.sendOn(cluster.context, "GET", "/api/v1/namespaces"))
+ * ```
+ */
+export const sendOn = <R>(
+  context: Context.Context<R>,
+  method: Method,
+  path: string,
+  body?: unknown,
+  contentType?: string,
+): Effect.Effect<Answer, KubeApiError | LoginError | KopfRunnerError> =>
+  Effect.suspend((): Effect.Effect<Answer, KubeApiError | LoginError | KopfRunnerError> => {
+    const services = context as unknown as Context.Context<CredentialsVault | KubeTransport>;
+    if (
+      Option.isNone(Context.getOption(services, CredentialsVault)) ||
+      Option.isNone(Context.getOption(services, KubeTransport))
+    ) {
+      return Effect.fail(
+        new KopfRunnerError({
+          reason: "NotFound",
+          message:
+            "request() needs the cluster's transport and credentials vault; every cluster of Clusters has them, a bare KubeApi layer does not",
+        }),
+      );
+    }
+    return Effect.provideContext(send(method, path, body, contentType), services);
   });
