@@ -25,7 +25,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
-import type { AddressInfo, Socket } from "node:net";
+import type { Socket } from "node:net";
 import * as Cause from "effect/Cause";
 import * as Context from "effect/Context";
 import * as Effect from "effect/Effect";
@@ -35,9 +35,10 @@ import * as Result from "effect/Result";
 import { type ApiRequest, KubeEmulator } from "../api/Emulator.ts";
 import * as ControlApi from "../control/ControlApi.ts";
 import { FaultInjector } from "../control/FaultInjector.ts";
-import * as CertificateAuthority from "../tls/CertificateAuthority.ts";
+import type * as CertificateAuthority from "../tls/CertificateAuthority.ts";
 import * as Authentication from "./Authentication.ts";
-import { EmulatorServerError } from "./EmulatorServerError.ts";
+import type { EmulatorServerError } from "./EmulatorServerError.ts";
+import * as Listening from "./internal/listening.ts";
 import {
   headersOf,
   peerOf,
@@ -132,48 +133,16 @@ const unauthorized = statusResponse(401, "Unauthorized");
 
 const tooLarge = (limit: number) => statusResponse(413, `Request entity too large: limit is ${limit}`);
 
-const formatHost = (host: string): string => (host.includes(":") ? `[${host}]` : host);
-
-const listen = (server: Server, port: number, host: string) =>
-  Effect.callback<number, EmulatorServerError>((resume) => {
-    const onError = (error: Error) => {
-      server.off("listening", onListening);
-      resume(
-        Effect.fail(
-          new EmulatorServerError({
-            reason: "Listen",
-            message: `cannot listen on ${host}:${port}: ${error.message}`,
-          }),
-        ),
-      );
-    };
-    const onListening = () => {
-      server.off("error", onError);
-      resume(Effect.succeed((server.address() as AddressInfo).port));
-    };
-    server.once("error", onError);
-    server.once("listening", onListening);
-    server.listen(port, host);
-  });
-
 const make = Effect.fnUntraced(function* (options: EmulatorServerOptions) {
   const emulator = yield* KubeEmulator;
   const faults = yield* FaultInjector;
   const host = options.host ?? "127.0.0.1";
   const useTls = options.tls ?? true;
   const maxBody = options.maxBodyBytes ?? defaultMaxBodyBytes;
-  const { ca, serving } = yield* Effect.gen(function* () {
-    const saved = options.tlsMaterial;
-    const ca =
-      saved === undefined
-        ? yield* CertificateAuthority.make()
-        : yield* CertificateAuthority.restore(saved.ca);
-    const names = [host, ...(options.extraNames ?? [])].filter((name) => name !== "0.0.0.0" && name !== "::");
-    const reusable = saved !== undefined && CertificateAuthority.covers(saved.serving, names);
-    return { ca, serving: reusable ? saved.serving : yield* ca.issueServing(names) };
-  }).pipe(
-    Effect.mapError((error) => new EmulatorServerError({ reason: "Certificate", message: error.message })),
-  );
+  const { ca, serving } = yield* Listening.certificates(options.tlsMaterial, [
+    host,
+    ...(options.extraNames ?? []),
+  ]);
   if (useTls) yield* emulator.setRootCa(ca.certPem);
   const run = yield* FiberSet.makeRuntime<never>();
 
@@ -259,18 +228,9 @@ const make = Effect.fnUntraced(function* (options: EmulatorServerOptions) {
     : createHttpServer({ keepAliveTimeout: 30_000 }, onRequest);
   server.on("connection", onConnection);
 
-  const closeServer = Effect.callback<void>((resume) => {
-    if (!server.listening) {
-      for (const socket of sockets) socket.destroy();
-      resume(Effect.void);
-      return;
-    }
-    server.close(() => resume(Effect.void));
-    for (const socket of sockets) socket.destroy();
-    server.closeAllConnections();
-  });
+  const closeServer = Listening.close(server, sockets);
 
-  const port = yield* listen(server, options.port ?? 0, host);
+  const port = yield* Listening.listen(server, options.port ?? 0, host);
   yield* Effect.addFinalizer(() => closeServer);
 
   const pause = Effect.suspend(() => {
@@ -279,7 +239,7 @@ const make = Effect.fnUntraced(function* (options: EmulatorServerOptions) {
   });
   const resume = Effect.suspend(() => {
     if (!paused) return Effect.void;
-    return listen(server, port, host).pipe(Effect.tap(() => Effect.sync(() => (paused = false))));
+    return Listening.listen(server, port, host).pipe(Effect.tap(() => Effect.sync(() => (paused = false))));
   });
   const control: ControlApi.ControlOperations = {
     injectFailure: faults.injectFailure,
@@ -293,9 +253,7 @@ const make = Effect.fnUntraced(function* (options: EmulatorServerOptions) {
     restart: pause.pipe(Effect.andThen(resume)),
   };
 
-  // A wildcard bind is reached through the loopback address (which the certificate covers).
-  const advertised = host === "0.0.0.0" ? "127.0.0.1" : host === "::" ? "::1" : host;
-  const url = `${useTls ? "https" : "http"}://${formatHost(advertised)}:${port}`;
+  const url = Listening.urlOf(useTls, host, port);
   const kubeconfigOptions = (user: KubeconfigUser = {}): Kubeconfig.KubeconfigOptions => ({
     server: url,
     ...(useTls ? { caPem: ca.certPem } : {}),
