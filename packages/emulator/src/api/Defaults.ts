@@ -4,6 +4,7 @@
  * defaults, CRD names and conversion, webhook configuration defaults.
  */
 import { asObject, isObject, type JsonObject, metaOf } from "./internal/Json.ts";
+import { omitEmpty } from "./internal/omitEmpty.ts";
 import type { ResourceType } from "./ResourceType.ts";
 
 const setDefault = (obj: JsonObject, key: string, value: unknown): void => {
@@ -140,39 +141,6 @@ const namespaceLabel = (obj: JsonObject): JsonObject => {
     ...obj,
     metadata: { ...meta, labels: { ...asObject(meta.labels), "kubernetes.io/metadata.name": meta.name } },
   };
-};
-
-const isEmptyValue = (value: unknown): boolean =>
-  value === null ||
-  (Array.isArray(value) && value.length === 0) ||
-  (isObject(value) && Object.keys(value).length === 0);
-
-/** Fields Go encodes with `omitempty`: an empty map or list (or null) decodes to nothing. */
-const OMIT_EMPTY_META = ["labels", "annotations", "ownerReferences", "finalizers"];
-const OMIT_EMPTY: Readonly<Record<string, ReadonlyArray<string>>> = {
-  "/configmaps": ["data", "binaryData"],
-  "/secrets": ["data", "stringData"],
-};
-
-/** Drops what the apiserver's typed decoding loses: empty `omitempty` maps and lists (runs on every write). */
-const omitEmpty = (type: ResourceType, obj: JsonObject): JsonObject => {
-  let out = obj;
-  const fields = type.custom ? undefined : OMIT_EMPTY[`${type.group}/${type.plural}`];
-  if (fields !== undefined)
-    for (const f of fields)
-      if (Object.hasOwn(out, f) && isEmptyValue(out[f])) {
-        if (out === obj) out = { ...obj };
-        delete out[f];
-      }
-  const meta = out.metadata;
-  if (!isObject(meta)) return out;
-  let m = meta;
-  for (const f of OMIT_EMPTY_META)
-    if (Object.hasOwn(m, f) && isEmptyValue(m[f])) {
-      if (m === meta) m = { ...meta };
-      delete m[f];
-    }
-  return m === meta ? out : { ...out, metadata: m };
 };
 
 /**
