@@ -1,8 +1,10 @@
 // Side-by-side benchmark of this port and Python Kopf (not a timed test; `pnpm bench` runs it).
 // Our operator runs as installed, from the bundle `pnpm build` makes (BENCH_OPERATOR=modules: the
 // packages' unbundled builds; BENCH_OPERATOR=source: the TypeScript sources). Both operators run the same trivial handlers (fixtures/create.*,
-// fixtures/create-delete.*) against a fresh emulator over HTTPS per run, one operator at a time, the order alternating
-// between rounds, and are measured from outside through /proc (CPU, RSS, peak RSS):
+// fixtures/create-delete.*; ours in JavaScript, as an operator's image runs its handlers, so that
+// no run depends on whether an earlier one left a TypeScript file's stripped copy in Node.js's
+// compile cache) against a fresh emulator over HTTPS per run, one operator at a time, the order
+// alternating between rounds, and are measured from outside through /proc (CPU, RSS, peak RSS):
 //   - start: from spawning the operator to its first object being handled (the object exists
 //     before the operator starts);
 //   - RSS one second after that;

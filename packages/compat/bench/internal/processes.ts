@@ -179,7 +179,7 @@ export const startOperator = (options: {
             ...(options.nodeArgs ?? ourNodeArgs()),
             ourCli(options.root, options.cli),
             ...args,
-            `${options.handlers}.ts`,
+            `${options.handlers}.js`,
           ],
           {
             env,

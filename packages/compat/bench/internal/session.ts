@@ -17,7 +17,7 @@ export const withOperator = async <A>(
     readonly root: string;
     readonly peer: Peer;
     readonly python: string | undefined;
-    /** The handler file without its extension (`.ts` for this port, `.py` for Kopf). */
+    /** The handler file without its extension (`.js` for this port, `.py` for Kopf). */
     readonly handlers: string;
     /** This port's entry module, when not the one BENCH_OPERATOR names. */
     readonly cli?: string;
