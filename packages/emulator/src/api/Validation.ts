@@ -9,7 +9,13 @@ import type { NameRule } from "./ResourceType.ts";
 
 type Errors = Array<FieldError.FieldError>;
 
-const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+/**
+ * An RFC 1123 subdomain (lower case), as k8s.io/apimachinery checks one (`SUBDOMAIN_MSG` says so).
+ *
+ * @example
+ * SUBDOMAIN.test("hook.example.com") // true; SUBDOMAIN.test("Hook") // false
+ */
+export const SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1035 = /^[a-z]([-a-z0-9]*[a-z0-9])?$/;
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;

@@ -4,7 +4,7 @@
  * `BuiltinValidation.ts` runs it for those two kinds.
  */
 import * as FieldError from "../FieldError.ts";
-import { SUBDOMAIN_MSG } from "../Validation.ts";
+import { SUBDOMAIN, SUBDOMAIN_MSG } from "../Validation.ts";
 import { asObject, type JsonObject } from "./Json.ts";
 
 type Errors = Array<FieldError.FieldError>;
@@ -28,10 +28,7 @@ export const webhookErrors = (obj: JsonObject, mutating: boolean, errors: Errors
     const p = `webhooks[${i}]`;
     const name = typeof hook.name === "string" ? hook.name : "";
     if (name === "") errors.push(FieldError.required(`${p}.name`));
-    else if (
-      !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/.test(name) ||
-      name.length > 253
-    )
+    else if (!SUBDOMAIN.test(name) || name.length > 253)
       errors.push(FieldError.invalid(`${p}.name`, name, SUBDOMAIN_MSG));
     else if (name.split(".").length < 3)
       errors.push(
